@@ -1,0 +1,78 @@
+//! The command line: argument structs (clap) and the glue that calls the library and
+//! prints. No game logic lives here.
+//!
+//! Each subcommand has its own file with an `Args` struct and a `run` function.
+
+use clap::{Parser, Subcommand, ValueEnum};
+use std::fmt;
+
+/// Which die gives the best chance to win "Mensch ärgere Dich nicht"?
+#[derive(Parser, Debug)]
+#[command(name = "wuerfelglueck", version, about, long_about = None)]
+pub struct Cli {
+    /// The subcommand to run.
+    #[command(subcommand)]
+    pub command: Command,
+}
+
+/// The subcommands.
+#[derive(Subcommand, Debug)]
+pub enum Command {
+    // Subcommand variants; keep one line each, in the order of the README.
+}
+
+/// Output format of `duel`, `rank` and the other reporting commands.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, ValueEnum)]
+pub enum Format {
+    /// Aligned text for people.
+    #[default]
+    Table,
+    /// One JSON document on stdout.
+    Json,
+    /// Comma-separated values with a header line.
+    Csv,
+}
+
+/// An error for the user, with the process exit code it maps to.
+#[derive(Debug)]
+pub struct CliError {
+    /// What went wrong, in a sentence that names the input at fault.
+    pub message: String,
+    /// Exit code: 2 for bad input, 1 for failures while running.
+    pub code: i32,
+}
+
+impl CliError {
+    /// Bad input from the user (exit code 2).
+    pub fn input(message: impl fmt::Display) -> CliError {
+        CliError {
+            message: message.to_string(),
+            code: 2,
+        }
+    }
+
+    /// A failure while running (exit code 1).
+    pub fn failure(message: impl fmt::Display) -> CliError {
+        CliError {
+            message: message.to_string(),
+            code: 1,
+        }
+    }
+}
+
+impl fmt::Display for CliError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(&self.message)
+    }
+}
+
+impl From<std::io::Error> for CliError {
+    fn from(e: std::io::Error) -> Self {
+        CliError::failure(format!("output error: {e}"))
+    }
+}
+
+/// Runs a parsed command line; output goes to `out`.
+pub fn run(cli: Cli, out: &mut dyn std::io::Write) -> Result<(), CliError> {
+    match cli.command {}
+}

@@ -1,0 +1,12 @@
+//! # wuerfelglueck
+//!
+//! Which die gives the best chance to win "Mensch ärgere Dich nicht"? The reference answer to
+//! task 4 "Würfelglück" of the 40th Bundeswettbewerb Informatik: a rules engine
+//! ([`rules`]), dice input ([`dice`]), a parallel, reproducible Monte Carlo engine ([`sim`]),
+//! and the value-iteration core ([`fixpoint`]) behind the exact solvers.
+#![deny(missing_docs)]
+
+pub mod cli;
+pub mod dice;
+pub mod fixpoint;
+pub mod rules;

@@ -1,0 +1,22 @@
+//! The `wuerfelglueck` command: parses arguments, calls the library, prints.
+
+use clap::Parser;
+use std::io::Write;
+use std::process::ExitCode;
+use wuerfelglueck::cli::{Cli, run};
+
+fn main() -> ExitCode {
+    let cli = Cli::parse();
+    let stdout = std::io::stdout();
+    let mut out = std::io::BufWriter::new(stdout.lock());
+    let result = run(cli, &mut out).and_then(|()| out.flush().map_err(Into::into));
+    match result {
+        Ok(()) => ExitCode::SUCCESS,
+        // A closed pipe (`| head`) is the reader's choice, not a failure.
+        Err(e) if e.message.contains("Broken pipe") => ExitCode::SUCCESS,
+        Err(e) => {
+            eprintln!("error: {e}");
+            ExitCode::from(e.code as u8)
+        }
+    }
+}
