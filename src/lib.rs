@@ -8,5 +8,10 @@
 
 pub mod cli;
 pub mod dice;
+pub mod exact;
 pub mod fixpoint;
+pub mod pig;
+pub mod rank;
+pub mod report;
 pub mod rules;
+pub mod sim;

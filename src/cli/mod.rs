@@ -3,7 +3,13 @@
 //!
 //! Each subcommand has its own file with an `Args` struct and a `run` function.
 
-use clap::{Parser, Subcommand, ValueEnum};
+pub mod common;
+pub mod duel;
+pub mod play;
+pub mod rank;
+pub mod wubbel;
+
+use clap::{Parser, Subcommand};
 use std::fmt;
 
 /// Which die gives the best chance to win "Mensch ärgere Dich nicht"?
@@ -19,19 +25,19 @@ pub struct Cli {
 #[derive(Subcommand, Debug)]
 pub enum Command {
     // Subcommand variants; keep one line each, in the order of the README.
+    /// Rank the dice of a BwInf dice file: every pair, the matrix, the ranking, cycles.
+    Rank(rank::RankArgs),
+    /// Simulate one die against another, each starting half the games.
+    Duel(duel::DuelArgs),
+    /// Play one game and print it roll by roll.
+    Play(play::PlayArgs),
+    /// Wubbel (goal 50, bust face 6): optimal play, decision map, comparison with hold-at-n.
+    Wubbel(wubbel::WubbelArgs),
+    /// Pig (goal 100, bust face 1): the same as wubbel with Pig's defaults.
+    Pig(wubbel::WubbelArgs),
 }
 
-/// Output format of `duel`, `rank` and the other reporting commands.
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, ValueEnum)]
-pub enum Format {
-    /// Aligned text for people.
-    #[default]
-    Table,
-    /// One JSON document on stdout.
-    Json,
-    /// Comma-separated values with a header line.
-    Csv,
-}
+pub use crate::report::Format;
 
 /// An error for the user, with the process exit code it maps to.
 #[derive(Debug)]
@@ -74,5 +80,11 @@ impl From<std::io::Error> for CliError {
 
 /// Runs a parsed command line; output goes to `out`.
 pub fn run(cli: Cli, out: &mut dyn std::io::Write) -> Result<(), CliError> {
-    match cli.command {}
+    match cli.command {
+        Command::Rank(args) => rank::run(args, out),
+        Command::Duel(args) => duel::run(args, out),
+        Command::Play(args) => play::run(args, out),
+        Command::Wubbel(args) => wubbel::run(args, out),
+        Command::Pig(args) => wubbel::run_pig(args, out),
+    }
 }

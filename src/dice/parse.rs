@@ -39,7 +39,9 @@ pub(crate) fn parse_face(token: &str) -> Result<u32, String> {
 fn parse_count(token: &str, what: &str) -> Result<u32, String> {
     let digits = token.strip_prefix('+').unwrap_or(token);
     if digits.is_empty() || !digits.bytes().all(|b| b.is_ascii_digit()) {
-        return Err(format!("expected a non-negative integer {what}, found '{token}'"));
+        return Err(format!(
+            "expected a non-negative integer {what}, found '{token}'"
+        ));
     }
     digits
         .parse::<u32>()
@@ -61,7 +63,10 @@ pub fn read_dice_file(path: &Path) -> Result<Vec<Die>, DiceError> {
 pub fn parse_dice_file(bytes: &[u8], source: &str) -> Result<Vec<Die>, DiceError> {
     let text = std::str::from_utf8(bytes).map_err(|e| DiceError {
         source: source.to_string(),
-        line: 1 + bytes[..e.valid_up_to()].iter().filter(|&&b| b == b'\n').count(),
+        line: 1 + bytes[..e.valid_up_to()]
+            .iter()
+            .filter(|&&b| b == b'\n')
+            .count(),
         message: "the file is not UTF-8 text: expected numbers".to_string(),
     })?;
     parse_dice_text(text, source)
@@ -77,7 +82,10 @@ pub fn parse_dice_text(text: &str, source: &str) -> Result<Vec<Die>, DiceError> 
     let text = text.strip_prefix('\u{feff}').unwrap_or(text);
     let lines: Vec<&str> = text.lines().collect();
     // Trailing blank lines are allowed; blank lines inside the list are not.
-    let used = lines.iter().rposition(|l| !l.trim().is_empty()).map_or(0, |i| i + 1);
+    let used = lines
+        .iter()
+        .rposition(|l| !l.trim().is_empty())
+        .map_or(0, |i| i + 1);
     if used == 0 {
         return Err(error(
             0,

@@ -46,7 +46,10 @@ impl SweepReport {
     /// A report whose gap is the change itself: for iterations whose error is bounded by
     /// the last change (e.g. monotone iterations checked separately).
     pub fn by_change(change: f64) -> SweepReport {
-        SweepReport { change, gap: change }
+        SweepReport {
+            change,
+            gap: change,
+        }
     }
 }
 
@@ -134,7 +137,8 @@ mod tests {
             max_sweeps: 1000,
         };
         let result = iterate(&rule, |_| {
-            let change = update(&mut x, x / 2.0 + 1.0);
+            let next = x / 2.0 + 1.0;
+            let change = update(&mut x, next);
             SweepReport {
                 change,
                 gap: contraction_gap(change, 0.5),

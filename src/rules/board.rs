@@ -41,7 +41,12 @@ impl Board {
     pub const MIN_TRACK: u32 = 8;
 
     /// Builds a board, checking that it can be played and that every field fits in a `u64` mask.
-    pub fn new(track_len: u32, offset: u32, pieces: u32, goal_len: u32) -> Result<Board, BoardError> {
+    pub fn new(
+        track_len: u32,
+        offset: u32,
+        pieces: u32,
+        goal_len: u32,
+    ) -> Result<Board, BoardError> {
         if track_len < Self::MIN_TRACK {
             return Err(BoardError(format!(
                 "track length {track_len} is below the minimum of {}",

@@ -37,7 +37,8 @@ impl Profile {
     };
 
     /// The switch names in the order they are printed.
-    pub const SWITCHES: [&'static str; 4] = ["goal-last", "no-jump-in-goal", "three-tries", "roll-off"];
+    pub const SWITCHES: [&'static str; 4] =
+        ["goal-last", "no-jump-in-goal", "three-tries", "roll-off"];
 
     fn switch_mut(&mut self, name: &str) -> Option<&mut bool> {
         match name {

@@ -56,13 +56,60 @@ pub struct Rules {
     pieces: u32,
     /// The goal fields a full, immovable goal row of `k` pieces occupies, for `k = 0..=pieces`.
     packed_goal: [u64; 65],
+    /// What to add (mod track length) to a field of player 1 or 2 to get the opponent's number.
+    shift_to_opponent: [u32; 2],
+    /// No switch changes which piece moves (`goal-last` and `no-jump-in-goal` are off).
+    plain_order: bool,
+}
+
+/// What [`Rules::play_roll_quick`] reports.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct QuickOutcome {
+    /// A piece moved.
+    pub moved: bool,
+    /// The roll won the game for the player who rolled.
+    pub won: bool,
+}
+
+/// Everything one roll did, before it is described.
+#[derive(Clone, Copy, Debug)]
+struct Step {
+    decision: Decision,
+    /// Bit of the captured opponent piece in the opponent's numbering, 0 if none.
+    captured_bit: u64,
+    won: bool,
+}
+
+/// The move selected for a roll, in the form the hot path needs.
+#[derive(Clone, Copy, Debug)]
+struct Decision {
+    moved: bool,
+    to: u32,
+    /// Bit of the field the piece leaves (0 when it comes from `B`).
+    from_bit: u64,
+    rule: MoveRule,
+}
+
+impl Decision {
+    #[inline(always)]
+    fn new_own(&self, own: u64) -> u64 {
+        if self.moved {
+            (own & !self.from_bit) | (1u64 << self.to)
+        } else {
+            own
+        }
+    }
 }
 
 impl Rules {
     /// Rules for a board under a profile.
     pub fn new(board: Board, profile: Profile) -> Rules {
         let mut packed_goal = [0u64; 65];
-        for (k, slot) in packed_goal.iter_mut().enumerate().take(board.goal_len() as usize + 1) {
+        for (k, slot) in packed_goal
+            .iter_mut()
+            .enumerate()
+            .take(board.goal_len() as usize + 1)
+        {
             // The top k goal fields: the only goal placement in which no goal piece can move up.
             *slot = board.field_mask() & !low_bits(board.fields() - k as u32);
         }
@@ -75,6 +122,8 @@ impl Rules {
             last_field: board.last_field(),
             pieces: board.pieces(),
             packed_goal,
+            plain_order: !profile.goal_last && !profile.no_jump_in_goal,
+            shift_to_opponent: [board.opponent_field(0, 0), board.opponent_field(1, 0)],
         }
     }
 
@@ -105,38 +154,96 @@ impl Rules {
     /// captured, never block. That is what lets the exact solver tabulate moves per player.
     #[inline(always)]
     pub fn choose_move(&self, own: u64, face: u32) -> Option<PieceMove> {
-        let waiting = self.pieces - own.count_ones();
-        if face == 6 && waiting > 0 && own & 1 == 0 {
-            return Some(PieceMove {
-                from: None,
-                to: 0,
-                rule: MoveRule::BringIn,
-            });
-        }
-        if face == 0 || face > self.last_field {
-            // No piece moves 0 fields, and no piece can move further than the whole board.
-            return None;
-        }
-        if waiting > 0 && own & 1 != 0 && self.can_move(own, 0, face) {
-            return Some(PieceMove {
-                from: Some(0),
-                to: face,
-                rule: MoveRule::ClearStart,
-            });
-        }
-        let target = if self.profile.goal_last {
-            match self.frontmost_target(own & self.track_mask, own, face) {
-                Some(t) => Some(t),
-                None => self.frontmost_target(own & self.goal_mask, own, face),
-            }
-        } else {
-            self.frontmost_target(own, own, face)
-        }?;
-        Some(PieceMove {
-            from: Some(target - face),
-            to: target,
-            rule: MoveRule::Frontmost,
+        let d = self.decide(own, face);
+        d.moved.then(|| PieceMove {
+            from: (d.from_bit != 0).then(|| d.from_bit.trailing_zeros()),
+            to: d.to,
+            rule: d.rule,
         })
+    }
+
+    /// The player's pieces after rolling `face`: `own` itself when nothing moves.
+    #[inline(always)]
+    pub fn next_own(&self, own: u64, face: u32) -> u64 {
+        self.decide(own, face).new_own(own)
+    }
+
+    /// Rules 1 to 4 in one pass.
+    #[inline(always)]
+    fn decide(&self, own: u64, face: u32) -> Decision {
+        if self.plain_order {
+            self.decide_plain(own, face)
+        } else {
+            self.decide_general(own, face)
+        }
+    }
+
+    /// Rules 1 to 4 when neither `goal-last` nor `no-jump-in-goal` changes the move order.
+    ///
+    /// All candidate moves are computed first and one is selected: a random face makes
+    /// every "which rule applies" branch unpredictable, while selects compile to
+    /// conditional moves. Shifting the piece mask by the face gives every target at once;
+    /// the highest free target belongs to the frontmost movable piece. Rule 2 needs no
+    /// extra test: the piece on `A` can move exactly when field `face` is such a target.
+    #[inline(always)]
+    fn decide_plain(&self, own: u64, face: u32) -> Decision {
+        let someone_waits = own.count_ones() < self.pieces;
+        let start_taken = own & 1 != 0;
+        // 1 <= face <= last_field, else nothing moves by rules 2 and 3.
+        let can_step = face.wrapping_sub(1) < self.last_field;
+        let shifted = own.wrapping_shl(face);
+        let targets = if can_step {
+            shifted & !own & self.field_mask
+        } else {
+            0
+        };
+        // `&` rather than `&&`: no short-circuit, so no branch.
+        let bring_in = (face == 6) & someone_waits & !start_taken;
+        let clear_start = someone_waits & start_taken & ((targets >> (face & 63)) & 1 != 0);
+        let frontmost_to = 63 - (targets | 1).leading_zeros();
+        let to_if_moving = if clear_start { face } else { frontmost_to };
+        let to = if bring_in { 0 } else { to_if_moving };
+        let from_bit = if bring_in {
+            0
+        } else {
+            1u64 << (to.wrapping_sub(face) & 63)
+        };
+        let rule = if bring_in {
+            MoveRule::BringIn
+        } else if clear_start {
+            MoveRule::ClearStart
+        } else {
+            MoveRule::Frontmost
+        };
+        Decision {
+            moved: bring_in | clear_start | (targets != 0),
+            to,
+            from_bit,
+            rule,
+        }
+    }
+
+    /// Rules 1 to 4 tried one after another, for the profiles that change the move order.
+    fn decide_general(&self, own: u64, face: u32) -> Decision {
+        let someone_waits = own.count_ones() < self.pieces;
+        let start_taken = own & 1 != 0;
+        let can_step = face != 0 && face <= self.last_field;
+        let (moved, to, from_bit, rule) = if face == 6 && someone_waits && !start_taken {
+            (true, 0, 0, MoveRule::BringIn)
+        } else if someone_waits && start_taken && can_step && self.can_move(own, 0, face) {
+            (true, face, 1, MoveRule::ClearStart)
+        } else {
+            match can_step.then(|| self.frontmost_target(own, face)).flatten() {
+                Some(to) => (true, to, 1u64 << (to - face), MoveRule::Frontmost),
+                None => (false, 0, 0, MoveRule::Frontmost),
+            }
+        };
+        Decision {
+            moved,
+            to,
+            from_bit,
+            rule,
+        }
     }
 
     /// Whether the piece on `from` can move `face` fields (`face >= 1`).
@@ -156,13 +263,27 @@ impl Rules {
         own & self.goal_mask & between == 0
     }
 
+    /// Target field of the frontmost own piece that can move `face` (`1 <= face <= last_field`).
+    #[inline(always)]
+    fn frontmost_target(&self, own: u64, face: u32) -> Option<u32> {
+        if self.profile.goal_last {
+            self.frontmost_among(own & self.track_mask, own, face)
+                .or_else(|| self.frontmost_among(own & self.goal_mask, own, face))
+        } else {
+            self.frontmost_among(own, own, face)
+        }
+    }
+
     /// Target field of the frontmost piece among `sources` that can move `face`, if any.
     ///
     /// Shifting the source mask by `face` gives every target at once; the highest free
     /// target belongs to the frontmost movable piece, so one `leading_zeros` finds it.
     #[inline(always)]
-    fn frontmost_target(&self, sources: u64, own: u64, face: u32) -> Option<u32> {
+    fn frontmost_among(&self, sources: u64, own: u64, face: u32) -> Option<u32> {
         let mut targets = (sources << face) & !own & self.field_mask;
+        if !self.profile.no_jump_in_goal {
+            return (targets != 0).then(|| 63 - targets.leading_zeros());
+        }
         while targets != 0 {
             let to = 63 - targets.leading_zeros();
             if self.goal_path_clear(own, to - face, to) {
@@ -190,48 +311,76 @@ impl Rules {
     #[inline(always)]
     pub fn play_roll(&self, state: &mut GameState, face: u32) -> RollOutcome {
         let mover = state.mover();
-        let own = state.pieces[mover];
-        let movement = self.choose_move(own, face);
-        let mut outcome = RollOutcome {
+        let step = self.advance(state, face);
+        let d = step.decision;
+        RollOutcome {
             mover,
             face,
-            movement,
-            captured: None,
-            rolls_again: false,
-            winner: None,
-        };
-        if let Some(m) = movement {
-            let from_bit = m.from.map_or(0, |f| 1u64 << f);
-            let new_own = (own & !from_bit) | (1u64 << m.to);
-            state.pieces[mover] = new_own;
-            if m.to < self.board.track_len() {
-                let theirs = 1u64 << self.board.opponent_field(mover, m.to);
-                let other = &mut state.pieces[1 - mover];
-                if *other & theirs != 0 {
-                    *other &= !theirs;
-                    outcome.captured = Some(theirs.trailing_zeros());
-                }
-            }
-            if self.has_won(new_own) {
-                outcome.winner = Some(mover);
-                state.tries = 0;
-                return outcome;
-            }
+            movement: d.moved.then(|| PieceMove {
+                from: (d.from_bit != 0).then(|| d.from_bit.trailing_zeros()),
+                to: d.to,
+                rule: d.rule,
+            }),
+            captured: (step.captured_bit != 0).then(|| step.captured_bit.trailing_zeros()),
+            rolls_again: !step.won && state.to_move as Player == mover,
+            winner: step.won.then_some(mover),
         }
-        if face == 6 {
-            outcome.rolls_again = true;
+    }
+
+    /// [`Rules::play_roll`] without the description: whether a piece moved and whether the
+    /// roll won. The simulator's hot loop; the same rules, nothing assembled it does not need.
+    #[inline(always)]
+    pub fn play_roll_quick(&self, state: &mut GameState, face: u32) -> QuickOutcome {
+        let step = self.advance(state, face);
+        QuickOutcome {
+            moved: step.decision.moved,
+            won: step.won,
+        }
+    }
+
+    /// Applies `face`: moves, captures, decides who rolls next.
+    #[inline(always)]
+    fn advance(&self, state: &mut GameState, face: u32) -> Step {
+        let mover = state.mover();
+        let own = state.pieces[mover];
+        let d = self.decide(own, face);
+        let new_own = d.new_own(own);
+        state.pieces[mover] = new_own;
+        // A landing on a track field captures whatever opponent piece stands there.
+        let lands_on_track = d.moved & (d.to < self.board.track_len());
+        let theirs = u64::from(lands_on_track) << (self.to_opponent(mover, d.to) & 63);
+        let other = state.pieces[1 - mover];
+        state.pieces[1 - mover] = other & !theirs;
+        let won = self.has_won(new_own);
+        if won {
             state.tries = 0;
         } else if self.profile.three_tries
-            && movement.is_none()
+            && face != 6
+            && !d.moved
             && state.tries < 2
             && self.nothing_in_play(own)
         {
-            outcome.rolls_again = true;
             state.tries += 1;
         } else {
-            state.to_move ^= 1;
+            // A 6 rolls again, every other face passes the turn.
+            state.to_move ^= u8::from(face != 6);
             state.tries = 0;
         }
-        outcome
+        Step {
+            decision: d,
+            captured_bit: other & theirs,
+            won,
+        }
+    }
+
+    /// A track field seen by `mover` in the opponent's numbering (see [`Board::opponent_field`]).
+    #[inline(always)]
+    fn to_opponent(&self, mover: Player, field: u32) -> u32 {
+        let f = field + self.shift_to_opponent[mover];
+        if f >= self.board.track_len() {
+            f - self.board.track_len()
+        } else {
+            f
+        }
     }
 }

@@ -1,0 +1,281 @@
+//! Ranking a list of dice: every pair, the matrix of P(row die beats column die), the
+//! ranking by mean win probability, undecided pairs and intransitive cycles.
+//!
+//! The matrix can come from simulation or from the exact solver; the analysis does not care
+//! which, as long as every figure carries an interval (a confidence interval or certified
+//! bounds).
+
+use crate::dice::Die;
+use crate::rules::Rules;
+use crate::sim::stats::Interval;
+use crate::sim::{DuelCounts, Matchup, Stopping, StreamKey, run_duel};
+use serde::Serialize;
+
+/// How a pairwise figure was obtained.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "lowercase")]
+pub enum Method {
+    /// Monte Carlo; the interval is a 95 % confidence interval.
+    Simulated,
+    /// Exact solver; the interval is a certified bound.
+    Exact,
+}
+
+/// P(row die beats column die) with its interval.
+#[derive(Clone, Copy, Debug, PartialEq, Serialize)]
+pub struct PairFigure {
+    /// The estimate or exact value.
+    pub p: f64,
+    /// 95 % confidence interval (simulation) or certified bounds (exact).
+    pub interval: Interval,
+    /// How the figure was obtained.
+    pub method: Method,
+    /// Games played, for simulated figures.
+    pub games: Option<u64>,
+}
+
+impl PairFigure {
+    /// The row die wins more than half the games, beyond doubt at the interval's level.
+    pub fn beats(&self) -> bool {
+        self.interval.lo > 0.5
+    }
+    /// The interval contains 0.5: this pair is not decided.
+    pub fn undecided(&self) -> bool {
+        self.interval.contains(0.5)
+    }
+}
+
+/// One die's line in the ranking.
+#[derive(Clone, Debug, PartialEq, Serialize)]
+pub struct RankEntry {
+    /// Position of the die in the input list (0-based).
+    #[serde(skip)]
+    pub index: usize,
+    /// The die.
+    pub die: Die,
+    /// Mean of P(this die beats the other) over all opponents.
+    pub mean_p: f64,
+    /// Opponents this die beats decidedly (interval above 0.5).
+    pub beaten: usize,
+    /// Opponents against which the result is undecided (interval contains 0.5).
+    pub undecided: usize,
+}
+
+/// The pairwise results of a list of dice.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Tournament {
+    /// The dice, in input order.
+    pub dice: Vec<Die>,
+    /// `matrix[i][j]`: P(die i beats die j); `None` on the diagonal.
+    pub matrix: Vec<Vec<Option<PairFigure>>>,
+}
+
+impl Tournament {
+    /// A tournament with no results yet.
+    pub fn new(dice: Vec<Die>) -> Tournament {
+        let n = dice.len();
+        Tournament {
+            dice,
+            matrix: vec![vec![None; n]; n],
+        }
+    }
+
+    /// The unordered pairs `(i, j)`, `i < j`, in a fixed order (their index is the pair's
+    /// random stream in a simulated ranking).
+    pub fn pairs(&self) -> Vec<(usize, usize)> {
+        let n = self.dice.len();
+        (0..n)
+            .flat_map(|i| (i + 1..n).map(move |j| (i, j)))
+            .collect()
+    }
+
+    /// Records a duel's counts for the pair (`i` as die A, `j` as die B).
+    pub fn record_duel(&mut self, i: usize, j: usize, counts: &DuelCounts) {
+        let games = Some(counts.total().games);
+        self.matrix[i][j] = Some(PairFigure {
+            p: counts.p_a(),
+            interval: counts.ci95_a(),
+            method: Method::Simulated,
+            games,
+        });
+        self.matrix[j][i] = Some(PairFigure {
+            p: counts.p_b(),
+            interval: counts.ci95_b(),
+            method: Method::Simulated,
+            games,
+        });
+    }
+
+    /// The ranking, best first: by mean win probability, then by opponents beaten.
+    pub fn ranking(&self) -> Vec<RankEntry> {
+        let n = self.dice.len();
+        let mut entries: Vec<RankEntry> = (0..n)
+            .map(|i| {
+                let row: Vec<&PairFigure> = self.matrix[i].iter().flatten().collect();
+                RankEntry {
+                    index: i,
+                    die: self.dice[i].clone(),
+                    mean_p: row.iter().map(|f| f.p).sum::<f64>() / row.len().max(1) as f64,
+                    beaten: row.iter().filter(|f| f.beats()).count(),
+                    undecided: row.iter().filter(|f| f.undecided()).count(),
+                }
+            })
+            .collect();
+        entries.sort_by(|a, b| {
+            b.mean_p
+                .total_cmp(&a.mean_p)
+                .then(b.beaten.cmp(&a.beaten))
+                .then(a.index.cmp(&b.index))
+        });
+        entries
+    }
+
+    /// Pairs `(i, j)`, `i < j`, whose interval contains 0.5.
+    pub fn undecided_pairs(&self) -> Vec<(usize, usize)> {
+        self.pairs()
+            .into_iter()
+            .filter(|&(i, j)| self.matrix[i][j].is_some_and(|f| f.undecided()))
+            .collect()
+    }
+
+    /// Intransitive triples: `[a, b, c]` with a beats b, b beats c, c beats a (decidedly),
+    /// each listed once, starting from its smallest index.
+    pub fn three_cycles(&self) -> Vec<[usize; 3]> {
+        let n = self.dice.len();
+        let beats = |i: usize, j: usize| self.matrix[i][j].is_some_and(|f| f.beats());
+        let mut cycles = Vec::new();
+        for a in 0..n {
+            for b in a + 1..n {
+                for c in a + 1..n {
+                    if b != c && beats(a, b) && beats(b, c) && beats(c, a) {
+                        cycles.push([a, b, c]);
+                    }
+                }
+            }
+        }
+        cycles
+    }
+
+    /// Groups of two or more dice that beat each other around in a cycle (the strongly
+    /// connected components of the "beats decidedly" graph). Finds cycles of any length,
+    /// also those that are not triangles because some pair is undecided.
+    pub fn cyclic_groups(&self) -> Vec<Vec<usize>> {
+        let n = self.dice.len();
+        let beats = |i: usize, j: usize| self.matrix[i][j].is_some_and(|f| f.beats());
+        // Reachability by Floyd-Warshall: lists have a handful of dice.
+        let mut reach = vec![vec![false; n]; n];
+        for (i, row) in reach.iter_mut().enumerate() {
+            for (j, cell) in row.iter_mut().enumerate() {
+                *cell = beats(i, j);
+            }
+        }
+        for k in 0..n {
+            for i in 0..n {
+                for j in 0..n {
+                    if reach[i][k] && reach[k][j] {
+                        reach[i][j] = true;
+                    }
+                }
+            }
+        }
+        let mut seen = vec![false; n];
+        let mut groups = Vec::new();
+        for i in 0..n {
+            if seen[i] || !reach[i][i] {
+                continue;
+            }
+            let group: Vec<usize> = (0..n).filter(|&j| reach[i][j] && reach[j][i]).collect();
+            for &j in &group {
+                seen[j] = true;
+            }
+            groups.push(group);
+        }
+        groups
+    }
+}
+
+/// Settings of a simulated ranking.
+#[derive(Clone, Copy, Debug)]
+pub struct SimulationPlan {
+    /// Games per pair, or the precision to reach per pair.
+    pub stopping: Stopping,
+    /// The user's seed; pair `k` uses stream `k`.
+    pub seed: u64,
+    /// Roll cap per game.
+    pub max_rolls: u64,
+}
+
+/// Simulates every pair of `dice`. `progress` is told of every chunk of games played.
+pub fn simulate_tournament(
+    rules: &Rules,
+    dice: &[Die],
+    plan: &SimulationPlan,
+    progress: &(dyn Fn(u64) + Sync),
+) -> Tournament {
+    let mut tournament = Tournament::new(dice.to_vec());
+    for (stream, (i, j)) in tournament.pairs().into_iter().enumerate() {
+        let matchup = Matchup {
+            rules,
+            dice: [&dice[i], &dice[j]],
+            max_rolls: plan.max_rolls,
+        };
+        let key = StreamKey::new(plan.seed).with_stream(stream as u64);
+        let counts = run_duel(&matchup, key, plan.stopping, progress);
+        tournament.record_duel(i, j, &counts);
+    }
+    tournament
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn figure(p: f64, lo: f64, hi: f64) -> Option<PairFigure> {
+        Some(PairFigure {
+            p,
+            interval: Interval { lo, hi },
+            method: Method::Exact,
+            games: None,
+        })
+    }
+
+    /// Three dice in a rock-paper-scissors cycle, built by hand.
+    fn cyclic() -> Tournament {
+        let dice = ["1..6", "2..7", "3..8"]
+            .map(|d| d.parse().unwrap())
+            .to_vec();
+        let mut t = Tournament::new(dice);
+        let set = |t: &mut Tournament, i: usize, j: usize, p: f64| {
+            t.matrix[i][j] = figure(p, p - 0.01, p + 0.01);
+            t.matrix[j][i] = figure(1.0 - p, 0.99 - p, 1.01 - p);
+        };
+        set(&mut t, 0, 1, 0.6);
+        set(&mut t, 1, 2, 0.6);
+        set(&mut t, 2, 0, 0.7);
+        t
+    }
+
+    #[test]
+    fn finds_a_rock_paper_scissors_cycle() {
+        let t = cyclic();
+        assert_eq!(t.three_cycles(), vec![[0, 1, 2]]);
+        assert_eq!(t.cyclic_groups(), vec![vec![0, 1, 2]]);
+        assert!(t.undecided_pairs().is_empty());
+    }
+
+    #[test]
+    fn ranks_by_mean_and_marks_undecided_pairs() {
+        let mut t = cyclic();
+        // Make 0 vs 1 a coin flip: the cycle disappears, the pair is undecided.
+        t.matrix[0][1] = figure(0.5, 0.49, 0.51);
+        t.matrix[1][0] = figure(0.5, 0.49, 0.51);
+        assert!(t.three_cycles().is_empty());
+        assert!(t.cyclic_groups().is_empty());
+        assert_eq!(t.undecided_pairs(), vec![(0, 1)]);
+        let ranking = t.ranking();
+        // Means: die 2: (0.7 + 0.4) / 2 = 0.55; die 1: (0.5 + 0.6) / 2 = 0.55; die 0: 0.4.
+        assert_eq!(ranking[2].index, 0);
+        assert_eq!(ranking[0].beaten + ranking[1].beaten, 2);
+        assert_eq!(ranking.iter().map(|e| e.undecided).sum::<usize>(), 2);
+    }
+}

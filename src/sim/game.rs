@@ -1,0 +1,133 @@
+//! One simulated game.
+
+use crate::dice::Die;
+use crate::rules::{GameState, Player, Rules};
+use rand::Rng;
+
+/// How a game ended.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum GameEnd {
+    /// A player won after this many rolls.
+    Won {
+        /// The winner.
+        winner: Player,
+        /// Rolls in the game.
+        rolls: u64,
+    },
+    /// The game hit the roll cap.
+    Capped,
+    /// The position can provably never change again (see [`never_ends`]).
+    Endless,
+}
+
+/// After this many rolls in a row without a move the game checks whether it is stuck.
+/// Idle streaks this long are rare in live games, so the check costs nothing on average.
+const IDLE_CHECK_INTERVAL: u32 = 64;
+
+/// A matchup ready to play: rules, both dice and the roll cap.
+#[derive(Clone, Copy, Debug)]
+pub struct Matchup<'a> {
+    /// The rules.
+    pub rules: &'a Rules,
+    /// Die of player 1 (A) and player 2 (B).
+    pub dice: [&'a Die; 2],
+    /// A game that reaches this many rolls is counted as unfinished.
+    pub max_rolls: u64,
+}
+
+impl Matchup<'_> {
+    /// Plays one game from the opening position with `first` to move.
+    pub fn play<R: Rng>(&self, first: Player, rng: &mut R) -> GameEnd {
+        let mut game = GameInProgress::new(first);
+        loop {
+            if let Some(end) = game.step(self, rng) {
+                return end;
+            }
+        }
+    }
+
+    /// Who starts: under `roll-off` both roll and the higher face starts (ties re-roll);
+    /// otherwise `default`. `None` if the roll-off cannot decide (both dice one equal face).
+    pub fn first_player<R: Rng>(&self, default: Player, rng: &mut R) -> Option<Player> {
+        if !self.rules.profile().roll_off {
+            return Some(default);
+        }
+        if !roll_off_can_decide(self.dice) {
+            return None;
+        }
+        loop {
+            let a = self.dice[0].roll(rng);
+            let b = self.dice[1].roll(rng);
+            if a != b {
+                return Some(if a > b { 0 } else { 1 });
+            }
+        }
+    }
+}
+
+/// A game being played, one roll at a time. Simulations interleave several of these so that
+/// the processor overlaps their (otherwise strictly sequential) roll-by-roll dependencies.
+#[derive(Clone, Copy, Debug)]
+pub struct GameInProgress {
+    state: GameState,
+    rolls: u64,
+    idle: u32,
+}
+
+impl GameInProgress {
+    /// A new game with `first` to move.
+    pub fn new(first: Player) -> GameInProgress {
+        GameInProgress {
+            state: GameState::start(first),
+            rolls: 0,
+            idle: 0,
+        }
+    }
+
+    /// Plays one roll; returns how the game ended if it did.
+    #[inline(always)]
+    pub fn step<R: Rng>(&mut self, matchup: &Matchup, rng: &mut R) -> Option<GameEnd> {
+        self.rolls += 1;
+        let face = matchup.dice[self.state.mover()].roll(rng);
+        let mover = self.state.mover();
+        let outcome = matchup.rules.play_roll_quick(&mut self.state, face);
+        if outcome.won {
+            return Some(GameEnd::Won {
+                winner: mover,
+                rolls: self.rolls,
+            });
+        }
+        self.idle = if outcome.moved { 0 } else { self.idle + 1 };
+        if self.idle % IDLE_CHECK_INTERVAL == 0
+            && self.idle > 0
+            && never_ends(matchup.rules, matchup.dice, &self.state)
+        {
+            return Some(GameEnd::Endless);
+        }
+        (self.rolls >= matchup.max_rolls).then_some(GameEnd::Capped)
+    }
+}
+
+/// Whether a roll-off between the two dice ends with probability one.
+pub fn roll_off_can_decide(dice: [&Die; 2]) -> bool {
+    let a = dice[0].faces();
+    let b = dice[1].faces();
+    !(a.iter().all(|&f| f == a[0]) && b.iter().all(|&f| f == a[0]))
+}
+
+/// Whether `player` with `die` can never move again until the opponent changes its pieces.
+pub fn cannot_move(rules: &Rules, die: &Die, own: u64) -> bool {
+    die.face_counts()
+        .iter()
+        .all(|&(face, _)| rules.choose_move(own, face).is_none())
+}
+
+/// Whether the game can provably never end from `state`: the player to move can never
+/// move, and either it can never pass the turn (its die shows only 6s) or the other player
+/// cannot move either. Then no roll changes anything, forever.
+pub fn never_ends(rules: &Rules, dice: [&Die; 2], state: &GameState) -> bool {
+    let mover = state.mover();
+    let other = 1 - mover;
+    cannot_move(rules, dice[mover], state.pieces[mover])
+        && (dice[mover].only_sixes() || cannot_move(rules, dice[other], state.pieces[other]))
+}

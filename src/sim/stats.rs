@@ -1,0 +1,106 @@
+//! Binomial confidence intervals and the sample sizes they imply.
+
+use serde::Serialize;
+
+/// Two-sided 95 % standard normal quantile.
+pub const Z95: f64 = 1.959_963_984_540_054;
+/// Two-sided 99 % standard normal quantile.
+pub const Z99: f64 = 2.575_829_303_548_901;
+/// Two-sided 99.9 % standard normal quantile.
+pub const Z999: f64 = 3.290_526_731_491_926;
+
+/// A closed interval `[lo, hi]` of probabilities.
+#[derive(Clone, Copy, Debug, PartialEq, Serialize)]
+pub struct Interval {
+    /// Lower end.
+    pub lo: f64,
+    /// Upper end.
+    pub hi: f64,
+}
+
+impl Interval {
+    /// Half the width.
+    pub fn half_width(&self) -> f64 {
+        (self.hi - self.lo) / 2.0
+    }
+    /// Whether `x` lies inside (ends included).
+    pub fn contains(&self, x: f64) -> bool {
+        self.lo <= x && x <= self.hi
+    }
+}
+
+/// Wilson score interval for `successes` out of `n` at normal quantile `z`.
+///
+/// Unlike the plain normal interval it stays inside [0, 1] and keeps its coverage near
+/// 0 and 1, which matters for lopsided matchups (a die without a 6 wins almost nothing).
+pub fn wilson(successes: u64, n: u64, z: f64) -> Interval {
+    if n == 0 {
+        return Interval { lo: 0.0, hi: 1.0 };
+    }
+    let n = n as f64;
+    let p = successes as f64 / n;
+    let z2 = z * z;
+    let centre = (p + z2 / (2.0 * n)) / (1.0 + z2 / n);
+    let half = z / (1.0 + z2 / n) * (p * (1.0 - p) / n + z2 / (4.0 * n * n)).sqrt();
+    Interval {
+        lo: (centre - half).max(0.0),
+        hi: (centre + half).min(1.0),
+    }
+}
+
+/// The plain normal (Wald) interval `p ± z sqrt(p(1-p)/n)`, clipped to [0, 1].
+pub fn normal(successes: u64, n: u64, z: f64) -> Interval {
+    if n == 0 {
+        return Interval { lo: 0.0, hi: 1.0 };
+    }
+    let p = successes as f64 / n as f64;
+    let half = z * (p * (1.0 - p) / n as f64).sqrt();
+    Interval {
+        lo: (p - half).max(0.0),
+        hi: (p + half).min(1.0),
+    }
+}
+
+/// Games needed so that a binomial estimate with variance `p(1-p) <= variance` has a
+/// normal-approximation half-width of at most `half_width` at quantile `z`.
+pub fn games_for_half_width(variance: f64, half_width: f64, z: f64) -> u64 {
+    (z * z * variance / (half_width * half_width)).ceil() as u64
+}
+
+/// The largest `p(1-p)` for `p` in the interval: an upper bound on the Bernoulli variance.
+pub fn max_variance(interval: &Interval) -> f64 {
+    let p = 0.5_f64.clamp(interval.lo, interval.hi);
+    p * (1.0 - p)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn wilson_matches_a_hand_computation() {
+        // 8 of 10 at z = 1.96 (Wilson 1927): centre (0.8 + 0.19208)/1.38416 = 0.71676,
+        // half 1.96/1.38416 * sqrt(0.016 + 0.009604) = 0.22659.
+        let i = wilson(8, 10, 1.96);
+        assert!((i.lo - 0.49016).abs() < 1e-4, "{i:?}");
+        assert!((i.hi - 0.94335).abs() < 1e-4, "{i:?}");
+    }
+
+    #[test]
+    fn wilson_stays_inside_the_unit_interval_at_the_edges() {
+        let none = wilson(0, 100, Z95);
+        assert_eq!(none.lo, 0.0);
+        assert!(none.hi > 0.0 && none.hi < 0.05);
+        let all = wilson(100, 100, Z95);
+        assert_eq!(all.hi, 1.0);
+        assert!(all.lo > 0.95);
+    }
+
+    #[test]
+    fn sample_size_for_the_worst_case() {
+        // The textbook figure: +-0.001 at 95 % needs 1.96^2 / 4 / 1e-6 = 960,365 games.
+        assert_eq!(games_for_half_width(0.25, 0.001, Z95), 960_365);
+        assert_eq!(max_variance(&Interval { lo: 0.1, hi: 0.2 }), 0.2 * 0.8);
+        assert_eq!(max_variance(&Interval { lo: 0.3, hi: 0.9 }), 0.25);
+    }
+}
