@@ -103,6 +103,13 @@ pub fn parse_dice_text(text: &str, source: &str) -> Result<Vec<Die>, DiceError> 
         ));
     }
     let n = parse_count(header[0], "number of dice n").map_err(|m| error(1, m))? as usize;
+    if let Some(blank) = lines[1..used].iter().position(|l| l.trim().is_empty()) {
+        return Err(error(
+            blank + 2,
+            "blank line: expected a die 'm f1 .. fm' (blank lines may only follow the last die)"
+                .into(),
+        ));
+    }
     let found = used - 1;
     if found != n {
         return Err(error(
@@ -114,12 +121,7 @@ pub fn parse_dice_text(text: &str, source: &str) -> Result<Vec<Die>, DiceError> 
     for (index, line) in lines[1..used].iter().enumerate() {
         let line_no = index + 2;
         let tokens: Vec<&str> = line.split_whitespace().collect();
-        let Some((m_token, face_tokens)) = tokens.split_first() else {
-            return Err(error(
-                line_no,
-                "blank line: expected a die 'm f1 .. fm'".into(),
-            ));
-        };
+        let (m_token, face_tokens) = tokens.split_first().expect("blank lines rejected above");
         let m = parse_count(m_token, "number of faces m").map_err(|e| error(line_no, e))?;
         if m == 0 {
             return Err(error(

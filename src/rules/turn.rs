@@ -384,3 +384,30 @@ impl Rules {
         }
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use proptest::prelude::*;
+
+    /// Any mask with at most 4 pieces on the 44 BwInf fields.
+    fn bwinf_mask() -> impl Strategy<Value = u64> {
+        proptest::collection::btree_set(0u32..44, 0..=4)
+            .prop_map(|fields| fields.iter().fold(0u64, |m, &f| m | 1 << f))
+    }
+
+    proptest! {
+        /// The branch-free fast path and the rule-by-rule path agree on every position and
+        /// face (faces beyond the board included).
+        #[test]
+        fn fast_path_equals_rule_by_rule(own in bwinf_mask(), face in 0u32..70) {
+            let rules = Rules::bwinf();
+            let fast = rules.decide_plain(own, face);
+            let slow = rules.decide_general(own, face);
+            prop_assert_eq!(fast.moved, slow.moved);
+            if fast.moved {
+                prop_assert_eq!((fast.to, fast.from_bit, fast.rule), (slow.to, slow.from_bit, slow.rule));
+            }
+        }
+    }
+}
