@@ -43,7 +43,7 @@ pub fn run(args: PlayArgs, out: &mut dyn Write) -> Result<(), CliError> {
         dice: [&a, &b],
         max_rolls: args.max_rolls,
     };
-    let mut rng = StreamKey::new(args.seed).rng_lane(0, 0);
+    let mut rng = StreamKey::new(args.seed).rng(0);
     let default_first = usize::from(args.first == "b");
     let first = matchup
         .first_player(default_first, &mut rng)

@@ -348,7 +348,7 @@ impl Rules {
         state.pieces[mover] = new_own;
         // A landing on a track field captures whatever opponent piece stands there.
         let lands_on_track = d.moved & (d.to < self.board.track_len());
-        let theirs = u64::from(lands_on_track) << (self.to_opponent(mover, d.to) & 63);
+        let theirs = u64::from(lands_on_track) << (self.opponent_field_of(mover, d.to) & 63);
         let other = state.pieces[1 - mover];
         state.pieces[1 - mover] = other & !theirs;
         let won = self.has_won(new_own);
@@ -375,7 +375,7 @@ impl Rules {
 
     /// A track field seen by `mover` in the opponent's numbering (see [`Board::opponent_field`]).
     #[inline(always)]
-    fn to_opponent(&self, mover: Player, field: u32) -> u32 {
+    fn opponent_field_of(&self, mover: Player, field: u32) -> u32 {
         let f = field + self.shift_to_opponent[mover];
         if f >= self.board.track_len() {
             f - self.board.track_len()

@@ -1,8 +1,8 @@
 //! Many games of one matchup, in parallel, with paired starts.
 
-use super::game::{GameEnd, GameInProgress, Matchup};
+use super::game::{GameEnd, Matchup};
 use super::stats::{self, Interval};
-use super::stream::{GameRng, StreamKey};
+use super::stream::StreamKey;
 use crate::rules::Player;
 use rayon::prelude::*;
 use serde::Serialize;
@@ -124,88 +124,28 @@ fn ratio(k: u64, n: u64) -> f64 {
     }
 }
 
-/// Plays chunk `chunk` of a duel: `pairs` pairs of games.
+/// Plays chunk `chunk` of a duel: `pairs` pairs of games from the chunk's own stream.
 ///
 /// With alternating starts each pair is one game with A starting and one with B starting;
 /// under `roll-off` each game's starter is rolled out and a pair is just two games.
-/// The games come from [`LANES`] lanes, each with its own random stream, played in
-/// lockstep: a roll depends on the one before, so a single game leaves the processor
-/// waiting, while independent games overlap.
 pub fn play_chunk(matchup: &Matchup, key: StreamKey, chunk: u64, pairs: u64) -> DuelCounts {
-    // Lane i plays games in which player i % 2 starts; lanes i and i + 2 share the pairs.
-    let mut lanes: [Lane; LANES] = std::array::from_fn(|i| {
-        let share = pairs / 2 + u64::from(i < 2) * (pairs % 2);
-        Lane::new(matchup, key.rng_lane(chunk, i as u64), i % 2, share)
-    });
-    loop {
-        let mut busy = false;
-        for lane in lanes.iter_mut() {
-            busy |= lane.step(matchup);
-        }
-        if !busy {
-            break;
-        }
-    }
-    lanes
-        .iter()
-        .fold(DuelCounts::default(), |total, lane| total + lane.counts)
-}
-
-/// Games played in lockstep by one chunk (see [`play_chunk`]).
-const LANES: usize = 4;
-
-/// One lane of a chunk: a sequence of games from one random stream.
-struct Lane {
-    rng: GameRng,
-    /// Who starts when the starts alternate (player 1 in lane 0, player 2 in lane 1).
-    default_first: Player,
-    game: GameInProgress,
-    first: Player,
-    games_left: u64,
-    counts: DuelCounts,
-}
-
-impl Lane {
-    fn new(matchup: &Matchup, rng: GameRng, default_first: Player, games: u64) -> Lane {
-        let mut lane = Lane {
-            rng,
-            default_first,
-            game: GameInProgress::new(default_first),
-            first: default_first,
-            games_left: games,
-            counts: DuelCounts::default(),
-        };
-        lane.start_game(matchup);
-        lane
-    }
-
-    fn start_game(&mut self, matchup: &Matchup) {
-        self.first = matchup
-            .first_player(self.default_first, &mut self.rng)
-            .expect("roll-off decidability is checked before simulating");
-        self.game = GameInProgress::new(self.first);
-    }
-
-    /// One roll of the current game; false once the lane has played all its games.
-    #[inline(always)]
-    fn step(&mut self, matchup: &Matchup) -> bool {
-        if self.games_left == 0 {
-            return false;
-        }
-        if let Some(end) = self.game.step(matchup, &mut self.rng) {
-            let side = if self.first == 0 {
-                &mut self.counts.a_started
+    let mut rng = key.rng(chunk);
+    let mut counts = DuelCounts::default();
+    for _ in 0..pairs {
+        for default_first in [0 as Player, 1] {
+            let first = matchup
+                .first_player(default_first, &mut rng)
+                .expect("roll-off decidability is checked before simulating");
+            let end = matchup.play(first, &mut rng);
+            let side = if first == 0 {
+                &mut counts.a_started
             } else {
-                &mut self.counts.b_started
+                &mut counts.b_started
             };
             side.record(end);
-            self.games_left -= 1;
-            if self.games_left > 0 {
-                self.start_game(matchup);
-            }
         }
-        true
     }
+    counts
 }
 
 /// Plays chunks `chunks` (each [`CHUNK_PAIRS`] pairs, the last one cut to `total_pairs`)

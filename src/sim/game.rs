@@ -65,8 +65,7 @@ impl Matchup<'_> {
     }
 }
 
-/// A game being played, one roll at a time. Simulations interleave several of these so that
-/// the processor overlaps their (otherwise strictly sequential) roll-by-roll dependencies.
+/// A game being played, one roll at a time.
 #[derive(Clone, Copy, Debug)]
 pub struct GameInProgress {
     state: GameState,
@@ -88,18 +87,31 @@ impl GameInProgress {
     #[inline(always)]
     pub fn step<R: Rng>(&mut self, matchup: &Matchup, rng: &mut R) -> Option<GameEnd> {
         self.rolls += 1;
-        let face = matchup.dice[self.state.mover()].roll(rng);
         let mover = self.state.mover();
+        let face = matchup.dice[mover].roll(rng);
         let outcome = matchup.rules.play_roll_quick(&mut self.state, face);
-        if outcome.won {
+        self.idle = if outcome.moved { 0 } else { self.idle + 1 };
+        // The three ways a game can end are rare; one combined test keeps the loop to a
+        // single well-predicted branch.
+        let check_stuck = !outcome.moved & (self.idle % IDLE_CHECK_INTERVAL == 0);
+        if outcome.won | check_stuck | (self.rolls >= matchup.max_rolls) {
+            return self.ending(matchup, outcome.won, mover);
+        }
+        None
+    }
+
+    /// The rare path of [`GameInProgress::step`]: a win, a stuck position or the cap.
+    #[cold]
+    #[inline(never)]
+    fn ending(&self, matchup: &Matchup, won: bool, mover: Player) -> Option<GameEnd> {
+        if won {
             return Some(GameEnd::Won {
                 winner: mover,
                 rolls: self.rolls,
             });
         }
-        self.idle = if outcome.moved { 0 } else { self.idle + 1 };
-        if self.idle % IDLE_CHECK_INTERVAL == 0
-            && self.idle > 0
+        if self.idle > 0
+            && self.idle % IDLE_CHECK_INTERVAL == 0
             && never_ends(matchup.rules, matchup.dice, &self.state)
         {
             return Some(GameEnd::Endless);

@@ -43,10 +43,9 @@ impl StreamKey {
         StreamKey { stream, ..self }
     }
 
-    /// The generator for lane `lane` of chunk `chunk`.
-    pub fn rng_lane(&self, chunk: u64, lane: u64) -> GameRng {
-        let h =
-            splitmix64(splitmix64(splitmix64(splitmix64(self.seed) ^ self.stream) ^ chunk) ^ lane);
+    /// The generator for chunk `chunk`.
+    pub fn rng(&self, chunk: u64) -> GameRng {
+        let h = splitmix64(splitmix64(splitmix64(self.seed) ^ self.stream) ^ chunk);
         GameRng::seed_from_u64(h)
     }
 }
