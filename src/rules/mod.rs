@@ -10,4 +10,4 @@ mod turn;
 pub use board::{Board, BoardError};
 pub use profile::{Profile, ProfileError};
 pub use state::{GameState, Player};
-pub use turn::{MoveRule, PieceMove, QuickOutcome, RollOutcome, Rules};
+pub use turn::{MoveRule, PieceMove, RollOutcome, Rules, Turn};

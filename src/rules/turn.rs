@@ -62,13 +62,24 @@ pub struct Rules {
     plain_order: bool,
 }
 
-/// What [`Rules::play_roll_quick`] reports.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub struct QuickOutcome {
+/// A roll's effect as [`Rules::roll_from_view`] reports it, from the mover's view.
+#[derive(Clone, Copy, Debug)]
+pub struct Turn {
+    /// The mover's pieces afterwards.
+    pub own: u64,
+    /// The opponent's pieces afterwards.
+    pub other: u64,
     /// A piece moved.
     pub moved: bool,
-    /// The roll won the game for the player who rolled.
+    /// The roll won the game for the mover.
     pub won: bool,
+    /// The other player rolls next.
+    pub passes: bool,
+    /// Rolls used in this turn under `three-tries` (0 when the turn passes or after a 6).
+    pub tries: u8,
+    /// Bit of the captured opponent piece in the opponent's numbering, 0 if none.
+    pub captured_bit: u64,
+    decision: Decision,
 }
 
 /// Everything one roll did, before it is described.
@@ -322,19 +333,8 @@ impl Rules {
                 rule: d.rule,
             }),
             captured: (step.captured_bit != 0).then(|| step.captured_bit.trailing_zeros()),
-            rolls_again: !step.won && state.to_move as Player == mover,
+            rolls_again: !step.won && state.mover() == mover,
             winner: step.won.then_some(mover),
-        }
-    }
-
-    /// [`Rules::play_roll`] without the description: whether a piece moved and whether the
-    /// roll won. The simulator's hot loop; the same rules, nothing assembled it does not need.
-    #[inline(always)]
-    pub fn play_roll_quick(&self, state: &mut GameState, face: u32) -> QuickOutcome {
-        let step = self.advance(state, face);
-        QuickOutcome {
-            moved: step.decision.moved,
-            won: step.won,
         }
     }
 
@@ -342,34 +342,59 @@ impl Rules {
     #[inline(always)]
     fn advance(&self, state: &mut GameState, face: u32) -> Step {
         let mover = state.mover();
-        let own = state.pieces[mover];
+        let turn = self.roll_from_view(
+            state.pieces[mover],
+            state.pieces[1 - mover],
+            mover,
+            state.tries,
+            face,
+        );
+        state.pieces[mover] = turn.own;
+        state.pieces[1 - mover] = turn.other;
+        state.tries = turn.tries;
+        state.to_move ^= u8::from(turn.passes);
+        Step {
+            decision: turn.decision,
+            captured_bit: turn.captured_bit,
+            won: turn.won,
+        }
+    }
+
+    /// One roll seen from the player to move: its pieces `own`, the opponent's `other`,
+    /// `tries` used this turn. The core of [`Rules::play_roll`]; the simulator calls it
+    /// directly so that its state stays in registers (it swaps `own` and `other` when the
+    /// turn passes instead of indexing by player).
+    #[inline(always)]
+    pub fn roll_from_view(
+        &self,
+        own: u64,
+        other: u64,
+        mover: Player,
+        tries: u8,
+        face: u32,
+    ) -> Turn {
         let d = self.decide(own, face);
         let new_own = d.new_own(own);
-        state.pieces[mover] = new_own;
         // A landing on a track field captures whatever opponent piece stands there.
         let lands_on_track = d.moved & (d.to < self.board.track_len());
         let theirs = u64::from(lands_on_track) << (self.opponent_field_of(mover, d.to) & 63);
-        let other = state.pieces[1 - mover];
-        state.pieces[1 - mover] = other & !theirs;
         let won = self.has_won(new_own);
-        if won {
-            state.tries = 0;
-        } else if self.profile.three_tries
+        let extra_try = self.profile.three_tries
+            && !won
             && face != 6
             && !d.moved
-            && state.tries < 2
-            && self.nothing_in_play(own)
-        {
-            state.tries += 1;
-        } else {
-            // A 6 rolls again, every other face passes the turn.
-            state.to_move ^= u8::from(face != 6);
-            state.tries = 0;
-        }
-        Step {
-            decision: d,
-            captured_bit: other & theirs,
+            && tries < 2
+            && self.nothing_in_play(own);
+        Turn {
+            own: new_own,
+            other: other & !theirs,
+            moved: d.moved,
             won,
+            // A 6 rolls again, every other face passes the turn (unless a try is left).
+            passes: !won & (face != 6) & !extra_try,
+            tries: if extra_try { tries + 1 } else { 0 },
+            captured_bit: other & theirs,
+            decision: d,
         }
     }
 

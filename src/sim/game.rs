@@ -37,17 +37,77 @@ pub struct Matchup<'a> {
 
 impl Matchup<'_> {
     /// Plays one game from the opening position with `first` to move.
+    ///
+    /// The position lives in locals from the mover's view (its pieces, the opponent's,
+    /// its die) and is swapped when the turn passes: the hot loop then never indexes by
+    /// player, and the state stays in registers.
+    #[inline(always)]
     pub fn play<R: Rng>(&self, first: Player, rng: &mut R) -> GameEnd {
-        let mut game = GameInProgress::new(first);
+        let start = GameState::start(first);
+        let (mut own, mut other) = (start.pieces[first], start.pieces[1 - first]);
+        let (mut mover, mut tries) = (first, 0u8);
+        let mut dice = [self.dice[first], self.dice[1 - first]];
+        let mut idle = 0u32;
+        let mut rolls = 0u64;
         loop {
-            if let Some(end) = game.step(self, rng) {
-                return end;
+            rolls += 1;
+            let face = dice[0].roll(rng);
+            let turn = self.rules.roll_from_view(own, other, mover, tries, face);
+            idle = if turn.moved { 0 } else { idle + 1 };
+            // The three ways a game can end are rare; one combined test keeps the loop to a
+            // single well-predicted branch.
+            let check_stuck = !turn.moved & (idle % IDLE_CHECK_INTERVAL == 0);
+            if turn.won | check_stuck | (rolls >= self.max_rolls) {
+                let state = GameState {
+                    pieces: if mover == 0 {
+                        [turn.own, turn.other]
+                    } else {
+                        [turn.other, turn.own]
+                    },
+                    to_move: (mover ^ usize::from(turn.passes)) as u8,
+                    tries: turn.tries,
+                };
+                if let Some(end) = self.ending(&state, turn.won, mover, rolls, check_stuck) {
+                    return end;
+                }
+            }
+            tries = turn.tries;
+            if turn.passes {
+                (own, other) = (turn.other, turn.own);
+                mover ^= 1;
+                dice.swap(0, 1);
+            } else {
+                (own, other) = (turn.own, turn.other);
             }
         }
     }
 
+    /// The rare path of [`Matchup::play`]: a win, a stuck position or the cap.
+    #[cold]
+    #[inline(never)]
+    fn ending(
+        &self,
+        state: &GameState,
+        won: bool,
+        mover: Player,
+        rolls: u64,
+        check_stuck: bool,
+    ) -> Option<GameEnd> {
+        if won {
+            return Some(GameEnd::Won {
+                winner: mover,
+                rolls,
+            });
+        }
+        if check_stuck && never_ends(self.rules, self.dice, state) {
+            return Some(GameEnd::Endless);
+        }
+        (rolls >= self.max_rolls).then_some(GameEnd::Capped)
+    }
+
     /// Who starts: under `roll-off` both roll and the higher face starts (ties re-roll);
     /// otherwise `default`. `None` if the roll-off cannot decide (both dice one equal face).
+    #[inline(always)]
     pub fn first_player<R: Rng>(&self, default: Player, rng: &mut R) -> Option<Player> {
         if !self.rules.profile().roll_off {
             return Some(default);
@@ -62,61 +122,6 @@ impl Matchup<'_> {
                 return Some(if a > b { 0 } else { 1 });
             }
         }
-    }
-}
-
-/// A game being played, one roll at a time.
-#[derive(Clone, Copy, Debug)]
-pub struct GameInProgress {
-    state: GameState,
-    rolls: u64,
-    idle: u32,
-}
-
-impl GameInProgress {
-    /// A new game with `first` to move.
-    pub fn new(first: Player) -> GameInProgress {
-        GameInProgress {
-            state: GameState::start(first),
-            rolls: 0,
-            idle: 0,
-        }
-    }
-
-    /// Plays one roll; returns how the game ended if it did.
-    #[inline(always)]
-    pub fn step<R: Rng>(&mut self, matchup: &Matchup, rng: &mut R) -> Option<GameEnd> {
-        self.rolls += 1;
-        let mover = self.state.mover();
-        let face = matchup.dice[mover].roll(rng);
-        let outcome = matchup.rules.play_roll_quick(&mut self.state, face);
-        self.idle = if outcome.moved { 0 } else { self.idle + 1 };
-        // The three ways a game can end are rare; one combined test keeps the loop to a
-        // single well-predicted branch.
-        let check_stuck = !outcome.moved & (self.idle % IDLE_CHECK_INTERVAL == 0);
-        if outcome.won | check_stuck | (self.rolls >= matchup.max_rolls) {
-            return self.ending(matchup, outcome.won, mover);
-        }
-        None
-    }
-
-    /// The rare path of [`GameInProgress::step`]: a win, a stuck position or the cap.
-    #[cold]
-    #[inline(never)]
-    fn ending(&self, matchup: &Matchup, won: bool, mover: Player) -> Option<GameEnd> {
-        if won {
-            return Some(GameEnd::Won {
-                winner: mover,
-                rolls: self.rolls,
-            });
-        }
-        if self.idle > 0
-            && self.idle % IDLE_CHECK_INTERVAL == 0
-            && never_ends(matchup.rules, matchup.dice, &self.state)
-        {
-            return Some(GameEnd::Endless);
-        }
-        (self.rolls >= matchup.max_rolls).then_some(GameEnd::Capped)
     }
 }
 
