@@ -1,0 +1,207 @@
+//! The memory guard: what a solve will need, what the machine has, and sizes as people
+//! write them (`2GiB`, `500MB`, `123456`).
+//!
+//! # The estimate
+//! With `P` joint indices in the product of both players' reachable configurations, `n`
+//! reachable transient states and `m` stored transitions, the solver holds at its peak
+//! (while classifying, after the matrix is built):
+//!
+//! | what | bytes |
+//! |---|---|
+//! | state set: bit map and rank directory over the product | `P / 4` |
+//! | matrix: row pointers, column indices, probabilities | `8 n + 12 m` |
+//! | absorption probabilities | `16 n` |
+//! | reverse graph for the classification | `8 n + 4 m` |
+//! | values `V, W, Z` and class flags | `25 n` |
+//!
+//! plus the per-player lookup tables and a bounded build buffer. The search for the
+//! reachable states needs `3 P / 8` bytes before any of this exists. `m` is bounded by `n`
+//! times the number of distinct faces of the larger die (faces leading to the same state
+//! are merged, wins are not stored), so the estimate is an upper bound up to allocator
+//! overhead. Before the search `n` is bounded by `P`; after it, `n` is known exactly and the
+//! solver checks again.
+
+use super::reachable::player_configs;
+use crate::dice::Die;
+use crate::rules::Rules;
+
+/// Bytes per transient state at the peak (see the module documentation).
+pub const BYTES_PER_STATE: u64 = 8 + 16 + 8 + 25;
+/// Bytes per stored transition at the peak.
+pub const BYTES_PER_TRANSITION: u64 = 12 + 4;
+/// The fixed part: lookup tables, build buffers, slack.
+pub const FIXED_BYTES: u64 = 64 << 20;
+
+/// What a matchup's exact solve needs, before anything large is built.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, serde::Serialize)]
+pub struct MemoryEstimate {
+    /// Reachable configurations of player A and of player B.
+    pub configs: [u64; 2],
+    /// Joint indices: product of both configuration counts, two sides, tries levels.
+    pub product: u64,
+    /// Upper bound on the transient states (the product until the search has run).
+    pub states: u64,
+    /// Upper bound on the stored transitions.
+    pub transitions: u64,
+    /// Estimated peak bytes.
+    pub bytes: u64,
+}
+
+impl MemoryEstimate {
+    /// The estimate for `states` transient states in a product of `product` indices, with at
+    /// most `max_faces` distinct faces per roll.
+    pub fn new(configs: [u64; 2], product: u64, states: u64, max_faces: u64) -> MemoryEstimate {
+        let transitions = states.saturating_mul(max_faces);
+        let bytes = (product / 4)
+            .max(product.div_ceil(8).saturating_mul(3))
+            .saturating_add(states.saturating_mul(BYTES_PER_STATE))
+            .saturating_add(transitions.saturating_mul(BYTES_PER_TRANSITION))
+            .saturating_add(FIXED_BYTES);
+        MemoryEstimate {
+            configs,
+            product,
+            states,
+            transitions,
+            bytes,
+        }
+    }
+}
+
+/// Distinct faces of the die with more of them.
+pub fn max_distinct_faces(a: &Die, b: &Die) -> u64 {
+    a.face_counts().len().max(b.face_counts().len()) as u64
+}
+
+/// Tries levels of the joint index under these rules: 3 under `three-tries`, else 1.
+pub fn tries_levels(rules: &Rules) -> u8 {
+    if rules.profile().three_tries { 3 } else { 1 }
+}
+
+/// An upper bound on the memory an exact solve of `a` against `b` needs, from the
+/// per-player reachable configurations alone (milliseconds even on the BwInf board).
+///
+/// The solver itself checks again once it knows the exact number of reachable states,
+/// which is typically half the bound; use [`super::solve_matchup`]'s refusal as the
+/// authoritative answer.
+pub fn estimate_memory(rules: &Rules, a: &Die, b: &Die) -> MemoryEstimate {
+    let na = player_configs(rules, a).len() as u64;
+    let nb = player_configs(rules, b).len() as u64;
+    let product = na
+        .saturating_mul(nb)
+        .saturating_mul(2)
+        .saturating_mul(u64::from(tries_levels(rules)));
+    MemoryEstimate::new([na, nb], product, product, max_distinct_faces(a, b))
+}
+
+/// The machine's RAM from `/proc/meminfo` (`MemTotal`), `None` where that is not readable.
+pub fn machine_memory() -> Option<u64> {
+    let text = std::fs::read_to_string("/proc/meminfo").ok()?;
+    let line = text.lines().find(|l| l.starts_with("MemTotal:"))?;
+    let kib: u64 = line.split_whitespace().nth(1)?.parse().ok()?;
+    kib.checked_mul(1024)
+}
+
+/// The default limit: 80 % of the machine's RAM; `None` (no limit) where it is unknown.
+pub fn default_limit() -> Option<u64> {
+    machine_memory().map(|b| b / 5 * 4)
+}
+
+/// Parses a size: plain bytes (`123456`) or a number with a unit, decimal `kB, MB, GB, TB`
+/// or binary `KiB, MiB, GiB, TiB` (case-insensitive, `B` optional: `2G` = `2GB`); fractions
+/// are allowed (`1.5GiB`).
+pub fn parse_bytes(text: &str) -> Result<u64, String> {
+    let t = text.trim();
+    let split = t
+        .find(|c: char| !(c.is_ascii_digit() || c == '.'))
+        .unwrap_or(t.len());
+    let (number, unit) = t.split_at(split);
+    let value: f64 = number.parse().map_err(|_| {
+        format!("'{text}' is not a size: expected e.g. 2GiB, 500MB or a number of bytes")
+    })?;
+    let unit = unit.trim().to_ascii_lowercase();
+    let factor: f64 = match unit.as_str() {
+        "" | "b" => 1.0,
+        "k" | "kb" => 1e3,
+        "m" | "mb" => 1e6,
+        "g" | "gb" => 1e9,
+        "t" | "tb" => 1e12,
+        "kib" => 1024.0,
+        "mib" => 1024.0 * 1024.0,
+        "gib" => 1024.0 * 1024.0 * 1024.0,
+        "tib" => 1024.0 * 1024.0 * 1024.0 * 1024.0,
+        _ => {
+            return Err(format!(
+                "unknown unit '{unit}' in '{text}': use B, kB, MB, GB, TB, KiB, MiB, GiB or TiB"
+            ));
+        }
+    };
+    let bytes = (value * factor).round();
+    if !bytes.is_finite() || bytes >= u64::MAX as f64 {
+        return Err(format!("size '{text}' is too large"));
+    }
+    Ok(bytes as u64)
+}
+
+/// A size for people: `1.50 GiB`, `12.0 MiB`, `512 B`.
+pub fn format_bytes(bytes: u64) -> String {
+    const UNITS: [&str; 5] = ["B", "KiB", "MiB", "GiB", "TiB"];
+    let mut value = bytes as f64;
+    let mut unit = 0;
+    while value >= 1024.0 && unit + 1 < UNITS.len() {
+        value /= 1024.0;
+        unit += 1;
+    }
+    if unit == 0 {
+        format!("{bytes} B")
+    } else if value < 10.0 {
+        format!("{value:.2} {}", UNITS[unit])
+    } else {
+        format!("{value:.1} {}", UNITS[unit])
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::rules::{Board, Profile};
+
+    #[test]
+    fn parses_sizes_people_write() {
+        assert_eq!(parse_bytes("2GiB"), Ok(2 << 30));
+        assert_eq!(parse_bytes("500MB"), Ok(500_000_000));
+        assert_eq!(parse_bytes("123456"), Ok(123_456));
+        assert_eq!(parse_bytes(" 1.5 gib "), Ok(3 << 29));
+        assert_eq!(parse_bytes("4k"), Ok(4000));
+        assert!(parse_bytes("lots").is_err());
+        assert!(parse_bytes("3 parsecs").is_err());
+        assert!(parse_bytes("1e30TB").is_err());
+    }
+
+    #[test]
+    fn formats_sizes() {
+        assert_eq!(format_bytes(512), "512 B");
+        assert_eq!(format_bytes(3 << 29), "1.50 GiB");
+    }
+
+    #[test]
+    fn machine_memory_is_plausible_where_readable() {
+        if let Some(b) = machine_memory() {
+            assert!(b > 1 << 26);
+            assert!(default_limit().unwrap() < b);
+        }
+    }
+
+    #[test]
+    fn the_bwinf_board_needs_far_more_than_a_reduced_one() {
+        let d = Die::standard();
+        let big = estimate_memory(&Rules::bwinf(), &d, &d);
+        let small = estimate_memory(
+            &Rules::new("40/20/2/4".parse::<Board>().unwrap(), Profile::BWINF),
+            &d,
+            &d,
+        );
+        assert!(big.bytes > 20 << 30, "{}", format_bytes(big.bytes));
+        assert!(small.bytes < 200 << 20, "{}", format_bytes(small.bytes));
+        assert_eq!(small.product, small.configs[0] * small.configs[1] * 2);
+    }
+}
