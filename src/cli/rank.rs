@@ -2,7 +2,8 @@
 
 use super::common::{RulesArgs, SimArgs, check_roll_off, progress_bar, read_dice};
 use super::{CliError, Format};
-use crate::rank::{SimulationPlan, simulate_tournament};
+use crate::exact::SolveOptions;
+use crate::rank::{SimulationPlan, simulate_tournament, solve_tournament};
 use crate::report::{RankReport, write_rank};
 use crate::sim::Stopping;
 use clap::Args;
@@ -20,6 +21,13 @@ pub struct RankArgs {
     /// Board and rule profile.
     #[command(flatten)]
     pub rules: RulesArgs,
+    /// Solve every pair exactly (value iteration); pairs too large for memory are simulated
+    /// and marked.
+    #[arg(long)]
+    pub exact: bool,
+    /// With --exact: width of the certified interval at which to stop.
+    #[arg(long, default_value_t = 1e-9, requires = "exact")]
+    pub tolerance: f64,
     /// Output format.
     #[arg(long, value_enum, default_value_t = Format::Table)]
     pub format: Format,
@@ -53,9 +61,26 @@ pub fn run(args: RankArgs, out: &mut dyn Write) -> Result<(), CliError> {
     };
     let bar = progress_bar(total, &format!("{} pairs", pairs));
     let started = std::time::Instant::now();
-    let tournament = args
-        .sim
-        .in_pool(|| simulate_tournament(&rules, &dice, &plan, &|n| bar.inc(n)))?;
+    let (tournament, notes) = if args.exact {
+        if !(args.tolerance > 0.0) {
+            return Err(CliError::input(format!(
+                "--tolerance {}: expected a positive width, e.g. 1e-9",
+                args.tolerance
+            )));
+        }
+        let options = SolveOptions {
+            tolerance: args.tolerance,
+            ..SolveOptions::default()
+        };
+        args.sim
+            .in_pool(|| solve_tournament(&rules, &dice, &options, &plan, &|n| bar.inc(n)))?
+            .map_err(CliError::failure)?
+    } else {
+        let t = args
+            .sim
+            .in_pool(|| simulate_tournament(&rules, &dice, &plan, &|n| bar.inc(n)))?;
+        (t, Vec::new())
+    };
     bar.finish_and_clear();
     let report = RankReport::new(
         &tournament,
@@ -63,6 +88,7 @@ pub fn run(args: RankArgs, out: &mut dyn Write) -> Result<(), CliError> {
         rules.board().to_string(),
         Some(plan.seed),
         started.elapsed().as_secs_f64(),
+        notes,
     );
     write_rank(out, &tournament, &report, args.format)?;
     Ok(())

@@ -6,8 +6,9 @@
 //! bounds).
 
 use crate::dice::Die;
+use crate::exact::{Bounds, ExactError, ExactResult, SolveOptions};
 use crate::rules::Rules;
-use crate::sim::stats::Interval;
+use crate::sim::stats::{self, Interval};
 use crate::sim::{DuelCounts, Matchup, Stopping, StreamKey, run_duel};
 use serde::Serialize;
 
@@ -22,12 +23,24 @@ pub enum Method {
 }
 
 /// P(row die beats column die) with its interval.
+///
+/// Some games never end (dice whose pieces get stuck), so P(row wins) and P(column wins)
+/// need not add up to 1. Who "beats" whom is therefore decided by the share of the
+/// decided games the row die wins, P(row wins | the game ends): above 1/2 means the row
+/// die wins more often than the column die. When every game ends this is the same as
+/// P(row wins) > 1/2.
 #[derive(Clone, Copy, Debug, PartialEq, Serialize)]
 pub struct PairFigure {
-    /// The estimate or exact value.
+    /// P(row die wins): the figure of merit, each die starting half the games.
     pub p: f64,
-    /// 95 % confidence interval (simulation) or certified bounds (exact).
+    /// 95 % confidence interval (simulation) or certified bounds (exact) of `p`.
     pub interval: Interval,
+    /// P(row die wins | the game ends).
+    pub share: f64,
+    /// Interval of `share`, of the same kind as `interval`.
+    pub share_interval: Interval,
+    /// P(the game never ends), or the fraction of unfinished games in a simulation.
+    pub unfinished: f64,
     /// How the figure was obtained.
     pub method: Method,
     /// Games played, for simulated figures.
@@ -35,13 +48,13 @@ pub struct PairFigure {
 }
 
 impl PairFigure {
-    /// The row die wins more than half the games, beyond doubt at the interval's level.
+    /// The row die wins more games than the column die, beyond doubt at the interval's level.
     pub fn beats(&self) -> bool {
-        self.interval.lo > 0.5
+        self.share_interval.lo > 0.5
     }
-    /// The interval contains 0.5: this pair is not decided.
+    /// Not decided: the interval of P(row wins | the game ends) contains 1/2.
     pub fn undecided(&self) -> bool {
-        self.interval.contains(0.5)
+        self.share_interval.contains(0.5)
     }
 }
 
@@ -91,19 +104,46 @@ impl Tournament {
 
     /// Records a duel's counts for the pair (`i` as die A, `j` as die B).
     pub fn record_duel(&mut self, i: usize, j: usize, counts: &DuelCounts) {
-        let games = Some(counts.total().games);
-        self.matrix[i][j] = Some(PairFigure {
-            p: counts.p_a(),
-            interval: counts.ci95_a(),
+        let total = counts.total();
+        let decided = total.a_wins + total.b_wins;
+        let unfinished = total.unfinished as f64 / total.games as f64;
+        let figure = |wins: u64, p: f64, interval: Interval| PairFigure {
+            p,
+            interval,
+            share: wins as f64 / decided as f64,
+            share_interval: stats::wilson(wins, decided, stats::Z95),
+            unfinished,
             method: Method::Simulated,
-            games,
-        });
-        self.matrix[j][i] = Some(PairFigure {
-            p: counts.p_b(),
-            interval: counts.ci95_b(),
-            method: Method::Simulated,
-            games,
-        });
+            games: Some(total.games),
+        };
+        self.matrix[i][j] = Some(figure(total.a_wins, counts.p_a(), counts.ci95_a()));
+        self.matrix[j][i] = Some(figure(total.b_wins, counts.p_b(), counts.ci95_b()));
+    }
+
+    /// Records an exact result for the pair (`i` as die A, `j` as die B).
+    pub fn record_exact(&mut self, i: usize, j: usize, result: &ExactResult) {
+        let b = &result.bounds;
+        let figure = |p: f64, mine: &Bounds, theirs: &Bounds| {
+            let (p_lo, p_hi) = (mine.lo.max(0.0), mine.hi.min(1.0));
+            let (q_lo, q_hi) = (theirs.lo.max(0.0), theirs.hi.min(1.0));
+            let q = (q_lo + q_hi) / 2.0;
+            // p / (p + q) grows with p and falls with q: its bounds come from the corners.
+            let share_of = |p: f64, q: f64| if p + q > 0.0 { p / (p + q) } else { 0.5 };
+            PairFigure {
+                p,
+                interval: Interval { lo: p_lo, hi: p_hi },
+                share: share_of(p, q),
+                share_interval: Interval {
+                    lo: share_of(p_lo, q_hi),
+                    hi: share_of(p_hi, q_lo),
+                },
+                unfinished: result.p_never,
+                method: Method::Exact,
+                games: None,
+            }
+        };
+        self.matrix[i][j] = Some(figure(result.p_a, &b.p_a, &b.p_b));
+        self.matrix[j][i] = Some(figure(result.p_b, &b.p_b, &b.p_a));
     }
 
     /// The ranking, best first: by mean win probability, then by opponents beaten.
@@ -214,26 +254,71 @@ pub fn simulate_tournament(
 ) -> Tournament {
     let mut tournament = Tournament::new(dice.to_vec());
     for (stream, (i, j)) in tournament.pairs().into_iter().enumerate() {
-        let matchup = Matchup {
-            rules,
-            dice: [&dice[i], &dice[j]],
-            max_rolls: plan.max_rolls,
-        };
-        let key = StreamKey::new(plan.seed).with_stream(stream as u64);
-        let counts = run_duel(&matchup, key, plan.stopping, progress);
+        let counts = simulate_pair(rules, dice, plan, stream, (i, j), progress);
         tournament.record_duel(i, j, &counts);
     }
     tournament
+}
+
+/// One pair of a simulated ranking; pair number `stream` has its own random streams.
+fn simulate_pair(
+    rules: &Rules,
+    dice: &[Die],
+    plan: &SimulationPlan,
+    stream: usize,
+    (i, j): (usize, usize),
+    progress: &(dyn Fn(u64) + Sync),
+) -> DuelCounts {
+    let matchup = Matchup {
+        rules,
+        dice: [&dice[i], &dice[j]],
+        max_rolls: plan.max_rolls,
+    };
+    let key = StreamKey::new(plan.seed).with_stream(stream as u64);
+    run_duel(&matchup, key, plan.stopping, progress)
+}
+
+/// Solves every pair of `dice` exactly; a pair that does not fit in memory is simulated
+/// instead (its figures are marked [`Method::Simulated`]) and named in the returned notes.
+pub fn solve_tournament(
+    rules: &Rules,
+    dice: &[Die],
+    options: &SolveOptions,
+    fallback: &SimulationPlan,
+    progress: &(dyn Fn(u64) + Sync),
+) -> Result<(Tournament, Vec<String>), ExactError> {
+    let mut tournament = Tournament::new(dice.to_vec());
+    let mut notes = Vec::new();
+    for (stream, (i, j)) in tournament.pairs().into_iter().enumerate() {
+        match crate::exact::solve_matchup(rules, &dice[i], &dice[j], options) {
+            Ok(result) => tournament.record_exact(i, j, &result),
+            Err(e @ (ExactError::Memory { .. } | ExactError::TooLarge(_))) => {
+                notes.push(format!(
+                    "{} vs {}: simulated, because {e}",
+                    dice[i], dice[j]
+                ));
+                let counts = simulate_pair(rules, dice, fallback, stream, (i, j), progress);
+                tournament.record_duel(i, j, &counts);
+            }
+            Err(e) => return Err(e),
+        }
+    }
+    Ok((tournament, notes))
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
 
+    /// A figure for a pair in which every game ends, so the share equals p.
     fn figure(p: f64, lo: f64, hi: f64) -> Option<PairFigure> {
+        let interval = Interval { lo, hi };
         Some(PairFigure {
             p,
-            interval: Interval { lo, hi },
+            interval,
+            share: p,
+            share_interval: interval,
+            unfinished: 0.0,
             method: Method::Exact,
             games: None,
         })
@@ -261,6 +346,38 @@ mod tests {
         assert_eq!(t.three_cycles(), vec![[0, 1, 2]]);
         assert_eq!(t.cyclic_groups(), vec![vec![0, 1, 2]]);
         assert!(t.undecided_pairs().is_empty());
+    }
+
+    #[test]
+    fn a_pair_with_unfinished_games_is_decided_by_the_decided_games() {
+        // Row wins 49.9 %, column 13 %, 37 % never end: the row die clearly beats the
+        // column die although its P(win) interval contains 1/2.
+        let mut t = Tournament::new(vec!["3..8".parse().unwrap(), "6..11".parse().unwrap()]);
+        let counts = DuelCounts {
+            a_started: crate::sim::StartCounts {
+                games: 50_000,
+                a_wins: 24_950,
+                b_wins: 6_500,
+                unfinished: 18_550,
+                endless: 18_550,
+                rolls: 0,
+            },
+            b_started: crate::sim::StartCounts {
+                games: 50_000,
+                a_wins: 24_950,
+                b_wins: 6_500,
+                unfinished: 18_550,
+                endless: 18_550,
+                rolls: 0,
+            },
+        };
+        t.record_duel(0, 1, &counts);
+        let row = t.matrix[0][1].unwrap();
+        assert!(row.interval.contains(0.5));
+        assert!(row.beats() && !row.undecided());
+        assert!((row.share - 24_950.0 / 31_450.0).abs() < 1e-12);
+        assert!((row.unfinished - 0.371).abs() < 1e-12);
+        assert!(t.matrix[1][0].unwrap().share_interval.hi < 0.5);
     }
 
     #[test]

@@ -15,6 +15,10 @@ pub struct RankReport {
     /// `ci95[i][j]`: the interval of `matrix[i][j]` (95 % confidence, or certified bounds
     /// for exact figures); `null` on the diagonal.
     pub ci95: Vec<Vec<Option<[f64; 2]>>>,
+    /// `share[i][j]`: P(die i wins | the game ends); "beats" and "undecided" use it.
+    pub share: Vec<Vec<Option<f64>>>,
+    /// `unfinished[i][j]`: P(the game never ends), or the simulated fraction of unfinished games.
+    pub unfinished: Vec<Vec<Option<f64>>>,
     /// `method[i][j]`: `simulated` or `exact`.
     pub method: Vec<Vec<Option<Method>>>,
     /// Best first.
@@ -33,6 +37,8 @@ pub struct RankReport {
     pub seed: Option<u64>,
     /// Seconds the ranking took.
     pub seconds: f64,
+    /// Remarks, e.g. pairs simulated because the exact solve did not fit.
+    pub notes: Vec<String>,
 }
 
 impl RankReport {
@@ -43,6 +49,7 @@ impl RankReport {
         board: String,
         seed: Option<u64>,
         seconds: f64,
+        notes: Vec<String>,
     ) -> RankReport {
         let cell = |f: &Option<PairFigure>| f.map(|f| f.p);
         RankReport {
@@ -61,6 +68,16 @@ impl RankReport {
                         .collect()
                 })
                 .collect(),
+            share: t
+                .matrix
+                .iter()
+                .map(|row| row.iter().map(|f| f.map(|f| f.share)).collect())
+                .collect(),
+            unfinished: t
+                .matrix
+                .iter()
+                .map(|row| row.iter().map(|f| f.map(|f| f.unfinished)).collect())
+                .collect(),
             method: t
                 .matrix
                 .iter()
@@ -78,6 +95,7 @@ impl RankReport {
             board,
             seed,
             seconds,
+            notes,
         }
     }
 }
@@ -118,6 +136,8 @@ pub fn write_rank(
                         f.p.to_string(),
                         f.interval.lo.to_string(),
                         f.interval.hi.to_string(),
+                        f.share.to_string(),
+                        f.unfinished.to_string(),
                         format!("{:?}", f.method).to_lowercase(),
                         f.games.map_or(String::new(), |g| g.to_string()),
                         f.undecided().to_string(),
@@ -147,7 +167,7 @@ fn write_table(out: &mut dyn Write, t: &Tournament, report: &RankReport) -> io::
     writeln!(out)?;
     writeln!(
         out,
-        "P(row beats column), each die starting half the games; [interval]{}; * = undecided (interval contains 0.5){}:",
+        "P(row die wins), each die starting half the games; [interval]{}; * = undecided{}:",
         if exact {
             ", exact figures with certified bounds"
         } else {
@@ -194,6 +214,34 @@ fn write_table(out: &mut dyn Write, t: &Tournament, report: &RankReport) -> io::
             write!(out, "{text:>width$}")?;
         }
         writeln!(out)?;
+    }
+    let unfinished: Vec<String> = t
+        .pairs()
+        .into_iter()
+        .filter_map(|(i, j)| {
+            let f = t.matrix[i][j]?;
+            (f.unfinished > 0.0).then(|| {
+                format!(
+                    "{} vs {}: {:.2} %",
+                    labels[i],
+                    labels[j],
+                    100.0 * f.unfinished
+                )
+            })
+        })
+        .collect();
+    if !unfinished.is_empty() {
+        writeln!(out)?;
+        writeln!(
+            out,
+            "Games without a winner (never-ending, or at the roll cap): {}.",
+            unfinished.join(", ")
+        )?;
+        writeln!(
+            out,
+            "Row and column probabilities then add up to less than 1; who beats whom is decided by\n\
+             P(row wins | the game ends), whose interval is the one tested against 1/2."
+        )?;
     }
     writeln!(out)?;
     writeln!(out, "Ranking (by mean win probability against the others):")?;
@@ -258,5 +306,9 @@ fn write_table(out: &mut dyn Write, t: &Tournament, report: &RankReport) -> io::
         }
         write!(out, "; ")?;
     }
-    writeln!(out, "{:.2} s.", report.seconds)
+    writeln!(out, "{:.2} s.", report.seconds)?;
+    for note in &report.notes {
+        writeln!(out, "Note: {note}")?;
+    }
+    Ok(())
 }
