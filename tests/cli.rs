@@ -156,7 +156,7 @@ fn rank_table_and_csv_are_readable() {
     let lines: Vec<&str> = csv.lines().collect();
     assert_eq!(
         lines[0],
-        "row_die,col_die,p_row_wins,ci95_lo,ci95_hi,method,games,undecided"
+        "row_die,col_die,p_row_wins,ci95_lo,ci95_hi,p_row_wins_given_end,unfinished,method,games,undecided"
     );
     assert_eq!(lines.len(), 1 + 6 * 5, "one line per ordered pair");
 }

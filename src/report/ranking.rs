@@ -122,6 +122,8 @@ pub fn write_rank(
                 "p_row_wins",
                 "ci95_lo",
                 "ci95_hi",
+                "p_row_wins_given_end",
+                "unfinished",
                 "method",
                 "games",
                 "undecided",
