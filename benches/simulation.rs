@@ -1,13 +1,15 @@
 //! Throughput of the Monte Carlo engine, single-threaded, on the BwInf board.
 //!
 //! `cargo bench --bench simulation`; criterion reports time per chunk of
-//! `CHUNK_GAMES` games and the throughput in games per second.
+//! `CHUNK_GAMES` games and the throughput in games per second, and the time of a whole
+//! ranking of `data/wuerfel0.txt`.
 
 use criterion::{Criterion, Throughput, criterion_group, criterion_main};
 use std::hint::black_box;
 use wuerfelglueck::dice::Die;
+use wuerfelglueck::rank::{SimulationPlan, simulate_tournament};
 use wuerfelglueck::rules::Rules;
-use wuerfelglueck::sim::{CHUNK_GAMES, CHUNK_PAIRS, Matchup, StreamKey, play_chunk};
+use wuerfelglueck::sim::{CHUNK_GAMES, CHUNK_PAIRS, Matchup, Stopping, StreamKey, play_chunk};
 
 fn games_per_second(c: &mut Criterion) {
     let rules = Rules::bwinf();
@@ -33,5 +35,25 @@ fn games_per_second(c: &mut Criterion) {
     group.finish();
 }
 
-criterion_group!(benches, games_per_second);
+/// The whole ranking of `data/wuerfel0.txt` (15 pairs) at a fixed number of games per pair,
+/// on all cores: the library path behind `rank data/wuerfel0.txt --games 20000`.
+fn rank_wuerfel0(c: &mut Criterion) {
+    let rules = Rules::bwinf();
+    let dice = wuerfelglueck::dice::read_dice_file(std::path::Path::new("data/wuerfel0.txt"))
+        .expect("run from the crate root");
+    let plan = SimulationPlan {
+        stopping: Stopping::Games(20_000),
+        seed: 1,
+        max_rolls: 100_000,
+    };
+    let mut group = c.benchmark_group("rank data/wuerfel0.txt, all cores");
+    group.sample_size(10);
+    group.throughput(Throughput::Elements(15 * 20_000));
+    group.bench_function("20000 games per pair", |bench| {
+        bench.iter(|| black_box(simulate_tournament(&rules, &dice, &plan, &|_| {})))
+    });
+    group.finish();
+}
+
+criterion_group!(benches, games_per_second, rank_wuerfel0);
 criterion_main!(benches);
