@@ -162,6 +162,17 @@ fn rank_table_and_csv_are_readable() {
 }
 
 #[test]
+fn rank_takes_dice_from_the_command_line() {
+    let v = json(&[
+        "rank", "--die", "1..6", "--die", "1..4", "--games", "2000", "--format", "json",
+    ]);
+    assert_eq!(v["dice"], serde_json::json!(["1..6", "1..4"]));
+    // 1..4 has no 6, so it never brings a piece in and never wins.
+    assert_eq!(v["matrix"][1][0], 0.0);
+    assert_eq!(v["ranking"][0]["die"], "1..6");
+}
+
+#[test]
 fn play_shows_a_game_roll_by_roll() {
     let text = run(&["play", "--a", "1..6", "--b", "1..6", "--seed", "4"]);
     let last = text.lines().last().unwrap();

@@ -122,6 +122,8 @@ fn the_binary_refuses_rank_with_fewer_than_two_dice() {
     let path = temp_file("one.txt", b"1\n6 1 2 3 4 5 6\n");
     let out = binary().arg("rank").arg(&path).output().unwrap();
     assert_input_error(&out, &["one.txt", "at least two dice"]);
+    let out = binary().args(["rank", "--die", "1..6"]).output().unwrap();
+    assert_input_error(&out, &["--die", "at least two dice"]);
 }
 
 #[test]

@@ -1,6 +1,6 @@
 //! `rank`: every pair of a dice list, the matrix and the ranking.
 
-use super::common::{RulesArgs, SimArgs, check_roll_off, progress_bar, read_dice};
+use super::common::{RulesArgs, SimArgs, check_roll_off, parse_die, progress_bar, read_dice};
 use super::{CliError, Format};
 use crate::exact::SolveOptions;
 use crate::rank::{SimulationPlan, simulate_tournament, solve_tournament};
@@ -10,11 +10,16 @@ use clap::Args;
 use std::io::Write;
 use std::path::PathBuf;
 
-/// Rank the dice of a BwInf dice file (first line n, then n lines `m f1 .. fm`).
+/// Rank the dice of a BwInf dice file (first line n, then n lines `m f1 .. fm`), or dice
+/// given with --die.
 #[derive(Args, Debug)]
 pub struct RankArgs {
     /// The dice file, e.g. data/wuerfel0.txt.
-    pub file: PathBuf,
+    #[arg(required_unless_present = "die", conflicts_with = "die")]
+    pub file: Option<PathBuf>,
+    /// A die, e.g. `--die 1..6 --die 1,1,1,6,6,6` (repeat for each die, instead of a file).
+    #[arg(long, value_name = "FACES")]
+    pub die: Vec<String>,
     /// Games, seed, threads.
     #[command(flatten)]
     pub sim: SimArgs,
@@ -31,16 +36,32 @@ pub struct RankArgs {
     /// Output format.
     #[arg(long, value_enum, default_value_t = Format::Table)]
     pub format: Format,
+    /// Also draw the matrix as a heat map into FILE (SVG; refused if FILE exists, unless
+    /// --overwrite is given).
+    #[arg(long, value_name = "FILE")]
+    pub plot: Option<PathBuf>,
+    /// Allow --plot to replace an existing file.
+    #[arg(long, requires = "plot")]
+    pub overwrite: bool,
 }
 
 /// Runs `rank`.
 pub fn run(args: RankArgs, out: &mut dyn Write) -> Result<(), CliError> {
     let rules = args.rules.rules()?;
-    let dice = read_dice(&args.file)?;
+    super::converge::check_plot(args.plot.as_deref(), args.overwrite)?;
+    let (dice, source) = match &args.file {
+        Some(file) => (read_dice(file)?, file.display().to_string()),
+        None => (
+            args.die
+                .iter()
+                .map(|d| parse_die("--die", d))
+                .collect::<Result<Vec<_>, _>>()?,
+            "--die".to_string(),
+        ),
+    };
     if dice.len() < 2 {
         return Err(CliError::input(format!(
-            "{}: rank needs at least two dice, the file has {}",
-            args.file.display(),
+            "{source}: rank needs at least two dice, found {}",
             dice.len()
         )));
     }
@@ -91,5 +112,8 @@ pub fn run(args: RankArgs, out: &mut dyn Write) -> Result<(), CliError> {
         notes,
     );
     write_rank(out, &tournament, &report, args.format)?;
+    if let Some(path) = &args.plot {
+        super::converge::write_heatmap(&tournament, path, args.overwrite)?;
+    }
     Ok(())
 }
