@@ -83,7 +83,8 @@ pub fn run(args: RankArgs, out: &mut dyn Write) -> Result<(), CliError> {
     let bar = progress_bar(total, &format!("{} pairs", pairs));
     let started = std::time::Instant::now();
     let (tournament, notes) = if args.exact {
-        if !(args.tolerance > 0.0) {
+        // Written so that NaN is refused too.
+        if args.tolerance.is_nan() || args.tolerance <= 0.0 {
             return Err(CliError::input(format!(
                 "--tolerance {}: expected a positive width, e.g. 1e-9",
                 args.tolerance
