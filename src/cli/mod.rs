@@ -7,6 +7,7 @@ pub mod common;
 pub mod duel;
 pub mod play;
 pub mod rank;
+pub mod solve;
 pub mod wubbel;
 
 use clap::{Parser, Subcommand};
@@ -29,6 +30,8 @@ pub enum Command {
     Rank(rank::RankArgs),
     /// Simulate one die against another, each starting half the games.
     Duel(duel::DuelArgs),
+    /// Solve one die against another exactly, with certified intervals (reduced boards).
+    Solve(solve::SolveArgs),
     /// Play one game and print it roll by roll.
     Play(play::PlayArgs),
     /// Wubbel (goal 50, bust face 6): optimal play, decision map, comparison with hold-at-n.
@@ -83,6 +86,7 @@ pub fn run(cli: Cli, out: &mut dyn std::io::Write) -> Result<(), CliError> {
     match cli.command {
         Command::Rank(args) => rank::run(args, out),
         Command::Duel(args) => duel::run(args, out),
+        Command::Solve(args) => solve::run(args, out),
         Command::Play(args) => play::run(args, out),
         Command::Wubbel(args) => wubbel::run(args, out),
         Command::Pig(args) => wubbel::run_pig(args, out),

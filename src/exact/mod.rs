@@ -108,8 +108,10 @@ impl Default for SolveOptions {
 pub enum ExactError {
     /// The estimated memory exceeds the limit.
     Memory {
-        /// (Upper bound on the) transient states.
+        /// Transient states, or an upper bound on them (see `exact_count`).
         states: u64,
+        /// Whether `states` is the exact count (after enumeration) or a bound (before).
+        exact_count: bool,
         /// Estimated peak bytes.
         bytes: u64,
         /// The limit in bytes.
@@ -128,13 +130,15 @@ impl fmt::Display for ExactError {
         match self {
             ExactError::Memory {
                 states,
+                exact_count,
                 bytes,
                 limit,
             } => write!(
                 f,
-                "the exact solve needs about {} for {states} states, more than the limit of {}; \
+                "the exact solve needs about {} for {}{states} states, more than the limit of {}; \
                  raise --max-memory or use a smaller board",
                 memory::format_bytes(*bytes),
+                if *exact_count { "" } else { "up to " },
                 memory::format_bytes(*limit)
             ),
             ExactError::RollOff => write!(
@@ -280,9 +284,10 @@ impl Model {
     ) -> Result<Model, ExactError> {
         let started = Instant::now();
         let p_a_starts = p_a_starts(rules, a, b)?;
-        let check = |e: &MemoryEstimate| match options.max_memory {
+        let check = |e: &MemoryEstimate, exact_count: bool| match options.max_memory {
             Some(limit) if e.bytes > limit => Err(ExactError::Memory {
                 states: e.states,
+                exact_count,
                 bytes: e.bytes,
                 limit,
             }),
@@ -299,12 +304,12 @@ impl Model {
         let encoder = StateEncoder::new(ca, cb, levels)
             .ok_or_else(|| ExactError::TooLarge("the joint index overflows 64 bits".into()))?;
         let product = encoder.coder.len();
-        // Before the search: the search's own bit maps must fit.
-        let search = MemoryEstimate::new(sizes, product, 0, 0);
-        check(&MemoryEstimate {
-            states: product,
-            ..search
-        })?;
+        // Before the search, with the states bounded from above.
+        let bound = memory::state_bound(rules, &encoder.a, &encoder.b);
+        check(
+            &MemoryEstimate::new(sizes, product, bound, max_faces),
+            false,
+        )?;
         if product / 64 > usize::MAX as u64 / 8 {
             return Err(ExactError::TooLarge(format!("{product} joint indices")));
         }
@@ -316,7 +321,7 @@ impl Model {
             )));
         }
         let estimate = MemoryEstimate::new(sizes, product, states.len(), max_faces);
-        check(&estimate)?;
+        check(&estimate, true)?;
         let chain = transitions::build_chain(rules, [a, b], &encoder, &states);
         let classes = Classes::of(&chain);
         Ok(Model {

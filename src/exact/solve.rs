@@ -95,6 +95,9 @@ fn propagate(chain: &Chain, flags: &[AtomicU8], mask: u8) {
 /// Rows per unit of parallel work. A pair of rows (see [`Chain::pairs`]) is never split.
 const CHUNK_ROWS: usize = 1024;
 
+/// Chains with fewer rows are swept by a single thread.
+pub const PARALLEL_ROWS: usize = 1 << 21;
+
 /// Runs `work` on consecutive ranges of rows, handed out in increasing order to all rayon
 /// threads. At any moment the ranges being worked on are neighbours, so nearly every value
 /// a row reads from an earlier row is already from the current sweep: the parallel sweep
@@ -110,7 +113,13 @@ fn for_chunks_in_order(chain: &Chain, work: impl Fn(std::ops::Range<usize>) + Sy
         }
     };
     let next = AtomicUsize::new(0);
-    let threads = rayon::current_num_threads().clamp(1, chunks.max(1));
+    // Small chains are swept by one thread: the gain would be lost to extra sweeps and
+    // synchronisation, and the result stays reproducible to the last bit.
+    let threads = if n < PARALLEL_ROWS {
+        1
+    } else {
+        rayon::current_num_threads().clamp(1, chunks.max(1))
+    };
     let run = || {
         loop {
             let k = next.fetch_add(1, Relaxed);
@@ -252,6 +261,8 @@ impl Values {
             if !reachable {
                 return Bounds { lo: 0.0, hi: 0.0 };
             }
+            // Rounding can push a sum of probabilities a few ulps past 1.
+            let lo = lo.clamp(0.0, 1.0);
             let hi = (1.0 - others).clamp(lo, 1.0);
             Bounds { lo, hi }
         };
@@ -277,10 +288,11 @@ impl Values {
 /// `x_i <- absorb_i + sum_j Q_ij x_j` for the three components at once, using the values
 /// already updated in this sweep. All three start at (or below) their fixed point and the
 /// map is monotone, so they rise towards it and stay lower bounds (see [`crate::exact`]).
-/// With several rayon threads the sweep runs on neighbouring chunks of rows at once (see
-/// [`for_chunks_in_order`]); a row may then read a neighbour's value from the previous
-/// sweep, which keeps every property above (any order of monotone updates does) but makes
-/// the last bits of the result depend on timing.
+/// On chains of at least [`PARALLEL_ROWS`] rows with several rayon threads the sweep runs
+/// on neighbouring chunks of rows at once (see [`for_chunks_in_order`]); a row may then read
+/// a neighbour's value from the previous sweep, which keeps every property above (any
+/// order of monotone updates does) but makes the last bits of the result, far below the
+/// tolerance, depend on timing. With one thread every run is bit-for-bit the same.
 pub fn iterate(
     chain: &Chain,
     classes: &Classes,
