@@ -1,0 +1,207 @@
+//! The matrix-free solver (`exact::matrix_free`) against the sparse-matrix solver on reduced
+//! boards, against itself on one thread, and against the Monte Carlo engine on the full
+//! BwInf board.
+
+use wuerfelglueck::dice::Die;
+use wuerfelglueck::exact::matrix_free::{FullOptions, Storage, solve_full, solve_full_with};
+use wuerfelglueck::exact::{
+    ExactError, ExactResult, SolveOptions, checks::check_result, solve_matchup,
+};
+use wuerfelglueck::rules::{Board, Profile, Rules};
+use wuerfelglueck::sim::stats::{Z999, wilson};
+use wuerfelglueck::sim::{Matchup, Stopping, StreamKey, run_duel};
+
+fn rules(board: &str, profile: &str) -> Rules {
+    Rules::new(
+        board.parse::<Board>().unwrap(),
+        profile.parse::<Profile>().unwrap(),
+    )
+}
+
+fn die(faces: &str) -> Die {
+    faces.parse().unwrap()
+}
+
+fn options(tolerance: f64) -> SolveOptions {
+    SolveOptions {
+        tolerance,
+        max_sweeps: 100_000,
+        max_memory: None,
+    }
+}
+
+fn figures(r: &ExactResult) -> [f64; 9] {
+    [
+        r.p_a,
+        r.p_a_if_a_starts,
+        r.p_a_if_b_starts,
+        r.p_b,
+        r.p_b_if_a_starts,
+        r.p_b_if_b_starts,
+        r.p_never,
+        r.p_never_if_a_starts,
+        r.p_never_if_b_starts,
+    ]
+}
+
+fn assert_close(x: &ExactResult, y: &ExactResult, eps: f64, what: &str) {
+    for (i, (p, q)) in figures(x).iter().zip(figures(y)).enumerate() {
+        assert!((p - q).abs() <= eps, "{what}: figure {i}: {p} vs {q}");
+    }
+}
+
+/// The matrix-free result equals the sparse solver's to 1e-9 and passes every invariant.
+fn cross_check(board: &str, profile: &str, a: &str, b: &str) -> ExactResult {
+    let (r, da, db) = (rules(board, profile), die(a), die(b));
+    let sparse = solve_matchup(&r, &da, &db, &options(1e-11)).unwrap();
+    let full = solve_full(&r, &da, &db, &options(1e-11)).unwrap();
+    check_result(&full, 1e-11).unwrap_or_else(|e| panic!("{board} {a} vs {b}: {e}"));
+    assert_close(
+        &full,
+        &sparse,
+        1e-9,
+        &format!("{board} {profile} {a} vs {b}"),
+    );
+    assert_eq!(full.stats.configs, sparse.stats.configs);
+    full
+}
+
+#[test]
+fn equals_the_sparse_solver_on_reduced_boards() {
+    cross_check("20/10/2/2", "bwinf", "1..6", "1..6");
+    cross_check("20/10/2/2", "bwinf", "1,1,1,6,6,6", "1,6,6,6,6,6");
+    cross_check("24/12/3/3", "bwinf", "1..6", "2,3,4,5,6,6");
+    cross_check("40/20/2/4", "bwinf", "1..6", "1,1,1,6,6,6");
+    cross_check("12/6/2/2", "goal-last+no-jump-in-goal", "1..6", "0,1,6");
+}
+
+#[test]
+fn never_ending_games_are_found_and_bounded() {
+    // Without a 6 B never brings a second piece in; with only 2s and 6s a piece can be stuck
+    // in front of the goal: some games never end.
+    let r = cross_check("12/6/2/2", "bwinf", "2,6", "1..5");
+    assert!(r.p_never > 0.0 && r.stats.never_states > 0, "{r:?}");
+    let r = cross_check("20/10/2/2", "bwinf", "6", "1..6");
+    assert!(r.stats.never_states > 0);
+    // Every die with a 1 and a 6 ends every game.
+    let r = cross_check("20/10/2/2", "bwinf", "1..6", "1,6");
+    assert_eq!(r.stats.never_states, 0);
+    assert_eq!(r.p_never, 0.0);
+}
+
+#[test]
+fn roll_off_start_is_weighted() {
+    cross_check("12/6/2/2", "roll-off", "1..6", "2,3,4,5,6,6");
+}
+
+#[test]
+fn one_thread_and_all_threads_agree() {
+    let (r, a, b) = (rules("40/20/2/4", "bwinf"), die("1..6"), die("1,6,6,6,6,6"));
+    let pool = rayon::ThreadPoolBuilder::new()
+        .num_threads(1)
+        .build()
+        .unwrap();
+    let one = pool.install(|| solve_full(&r, &a, &b, &options(1e-11)).unwrap());
+    let again = pool.install(|| solve_full(&r, &a, &b, &options(1e-11)).unwrap());
+    // One thread: bit for bit reproducible.
+    assert_eq!(figures(&one), figures(&again));
+    let pool = rayon::ThreadPoolBuilder::new()
+        .num_threads(4)
+        .build()
+        .unwrap();
+    let many = pool.install(|| solve_full(&r, &a, &b, &options(1e-11)).unwrap());
+    assert_close(&one, &many, 1e-11, "threads");
+}
+
+#[test]
+fn f32_storage_is_certified_but_coarser() {
+    let (r, a, b) = (rules("40/20/2/4", "bwinf"), die("1..6"), die("1,1,1,6,6,6"));
+    let exact = solve_full(&r, &a, &b, &options(1e-12)).unwrap();
+    let full = FullOptions {
+        storage: Storage::F32,
+    };
+    let coarse = solve_full_with(&r, &a, &b, &options(1e-9), &full).unwrap();
+    assert_eq!(coarse.storage, Storage::F32);
+    let bounds = coarse.result.bounds;
+    for (iv, truth) in [
+        (bounds.p_a_if_a_starts, exact.p_a_if_a_starts),
+        (bounds.p_a_if_b_starts, exact.p_a_if_b_starts),
+        (bounds.p_b_if_a_starts, exact.p_b_if_a_starts),
+        (bounds.p_b_if_b_starts, exact.p_b_if_b_starts),
+    ] {
+        // Rounding down keeps the lower ends below the truth (up to f64 rounding).
+        assert!(
+            iv.lo <= truth + 1e-12 && truth <= iv.hi + 1e-12,
+            "{iv:?} {truth}"
+        );
+        assert!(iv.width() < 1e-4, "{iv:?}");
+    }
+}
+
+#[test]
+fn memory_guard_names_the_product() {
+    let (r, a, b) = (rules("40/20/2/4", "bwinf"), die("1..6"), die("1..6"));
+    let opts = SolveOptions {
+        max_memory: Some(1 << 20),
+        ..options(1e-9)
+    };
+    match solve_full(&r, &a, &b, &opts) {
+        Err(ExactError::Memory { states, bytes, .. }) => {
+            assert!(states > 0 && bytes > 1 << 20);
+        }
+        other => panic!("{other:?}"),
+    }
+    assert!(matches!(
+        solve_full(&rules("12/6/2/2", "three-tries"), &a, &b, &options(1e-9)),
+        Err(ExactError::TooLarge(_))
+    ));
+}
+
+/// The full board: 1,1,1,6,6,6 against 1,6,6,6,6,6 exactly, and 200,000 simulated games
+/// inside the 99.9 % Wilson interval of each start's figures.
+#[test]
+fn full_board_agrees_with_simulation() {
+    let (r, a, b) = (Rules::bwinf(), die("1,1,1,6,6,6"), die("1,6,6,6,6,6"));
+    let exact = solve_full(&r, &a, &b, &options(1e-9)).unwrap();
+    check_result(&exact, 1e-9).unwrap();
+    assert_eq!(exact.stats.never_states, 0);
+    assert_eq!(exact.p_never, 0.0);
+    let matchup = Matchup {
+        rules: &r,
+        dice: [&a, &b],
+        max_rolls: 1_000_000,
+    };
+    let counts = run_duel(
+        &matchup,
+        StreamKey::new(20_260_523),
+        Stopping::Games(200_000),
+        &|_| {},
+    );
+    for (what, k, n, p) in [
+        (
+            "P(A | A starts)",
+            counts.a_started.a_wins,
+            counts.a_started.games,
+            exact.p_a_if_a_starts,
+        ),
+        (
+            "P(A | B starts)",
+            counts.b_started.a_wins,
+            counts.b_started.games,
+            exact.p_a_if_b_starts,
+        ),
+        (
+            "P(B | B starts)",
+            counts.b_started.b_wins,
+            counts.b_started.games,
+            exact.p_b_if_b_starts,
+        ),
+    ] {
+        let ci = wilson(k, n, Z999);
+        assert!(
+            ci.contains(p),
+            "{what}: exact {p}, simulated {k}/{n}, {ci:?}"
+        );
+    }
+    assert_eq!(counts.total().unfinished, 0);
+}
