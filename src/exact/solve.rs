@@ -92,7 +92,8 @@ fn propagate(chain: &Chain, flags: &[AtomicU8], mask: u8) {
     }
 }
 
-/// Rows per unit of parallel work. A pair of rows (see [`Chain::pairs`]) is never split.
+/// Rows per unit of parallel work. A group of rows (see [`Chain::group_starts`]) is never
+/// split.
 const CHUNK_ROWS: usize = 1024;
 
 /// Chains with fewer rows are swept by a single thread.
@@ -105,12 +106,11 @@ pub const PARALLEL_ROWS: usize = 1 << 21;
 fn for_chunks_in_order(chain: &Chain, work: impl Fn(std::ops::Range<usize>) + Sync) {
     let n = chain.states();
     let chunks = n.div_ceil(CHUNK_ROWS);
-    let boundary = |r: usize| {
-        if r > 0 && r < n && chain.pair_starts_at(r - 1) {
-            r + 1
-        } else {
-            r
+    let boundary = |mut r: usize| {
+        while !chain.starts_group(r) {
+            r += 1;
         }
+        r
     };
     let next = AtomicUsize::new(0);
     // Small chains are swept by one thread: the gain would be lost to extra sweeps and
@@ -289,7 +289,7 @@ impl Values {
 /// already updated in this sweep. All three start at (or below) their fixed point and the
 /// map is monotone, so they rise towards it and stay lower bounds (see [`crate::exact`]).
 /// On chains of at least [`PARALLEL_ROWS`] rows with several rayon threads the sweep runs
-/// on neighbouring chunks of rows at once (see [`for_chunks_in_order`]); a row may then read
+/// on neighbouring chunks of rows at once (handed out in increasing order); a row may then read
 /// a neighbour's value from the previous sweep, which keeps every property above (any
 /// order of monotone updates does) but makes the last bits of the result, far below the
 /// tolerance, depend on timing. With one thread every run is bit-for-bit the same.
@@ -321,44 +321,25 @@ pub fn iterate(
     })
 }
 
-/// The sums `absorb + sum_j Q_ij x_j` of row `i` over all columns except `skip`, and the
-/// probability of the entry at `skip` (0 if none).
-#[inline(always)]
-fn row_sum<const NEVER_SET: bool>(
-    chain: &Chain,
-    x: &Values,
-    i: usize,
-    skip: usize,
-) -> ([f64; 3], f64) {
-    let (cols, probs) = chain.row(i);
-    let [ra, rb] = chain.absorb[i];
-    let (mut v, mut w, mut z) = (ra, rb, 0.0);
-    let mut coupling = 0.0;
-    for (&j, &q) in cols.iter().zip(probs) {
-        let j = j as usize;
-        if j == skip {
-            coupling = q;
-            continue;
-        }
-        let c = &x.cells[j];
-        v += q * f64::from_bits(c[0].load(Relaxed));
-        w += q * f64::from_bits(c[1].load(Relaxed));
-        if NEVER_SET {
-            z += q * f64::from_bits(c[2].load(Relaxed));
-        }
-    }
-    ([v, w, z], coupling)
-}
+/// The largest group: two sides times three tries levels.
+const MAX_GROUP: usize = 6;
 
-/// One in-place sweep over `rows`; `NEVER_SET` says whether the third component can be
-/// non-zero. Returns the largest change.
+/// One in-place sweep over `rows` (whole groups); `NEVER_SET` says whether the third
+/// component can be non-zero. Returns the largest change.
 ///
-/// A pair of rows `i, i + 1` (same pieces, either side to move) is solved exactly: with
-/// `s0, s1` the rows' sums over all other columns and `p01, p10` the probabilities that a
-/// roll moves nothing and passes the turn, `x0 = s0 + p01 x1`, `x1 = s1 + p10 x0` give
-/// `x0 = (s0 + p01 s1) / (1 - p01 p10)`. Without this, the pair where both players wait
-/// for a 6 would shrink its error only by `(5/6)^2` per sweep, and the whole iteration
-/// needs four to six times as many sweeps.
+/// Each group (the rows with the same pieces of both players, see
+/// [`Chain::group_starts`]) is solved exactly for the current values outside it: with `s`
+/// the rows' sums over all columns outside the group and `C` the probabilities between
+/// its rows (a roll that moves nothing and passes the turn, a failed try under
+/// `three-tries`), the group's values are `(I - C)^-1 s`. For a pair `x0 = s0 + p01 x1`,
+/// `x1 = s1 + p10 x0` this is `x0 = (s0 + p01 s1) / (1 - p01 p10)`. Without it, the pair
+/// where both players wait for a 6 would shrink its error only by `(5/6)^2` per sweep,
+/// and the whole iteration needs four to six times as many sweeps. `(I - C)^-1` is a
+/// non-negative matrix (a Neumann series), so the update stays monotone and the values
+/// stay lower bounds; Gaussian elimination without pivoting only ever adds non-negative
+/// terms here, except in the pivots `1 - ...`, which are the probabilities of leaving.
+// Index loops: rows and columns of a small dense system read clearer as indices.
+#[allow(clippy::needless_range_loop)]
 fn sweep<const NEVER_SET: bool>(
     chain: &Chain,
     flags: &[u8],
@@ -367,23 +348,195 @@ fn sweep<const NEVER_SET: bool>(
 ) -> f64 {
     let mut change = 0.0f64;
     let mut i = rows.start;
+    // The group's unknown rows, their outside sums and couplings.
+    let mut members = [0usize; MAX_GROUP];
+    let mut sums = [[0.0f64; 3]; MAX_GROUP];
+    let mut c = [[0.0f64; MAX_GROUP]; MAX_GROUP];
     while i < rows.end {
-        let skip_i = NEVER_SET && flags[i] & NEVER != 0;
-        if chain.pair_starts_at(i) && !skip_i && !(NEVER_SET && flags[i + 1] & NEVER != 0) {
-            let (s0, p01) = row_sum::<NEVER_SET>(chain, x, i, i + 1);
-            let (s1, p10) = row_sum::<NEVER_SET>(chain, x, i + 1, i);
+        let mut end = i + 1;
+        while !chain.starts_group(end) {
+            end += 1;
+        }
+        let mut k = 0;
+        for r in i..end {
+            if !(NEVER_SET && flags[r] & NEVER != 0) {
+                members[k] = r;
+                k += 1;
+            }
+        }
+        debug_assert!(end - i <= MAX_GROUP);
+        if k == 1 {
+            let r = members[0];
+            let s = row_sum::<NEVER_SET>(chain, x, r, 0..0, &mut []);
+            change = change.max(x.store(r, s));
+        } else if k == 2 && end - i == 2 {
+            // The common case, a pair of sides: the 2 x 2 system in closed form.
+            let mut p = [[0.0f64; 2]; 2];
+            let s0 = row_sum::<NEVER_SET>(chain, x, i, i..end, &mut p[0]);
+            let s1 = row_sum::<NEVER_SET>(chain, x, i + 1, i..end, &mut p[1]);
+            let (p01, p10) = (p[0][1], p[1][0]);
             let d = 1.0 - p01 * p10;
             let x0 = [0, 1, 2].map(|c| (s0[c] + p01 * s1[c]) / d);
             let x1 = [0, 1, 2].map(|c| s1[c] + p10 * x0[c]);
             change = change.max(x.store(i, x0)).max(x.store(i + 1, x1));
-            i += 2;
-            continue;
+        } else if k > 1 {
+            for m in 0..k {
+                c[m] = [0.0; MAX_GROUP];
+                sums[m] = row_sum::<NEVER_SET>(chain, x, members[m], i..end, &mut c[m][..]);
+            }
+            // Couplings were recorded by row offset in the group. If never-ending rows sit
+            // in the group, their fixed values go into the sums and the couplings are
+            // compacted to the unknown rows.
+            if k < end - i {
+                for (row, sum) in c.iter_mut().zip(sums.iter_mut()).take(k) {
+                    let by_offset = *row;
+                    for r in i..end {
+                        if flags[r] & NEVER != 0 {
+                            let fixed = x.lower(r);
+                            for comp in 0..3 {
+                                sum[comp] += by_offset[r - i] * fixed[comp];
+                            }
+                        }
+                    }
+                    *row = [0.0; MAX_GROUP];
+                    for (m, &r) in members[..k].iter().enumerate() {
+                        row[m] = by_offset[r - i];
+                    }
+                }
+            }
+            let y = solve_group(&mut c, &mut sums, k);
+            for m in 0..k {
+                change = change.max(x.store(members[m], y[m]));
+            }
         }
-        if !skip_i {
-            let (s, _) = row_sum::<NEVER_SET>(chain, x, i, usize::MAX);
-            change = change.max(x.store(i, s));
-        }
-        i += 1;
+        i = end;
     }
     change
+}
+
+/// `absorb + sum_j Q_ij x_j` for row `i` over all columns outside `group`; the
+/// probabilities of the columns inside go to `coupling[j - group.start]`.
+#[inline(always)]
+fn row_sum<const NEVER_SET: bool>(
+    chain: &Chain,
+    x: &Values,
+    i: usize,
+    group: std::ops::Range<usize>,
+    coupling: &mut [f64],
+) -> [f64; 3] {
+    let (cols, probs) = chain.row(i);
+    let [ra, rb] = chain.absorb[i];
+    let (mut v, mut w, mut z) = (ra, rb, 0.0);
+    for (&j, &q) in cols.iter().zip(probs) {
+        let j = j as usize;
+        if group.contains(&j) {
+            coupling[j - group.start] = q;
+            continue;
+        }
+        let cell = &x.cells[j];
+        v += q * f64::from_bits(cell[0].load(Relaxed));
+        w += q * f64::from_bits(cell[1].load(Relaxed));
+        if NEVER_SET {
+            z += q * f64::from_bits(cell[2].load(Relaxed));
+        }
+    }
+    [v, w, z]
+}
+
+/// Solves `(I - C) y = s` for the first `k` rows by Gaussian elimination without pivoting
+/// (`I - C` is a non-singular M-matrix, for which that is stable).
+#[inline(always)]
+#[allow(clippy::needless_range_loop)]
+fn solve_group(
+    c: &mut [[f64; MAX_GROUP]; MAX_GROUP],
+    s: &mut [[f64; 3]; MAX_GROUP],
+    k: usize,
+) -> [[f64; 3]; MAX_GROUP] {
+    // a = I - C, kept implicitly: diagonal in `diag`, off-diagonal entries as -c.
+    let mut diag = [1.0f64; MAX_GROUP];
+    for (m, d) in diag.iter_mut().enumerate().take(k) {
+        *d -= c[m][m];
+    }
+    for p in 0..k {
+        for r in p + 1..k {
+            if c[r][p] == 0.0 {
+                continue;
+            }
+            // Row r -= (a_rp / a_pp) row p, with a_rp = -c[r][p]: adds f * row p.
+            let f = c[r][p] / diag[p];
+            for col in p + 1..k {
+                if col == r {
+                    diag[r] -= f * c[p][col];
+                } else {
+                    c[r][col] += f * c[p][col];
+                }
+            }
+            for comp in 0..3 {
+                s[r][comp] += f * s[p][comp];
+            }
+            c[r][p] = 0.0;
+        }
+    }
+    let mut y = [[0.0f64; 3]; MAX_GROUP];
+    for p in (0..k).rev() {
+        for comp in 0..3 {
+            let mut acc = s[p][comp];
+            for col in p + 1..k {
+                acc += c[p][col] * y[col][comp];
+            }
+            y[p][comp] = acc / diag[p];
+        }
+    }
+    y
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use nalgebra::{DMatrix, DVector};
+
+    #[test]
+    fn group_solve_matches_a_dense_lu() {
+        // Substochastic couplings between up to six rows, as under three-tries.
+        let raw = [
+            [0.0, 0.5, 0.0, 0.1, 0.0, 0.0],
+            [0.0, 0.0, 0.6, 0.0, 0.0, 0.2],
+            [0.3, 0.0, 0.0, 0.4, 0.0, 0.0],
+            [0.0, 0.0, 0.0, 0.0, 0.5, 0.25],
+            [0.1, 0.2, 0.0, 0.0, 0.0, 0.6],
+            [0.5, 0.0, 0.3, 0.0, 0.1, 0.0],
+        ];
+        let rhs = [
+            [0.2, 0.1, 0.0],
+            [0.1, 0.0, 0.05],
+            [0.0, 0.3, 0.0],
+            [0.05, 0.2, 0.0],
+            [0.1, 0.0, 0.0],
+            [0.0, 0.1, 0.1],
+        ];
+        for k in 2..=MAX_GROUP {
+            let mut c = [[0.0; MAX_GROUP]; MAX_GROUP];
+            let mut s = [[0.0; 3]; MAX_GROUP];
+            for r in 0..k {
+                c[r][..k].copy_from_slice(&raw[r][..k]);
+                s[r] = rhs[r];
+            }
+            let y = solve_group(&mut c, &mut s, k);
+            let a = DMatrix::from_fn(k, k, |r, col| f64::from(u8::from(r == col)) - raw[r][col]);
+            let lu = a.lu();
+            for comp in 0..3 {
+                let b = DVector::from_fn(k, |r, _| rhs[r][comp]);
+                let x = lu.solve(&b).unwrap();
+                for r in 0..k {
+                    assert!(
+                        (x[r] - y[r][comp]).abs() < 1e-14,
+                        "k {k}, row {r}: {} vs {}",
+                        x[r],
+                        y[r][comp]
+                    );
+                    assert!(y[r][comp] >= 0.0);
+                }
+            }
+        }
+    }
 }

@@ -41,9 +41,11 @@ pub struct Chain {
     pub stuck: u64,
     /// Number of rows that had a self-loop eliminated.
     pub self_loops: u64,
-    /// Bit `i` set: rows `i` and `i + 1` are the same configurations with A to move and with
-    /// B to move (only without `three-tries`). The sweep solves such a pair exactly.
-    pub pairs: Vec<u64>,
+    /// Bit `i` set: row `i` holds other configurations than row `i - 1`, i.e. starts a
+    /// group. A group is the run of rows with the same pieces of both players, differing
+    /// only in the side to move and the tries counter (at most `2 * tries_levels` rows);
+    /// the sweep solves each group exactly.
+    pub group_starts: Vec<u64>,
 }
 
 impl Chain {
@@ -62,10 +64,10 @@ impl Chain {
         self.matrix.nnz() as u64 + absorbing
     }
 
-    /// Whether rows `i` and `i + 1` form a pair (see [`Chain::pairs`]).
+    /// Whether row `i` starts a group (see [`Chain::group_starts`]); true for `i = states()`.
     #[inline(always)]
-    pub fn pair_starts_at(&self, i: usize) -> bool {
-        self.pairs[i / 64] >> (i % 64) & 1 != 0
+    pub fn starts_group(&self, i: usize) -> bool {
+        i >= self.states() || self.group_starts[i / 64] >> (i % 64) & 1 != 0
     }
 
     /// The entries of row `i`: column indices and probabilities.
@@ -179,30 +181,26 @@ pub fn build_chain(
         openings: [opening(0), opening(1)],
         stuck,
         self_loops,
-        pairs: find_pairs(encoder, states),
+        group_starts: find_groups(encoder, states),
     }
 }
 
-/// The pairs of rows that differ only in the side to move (see [`Chain::pairs`]).
-fn find_pairs(encoder: &StateEncoder, states: &StateSet) -> Vec<u64> {
+/// The first row of each group of rows that differ only in the side to move and the tries
+/// counter (see [`Chain::group_starts`]).
+fn find_groups(encoder: &StateEncoder, states: &StateSet) -> Vec<u64> {
     let n = states.len() as usize;
-    let mut pairs = vec![0u64; n.div_ceil(64)];
-    if encoder.coder.tries_levels() != 1 {
-        return pairs;
-    }
-    // Without tries levels the side is the lowest digit of the joint index.
+    let mut starts = vec![0u64; n.div_ceil(64)];
+    // Side and tries are the lowest digits of the joint index.
+    let per_group = 2 * u64::from(encoder.coder.tries_levels());
     let mut previous: Option<u64> = None;
     for (row, index) in states.iter().enumerate() {
-        if let Some(p) = previous
-            && index == p + 1
-            && p % 2 == 0
-        {
-            let r = row - 1;
-            pairs[r / 64] |= 1 << (r % 64);
+        let group = index / per_group;
+        if previous != Some(group) {
+            starts[row / 64] |= 1 << (row % 64);
         }
-        previous = Some(index);
+        previous = Some(group);
     }
-    pairs
+    starts
 }
 
 /// Fills `row` with the successors of `state` (row number `me`), merged by column.
