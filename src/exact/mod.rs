@@ -76,6 +76,7 @@
 
 pub mod checks;
 pub mod encode;
+pub mod matrix_free;
 pub mod memory;
 pub mod reachable;
 pub mod solve;
