@@ -205,3 +205,36 @@ fn full_board_agrees_with_simulation() {
     }
     assert_eq!(counts.total().unfinished, 0);
 }
+
+/// Prints a full-board solve with timings:
+/// `WG_A=1..6 WG_B=1..6 cargo test --release --test full_board report -- --ignored --nocapture`.
+#[test]
+#[ignore = "a measurement, not a check: minutes and gigabytes for 1..6 vs 1..6"]
+fn report() {
+    let a = die(&std::env::var("WG_A").unwrap_or("1,1,1,6,6,6".into()));
+    let b = die(&std::env::var("WG_B").unwrap_or("1,6,6,6,6,6".into()));
+    let tol: f64 = std::env::var("WG_TOL").map_or(1e-9, |t| t.parse().unwrap());
+    let storage = match std::env::var("WG_STORAGE").as_deref() {
+        Ok("f32") => Storage::F32,
+        Ok("f64") => Storage::F64,
+        _ => Storage::Auto,
+    };
+    let started = std::time::Instant::now();
+    let out = solve_full_with(
+        &Rules::bwinf(),
+        &a,
+        &b,
+        &SolveOptions {
+            tolerance: tol,
+            max_sweeps: 100_000,
+            max_memory: wuerfelglueck::exact::memory::default_limit(),
+        },
+        &FullOptions { storage },
+    )
+    .unwrap();
+    println!(
+        "{}\nwall {:.2} s",
+        serde_json::to_string_pretty(&out).unwrap(),
+        started.elapsed().as_secs_f64()
+    );
+}

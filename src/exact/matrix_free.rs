@@ -11,10 +11,9 @@
 //! of one pair of configurations are neighbours, so the exact two-state elimination below
 //! touches one cache line.
 //!
-//! Pairs that cannot occur in a game (two pieces on one field, a configuration that has
-//! already won) are part of the product but never the successor of a state that can occur;
-//! the solver skips rows and columns of won configurations and lets the rest ride along
-//! (they cost time, not correctness: their values are lower bounds of their own chains).
+//! Pairs that cannot occur in a game (two pieces on one track field, a configuration that
+//! has already won) are part of the product but never the successor of a pair that can
+//! occur; the sweeps skip them (their slots stay 0 and are never read).
 //!
 //! # The sweep
 //! Rows `b` in increasing index (most advanced first), `a` increasing in a row. A move of A
@@ -179,12 +178,22 @@ struct Game {
     fb: Vec<(usize, f64)>,
     won_a: Vec<bool>,
     won_b: Vec<bool>,
+    /// Track fields each configuration occupies, in A's numbering; a pair that shares one
+    /// cannot occur in a game (nor follow from one that can) and is skipped.
+    occ_a: Vec<u64>,
+    occ_b: Vec<u64>,
 }
 
 /// Rows of `a` below this run on one thread.
 const MIN_CHUNK: usize = 1024;
 
 impl Game {
+    /// Whether the pair `(a, b)` can occur: nobody has won, no shared track field.
+    #[inline(always)]
+    fn live(&self, a: usize, occ_b: u64) -> bool {
+        !self.won_a[a] && self.occ_a[a] & occ_b == 0
+    }
+
     fn probs(t: &PlayerTables) -> Vec<(usize, f64)> {
         let total: u32 = t.faces.iter().map(|&(_, c)| c).sum();
         t.faces
@@ -292,10 +301,11 @@ impl Game {
                     continue;
                 }
                 let row = self.row_moves(b);
+                let occ = self.occ_b[b];
                 changed |= (0..self.na)
                     .into_par_iter()
                     .with_min_len(MIN_CHUNK)
-                    .map(|a| !self.won_a[a] && self.classify_cell(&flags, &row, a, b))
+                    .map(|a| self.live(a, occ) && self.classify_cell(&flags, &row, a, b))
                     .reduce(|| false, |x, y| x | y);
             }
             if !changed {
@@ -308,7 +318,7 @@ impl Game {
             .map(|b| {
                 let mut n = 0u64;
                 for a in 0..self.na {
-                    if !self.won_a[a] {
+                    if self.live(a, self.occ_b[b]) {
                         n += u64::from(2 - flags[b * self.na + a].load(Relaxed).count_ones());
                     }
                 }
@@ -429,14 +439,15 @@ impl Game {
                 continue;
             }
             let row = self.row_moves(b);
+            let occ = self.occ_b[b];
             let c = (0..self.na)
                 .into_par_iter()
                 .with_min_len(MIN_CHUNK)
                 .map(|a| {
-                    if self.won_a[a] {
-                        0.0
-                    } else {
+                    if self.live(a, occ) {
                         self.update_cell::<S, K>(vals, flags, &row, a, b)
+                    } else {
+                        0.0
                     }
                 })
                 .reduce(|| 0.0, f64::max);
@@ -526,6 +537,8 @@ pub fn solve_full_with(
     }
     let ta = PlayerTables::new(rules, 0, a, &ca);
     let tb = PlayerTables::new(rules, 1, b, &cb);
+    let board = rules.board();
+    let track = board.track_mask();
     let start = GameState::start(0).pieces;
     let sa = ca.index(start[0]).expect("opening configuration") as usize;
     let sb = cb.index(start[1]).expect("opening configuration") as usize;
@@ -534,6 +547,20 @@ pub fn solve_full_with(
         fb: Game::probs(&tb),
         won_a: ca.masks().iter().map(|&m| rules.has_won(m)).collect(),
         won_b: cb.masks().iter().map(|&m| rules.has_won(m)).collect(),
+        occ_a: ca.masks().iter().map(|&m| m & track).collect(),
+        occ_b: cb
+            .masks()
+            .iter()
+            .map(|&m| {
+                let mut seen_by_a = 0u64;
+                let mut rest = m & track;
+                while rest != 0 {
+                    seen_by_a |= 1u64 << board.opponent_field(1, rest.trailing_zeros());
+                    rest &= rest - 1;
+                }
+                seen_by_a
+            })
+            .collect(),
         na: ca.len(),
         nb: cb.len(),
         ta,
@@ -546,9 +573,16 @@ pub fn solve_full_with(
     if !fits(bytes) {
         return Err(memory_error(bytes));
     }
-    let states = (game.won_a.iter().filter(|&&w| !w).count() as u64)
-        * (game.won_b.iter().filter(|&&w| !w).count() as u64)
-        * 2;
+    let states = 2
+        * (0..game.nb)
+            .into_par_iter()
+            .filter(|&b| !game.won_b[b])
+            .map(|b| {
+                (0..game.na)
+                    .filter(|&a| game.live(a, game.occ_b[b]))
+                    .count() as u64
+            })
+            .sum::<u64>();
     let build_seconds = started.elapsed().as_secs_f64();
     let rule = StopRule {
         tolerance: options.tolerance,
