@@ -9,6 +9,7 @@
 pub mod cli;
 pub mod dice;
 pub mod exact;
+pub mod experiments;
 pub mod fixpoint;
 pub mod pig;
 pub mod rank;

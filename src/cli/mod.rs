@@ -4,6 +4,7 @@
 //! Each subcommand has its own file with an `Args` struct and a `run` function.
 
 pub mod common;
+pub mod converge;
 pub mod duel;
 pub mod play;
 pub mod rank;
@@ -38,6 +39,8 @@ pub enum Command {
     Wubbel(wubbel::WubbelArgs),
     /// Pig (goal 100, bust face 1): the same as wubbel with Pig's defaults.
     Pig(wubbel::WubbelArgs),
+    /// The simulation against the exact solver: error, interval coverage, stopping rules.
+    Converge(converge::ConvergeArgs),
 }
 
 pub use crate::report::Format;
@@ -90,5 +93,6 @@ pub fn run(cli: Cli, out: &mut dyn std::io::Write) -> Result<(), CliError> {
         Command::Play(args) => play::run(args, out),
         Command::Wubbel(args) => wubbel::run(args, out),
         Command::Pig(args) => wubbel::run_pig(args, out),
+        Command::Converge(args) => converge::run(args, out),
     }
 }

@@ -1,0 +1,441 @@
+//! The convergence and stopping-rule experiments, the plots and the `converge` command.
+//!
+//! Statistical checks use fixed seeds; every bound is derived from the sampling error of
+//! the quantity checked (never from a value the code under test produced), wide enough
+//! (4 standard errors or more) that a correct implementation fails with probability well
+//! below 1e-3, narrow enough to catch a wrong variance, a biased estimate, or an interval
+//! with the wrong level.
+
+use proptest::prelude::*;
+use std::path::PathBuf;
+use std::process::Command;
+use wuerfelglueck::dice::Die;
+use wuerfelglueck::exact::{SolveOptions, solve_matchup};
+use wuerfelglueck::experiments::convergence::{ConvergenceConfig, run_convergence};
+use wuerfelglueck::experiments::plot;
+use wuerfelglueck::experiments::stopping::{Rule, StoppingConfig, change_rule_stop, run_rule};
+use wuerfelglueck::experiments::{PlotError, Reference};
+use wuerfelglueck::rank::Tournament;
+use wuerfelglueck::rules::{Board, Profile, Rules};
+use wuerfelglueck::sim::stats::{Z95, wilson};
+use wuerfelglueck::sim::{DuelCounts, Matchup, StartCounts};
+
+fn small_rules() -> Rules {
+    Rules::new(Board::new(20, 10, 2, 2).unwrap(), Profile::BWINF)
+}
+
+fn dice() -> (Die, Die) {
+    ("1..6".parse().unwrap(), "2..7".parse().unwrap())
+}
+
+fn reference(rules: &Rules, a: &Die, b: &Die) -> Reference {
+    let exact = solve_matchup(rules, a, b, &SolveOptions::default()).unwrap();
+    Reference::from_exact(&exact, true)
+}
+
+/// Binomial probabilities P(K = k), k = 0..=n, by the recurrence (no factorials).
+fn binomial_pmf(n: u64, p: f64) -> Vec<f64> {
+    let mut pmf = vec![(1.0 - p).powi(n as i32)];
+    for k in 0..n {
+        let next = pmf[k as usize] * (n - k) as f64 / (k + 1) as f64 * p / (1.0 - p);
+        pmf.push(next);
+    }
+    pmf
+}
+
+/// The exact coverage of the 95 % Wilson interval for the stratified estimate
+/// (K1 + K2) / N, K1 ~ Bin(N/2, p1), K2 ~ Bin(N/2, p2), of p = (p1 + p2) / 2.
+fn exact_wilson_coverage(games: u64, p1: f64, p2: f64) -> f64 {
+    let half = games / 2;
+    let (f1, f2) = (binomial_pmf(half, p1), binomial_pmf(half, p2));
+    let p = (p1 + p2) / 2.0;
+    let mut covered = 0.0;
+    for (k1, q1) in f1.iter().enumerate() {
+        for (k2, q2) in f2.iter().enumerate() {
+            if wilson((k1 + k2) as u64, games, Z95).contains(p) {
+                covered += q1 * q2;
+            }
+        }
+    }
+    covered
+}
+
+#[test]
+fn rmse_matches_the_sampling_error_and_wilson_keeps_its_coverage() {
+    let rules = small_rules();
+    let (a, b) = dice();
+    let r = reference(&rules, &a, &b);
+    assert!(r.p_a > 0.2 && r.p_a < 0.8, "{r:?}");
+    let m = Matchup {
+        rules: &rules,
+        dice: [&a, &b],
+        max_rolls: 100_000,
+    };
+    let reps = 1000u32;
+    let config = ConvergenceConfig {
+        min_games: 100,
+        max_games: 1000,
+        points_per_decade: 1,
+        reps,
+        seed: 11,
+    };
+    let result = run_convergence(&m, &r, &config, &|_| {});
+    let games: Vec<u64> = result.points.iter().map(|p| p.games).collect();
+    assert_eq!(games, vec![100, 1000]);
+    let rn = f64::from(reps);
+    for point in &result.points {
+        let n = point.games;
+        // The true sd of the estimate from first principles: two binomials of N/2 games.
+        let (p1, p2) = (r.p_a_if_a_starts, r.p_a_if_b_starts);
+        let sd = ((p1 * (1.0 - p1) + p2 * (1.0 - p2)) / (2.0 * n as f64)).sqrt();
+        // MSE / sd^2 averages `reps` squared standardised errors: mean 1, standard error
+        // about sqrt(2 / reps) (chi-square), 0.045 here; allow 5 of them.
+        let ratio = (point.rmse / sd).powi(2);
+        let se = (2.0 / rn).sqrt();
+        assert!(
+            (ratio - 1.0).abs() < 5.0 * se,
+            "{n} games: MSE/sd^2 = {ratio}, expected 1 +- {}",
+            5.0 * se
+        );
+        // The bias is a mean of `reps` errors of sd `sd`.
+        assert!(point.bias.abs() < 5.0 * sd / rn.sqrt(), "{point:?}");
+        // Mean |error| of a normal error is sqrt(2/pi) sd; its spread over replicates is
+        // sd sqrt(1 - 2/pi) / sqrt(reps). Allow 5 standard errors plus the binomial's
+        // departure from normality at 100 games (a few per cent).
+        let mae = (2.0 / std::f64::consts::PI).sqrt() * sd;
+        let mae_se = sd * (1.0 - 2.0 / std::f64::consts::PI).sqrt() / rn.sqrt();
+        assert!(
+            (point.mae - mae).abs() < 5.0 * mae_se + 0.03 * mae,
+            "{n} games: mean |error| {} against {mae}",
+            point.mae
+        );
+        // Coverage: `reps` independent Bernoulli trials with success probability equal to
+        // the interval's exact coverage, computed from the binomial distributions.
+        let exact = exact_wilson_coverage(n, p1, p2);
+        assert!((exact - 0.95).abs() < 0.02, "exact Wilson coverage {exact}");
+        let cov_se = (exact * (1.0 - exact) / rn).sqrt();
+        assert!(
+            (point.wilson_coverage - exact).abs() < 4.5 * cov_se,
+            "{n} games: Wilson coverage {} against exactly {exact} (+- {})",
+            point.wilson_coverage,
+            4.5 * cov_se
+        );
+        // The replicates are independent: their estimates are not all the same.
+        let k = result.points.iter().position(|q| q.games == n).unwrap();
+        let first = result.estimates[k][0];
+        assert!(result.estimates[k].iter().any(|&e| e != first));
+    }
+}
+
+#[test]
+fn wrong_truth_is_detected() {
+    // The same experiment against a reference that is off by three standard errors of a
+    // 10,000-game estimate: the coverage collapses. The check above can therefore fail.
+    let rules = small_rules();
+    let (a, b) = dice();
+    let mut r = reference(&rules, &a, &b);
+    let sd = r.sd_estimate(10_000);
+    r.p_a += 3.0 * sd;
+    let m = Matchup {
+        rules: &rules,
+        dice: [&a, &b],
+        max_rolls: 100_000,
+    };
+    let config = ConvergenceConfig {
+        min_games: 10_000,
+        max_games: 10_000,
+        points_per_decade: 1,
+        reps: 200,
+        seed: 5,
+    };
+    let result = run_convergence(&m, &r, &config, &|_| {});
+    // Coverage of an interval of half-width 1.96 sd around a point 3 sd away: about
+    // P(Z > 1.04) = 0.15; far below 0.95.
+    assert!(
+        result.points[0].wilson_coverage < 0.4,
+        "{:?}",
+        result.points[0]
+    );
+    assert!(result.points[0].rmse > 2.5 * sd);
+}
+
+#[test]
+fn change_rule_stops_within_101_games_in_real_games() {
+    let rules = small_rules();
+    let (a, b) = dice();
+    let m = Matchup {
+        rules: &rules,
+        dice: [&a, &b],
+        max_rolls: 100_000,
+    };
+    let config = StoppingConfig::default();
+    for rep in 0..300 {
+        let o = run_rule(&m, Rule::Change, &config, rep);
+        // The change after game n is at most 1/n, so the rule stops by game 200; the
+        // exhaustive search in the unit tests sharpens that to 101.
+        assert!(o.games >= 15 && o.games <= 101, "{o:?}");
+    }
+}
+
+proptest! {
+    /// Whatever the outcomes (any win probability, also 0 and 1), the rule stops by game
+    /// 101, at least 15 games in, and reports the wins of the games it used.
+    #[test]
+    fn change_rule_stops_by_game_101(p in prop_oneof![Just(0.0), Just(1.0), 0.0f64..=1.0], seed in any::<u64>()) {
+        use rand::{Rng, SeedableRng};
+        let mut rng = rand_xoshiro::Xoshiro256PlusPlus::seed_from_u64(seed);
+        let outcomes: Vec<bool> = (0..400).map(|_| (rng.next_u32() as f64) < p * 4294967296.0).collect();
+        let (n, wins) = change_rule_stop(outcomes.iter().copied(), 0.005, 15).unwrap();
+        prop_assert!((15..=101).contains(&n));
+        prop_assert_eq!(wins, outcomes[..n as usize].iter().filter(|&&w| w).count() as u64);
+    }
+}
+
+fn tournament() -> Tournament {
+    let dice: Vec<Die> = ["1..6", "1,1,1,6,6,6", "0..9"]
+        .iter()
+        .map(|d| d.parse().unwrap())
+        .collect();
+    let mut t = Tournament::new(dice);
+    // 10,000 games per pair, A winning `wins` of them (split evenly over the starts).
+    let counts = |wins: u64| {
+        let side = |w: u64| StartCounts {
+            games: 5000,
+            a_wins: w,
+            b_wins: 5000 - w,
+            ..StartCounts::default()
+        };
+        DuelCounts {
+            a_started: side(wins / 2),
+            b_started: side(wins - wins / 2),
+        }
+    };
+    t.record_duel(0, 1, &counts(152));
+    t.record_duel(0, 2, &counts(6512));
+    // 0.4987 +- 0.0098: undecided.
+    t.record_duel(1, 2, &counts(4987));
+    t
+}
+
+fn temp_dir(name: &str) -> PathBuf {
+    let dir = std::env::temp_dir().join(format!("wg-test-{}-{name}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    std::fs::create_dir_all(&dir).unwrap();
+    dir
+}
+
+#[test]
+fn heat_map_is_an_svg_with_the_dice_and_the_figures() {
+    let dir = temp_dir("heat");
+    let path = dir.join("matrix.svg");
+    let t = tournament();
+    plot::heatmap(&t, &path, false).unwrap();
+    let svg = std::fs::read_to_string(&path).unwrap();
+    assert!(svg.starts_with("<svg"), "{}", &svg[..50]);
+    assert!(svg.trim_end().ends_with("</svg>"));
+    assert_eq!(svg.matches("<text").count(), svg.matches("</text>").count());
+    for label in [
+        "1..6",
+        "1,1,1,6,6,6",
+        "0..9",
+        "0.6512",
+        "0.3488",
+        "0.0152",
+        "mean",
+    ] {
+        assert!(svg.contains(label), "missing {label}");
+    }
+    // 3 x 3 matrix plus the mean column, each cell filled and outlined, plus the frame of
+    // the one undecided pair (both directions).
+    assert!(svg.matches("<rect").count() >= 2 * 12 + 2);
+    // Not overwritten without permission.
+    assert!(matches!(
+        plot::heatmap(&t, &path, false),
+        Err(PlotError::Exists(_))
+    ));
+    std::fs::write(&path, "mine").unwrap();
+    assert!(plot::heatmap(&t, &path, false).is_err());
+    assert_eq!(std::fs::read_to_string(&path).unwrap(), "mine");
+    plot::heatmap(&t, &path, true).unwrap();
+    assert!(std::fs::read_to_string(&path).unwrap().starts_with("<svg"));
+    std::fs::remove_dir_all(&dir).unwrap();
+}
+
+fn bin() -> Command {
+    Command::new(env!("CARGO_BIN_EXE_wuerfelglueck"))
+}
+
+const SMALL_BOARD: [&str; 8] = [
+    "--track",
+    "20",
+    "--offset",
+    "10",
+    "--pieces",
+    "2",
+    "--goal-fields",
+    "2",
+];
+
+#[test]
+fn converge_csv_has_the_documented_header_and_one_line_per_grid_point() {
+    let out = bin()
+        .args(["converge", "--a", "1..6", "--b", "2..7"])
+        .args(SMALL_BOARD)
+        .args(["--reps", "4", "--max-games", "1000", "--format", "csv"])
+        .output()
+        .unwrap();
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let text = String::from_utf8(out.stdout).unwrap();
+    let lines: Vec<&str> = text.lines().collect();
+    assert_eq!(
+        lines[0],
+        "games,reps,mae,rmse,bias,sd_binomial,sd_estimate,wilson_coverage,normal_coverage,wilson_half_width"
+    );
+    // 100 .. 1000 at 4 points per decade: 100, 178, 316, 562, 1000.
+    let games: Vec<&str> = lines[1..]
+        .iter()
+        .map(|l| l.split(',').next().unwrap())
+        .collect();
+    assert_eq!(games, ["100", "178", "316", "562", "1000"]);
+    for line in &lines[1..] {
+        let fields: Vec<&str> = line.split(',').collect();
+        assert_eq!(fields.len(), 10);
+        assert_eq!(fields[1], "4");
+        let coverage: f64 = fields[7].parse().unwrap();
+        assert!((0.0..=1.0).contains(&coverage));
+    }
+}
+
+#[test]
+fn converge_stopping_csv_and_json() {
+    let out = bin()
+        .args(["converge", "--a", "1..6", "--b", "2..7"])
+        .args(SMALL_BOARD)
+        .args([
+            "--stopping",
+            "--reps",
+            "3",
+            "--rules",
+            "fixed-100,change,worst-case",
+        ])
+        .args(["--precision", "0.05", "--format", "csv"])
+        .output()
+        .unwrap();
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let text = String::from_utf8(out.stdout).unwrap();
+    let lines: Vec<&str> = text.lines().collect();
+    assert_eq!(
+        lines[0],
+        "rule,claim,claimed_half_width,reps,games_mean,games_min,games_max,mean_abs_error,rmse,\
+         median_abs_error,q95_abs_error,max_abs_error,misses,miss_rate,miss_rate_upper95,\
+         implicit_half_width,wilson_miss_rate"
+    );
+    assert_eq!(lines.len(), 4);
+    assert!(lines[1].starts_with("fixed-100,none,,3,100,100,100,"));
+    assert!(lines[2].starts_with("change,implied,0.005,3,"));
+    // 1.96^2 / (4 * 0.05^2) = 384.1: 386 games (rounded up to even).
+    assert!(
+        lines[3].starts_with("worst-case,stated,0.05,3,386,386,386,"),
+        "{}",
+        lines[3]
+    );
+
+    let out = bin()
+        .args(["converge", "--a", "1..6", "--b", "2..7"])
+        .args(SMALL_BOARD)
+        .args([
+            "--stopping",
+            "--reps",
+            "2",
+            "--rules",
+            "fixed-200",
+            "--format",
+            "json",
+        ])
+        .output()
+        .unwrap();
+    assert!(out.status.success());
+    let v: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+    assert_eq!(v["board"], "20/10/2/2");
+    let p = v["exact"]["p_a"].as_f64().unwrap();
+    assert!(p > 0.0 && p < 1.0);
+    let outcomes = v["rules"][0]["outcomes"].as_array().unwrap();
+    assert_eq!(outcomes.len(), 2);
+    assert_eq!(outcomes[0]["games"], 200);
+}
+
+#[test]
+fn converge_defaults_to_a_board_with_two_pieces() {
+    let out = bin()
+        .args(["converge", "--a", "1..6", "--b", "2..7", "--reps", "2"])
+        .args(["--max-games", "200", "--format", "json"])
+        .output()
+        .unwrap();
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let v: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+    assert_eq!(v["board"], "40/20/2/4");
+}
+
+#[test]
+fn plots_never_replace_an_existing_file_without_overwrite() {
+    let dir = temp_dir("cli");
+    let path = dir.join("plot.svg");
+    std::fs::write(&path, "keep me").unwrap();
+    let converge = |extra: &[&str]| {
+        bin()
+            .args(["converge", "--a", "1..6", "--b", "2..7"])
+            .args(SMALL_BOARD)
+            .args(["--reps", "2", "--max-games", "200", "--plot"])
+            .arg(&path)
+            .args(extra)
+            .output()
+            .unwrap()
+    };
+    let out = converge(&[]);
+    assert_eq!(out.status.code(), Some(2));
+    assert!(String::from_utf8_lossy(&out.stderr).contains("--overwrite"));
+    assert!(out.stdout.is_empty(), "refused before computing anything");
+    assert_eq!(std::fs::read_to_string(&path).unwrap(), "keep me");
+    let out = converge(&["--overwrite"]);
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let svg = std::fs::read_to_string(&path).unwrap();
+    assert!(svg.starts_with("<svg") && svg.contains("games N"));
+
+    let heat = dir.join("heat.svg");
+    let rank = |extra: &[&str]| {
+        bin()
+            .args(["rank", "data/wuerfel1.txt", "--games", "200"])
+            .args(SMALL_BOARD)
+            .arg("--plot")
+            .arg(&heat)
+            .args(extra)
+            .output()
+            .unwrap()
+    };
+    assert!(rank(&[]).status.success());
+    let svg = std::fs::read_to_string(&heat).unwrap();
+    for die in ["1..6", "2..7", "6..11"] {
+        assert!(svg.contains(die), "missing {die}");
+    }
+    let again = rank(&[]);
+    assert_eq!(again.status.code(), Some(2));
+    assert_eq!(std::fs::read_to_string(&heat).unwrap(), svg);
+    assert!(rank(&["--overwrite"]).status.success());
+    std::fs::remove_dir_all(&dir).unwrap();
+}
