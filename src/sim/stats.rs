@@ -42,9 +42,19 @@ pub fn wilson(successes: u64, n: u64, z: f64) -> Interval {
     let z2 = z * z;
     let centre = (p + z2 / (2.0 * n)) / (1.0 + z2 / n);
     let half = z / (1.0 + z2 / n) * (p * (1.0 - p) / n + z2 / (4.0 * n * n)).sqrt();
+    // With no successes (or no failures) the end is exactly 0 (or 1): centre and half are
+    // then equal in exact arithmetic, but not after rounding.
     Interval {
-        lo: (centre - half).max(0.0),
-        hi: (centre + half).min(1.0),
+        lo: if successes == 0 {
+            0.0
+        } else {
+            (centre - half).max(0.0)
+        },
+        hi: if successes as f64 == n {
+            1.0
+        } else {
+            (centre + half).min(1.0)
+        },
     }
 }
 
