@@ -32,8 +32,9 @@ pub struct SolveArgs {
     /// (default: 80 % of the machine's RAM).
     #[arg(long = "max-memory", value_name = "SIZE")]
     pub max_memory: Option<String>,
-    /// Worker threads (default: all cores, or RAYON_NUM_THREADS if set). With one thread
-    /// the result is reproducible to the last bit.
+    /// Worker threads for enumeration and matrix build (default: all cores, or
+    /// RAYON_NUM_THREADS if set). The iteration itself runs on one thread, so the result is
+    /// the same to the last bit on any number of threads.
     #[arg(long)]
     pub threads: Option<usize>,
     /// Output format.
