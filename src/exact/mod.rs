@@ -354,7 +354,7 @@ impl Model {
     /// Runs the value iteration and summarises the two openings.
     pub fn solve(&self, options: &SolveOptions) -> Result<(ExactResult, Values), ExactError> {
         let started = Instant::now();
-        let values = Values::new(&self.classes);
+        let mut values = Values::new(&self.classes);
         let rule = StopRule {
             tolerance: options.tolerance,
             max_sweeps: options.max_sweeps,
@@ -362,7 +362,7 @@ impl Model {
         let convergence = solve::iterate(
             &self.chain,
             &self.classes,
-            &values,
+            &mut values,
             &self.chain.openings,
             &rule,
         )
