@@ -53,7 +53,7 @@
 //! | matchup | configurations | live states | memory | sweeps | time |
 //! |---|---|---|---|---|---|
 //! | 1,1,1,6,6,6 vs 1,6,6,6,6,6 | 5,001 × 5,001 | 4.47e7 | 0.89 GB | 16-18 | 8.4 s |
-//! | 1..6 vs 1..6 | 14,798 × 14,798 | 3.76e8 | 7.3 GB | 19 | 261 s (cores shared) |
+//! | 1..6 vs 1..6 | 14,798 × 14,798 | 3.76e8 | 7.3 GB | 19-21 | 147 s (261 s on a loaded machine) |
 //!
 //! With `f32` storage the first pair stalls at a certified width of about 1.4e-6.
 //! `three-tries` is not supported (it would add the tries counter to the state).
