@@ -3,8 +3,9 @@
 use super::common::{RulesArgs, parse_die};
 use super::{CliError, Format};
 use crate::dice::Die;
+use crate::exact::matrix_free::{Fitted, Storage, solve_fitting, solve_matrix_free};
 use crate::exact::memory::{self, format_bytes, parse_bytes};
-use crate::exact::{Bounds, ExactError, ExactResult, SolveOptions, solve_matchup};
+use crate::exact::{Bounds, ExactError, SolveOptions};
 use clap::Args;
 use serde::Serialize;
 use std::io::Write;
@@ -37,6 +38,14 @@ pub struct SolveArgs {
     /// the same to the last bit on any number of threads.
     #[arg(long)]
     pub threads: Option<usize>,
+    /// Use the matrix-free solver even where the sparse matrix would fit (by default it
+    /// runs only when the matrix does not fit, as on the full BwInf board).
+    #[arg(long = "matrix-free")]
+    pub matrix_free: bool,
+    /// Matrix-free solver with `f32` value storage (half the memory; values rounded down so
+    /// the intervals stay certified, but no narrower than about 1e-6).
+    #[arg(long)]
+    pub f32: bool,
     /// Output format.
     #[arg(long, value_enum, default_value_t = Format::Table)]
     pub format: Format,
@@ -68,6 +77,10 @@ struct SolveReport {
     build_seconds: f64,
     solve_seconds: f64,
     seconds: f64,
+    /// `sparse matrix`, `matrix-free, f64 storage` or `matrix-free, f32 storage`.
+    solver: String,
+    /// The f32 iteration stopped gaining before the tolerance (intervals as wide as shown).
+    stalled: bool,
 }
 
 /// `[lo, hi]` of every figure.
@@ -87,7 +100,8 @@ fn pair(b: &Bounds) -> [f64; 2] {
 }
 
 impl SolveReport {
-    fn new(args: &SolveArgs, dice: [&Die; 2], r: &ExactResult, seconds: f64) -> SolveReport {
+    fn new(args: &SolveArgs, dice: [&Die; 2], fitted: &Fitted, seconds: f64) -> SolveReport {
+        let r = &fitted.result;
         let rules = args.rules.rules().expect("validated before");
         let b = &r.bounds;
         SolveReport {
@@ -122,6 +136,8 @@ impl SolveReport {
             build_seconds: r.stats.build_seconds,
             solve_seconds: r.stats.solve_seconds,
             seconds,
+            solver: fitted.solver.to_string(),
+            stalled: fitted.stalled,
         }
     }
 
@@ -182,7 +198,15 @@ pub fn run(args: SolveArgs, out: &mut dyn Write) -> Result<(), CliError> {
         max_sweeps: args.max_sweeps,
         max_memory,
     };
-    let solve = || solve_matchup(&rules, &a, &b, &options);
+    let solve = || {
+        if args.f32 {
+            solve_matrix_free(&rules, &a, &b, &options, Storage::F32)
+        } else if args.matrix_free {
+            solve_matrix_free(&rules, &a, &b, &options, Storage::F64)
+        } else {
+            solve_fitting(&rules, &a, &b, &options)
+        }
+    };
     let result = match args.threads {
         None => solve(),
         Some(0) => return Err(CliError::input("--threads 0: expected at least 1 thread")),
@@ -197,6 +221,13 @@ pub fn run(args: SolveArgs, out: &mut dyn Write) -> Result<(), CliError> {
         ExactError::Memory { .. } | ExactError::NotConverged(_) => CliError::failure(e),
     })?;
     let report = SolveReport::new(&args, [&a, &b], &result, started.elapsed().as_secs_f64());
+    if report.stalled {
+        eprintln!(
+            "warning: f32 storage stopped narrowing the intervals before --tolerance {}; \
+             the certified intervals below are as wide as shown",
+            args.tolerance
+        );
+    }
     write_report(out, &report, args.format)?;
     Ok(())
 }
@@ -283,6 +314,7 @@ fn write_report(out: &mut dyn Write, r: &SolveReport, format: Format) -> std::io
                 "states {} (of {} joint indices; {} never-ending), transitions {}, iterations {}",
                 r.states, r.product_states, r.never_states, r.transitions, r.iterations
             )?;
+            writeln!(out, "solver: {}", r.solver)?;
             writeln!(
                 out,
                 "memory about {} (estimate), time {:.3} s (build {:.3} s, iteration {:.3} s), tolerance {:e}",

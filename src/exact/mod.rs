@@ -128,6 +128,9 @@ pub enum ExactError {
         states: u64,
         /// Whether `states` is the exact count (after enumeration) or a bound (before).
         exact_count: bool,
+        /// Reachable configurations of player A and of player B: the state count is their
+        /// product (times the sides to move), less the pairs that cannot occur.
+        configs: [u64; 2],
         /// Estimated peak bytes.
         bytes: u64,
         /// The limit in bytes.
@@ -147,14 +150,18 @@ impl fmt::Display for ExactError {
             ExactError::Memory {
                 states,
                 exact_count,
+                configs,
                 bytes,
                 limit,
             } => write!(
                 f,
-                "the exact solve needs about {} for {}{states} states, more than the limit of {}; \
-                 raise --max-memory or use a smaller board",
+                "the exact solve needs about {} for {}{states} states ({} configurations of A \
+                 times {} of B), more than the limit of {}; raise --max-memory or use a smaller \
+                 board",
                 memory::format_bytes(*bytes),
                 if *exact_count { "" } else { "up to " },
+                configs[0],
+                configs[1],
                 memory::format_bytes(*limit)
             ),
             ExactError::RollOff => write!(
@@ -304,6 +311,7 @@ impl Model {
             Some(limit) if e.bytes > limit => Err(ExactError::Memory {
                 states: e.states,
                 exact_count,
+                configs: e.configs,
                 bytes: e.bytes,
                 limit,
             }),

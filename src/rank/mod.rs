@@ -278,8 +278,9 @@ fn simulate_pair(
     run_duel(&matchup, key, plan.stopping, progress)
 }
 
-/// Solves every pair of `dice` exactly; a pair that does not fit in memory is simulated
-/// instead (its figures are marked [`Method::Simulated`]) and named in the returned notes.
+/// Solves every pair of `dice` exactly (sparse-matrix solver, or the matrix-free one when
+/// the matrix does not fit); a pair that fits neither is simulated instead (its figures are
+/// marked [`Method::Simulated`]) and named in the returned notes.
 pub fn solve_tournament(
     rules: &Rules,
     dice: &[Die],
@@ -290,8 +291,17 @@ pub fn solve_tournament(
     let mut tournament = Tournament::new(dice.to_vec());
     let mut notes = Vec::new();
     for (stream, (i, j)) in tournament.pairs().into_iter().enumerate() {
-        match crate::exact::solve_matchup(rules, &dice[i], &dice[j], options) {
-            Ok(result) => tournament.record_exact(i, j, &result),
+        match crate::exact::matrix_free::solve_fitting(rules, &dice[i], &dice[j], options) {
+            Ok(fitted) => {
+                if fitted.stalled {
+                    let width = fitted.result.bounds.p_a.hi - fitted.result.bounds.p_a.lo;
+                    notes.push(format!(
+                        "{} vs {}: {} reached a certified width of {width:.1e} only",
+                        dice[i], dice[j], fitted.solver
+                    ));
+                }
+                tournament.record_exact(i, j, &fitted.result)
+            }
             Err(e @ (ExactError::Memory { .. } | ExactError::TooLarge(_))) => {
                 notes.push(format!(
                     "{} vs {}: simulated, because {e}",
