@@ -617,30 +617,11 @@ pub fn solve_full_with(
     let [ba, bb, bn] = start_bounds(lower[0], k == 3 && f & 1 == 0, never_possible);
     let [ca_, cb_, cn] = start_bounds(lower[1], k == 3 && f & 2 == 0, never_possible);
     let w = p_start;
-    let bounds = ResultBounds {
-        p_a: ba.mix(w, &ca_),
-        p_a_if_a_starts: ba,
-        p_a_if_b_starts: ca_,
-        p_b: bb.mix(w, &cb_),
-        p_b_if_a_starts: bb,
-        p_b_if_b_starts: cb_,
-        p_never: bn.mix(w, &cn),
-        p_never_if_a_starts: bn,
-        p_never_if_b_starts: cn,
-    };
-    let result = ExactResult {
-        p_a_starts: w,
-        p_a: bounds.p_a.mid(),
-        p_a_if_a_starts: bounds.p_a_if_a_starts.mid(),
-        p_a_if_b_starts: bounds.p_a_if_b_starts.mid(),
-        p_b: bounds.p_b.mid(),
-        p_b_if_a_starts: bounds.p_b_if_a_starts.mid(),
-        p_b_if_b_starts: bounds.p_b_if_b_starts.mid(),
-        p_never: bounds.p_never.mid(),
-        p_never_if_a_starts: bounds.p_never_if_a_starts.mid(),
-        p_never_if_b_starts: bounds.p_never_if_b_starts.mid(),
+    let bounds = ResultBounds::from_openings(w, [ba, bb, bn], [ca_, cb_, cn]);
+    let result = ExactResult::from_bounds(
+        w,
         bounds,
-        stats: SolveStats {
+        SolveStats {
             configs,
             product,
             states,
@@ -653,7 +634,7 @@ pub fn solve_full_with(
             build_seconds,
             solve_seconds,
         },
-    };
+    );
     Ok(FullOutcome {
         result,
         storage,

@@ -199,6 +199,46 @@ pub struct ResultBounds {
     pub p_never_if_b_starts: Bounds,
 }
 
+impl ResultBounds {
+    /// Every interval from those at the two openings, `[A wins, B wins, never]` when A
+    /// starts and when B starts; `w` = P(A starts) weighs the overall figures.
+    pub fn from_openings(w: f64, if_a_starts: [Bounds; 3], if_b_starts: [Bounds; 3]) -> Self {
+        let [aa, ab, an] = if_a_starts;
+        let [ba, bb, bn] = if_b_starts;
+        ResultBounds {
+            p_a: aa.mix(w, &ba),
+            p_a_if_a_starts: aa,
+            p_a_if_b_starts: ba,
+            p_b: ab.mix(w, &bb),
+            p_b_if_a_starts: ab,
+            p_b_if_b_starts: bb,
+            p_never: an.mix(w, &bn),
+            p_never_if_a_starts: an,
+            p_never_if_b_starts: bn,
+        }
+    }
+}
+
+impl ExactResult {
+    /// The result whose figures are the midpoints of `bounds` (any solver's certificate).
+    pub fn from_bounds(p_a_starts: f64, bounds: ResultBounds, stats: SolveStats) -> Self {
+        ExactResult {
+            p_a_starts,
+            p_a: bounds.p_a.mid(),
+            p_a_if_a_starts: bounds.p_a_if_a_starts.mid(),
+            p_a_if_b_starts: bounds.p_a_if_b_starts.mid(),
+            p_b: bounds.p_b.mid(),
+            p_b_if_a_starts: bounds.p_b_if_a_starts.mid(),
+            p_b_if_b_starts: bounds.p_b_if_b_starts.mid(),
+            p_never: bounds.p_never.mid(),
+            p_never_if_a_starts: bounds.p_never_if_a_starts.mid(),
+            p_never_if_b_starts: bounds.p_never_if_b_starts.mid(),
+            bounds,
+            stats,
+        }
+    }
+}
+
 /// Size and cost of a solve.
 #[derive(Clone, Copy, Debug, PartialEq, serde::Serialize)]
 pub struct SolveStats {
@@ -381,30 +421,11 @@ impl Model {
             .openings
             .map(|i| values.bounds(&self.classes, i as usize));
         let w = self.p_a_starts;
-        let bounds = ResultBounds {
-            p_a: sa.a.mix(w, &sb.a),
-            p_a_if_a_starts: sa.a,
-            p_a_if_b_starts: sb.a,
-            p_b: sa.b.mix(w, &sb.b),
-            p_b_if_a_starts: sa.b,
-            p_b_if_b_starts: sb.b,
-            p_never: sa.never.mix(w, &sb.never),
-            p_never_if_a_starts: sa.never,
-            p_never_if_b_starts: sb.never,
-        };
-        let result = ExactResult {
-            p_a_starts: w,
-            p_a: bounds.p_a.mid(),
-            p_a_if_a_starts: bounds.p_a_if_a_starts.mid(),
-            p_a_if_b_starts: bounds.p_a_if_b_starts.mid(),
-            p_b: bounds.p_b.mid(),
-            p_b_if_a_starts: bounds.p_b_if_a_starts.mid(),
-            p_b_if_b_starts: bounds.p_b_if_b_starts.mid(),
-            p_never: bounds.p_never.mid(),
-            p_never_if_a_starts: bounds.p_never_if_a_starts.mid(),
-            p_never_if_b_starts: bounds.p_never_if_b_starts.mid(),
+        let bounds = ResultBounds::from_openings(w, [sa.a, sa.b, sa.never], [sb.a, sb.b, sb.never]);
+        let result = ExactResult::from_bounds(
+            w,
             bounds,
-            stats: SolveStats {
+            SolveStats {
                 configs: [self.encoder.a.len() as u64, self.encoder.b.len() as u64],
                 product: self.encoder.coder.len(),
                 states: self.chain.states() as u64,
@@ -416,7 +437,7 @@ impl Model {
                 build_seconds: self.build_seconds,
                 solve_seconds,
             },
-        };
+        );
         Ok((result, values))
     }
 }

@@ -18,6 +18,7 @@
 use super::convergence::Convergence;
 use super::stopping::{Claim, StoppingComparison};
 use crate::report::Format;
+use crate::report::thousands;
 use serde::Serialize;
 use std::io::{self, Write};
 
@@ -107,19 +108,6 @@ fn csv_err(e: csv::Error) -> io::Error {
 
 fn opt(x: Option<f64>) -> String {
     x.map_or(String::new(), |v| v.to_string())
-}
-
-/// `1234567` as `1,234,567`.
-fn thousands(n: u64) -> String {
-    let digits = n.to_string();
-    let mut out = String::new();
-    for (i, c) in digits.chars().enumerate() {
-        if i > 0 && (digits.len() - i) % 3 == 0 {
-            out.push(',');
-        }
-        out.push(c);
-    }
-    out
 }
 
 fn write_header(out: &mut dyn Write, h: &Header) -> io::Result<()> {
