@@ -351,6 +351,11 @@ fn an_asymmetric_offset_maps_fields_both_ways() {
         assert_eq!(board.opponent_field(1, r), p1);
         assert_eq!(board.opponent_field(0, p1), r);
     }
+    // Player 2's pieces on its 0 and 10 and in its goal (12): player 1 sees 3 and 1 only.
+    assert_eq!(
+        board.track_in_other_view(1, pieces(&[0, 10, 12])),
+        pieces(&[3, 1])
+    );
 }
 
 #[test]

@@ -561,15 +561,7 @@ pub fn solve_full_with(
         occ_b: cb
             .masks()
             .iter()
-            .map(|&m| {
-                let mut seen_by_a = 0u64;
-                let mut rest = m & track;
-                while rest != 0 {
-                    seen_by_a |= 1u64 << board.opponent_field(1, rest.trailing_zeros());
-                    rest &= rest - 1;
-                }
-                seen_by_a
-            })
+            .map(|&m| board.track_in_other_view(1, m))
             .collect(),
         na: ca.len(),
         nb: cb.len(),

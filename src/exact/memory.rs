@@ -91,15 +91,7 @@ pub fn state_bound(rules: &Rules, a: &ConfigIndex, b: &ConfigIndex) -> u64 {
         .masks()
         .iter()
         .filter(|&&m| !rules.has_won(m))
-        .map(|&m| {
-            let mut seen_by_a = 0u64;
-            let mut rest = m & track;
-            while rest != 0 {
-                seen_by_a |= 1u64 << board.opponent_field(1, rest.trailing_zeros());
-                rest &= rest - 1;
-            }
-            seen_by_a
-        })
+        .map(|&m| board.track_in_other_view(1, m))
         .collect();
     let pairs: u64 = a
         .masks()

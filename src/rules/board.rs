@@ -139,6 +139,18 @@ impl Board {
         }
     }
 
+    /// The track pieces of `player`'s mask, as fields in the other player's numbering
+    /// (pieces in the goal are on no shared field and are left out).
+    pub fn track_in_other_view(&self, player: usize, mask: u64) -> u64 {
+        let mut seen = 0u64;
+        let mut rest = mask & self.track_mask();
+        while rest != 0 {
+            seen |= 1u64 << self.opponent_field(player, rest.trailing_zeros());
+            rest &= rest - 1;
+        }
+        seen
+    }
+
     /// Human name of a field from its owner's view: `A`, a track number, or goal `a`, `b`, ...
     pub fn field_name(&self, field: u32) -> String {
         if field == 0 {
