@@ -3,7 +3,9 @@
 //! BwInf board.
 
 use wuerfelglueck::dice::Die;
-use wuerfelglueck::exact::matrix_free::{FullOptions, Storage, solve_full, solve_full_with};
+use wuerfelglueck::exact::matrix_free::{
+    FullOptions, Storage, estimate_bytes, solve_full, solve_full_with,
+};
 use wuerfelglueck::exact::{
     ExactError, ExactResult, SolveOptions, checks::check_result, solve_matchup,
 };
@@ -136,6 +138,38 @@ fn f32_storage_is_certified_but_coarser() {
         );
         assert!(iv.width() < 1e-4, "{iv:?}");
     }
+}
+
+/// A never-ending set needs a third stored component. Under a limit that holds two `f64`
+/// components but not three, the automatic choice must fall to `f32` and still answer
+/// (it once chose `f64` before the never-ending set was known, and then refused).
+#[test]
+fn auto_storage_is_chosen_after_the_never_ending_search() {
+    let (r, a, b) = (rules("12/6/2/2", "bwinf"), die("2,6"), die("1..5"));
+    let reference = solve_full(&r, &a, &b, &options(1e-11)).unwrap();
+    assert!(reference.stats.never_states > 0);
+    let configs = reference.stats.configs;
+    let (two_f64, three_f64, three_f32) = (
+        estimate_bytes(configs, 2, 8),
+        estimate_bytes(configs, 3, 8),
+        estimate_bytes(configs, 3, 4),
+    );
+    assert!(two_f64 < three_f64 && three_f32 < three_f64);
+    let opts = SolveOptions {
+        max_memory: Some(three_f64 - 1),
+        ..options(1e-9)
+    };
+    let auto = solve_full_with(&r, &a, &b, &opts, &FullOptions::default()).unwrap();
+    assert_eq!(auto.storage, Storage::F32);
+    let p = auto.result.bounds.p_a;
+    assert!(p.lo <= reference.p_a + 1e-12 && reference.p_a <= p.hi + 1e-12);
+    // With room for three f64 components the same call keeps f64.
+    let roomy = SolveOptions {
+        max_memory: Some(three_f64),
+        ..opts
+    };
+    let wide = solve_full_with(&r, &a, &b, &roomy, &FullOptions::default()).unwrap();
+    assert_eq!(wide.storage, Storage::F64);
 }
 
 #[test]

@@ -151,3 +151,14 @@ pub fn progress_bar(total: Option<u64>, message: &str) -> indicatif::ProgressBar
     bar.set_message(message.to_string());
     bar
 }
+
+/// The memory limit of an exact solve: `--max-memory SIZE` (bytes, or e.g. `2GiB`), else
+/// 80 % of the machine's RAM.
+pub fn memory_limit(max_memory: Option<&str>) -> Result<Option<u64>, CliError> {
+    match max_memory {
+        Some(text) => crate::exact::memory::parse_bytes(text)
+            .map(Some)
+            .map_err(|e| CliError::input(format!("--max-memory: {e}"))),
+        None => Ok(crate::exact::memory::default_limit()),
+    }
+}

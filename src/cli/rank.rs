@@ -1,6 +1,8 @@
 //! `rank`: every pair of a dice list, the matrix and the ranking.
 
-use super::common::{RulesArgs, SimArgs, check_roll_off, parse_die, progress_bar, read_dice};
+use super::common::{
+    RulesArgs, SimArgs, check_roll_off, memory_limit, parse_die, progress_bar, read_dice,
+};
 use super::{CliError, Format};
 use crate::exact::SolveOptions;
 use crate::rank::{SimulationPlan, simulate_tournament, solve_tournament};
@@ -33,6 +35,11 @@ pub struct RankArgs {
     /// With --exact: width of the certified interval at which to stop.
     #[arg(long, default_value_t = 1e-9, requires = "exact")]
     pub tolerance: f64,
+    /// With --exact: solve a pair exactly only if its estimated memory stays below this:
+    /// bytes, or e.g. `16GiB` (default: 80 % of the machine's RAM); larger pairs are
+    /// simulated and marked.
+    #[arg(long = "max-memory", value_name = "SIZE", requires = "exact")]
+    pub max_memory: Option<String>,
     /// Output format.
     #[arg(long, value_enum, default_value_t = Format::Table)]
     pub format: Format,
@@ -92,6 +99,7 @@ pub fn run(args: RankArgs, out: &mut dyn Write) -> Result<(), CliError> {
         }
         let options = SolveOptions {
             tolerance: args.tolerance,
+            max_memory: memory_limit(args.max_memory.as_deref())?,
             ..SolveOptions::default()
         };
         args.sim

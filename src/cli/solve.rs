@@ -1,10 +1,10 @@
 //! `solve`: one matchup solved exactly, with certified intervals.
 
-use super::common::{RulesArgs, parse_die};
+use super::common::{RulesArgs, memory_limit, parse_die};
 use super::{CliError, Format};
 use crate::dice::Die;
 use crate::exact::matrix_free::{Fitted, Storage, solve_fitting, solve_matrix_free};
-use crate::exact::memory::{self, format_bytes, parse_bytes};
+use crate::exact::memory::format_bytes;
 use crate::exact::{Bounds, ExactError, SolveOptions};
 use clap::Args;
 use serde::Serialize;
@@ -33,9 +33,10 @@ pub struct SolveArgs {
     /// (default: 80 % of the machine's RAM).
     #[arg(long = "max-memory", value_name = "SIZE")]
     pub max_memory: Option<String>,
-    /// Worker threads for enumeration and matrix build (default: all cores, or
-    /// RAYON_NUM_THREADS if set). The iteration itself runs on one thread, so the result is
-    /// the same to the last bit on any number of threads.
+    /// Worker threads (default: all cores, or RAYON_NUM_THREADS if set). The sparse solver
+    /// builds its matrix on them and iterates on one thread, so its result is the same to
+    /// the last bit on any number of threads; the matrix-free solver sweeps on all of them
+    /// (results agree within the tolerance).
     #[arg(long)]
     pub threads: Option<usize>,
     /// Use the matrix-free solver even where the sparse matrix would fit (by default it
@@ -187,12 +188,7 @@ pub fn run(args: SolveArgs, out: &mut dyn Write) -> Result<(), CliError> {
     if args.max_sweeps == 0 {
         return Err(CliError::input("--max-sweeps 0: expected at least 1 sweep"));
     }
-    let max_memory = match &args.max_memory {
-        Some(text) => {
-            Some(parse_bytes(text).map_err(|e| CliError::input(format!("--max-memory: {e}")))?)
-        }
-        None => memory::default_limit(),
-    };
+    let max_memory = memory_limit(args.max_memory.as_deref())?;
     let options = SolveOptions {
         tolerance: args.tolerance,
         max_sweeps: args.max_sweeps,

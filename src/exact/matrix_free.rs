@@ -530,18 +530,13 @@ pub fn solve_full_with(
         bytes,
         limit: options.max_memory.unwrap_or(u64::MAX),
     };
-    let storage = match full.storage {
-        Storage::Auto => {
-            if fits(estimate_bytes(configs, 2, 8)) {
-                Storage::F64
-            } else {
-                Storage::F32
-            }
-        }
-        s => s,
+    let bytes_per_value = |storage: Storage| if storage == Storage::F64 { 8 } else { 4 };
+    // The least this solve can need: two components in the smallest allowed storage.
+    let least = match full.storage {
+        Storage::F64 => Storage::F64,
+        _ => Storage::F32,
     };
-    let value_bytes = if storage == Storage::F64 { 8 } else { 4 };
-    let first = estimate_bytes(configs, 2, value_bytes);
+    let first = estimate_bytes(configs, 2, bytes_per_value(least));
     if !fits(first) {
         return Err(memory_error(first));
     }
@@ -570,8 +565,15 @@ pub fn solve_full_with(
     };
     drop((ca, cb));
     let (flags, never_states, classify_sweeps) = game.classify();
+    // The storage is chosen only now: a never-ending set needs a third component, and
+    // `f64` for two components may fit where it does not fit for three.
     let k = if never_states > 0 { 3 } else { 2 };
-    let bytes = estimate_bytes(configs, k, value_bytes);
+    let storage = match full.storage {
+        Storage::Auto if fits(estimate_bytes(configs, k, 8)) => Storage::F64,
+        Storage::Auto => Storage::F32,
+        s => s,
+    };
+    let bytes = estimate_bytes(configs, k, bytes_per_value(storage));
     if !fits(bytes) {
         return Err(memory_error(bytes));
     }
