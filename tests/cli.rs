@@ -192,3 +192,65 @@ fn play_stops_a_game_that_can_never_end() {
     let text = run(&["play", "--a", "6", "--b", "0", "--seed", "1"]);
     assert!(text.contains("never ends"), "{text}");
 }
+
+/// `rank --exact --store DIR`: the second run reads every pair from DIR, gives the same
+/// matrix and says so; a file in DIR that is not a record stops the run with its path.
+#[test]
+fn rank_exact_store_resumes_and_refuses_a_damaged_record() {
+    let dir = std::env::temp_dir().join(format!("wg-cli-store-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    let store = dir.to_str().unwrap();
+    let args = [
+        "rank",
+        "--die",
+        "1..6",
+        "--die",
+        "2..7",
+        "--die",
+        "1,1,1,6,6,6",
+        "--track",
+        "20",
+        "--offset",
+        "10",
+        "--pieces",
+        "2",
+        "--goal-fields",
+        "2",
+        "--exact",
+        "--store",
+        store,
+        "--format",
+        "json",
+    ];
+    let first = json(&args);
+    let read_note = |v: &Value| {
+        v["notes"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .filter(|n| n.as_str().unwrap().contains("read from"))
+            .count()
+    };
+    assert_eq!(read_note(&first), 0);
+    assert_eq!(std::fs::read_dir(&dir).unwrap().count(), 3);
+    let second = json(&args);
+    assert_eq!(read_note(&second), 3);
+    assert_eq!(first["matrix"], second["matrix"]);
+    assert_eq!(first["ranking"], second["ranking"]);
+
+    let damaged = dir.join("bwinf_20-10-2-2_1..6_vs_2..7.json");
+    std::fs::write(&damaged, "{ half a record").unwrap();
+    let out = Command::new(env!("CARGO_BIN_EXE_wuerfelglueck"))
+        .args(args)
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(1));
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(err.contains(damaged.to_str().unwrap()), "{err}");
+    // The damaged file is left as it was, for the user to look at.
+    assert_eq!(
+        std::fs::read_to_string(&damaged).unwrap(),
+        "{ half a record"
+    );
+    std::fs::remove_dir_all(&dir).unwrap();
+}

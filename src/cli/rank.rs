@@ -5,6 +5,7 @@ use super::common::{
 };
 use super::{CliError, Format};
 use crate::exact::SolveOptions;
+use crate::exact::store::PairStore;
 use crate::rank::{SimulationPlan, simulate_tournament, solve_tournament};
 use crate::report::{RankReport, write_rank};
 use crate::sim::Stopping;
@@ -40,6 +41,11 @@ pub struct RankArgs {
     /// simulated and marked.
     #[arg(long = "max-memory", value_name = "SIZE", requires = "exact")]
     pub max_memory: Option<String>,
+    /// With --exact: keep every solved pair in DIR (one JSON file per pair, created if
+    /// missing) and read pairs solved there before to this --tolerance or tighter, so an
+    /// interrupted ranking resumes and rankings that share a pair solve it once.
+    #[arg(long, value_name = "DIR", requires = "exact")]
+    pub store: Option<PathBuf>,
     /// Output format.
     #[arg(long, value_enum, default_value_t = Format::Table)]
     pub format: Format,
@@ -102,8 +108,16 @@ pub fn run(args: RankArgs, out: &mut dyn Write) -> Result<(), CliError> {
             max_memory: memory_limit(args.max_memory.as_deref())?,
             ..SolveOptions::default()
         };
+        let store = match &args.store {
+            Some(dir) => Some(PairStore::open(dir).map_err(CliError::failure)?),
+            None => None,
+        };
         args.sim
-            .in_pool(|| solve_tournament(&rules, &dice, &options, &plan, &|n| bar.inc(n)))?
+            .in_pool(|| {
+                solve_tournament(&rules, &dice, &options, &plan, store.as_ref(), &|n| {
+                    bar.inc(n)
+                })
+            })?
             .map_err(CliError::failure)?
     } else {
         let t = args

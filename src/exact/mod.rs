@@ -80,6 +80,7 @@ pub mod matrix_free;
 pub mod memory;
 pub mod reachable;
 pub mod solve;
+pub mod store;
 pub mod tables;
 pub mod transitions;
 
@@ -177,7 +178,7 @@ impl fmt::Display for ExactError {
 impl std::error::Error for ExactError {}
 
 /// The certified intervals of every reported figure.
-#[derive(Clone, Copy, Debug, PartialEq, serde::Serialize)]
+#[derive(Clone, Copy, Debug, PartialEq, serde::Serialize, serde::Deserialize)]
 pub struct ResultBounds {
     /// P(A wins), starting player by the profile.
     pub p_a: Bounds,
@@ -240,7 +241,7 @@ impl ExactResult {
 }
 
 /// Size and cost of a solve.
-#[derive(Clone, Copy, Debug, PartialEq, serde::Serialize)]
+#[derive(Clone, Copy, Debug, PartialEq, serde::Serialize, serde::Deserialize)]
 pub struct SolveStats {
     /// Reachable configurations of A and of B.
     pub configs: [u64; 2],
@@ -266,7 +267,7 @@ pub struct SolveStats {
 
 /// The exact answer for one matchup. Each figure is the midpoint of its certified interval
 /// (so within half the tolerance of the truth); figures a start cannot reach are exactly 0.
-#[derive(Clone, Copy, Debug, PartialEq, serde::Serialize)]
+#[derive(Clone, Copy, Debug, PartialEq, serde::Serialize, serde::Deserialize)]
 pub struct ExactResult {
     /// P(A starts): 1/2, or the roll-off's probability under `roll-off`.
     pub p_a_starts: f64,

@@ -140,7 +140,7 @@ fn for_chunks_in_order(chain: &Chain, work: impl Fn(std::ops::Range<usize>) + Sy
 }
 
 /// A closed interval `[lo, hi]` that provably contains a probability.
-#[derive(Clone, Copy, Debug, PartialEq, serde::Serialize)]
+#[derive(Clone, Copy, Debug, PartialEq, serde::Serialize, serde::Deserialize)]
 pub struct Bounds {
     /// Lower end.
     pub lo: f64,

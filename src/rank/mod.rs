@@ -6,6 +6,7 @@
 //! bounds).
 
 use crate::dice::Die;
+use crate::exact::store::{PairStore, StoreError, StoredPair};
 use crate::exact::{Bounds, ExactError, ExactResult, SolveOptions};
 use crate::rules::Rules;
 use crate::sim::stats::{self, Interval};
@@ -278,40 +279,96 @@ fn simulate_pair(
     run_duel(&matchup, key, plan.stopping, progress)
 }
 
+/// Why an exact ranking stopped.
+#[derive(Debug)]
+pub enum RankError {
+    /// A solve failed for another reason than size (e.g. it did not converge).
+    Exact(ExactError),
+    /// The store of solved pairs could not be read or written.
+    Store(StoreError),
+}
+
+impl std::fmt::Display for RankError {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            RankError::Exact(e) => write!(f, "{e}"),
+            RankError::Store(e) => write!(f, "{e}"),
+        }
+    }
+}
+
+impl std::error::Error for RankError {}
+
 /// Solves every pair of `dice` exactly (sparse-matrix solver, or the matrix-free one when
 /// the matrix does not fit); a pair that fits neither is simulated instead (its figures are
-/// marked [`Method::Simulated`]) and named in the returned notes.
+/// marked [`Method::Simulated`]) and named in the returned notes. With a `store`, a pair
+/// solved before to `options.tolerance` or tighter is read from it instead of solved
+/// again, and each newly solved pair is written to it at once, so an interrupted ranking
+/// resumes where it stopped; the notes name the pairs read.
 pub fn solve_tournament(
     rules: &Rules,
     dice: &[Die],
     options: &SolveOptions,
     fallback: &SimulationPlan,
+    store: Option<&PairStore>,
     progress: &(dyn Fn(u64) + Sync),
-) -> Result<(Tournament, Vec<String>), ExactError> {
+) -> Result<(Tournament, Vec<String>), RankError> {
     let mut tournament = Tournament::new(dice.to_vec());
     let mut notes = Vec::new();
     for (stream, (i, j)) in tournament.pairs().into_iter().enumerate() {
-        match crate::exact::matrix_free::solve_fitting(rules, &dice[i], &dice[j], options) {
-            Ok(fitted) => {
-                if fitted.stalled {
-                    let width = fitted.result.bounds.p_a.hi - fitted.result.bounds.p_a.lo;
-                    notes.push(format!(
-                        "{} vs {}: {} reached a certified width of {width:.1e} only",
-                        dice[i], dice[j], fitted.solver
-                    ));
-                }
-                tournament.record_exact(i, j, &fitted.result)
-            }
-            Err(e @ (ExactError::Memory { .. } | ExactError::TooLarge(_))) => {
+        let (a, b) = (&dice[i], &dice[j]);
+        let stored = match store {
+            Some(store) => store
+                .load(rules, a, b, options.tolerance)
+                .map_err(RankError::Store)?,
+            None => None,
+        };
+        let record = match stored {
+            Some(record) => {
                 notes.push(format!(
-                    "{} vs {}: simulated, because {e}",
-                    dice[i], dice[j]
+                    "{a} vs {b}: read from {} (solved before to {:e}, {})",
+                    store
+                        .map(|s| s.path(rules, a, b))
+                        .unwrap_or_default()
+                        .display(),
+                    record.tolerance,
+                    record.solver
                 ));
-                let counts = simulate_pair(rules, dice, fallback, stream, (i, j), progress);
-                tournament.record_duel(i, j, &counts);
+                record
             }
-            Err(e) => return Err(e),
+            None => match crate::exact::matrix_free::solve_fitting(rules, a, b, options) {
+                Ok(fitted) => {
+                    let record = StoredPair::new(
+                        rules,
+                        a,
+                        b,
+                        options.tolerance,
+                        fitted.solver.to_string(),
+                        fitted.stalled,
+                        fitted.result,
+                    );
+                    if let Some(store) = store {
+                        store.save(&record, rules, a, b).map_err(RankError::Store)?;
+                    }
+                    record
+                }
+                Err(e @ (ExactError::Memory { .. } | ExactError::TooLarge(_))) => {
+                    notes.push(format!("{a} vs {b}: simulated, because {e}"));
+                    let counts = simulate_pair(rules, dice, fallback, stream, (i, j), progress);
+                    tournament.record_duel(i, j, &counts);
+                    continue;
+                }
+                Err(e) => return Err(RankError::Exact(e)),
+            },
+        };
+        if record.stalled {
+            let width = record.result.bounds.p_a.width();
+            notes.push(format!(
+                "{a} vs {b}: {} reached a certified width of {width:.1e} only",
+                record.solver
+            ));
         }
+        tournament.record_exact(i, j, &record.result);
     }
     Ok((tournament, notes))
 }
