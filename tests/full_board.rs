@@ -3,9 +3,13 @@
 //! BwInf board.
 
 use wuerfelglueck::dice::Die;
+use wuerfelglueck::exact::encode::StateEncoder;
 use wuerfelglueck::exact::matrix_free::{
     FullOptions, Storage, estimate_bytes, solve_full, solve_full_with,
 };
+use wuerfelglueck::exact::reachable::{StateSet, player_configs};
+use wuerfelglueck::exact::solve::Classes;
+use wuerfelglueck::exact::transitions::build_chain;
 use wuerfelglueck::exact::{
     ExactError, ExactResult, SolveOptions, checks::check_result, solve_matchup,
 };
@@ -94,6 +98,55 @@ fn never_ending_games_are_found_and_bounded() {
 #[test]
 fn roll_off_start_is_weighted() {
     cross_check("12/6/2/2", "roll-off", "1..6", "2,3,4,5,6,6");
+}
+
+/// The matrix-free solver iterates every pair where nobody has won and no track field is
+/// shared, reachable from the openings or not, so its state count exceeds the sparse
+/// solver's. Over that same set of states the sparse solver's chain has exactly the
+/// transitions, self-loops and never-ending states the matrix-free solver reports.
+#[test]
+fn counts_equal_the_sparse_chain_over_the_same_states() {
+    let mut stuck_rows = 0;
+    for (board, a, b) in [
+        ("20/10/2/2", "1..6", "1,1,1,6,6,6"),
+        ("24/12/2/3", "1..6", "2,3,4,5,6,6"),
+        // Never-ending states; a die of 6s whose pieces get stuck (rows that only loop).
+        ("12/6/2/2", "2,6", "1..5"),
+        ("8/4/2/2", "6", "1..6"),
+    ] {
+        let (r, da, db) = (rules(board, "bwinf"), die(a), die(b));
+        let full = solve_full(&r, &da, &db, &options(1e-9)).unwrap().stats;
+        let encoder =
+            StateEncoder::new(player_configs(&r, &da), player_configs(&r, &db), 1).unwrap();
+        let universe = encoder.coder.len();
+        let mut words = vec![0u64; universe.div_ceil(64) as usize];
+        for i in 0..universe {
+            let [pa, pb] = encoder.decode(i).pieces;
+            let shared = pa & r.board().track_in_other_view(1, pb) != 0;
+            if !shared && !r.has_won(pa) && !r.has_won(pb) {
+                words[(i / 64) as usize] |= 1 << (i % 64);
+            }
+        }
+        let live = StateSet::from_words(words, universe);
+        let chain = build_chain(&r, [&da, &db], &encoder, &live);
+        let what = format!("{board} {a} vs {b}");
+        assert_eq!(full.states, chain.states() as u64, "{what}");
+        assert_eq!(full.transitions, chain.transitions(), "{what}");
+        assert_eq!(full.self_loops, chain.self_loops, "{what}");
+        assert_eq!(full.never_states, Classes::of(&chain).never, "{what}");
+        assert!(
+            full.self_loops > 0 && full.transitions > full.states,
+            "{what}"
+        );
+        // The reachable states are a subset: the sparse solver's counts are at most these.
+        let sparse = solve_matchup(&r, &da, &db, &options(1e-9)).unwrap().stats;
+        assert!(sparse.states <= full.states && sparse.transitions <= full.transitions);
+        stuck_rows += chain.stuck;
+    }
+    assert!(
+        stuck_rows > 0,
+        "the rule for rows that only loop is not exercised"
+    );
 }
 
 #[test]
@@ -240,8 +293,9 @@ fn full_board_agrees_with_simulation() {
     assert_eq!(counts.total().unfinished, 0);
 }
 
-/// Prints a full-board solve with timings:
-/// `WG_A=1..6 WG_B=1..6 cargo test --release --test full_board report -- --ignored --nocapture`.
+/// Prints a full-board solve with timings and work (sweeps, cell updates):
+/// `WG_A=1..6 WG_B=1..6 cargo test --release --test full_board report -- --ignored --nocapture`
+/// (`WG_BOARD=20/10/4/4` for another board, `RAYON_NUM_THREADS=1` for one thread).
 #[test]
 #[ignore = "a measurement, not a check: minutes and gigabytes for 1..6 vs 1..6"]
 fn report() {
@@ -253,9 +307,10 @@ fn report() {
         Ok("f64") => Storage::F64,
         _ => Storage::Auto,
     };
+    let board = std::env::var("WG_BOARD").unwrap_or("40/20/4/4".into());
     let started = std::time::Instant::now();
     let out = solve_full_with(
-        &Rules::bwinf(),
+        &rules(&board, "bwinf"),
         &a,
         &b,
         &SolveOptions {

@@ -2,21 +2,28 @@
 //! BwInf board (40 fields, 4 pieces each) included.
 //!
 //! # Layout
-//! Each player's reachable configurations ([`super::reachable::player_configs`], most
-//! advanced first) and move/capture tables ([`PlayerTables`]) are all the solver stores
-//! besides the values. The values live in one flat vector over the whole product
-//! `b × a × side × component`, `a` (player A's configuration) innermost after the side,
-//! with `K = 2` components (`V` = P(A wins), `W` = P(B wins)) or `K = 3` (plus `Z`, the
-//! probability of falling into the never-ending set) when such a set exists. The two sides
-//! of one pair of configurations are neighbours, so the exact two-state elimination below
-//! touches one cache line.
+//! Each player's reachable configurations ([`super::reachable::player_configs`]) ordered
+//! by pieces in the goal (most first), then most advanced first, and move/capture tables
+//! ([`PlayerTables`]) are all the solver stores besides the values. The values live in one
+//! flat vector over the whole product `b × a × side × component`, `a` (player A's
+//! configuration) innermost after the side, with `K = 2` components (`V` = P(A wins),
+//! `W` = P(B wins)) or `K = 3` (plus `Z`, the probability of falling into the never-ending
+//! set) when such a set exists. The two sides of one pair of configurations are neighbours,
+//! so the exact two-state elimination below touches one cache line.
 //!
 //! Pairs that cannot occur in a game (two pieces on one track field, a configuration that
 //! has already won) are part of the product but never the successor of a pair that can
-//! occur; the sweeps skip them (their slots stay 0 and are never read).
+//! occur; the sweeps skip them (their slots stay 0 and are never read). The other pairs,
+//! "live", are the solver's states: a superset of the states reachable from the openings
+//! that the sparse solver uses (1..6 against 1..6 on 20/10/2/2: 25,598 against 24,750), so
+//! `states`, `transitions` and `self_loops` in [`SolveStats`] are counted over more states
+//! than there, with the same meaning (one per distinct successor other than the state
+//! itself, plus one for a winning face; a self-loop where some but not all faces lead back).
 //!
 //! # The sweep
-//! Rows `b` in increasing index (most advanced first), `a` increasing in a row. A move of A
+//! Rows `b` in increasing index (most advanced first), `a` increasing in a row. Goal pieces
+//! never leave the goal, so ordering by goal count first keeps "a move leads to a smaller
+//! index" (the count stays or rises; with it equal, the progress rises). A move of A
 //! leads to a more advanced `a' < a` in the same row (already updated in this sweep) or, on
 //! a capture, to a row `capture(b) > b` (updated in the previous sweep); a move of B leads to
 //! a row `b' < b`, already updated, and `a` or `capture(a)`. So without captures one sweep is
@@ -25,6 +32,29 @@
 //! roll that moves nothing keeps the state (a 6: same side, a self-loop) or passes the turn
 //! to the same pair, and the 2×2 system
 //! `x0 = s0 + p00 x0 + p01 x1`, `x1 = s1 + p10 x0 + p11 x1` is solved in closed form.
+//!
+//! # Blocks by goal occupancy
+//! The pair (goal pieces of A, goal pieces of B) never decreases along a game, and each
+//! pair of counts is a rectangle of rows and columns. The solver first solves these blocks
+//! one by one, those with the most goal pieces first, each swept until the largest width
+//! `1 - V - W - Z` among its states is at most its target (from the tolerance down to half
+//! of it for the deepest block, see `Run::block_pass`), the opening block until the
+//! openings are certified. So the late blocks are not swept again while the captures of
+//! the early ones settle. If the openings are not certified after this pass, global sweeps
+//! follow; the certificate below alone decides stopping either way. `iterations` in the
+//! stats is the work in units of full sweeps (cell updates / live pairs, rounded up).
+//!
+//! Measured single-threaded in cell updates (pairs updated, both sides at once), global
+//! sweeps before, blocks after, `f64`, tolerance 1e-9 (1e-12): 1..6 vs 1..6 on 20/10/4/4
+//! 239.7e6 -> 183.1e6 (303.6e6 -> 232.8e6), on 24/12/4/4 547.7e6 -> 405.5e6 (684.6e6 ->
+//! 520.0e6), about -25 %; on the BwInf board 1..6 vs 1,1,1,6,6,6 1417e6 -> 1043e6 (-26 %,
+//! 22 sweeps -> 17 sweep equivalents), but 1,1,1,6,6,6 vs 1,6,6,6,6,6 only 357.2e6 ->
+//! 327.5e6 (468.9e6 -> 416.0e6), -8 % (-11 %): with dice of only 1s and 6s every block needs
+//! 13-16 sweeps by itself, its own captures, where the global iteration needs 16. Under
+//! `f32` (same certified width) 25 -> 20 and 25 -> 22 sweep equivalents. Looser targets
+//! for the blocks other than the opening one, 3, 10, 30 times the tolerance, gave -5 %,
+//! -9 %, -11 % on the second pair but -5 %, +15 %, +17 % on 20/10/4/4, whose opening block
+//! then inherited too much and needed global sweeps; not worth a tuned constant.
 //!
 //! # Certificate
 //! As in [`crate::exact`]: `V`, `W`, `Z` start at 0 (with `Z = 1` held on the never-ending
@@ -47,9 +77,11 @@
 //! gain is below `f32` resolution: each stored value loses up to `2^-24` relative, and the
 //! loss is carried along a game, so the certified width cannot fall below about `1e-7`
 //! times the expected number of rolls (in practice 1e-6 .. 1e-5). The solver then stops
-//! and reports the width it reached (see [`FullOutcome::stalled`]).
+//! and reports the width it reached (see [`FullOutcome::stalled`]); in the block pass a
+//! block that stops gaining is left as it is, and when the opening block does, global
+//! sweeps could not gain either and are skipped.
 //!
-//! # Measured (BwInf board, tolerance 1e-9, 2 cores)
+//! # Measured (BwInf board, tolerance 1e-9, 2 cores, global sweeps only)
 //! | matchup | configurations | live states | memory | sweeps | time |
 //! |---|---|---|---|---|---|
 //! | 1,1,1,6,6,6 vs 1,6,6,6,6,6 | 5,001 × 5,001 | 4.47e7 | 0.89 GB | 16-18 | 8.4 s |
@@ -58,15 +90,17 @@
 //! With `f32` storage the first pair stalls at a certified width of about 1.4e-6.
 //! `three-tries` is not supported (it would add the tries counter to the state).
 
+use super::encode::ConfigIndex;
 use super::tables::{NO_LANDING, PlayerTables};
 use super::{
     Bounds, ExactError, ExactResult, ResultBounds, SolveOptions, SolveStats, memory, p_a_starts,
     reachable,
 };
 use crate::dice::Die;
-use crate::fixpoint::{self, Convergence, StopRule, SweepReport};
-use crate::rules::{GameState, Rules};
+use crate::fixpoint::{self, StopRule, SweepReport};
+use crate::rules::{Board, GameState, Rules};
 use rayon::prelude::*;
+use std::ops::Range;
 use std::sync::atomic::Ordering::Relaxed;
 use std::sync::atomic::{AtomicU8, AtomicU32, AtomicU64};
 use std::time::Instant;
@@ -109,6 +143,8 @@ pub struct FullOutcome {
     /// Under `f32`: the iteration stopped gaining before the tolerance was reached; the
     /// intervals are as wide as they say.
     pub stalled: bool,
+    /// Sweeps and cell updates of the value iteration.
+    pub work: Work,
 }
 
 /// Bytes of the values, flags and tables of a matrix-free solve over `configs`
@@ -166,6 +202,40 @@ impl Slot for F32Slot {
     }
 }
 
+/// Configurations with the same number of pieces in the goal: an index range, since
+/// [`by_goal_count`] orders them so.
+#[derive(Clone, Debug)]
+struct GoalClass {
+    goals: u32,
+    range: Range<usize>,
+}
+
+/// `configs` (most advanced first) reordered by pieces in the goal, most first, keeping the
+/// order within each count, and the classes in index order. The order stays "most advanced
+/// first" as the sweep needs it: a move raises the progress and never lowers the goal
+/// count, a capture lowers the progress and keeps the goal count.
+fn by_goal_count(board: &Board, configs: ConfigIndex) -> (ConfigIndex, Vec<GoalClass>) {
+    let goal = board.goal_mask();
+    let goals = |m: u64| (m & goal).count_ones();
+    let mut masks = configs.masks().to_vec();
+    drop(configs);
+    // Stable: ties keep the order of `player_configs`.
+    masks.sort_by_key(|&m| std::cmp::Reverse(goals(m)));
+    let mut classes: Vec<GoalClass> = Vec::new();
+    for (i, &m) in masks.iter().enumerate() {
+        match classes.last_mut() {
+            Some(c) if c.goals == goals(m) => c.range.end = i + 1,
+            _ => classes.push(GoalClass {
+                goals: goals(m),
+                range: i..i + 1,
+            }),
+        }
+    }
+    let index = ConfigIndex::new(masks, board.fields(), board.pieces())
+        .expect("a reordering of valid configurations");
+    (index, classes)
+}
+
 /// B's move with one face from the configuration of the current row.
 #[derive(Clone, Copy)]
 struct RowMove {
@@ -191,6 +261,9 @@ struct Game {
     /// cannot occur in a game (nor follow from one that can) and is skipped.
     occ_a: Vec<u64>,
     occ_b: Vec<u64>,
+    /// Each player's configurations by pieces in the goal, in index order.
+    classes_a: Vec<GoalClass>,
+    classes_b: Vec<GoalClass>,
 }
 
 /// Rows of `a` below this run on one thread.
@@ -228,6 +301,40 @@ impl Game {
             .collect()
     }
 
+    /// Where A's face `k` leads from the pair `(a, b)`: the successor's cell and side to
+    /// move, or `None` when A wins. A face that moves nothing leads to the cell itself.
+    #[inline(always)]
+    fn a_moves(&self, a: usize, b: usize, k: usize) -> Option<(usize, usize)> {
+        let e = self.ta.entry(a as u32, k);
+        if e.won {
+            return None;
+        }
+        let b2 = if e.landing == NO_LANDING {
+            b
+        } else {
+            self.tb.capture(b as u32, e.landing) as usize
+        };
+        Some((
+            b2 * self.na + e.next as usize,
+            usize::from(e.turn[0] & 4 == 0),
+        ))
+    }
+
+    /// Where B's move `m` (of the current row) leads from A's configuration `a`, as
+    /// [`Game::a_moves`].
+    #[inline(always)]
+    fn b_moves(&self, m: &RowMove, a: usize) -> Option<(usize, usize)> {
+        if m.won {
+            return None;
+        }
+        let a2 = if m.landing == NO_LANDING {
+            a
+        } else {
+            self.ta.capture(a as u32, m.landing) as usize
+        };
+        Some((m.next * self.na + a2, usize::from(m.same)))
+    }
+
     /// One pass of the "can reach a win" search over the pair `(a, b)`; bit `s` of the flag
     /// is set when side `s` to move can reach a win. Returns whether it changed.
     #[inline(always)]
@@ -240,50 +347,23 @@ impl Game {
         let mut f = old;
         for _ in 0..2 {
             let before = f;
-            if f & 1 == 0 {
-                for &(k, _) in &self.fa {
-                    let e = self.ta.entry(a as u32, k);
-                    let ok = e.won || {
-                        let b2 = if e.landing == NO_LANDING {
-                            b
-                        } else {
-                            self.tb.capture(b as u32, e.landing) as usize
-                        };
-                        let side = usize::from(e.turn[0] & 4 == 0);
-                        let g = if b2 == b && e.next as usize == a {
-                            f
-                        } else {
-                            flags[b2 * self.na + e.next as usize].load(Relaxed)
-                        };
-                        g >> side & 1 != 0
+            // A successor in the same cell is read from `f`, which may have just changed.
+            let wins = |f: u8, m: Option<(usize, usize)>| match m {
+                None => true,
+                Some((next, side)) => {
+                    let g = if next == cell {
+                        f
+                    } else {
+                        flags[next].load(Relaxed)
                     };
-                    if ok {
-                        f |= 1;
-                        break;
-                    }
+                    g >> side & 1 != 0
                 }
+            };
+            if f & 1 == 0 && self.fa.iter().any(|&(k, _)| wins(f, self.a_moves(a, b, k))) {
+                f |= 1;
             }
-            if f & 2 == 0 {
-                for m in row {
-                    let ok = m.won || {
-                        let a2 = if m.landing == NO_LANDING {
-                            a
-                        } else {
-                            self.ta.capture(a as u32, m.landing) as usize
-                        };
-                        let side = usize::from(m.same);
-                        let g = if m.next == b && a2 == a {
-                            f
-                        } else {
-                            flags[m.next * self.na + a2].load(Relaxed)
-                        };
-                        g >> side & 1 != 0
-                    };
-                    if ok {
-                        f |= 2;
-                        break;
-                    }
-                }
+            if f & 2 == 0 && row.iter().any(|m| wins(f, self.b_moves(m, a))) {
+                f |= 2;
             }
             if f == before || f == 3 {
                 break;
@@ -337,7 +417,7 @@ impl Game {
         (flags, never, sweeps)
     }
 
-    /// Updates the pair `(a, b)` (both sides) in place; returns the largest change.
+    /// Updates the pair `(a, b)` (both sides) in place.
     #[inline(always)]
     fn update_cell<S: Slot, const K: usize>(
         &self,
@@ -346,7 +426,7 @@ impl Game {
         row: &[RowMove],
         a: usize,
         b: usize,
-    ) -> f64 {
+    ) -> Tally {
         let cell = b * self.na + a;
         let (never0, never1) = if K == 3 {
             let f = flags[cell].load(Relaxed);
@@ -355,72 +435,49 @@ impl Game {
             (false, false)
         };
         if never0 && never1 {
-            return 0.0;
+            return Tally::cell(0.0, 0.0);
         }
-        let na = self.na;
         let mut s0 = [0.0f64; K];
         let mut s1 = [0.0f64; K];
         let (mut p00, mut p01, mut p10, mut p11) = (0.0, 0.0, 0.0, 0.0);
+        let add = |s: &mut [f64; K], p: f64, next: usize, side: usize| {
+            let at = (next * 2 + side) * K;
+            for c in 0..K {
+                s[c] += p * vals[at + c].get();
+            }
+        };
         if !never0 {
             for &(k, p) in &self.fa {
-                let e = self.ta.entry(a as u32, k);
-                if e.won {
-                    s0[0] += p;
-                    continue;
-                }
-                let same = e.turn[0] & 4 != 0;
-                if e.next as usize == a {
-                    if same {
-                        p00 += p;
-                    } else {
-                        p01 += p;
-                    }
-                    continue;
-                }
-                let b2 = if e.landing == NO_LANDING {
-                    b
-                } else {
-                    self.tb.capture(b as u32, e.landing) as usize
-                };
-                let at = ((b2 * na + e.next as usize) * 2 + usize::from(!same)) * K;
-                for c in 0..K {
-                    s0[c] += p * vals[at + c].get();
+                match self.a_moves(a, b, k) {
+                    None => s0[0] += p,
+                    Some((next, 0)) if next == cell => p00 += p,
+                    Some((next, _)) if next == cell => p01 += p,
+                    Some((next, side)) => add(&mut s0, p, next, side),
                 }
             }
         }
         if !never1 {
             for m in row {
-                if m.won {
-                    s1[1] += m.p;
-                    continue;
-                }
-                if m.next == b {
-                    if m.same {
-                        p11 += m.p;
-                    } else {
-                        p10 += m.p;
-                    }
-                    continue;
-                }
-                let a2 = if m.landing == NO_LANDING {
-                    a
-                } else {
-                    self.ta.capture(a as u32, m.landing) as usize
-                };
-                let at = ((m.next * na + a2) * 2 + usize::from(m.same)) * K;
-                for c in 0..K {
-                    s1[c] += m.p * vals[at + c].get();
+                match self.b_moves(m, a) {
+                    None => s1[1] += m.p,
+                    Some((next, 1)) if next == cell => p11 += m.p,
+                    Some((next, _)) if next == cell => p10 += m.p,
+                    Some((next, side)) => add(&mut s1, m.p, next, side),
                 }
             }
         }
         let base = cell * 2 * K;
-        let mut change = 0.0f64;
+        let mut tally = Tally::cell(0.0, 0.0);
         let mut put = |at: usize, x: [f64; K]| {
+            let mut assigned = 0.0;
             for c in 0..K {
                 let old = vals[at + c].get();
-                change = change.max((x[c] - old).abs());
+                tally.change = tally.change.max((x[c] - old).abs());
                 vals[at + c].set(x[c]);
+                // What is stored (rounded down under f32) is what the certificate sees.
+                assigned += vals[at + c].get();
             }
+            tally.width = tally.width.max(1.0 - assigned);
         };
         // The never-ending side's fixed value: Z = 1.
         let fixed = |c: usize| if c == 2 { 1.0 } else { 0.0 };
@@ -437,32 +494,136 @@ impl Game {
             let x0: [f64; K] = std::array::from_fn(|c| (s0[c] + p01 * fixed(c)) / (1.0 - p00));
             put(base, x0);
         }
-        change
+        tally
     }
 
-    /// One Gauss-Seidel sweep; returns the largest change.
-    fn sweep<S: Slot, const K: usize>(&self, vals: &[S], flags: &[AtomicU8]) -> f64 {
-        let mut change = 0.0f64;
-        for b in 0..self.nb {
+    /// One Gauss-Seidel sweep over the block of rows `rows` and columns `cols` (the whole
+    /// product for a global sweep), in the order of the module docs.
+    fn sweep<S: Slot, const K: usize>(
+        &self,
+        vals: &[S],
+        flags: &[AtomicU8],
+        rows: Range<usize>,
+        cols: Range<usize>,
+    ) -> Tally {
+        let mut tally = Tally::default();
+        for b in rows {
             if self.won_b[b] {
                 continue;
             }
             let row = self.row_moves(b);
             let occ = self.occ_b[b];
-            let c = (0..self.na)
+            let t = cols
+                .clone()
                 .into_par_iter()
                 .with_min_len(MIN_CHUNK)
                 .map(|a| {
                     if self.live(a, occ) {
                         self.update_cell::<S, K>(vals, flags, &row, a, b)
                     } else {
-                        0.0
+                        Tally::default()
                     }
                 })
-                .reduce(|| 0.0, f64::max);
-            change = change.max(c);
+                .reduce(Tally::default, Tally::merge);
+            tally = tally.merge(t);
         }
-        change
+        tally
+    }
+
+    /// The live pairs, and their transitions and self-loops as the sparse solver counts
+    /// them (see [`super::transitions::Chain`]): per state (pair and side), its distinct
+    /// successors other than itself plus one if a face wins; a self-loop when some but not
+    /// all of its faces lead back to it. Never-ending states count too, as there.
+    fn count_states(&self) -> StateCounts {
+        (0..self.nb)
+            .into_par_iter()
+            .filter(|&b| !self.won_b[b])
+            .map_init(Vec::new, |targets, b| {
+                let row = self.row_moves(b);
+                let mut counts = StateCounts::default();
+                for a in (0..self.na).filter(|&a| self.live(a, self.occ_b[b])) {
+                    counts.cells += 1;
+                    let cell = b * self.na + a;
+                    let moves_a = self.fa.iter().map(|&(k, _)| self.a_moves(a, b, k));
+                    let moves_b = row.iter().map(|m| self.b_moves(m, a));
+                    for (t, s) in [
+                        count_side(moves_a, (cell, 0), targets),
+                        count_side(moves_b, (cell, 1), targets),
+                    ] {
+                        counts.transitions += t;
+                        counts.self_loops += s;
+                    }
+                }
+                counts
+            })
+            .reduce(StateCounts::default, |x, y| StateCounts {
+                cells: x.cells + y.cells,
+                transitions: x.transitions + y.transitions,
+                self_loops: x.self_loops + y.self_loops,
+            })
+    }
+}
+
+/// What [`Game::count_states`] counts.
+#[derive(Clone, Copy, Debug, Default)]
+struct StateCounts {
+    /// Live pairs of configurations (two states each).
+    cells: u64,
+    transitions: u64,
+    self_loops: u64,
+}
+
+/// Counts of one state's row: its successors (`None` for a win) from each distinct face,
+/// `me` the state itself; returns (transitions, 1 if a self-loop is eliminated).
+fn count_side(
+    moves: impl Iterator<Item = Option<(usize, usize)>>,
+    me: (usize, usize),
+    targets: &mut Vec<(usize, usize)>,
+) -> (u64, u64) {
+    targets.clear();
+    let (mut wins, mut loops) = (false, false);
+    for m in moves {
+        match m {
+            None => wins = true,
+            Some(next) if next == me => loops = true,
+            Some(next) => targets.push(next),
+        }
+    }
+    targets.sort_unstable();
+    targets.dedup();
+    // Every face leads back: the sparse solver leaves such a row empty, no loop counted.
+    let stuck = !wins && targets.is_empty();
+    (
+        targets.len() as u64 + u64::from(wins),
+        u64::from(loops && !stuck),
+    )
+}
+
+/// What a sweep (or one cell update) did: the largest change of a stored value, the largest
+/// width `1 - V - W - Z` left at an updated state (0 on the never-ending set), and the
+/// number of cells updated.
+#[derive(Clone, Copy, Debug, Default)]
+struct Tally {
+    change: f64,
+    width: f64,
+    updates: u64,
+}
+
+impl Tally {
+    fn cell(change: f64, width: f64) -> Tally {
+        Tally {
+            change,
+            width,
+            updates: 1,
+        }
+    }
+
+    fn merge(self, o: Tally) -> Tally {
+        Tally {
+            change: self.change.max(o.change),
+            width: self.width.max(o.width),
+            updates: self.updates + o.updates,
+        }
     }
 }
 
@@ -518,8 +679,9 @@ pub fn solve_full_with(
         ));
     }
     let p_start = p_a_starts(rules, a, b)?;
-    let ca = reachable::player_configs(rules, a);
-    let cb = reachable::player_configs(rules, b);
+    let board = rules.board();
+    let (ca, classes_a) = by_goal_count(board, reachable::player_configs(rules, a));
+    let (cb, classes_b) = by_goal_count(board, reachable::player_configs(rules, b));
     let configs = [ca.len() as u64, cb.len() as u64];
     let product = configs[0] * configs[1] * 2;
     let fits = |bytes: u64| options.max_memory.is_none_or(|l| bytes <= l);
@@ -542,7 +704,6 @@ pub fn solve_full_with(
     }
     let ta = PlayerTables::new(rules, 0, a, &ca);
     let tb = PlayerTables::new(rules, 1, b, &cb);
-    let board = rules.board();
     let track = board.track_mask();
     let start = GameState::start(0).pieces;
     let sa = ca.index(start[0]).expect("opening configuration") as usize;
@@ -560,6 +721,8 @@ pub fn solve_full_with(
             .collect(),
         na: ca.len(),
         nb: cb.len(),
+        classes_a,
+        classes_b,
         ta,
         tb,
     };
@@ -577,16 +740,7 @@ pub fn solve_full_with(
     if !fits(bytes) {
         return Err(memory_error(bytes));
     }
-    let states = 2
-        * (0..game.nb)
-            .into_par_iter()
-            .filter(|&b| !game.won_b[b])
-            .map(|b| {
-                (0..game.na)
-                    .filter(|&a| game.live(a, game.occ_b[b]))
-                    .count() as u64
-            })
-            .sum::<u64>();
+    let counts = game.count_states();
     let build_seconds = started.elapsed().as_secs_f64();
     let rule = StopRule {
         tolerance: options.tolerance,
@@ -599,13 +753,19 @@ pub fn solve_full_with(
         start: (sa, sb),
     };
     let solving = Instant::now();
-    let (lower, convergence, stalled) = match (storage, k) {
+    let iterated = match (storage, k) {
         (Storage::F64, 2) => run.go::<F64Slot, 2>(false)?,
         (Storage::F64, _) => run.go::<F64Slot, 3>(false)?,
         (_, 2) => run.go::<F32Slot, 2>(true)?,
         _ => run.go::<F32Slot, 3>(true)?,
     };
     let solve_seconds = solving.elapsed().as_secs_f64();
+    let Iterated {
+        lower,
+        stalled,
+        work,
+        ..
+    } = iterated;
     let f = flags[sb * game.na + sa].load(Relaxed);
     let never_possible = never_states > 0;
     let [ba, bb, bn] = start_bounds(lower[0], k == 3 && f & 1 == 0, never_possible);
@@ -618,12 +778,12 @@ pub fn solve_full_with(
         SolveStats {
             configs,
             product,
-            states,
+            states: 2 * counts.cells,
             never_states,
-            // Matrix-free: nothing is stored per transition.
-            transitions: 0,
-            self_loops: 0,
-            iterations: convergence.sweeps,
+            transitions: counts.transitions,
+            self_loops: counts.self_loops,
+            // Block sweeps cover part of the product: the work in units of full sweeps.
+            iterations: work.cell_updates.div_ceil(counts.cells.max(1)) as usize,
             memory_bytes: bytes,
             build_seconds,
             solve_seconds,
@@ -634,6 +794,7 @@ pub fn solve_full_with(
         storage,
         classify_sweeps,
         stalled,
+        work,
     })
 }
 
@@ -644,13 +805,42 @@ struct Run<'g> {
     start: (usize, usize),
 }
 
+/// What [`Run::go`] found.
+struct Iterated {
+    /// Lower bounds `[V, W, Z]` at both openings.
+    lower: [[f64; 3]; 2],
+    /// Under `f32`: stopped gaining before the tolerance.
+    stalled: bool,
+    work: Work,
+}
+
+/// The work of the value iteration, independent of threads and timing.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, serde::Serialize)]
+pub struct Work {
+    /// Sweeps over single blocks (one pair of goal counts) in the block pass.
+    pub block_sweeps: usize,
+    /// Sweeps over the whole product after the block pass.
+    pub global_sweeps: usize,
+    /// Pairs of configurations updated (both sides at once), over both phases.
+    pub cell_updates: u64,
+}
+
+impl Work {
+    fn add(&mut self, t: &Tally) {
+        self.cell_updates += t.updates;
+    }
+}
+
+/// Whether the width stopped falling: ten sweeps gained less than 0.1 %.
+fn stopped_gaining(widths: &[f64]) -> bool {
+    let h = widths.len();
+    h > 10 && widths[h - 1] >= 0.999 * widths[h - 11]
+}
+
 impl Run<'_> {
-    /// Iterates to the tolerance; returns the lower bounds `[V, W, Z]` of both openings.
-    #[allow(clippy::type_complexity)]
-    fn go<S: Slot, const K: usize>(
-        &self,
-        may_stall: bool,
-    ) -> Result<([[f64; 3]; 2], Convergence, bool), ExactError> {
+    /// Iterates to the tolerance: first block by block, then, if the openings are not yet
+    /// certified, global sweeps.
+    fn go<S: Slot, const K: usize>(&self, may_stall: bool) -> Result<Iterated, ExactError> {
         let g = self.game;
         let n = g.na * g.nb * 2 * K;
         let vals: Vec<S> = (0..n).map(|_| S::zero()).collect();
@@ -686,29 +876,92 @@ impl Run<'_> {
             let [v, w, z] = lower(side);
             (1.0 - v - w - z).max(0.0)
         };
-        let mut stalled = false;
-        let mut history: Vec<f64> = Vec::new();
-        let convergence = fixpoint::iterate(&self.rule, |_| {
-            let change = g.sweep::<S, K>(&vals, self.flags);
-            let gap = width(0).max(width(1));
-            history.push(gap);
-            // f32 storage: stop once ten sweeps gained less than 0.1 % of the width.
-            let h = history.len();
-            if may_stall && (change == 0.0 || (h > 10 && gap >= 0.999 * history[h - 11])) {
-                stalled = true;
-                return SweepReport { change, gap: 0.0 };
-            }
-            SweepReport { change, gap }
-        })
-        .map_err(ExactError::NotConverged)?;
-        let convergence = Convergence {
-            gap: *history.last().unwrap_or(&f64::INFINITY),
-            ..convergence
-        };
-        if stalled && convergence.gap <= self.rule.tolerance {
+        let gap = || width(0).max(width(1));
+        let (mut work, opening_stalled) = self.block_pass::<S, K>(&vals, &gap);
+        // Under f32 the global sweeps cannot gain where the opening block stopped gaining.
+        let mut stalled = may_stall && opening_stalled;
+        let mut last_gap = gap();
+        if last_gap > self.rule.tolerance && !stalled {
+            let mut history: Vec<f64> = Vec::new();
+            let convergence = fixpoint::iterate(&self.rule, |_| {
+                let t = g.sweep::<S, K>(&vals, self.flags, 0..g.nb, 0..g.na);
+                work.add(&t);
+                work.global_sweeps += 1;
+                let gap = gap();
+                history.push(gap);
+                // f32 storage: stop once the width stopped falling.
+                if may_stall && (t.change == 0.0 || stopped_gaining(&history)) {
+                    stalled = true;
+                    return SweepReport {
+                        change: t.change,
+                        gap: 0.0,
+                    };
+                }
+                SweepReport {
+                    change: t.change,
+                    gap,
+                }
+            })
+            .map_err(ExactError::NotConverged)?;
+            last_gap = *history.last().unwrap_or(&convergence.gap);
+        }
+        if stalled && last_gap <= self.rule.tolerance {
             stalled = false;
         }
-        Ok(([lower(0), lower(1)], convergence, stalled))
+        Ok(Iterated {
+            lower: [lower(0), lower(1)],
+            stalled,
+            work,
+        })
+    }
+
+    /// Solves the blocks of equal goal counts one after the other, those a game reaches
+    /// last first (pieces never leave the goal, so a block's successors lie in it or in
+    /// blocks with at least as many goal pieces of each player: already done). Within a
+    /// block the captures still run backwards, so it is swept until the largest width
+    /// `1 - V - W - Z` over its states is at most a target that falls from the tolerance
+    /// (no goal pieces) to half of it (the most goal pieces): a block's converged width is
+    /// an average of the widths it leads to, so each block inherits less than it may keep,
+    /// and the opening block, swept until the openings are certified, can get there. A
+    /// block that stops gaining (the rounding floor, or `f32` storage) is left as it is.
+    /// Returns the work and whether the opening block stopped gaining.
+    fn block_pass<S: Slot, const K: usize>(
+        &self,
+        vals: &[S],
+        gap: &dyn Fn() -> f64,
+    ) -> (Work, bool) {
+        let g = self.game;
+        let (sa, sb) = self.start;
+        let mut work = Work::default();
+        let most = |classes: &[GoalClass]| classes.iter().map(|c| c.goals).max().unwrap_or(0);
+        let deepest = f64::from((most(&g.classes_a) + most(&g.classes_b)).max(1));
+        for rows in &g.classes_b {
+            for cols in &g.classes_a {
+                let opening = rows.range.contains(&sb) && cols.range.contains(&sa);
+                let level = f64::from(rows.goals + cols.goals);
+                let target = self.rule.tolerance * (1.0 - 0.5 * level / deepest);
+                // The opening block is measured by what the certificate needs.
+                let mut widths = Vec::new();
+                while widths.len() < self.rule.max_sweeps {
+                    let t =
+                        g.sweep::<S, K>(vals, self.flags, rows.range.clone(), cols.range.clone());
+                    work.add(&t);
+                    work.block_sweeps += 1;
+                    if gap() <= self.rule.tolerance {
+                        return (work, false);
+                    }
+                    widths.push(if opening { gap() } else { t.width });
+                    let stopped = t.change == 0.0 || stopped_gaining(&widths);
+                    if opening && stopped {
+                        return (work, true);
+                    }
+                    if t.updates == 0 || t.width <= target || stopped {
+                        break;
+                    }
+                }
+            }
+        }
+        (work, false)
     }
 }
 
