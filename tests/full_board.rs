@@ -3,6 +3,7 @@
 //! BwInf board.
 
 use wuerfelglueck::dice::Die;
+use wuerfelglueck::exact::checks::against_simulation;
 use wuerfelglueck::exact::matrix_free::{
     FullOptions, Storage, estimate_bytes, solve_full, solve_full_with,
 };
@@ -10,7 +11,7 @@ use wuerfelglueck::exact::{
     ExactError, ExactResult, SolveOptions, checks::check_result, solve_matchup,
 };
 use wuerfelglueck::rules::{Board, Profile, Rules};
-use wuerfelglueck::sim::stats::{Z999, wilson};
+use wuerfelglueck::sim::stats::Z999;
 use wuerfelglueck::sim::{Matchup, Stopping, StreamKey, run_duel};
 
 fn rules(board: &str, profile: &str) -> Rules {
@@ -205,50 +206,8 @@ fn assert_simulation_agrees(r: &Rules, a: &Die, b: &Die, exact: &ExactResult, ga
         Stopping::Games(games),
         &|_| {},
     );
-    let (sa, sb) = (&counts.a_started, &counts.b_started);
-    for (what, k, n, p) in [
-        (
-            "P(A | A starts)",
-            sa.a_wins,
-            sa.games,
-            exact.p_a_if_a_starts,
-        ),
-        (
-            "P(A | B starts)",
-            sb.a_wins,
-            sb.games,
-            exact.p_a_if_b_starts,
-        ),
-        (
-            "P(B | A starts)",
-            sa.b_wins,
-            sa.games,
-            exact.p_b_if_a_starts,
-        ),
-        (
-            "P(B | B starts)",
-            sb.b_wins,
-            sb.games,
-            exact.p_b_if_b_starts,
-        ),
-        (
-            "P(never | A starts)",
-            sa.unfinished,
-            sa.games,
-            exact.p_never_if_a_starts,
-        ),
-        (
-            "P(never | B starts)",
-            sb.unfinished,
-            sb.games,
-            exact.p_never_if_b_starts,
-        ),
-    ] {
-        let ci = wilson(k, n, Z999);
-        assert!(
-            ci.contains(p),
-            "{a} vs {b}: {what}: exact {p}, simulated {k}/{n}, {ci:?}"
-        );
+    for f in against_simulation(exact, &counts, Z999) {
+        assert!(f.agrees, "{a} vs {b}: {f:?}");
     }
 }
 
