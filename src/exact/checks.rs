@@ -116,3 +116,90 @@ pub fn check_result(result: &ExactResult, tolerance: f64) -> Result<(), String> 
     }
     Ok(())
 }
+
+/// One conditional figure of an exact result against the same figure counted in
+/// simulated games.
+#[derive(Clone, Copy, Debug)]
+pub struct SimulatedFigure {
+    /// E.g. `P(A wins | A starts)`.
+    pub name: &'static str,
+    /// The certified interval.
+    pub exact: Bounds,
+    /// Games with the outcome, of `games` with that start.
+    pub count: u64,
+    /// Games with that start.
+    pub games: u64,
+    /// The Wilson interval of `count / games` at the `z` asked for.
+    pub interval: crate::sim::stats::Interval,
+    /// Whether the two agree: the intervals overlap; for a figure that is exactly 0, no
+    /// such game was seen at all.
+    pub agrees: bool,
+}
+
+/// The six conditional figures of `result` (A wins, B wins, the game never ends; by who
+/// starts) against the simulated `counts` of the same matchup, each with its Wilson
+/// interval at `z` (e.g. [`crate::sim::stats::Z999`]). Unfinished games count as never
+/// ending: with a roll cap far above any game's length, the rare capped game is within
+/// the statistical error.
+pub fn against_simulation(
+    result: &ExactResult,
+    counts: &crate::sim::DuelCounts,
+    z: f64,
+) -> [SimulatedFigure; 6] {
+    let b = &result.bounds;
+    let (sa, sb) = (&counts.a_started, &counts.b_started);
+    let figure = |name, exact: Bounds, count, games| {
+        let interval = crate::sim::stats::wilson(count, games, z);
+        let agrees = if exact.hi == 0.0 {
+            count == 0
+        } else {
+            interval.lo <= exact.hi && exact.lo <= interval.hi
+        };
+        SimulatedFigure {
+            name,
+            exact,
+            count,
+            games,
+            interval,
+            agrees,
+        }
+    };
+    [
+        figure(
+            "P(A wins | A starts)",
+            b.p_a_if_a_starts,
+            sa.a_wins,
+            sa.games,
+        ),
+        figure(
+            "P(A wins | B starts)",
+            b.p_a_if_b_starts,
+            sb.a_wins,
+            sb.games,
+        ),
+        figure(
+            "P(B wins | A starts)",
+            b.p_b_if_a_starts,
+            sa.b_wins,
+            sa.games,
+        ),
+        figure(
+            "P(B wins | B starts)",
+            b.p_b_if_b_starts,
+            sb.b_wins,
+            sb.games,
+        ),
+        figure(
+            "P(never | A starts)",
+            b.p_never_if_a_starts,
+            sa.unfinished,
+            sa.games,
+        ),
+        figure(
+            "P(never | B starts)",
+            b.p_never_if_b_starts,
+            sb.unfinished,
+            sb.games,
+        ),
+    ]
+}
