@@ -255,7 +255,8 @@ pub struct SolveStats {
     pub transitions: u64,
     /// States whose self-loop was eliminated.
     pub self_loops: u64,
-    /// Gauss-Seidel sweeps.
+    /// Gauss-Seidel sweeps; for the matrix-free solver, which sweeps block by block, the
+    /// cell updates divided by the live pairs, rounded up (work in whole-sweep units).
     pub iterations: usize,
     /// Estimated peak memory in bytes.
     pub memory_bytes: u64,
