@@ -28,7 +28,7 @@ pub struct PairStore {
 /// One solved pair, as written to disk.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 pub struct StoredPair {
-    /// [`FORMAT`].
+    /// The record format tag, `wuerfelglueck exact pair 1`.
     pub format: String,
     /// The board, e.g. `40/20/4/4`.
     pub board: String,
