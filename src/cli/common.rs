@@ -133,6 +133,24 @@ pub fn check_roll_off(rules: &Rules, a: &Die, b: &Die) -> Result<(), CliError> {
     Ok(())
 }
 
+/// A status line on stderr for long steps without a count (e.g. one exact solve after
+/// another): a spinner, the message and the elapsed time; hidden when stderr is not a
+/// terminal, like [`progress_bar`].
+pub fn status_line(message: &str) -> indicatif::ProgressBar {
+    use std::io::IsTerminal;
+    if !std::io::stderr().is_terminal() {
+        return indicatif::ProgressBar::hidden();
+    }
+    let line = indicatif::ProgressBar::new_spinner();
+    line.set_style(
+        indicatif::ProgressStyle::with_template("{spinner} {msg} [{elapsed_precise}]")
+            .expect("valid template"),
+    );
+    line.set_message(message.to_string());
+    line.enable_steady_tick(std::time::Duration::from_millis(250));
+    line
+}
+
 /// A progress bar on stderr when stderr is a terminal; hidden otherwise.
 pub fn progress_bar(total: Option<u64>, message: &str) -> indicatif::ProgressBar {
     use std::io::IsTerminal;

@@ -2,6 +2,7 @@
 
 use super::common::{
     RulesArgs, SimArgs, check_roll_off, memory_limit, parse_die, progress_bar, read_dice,
+    status_line,
 };
 use super::{CliError, Format};
 use crate::exact::SolveOptions;
@@ -93,7 +94,12 @@ pub fn run(args: RankArgs, out: &mut dyn Write) -> Result<(), CliError> {
         Stopping::Games(n) => Some(n * pairs),
         Stopping::Precision(_) => None,
     };
-    let bar = progress_bar(total, &format!("{} pairs", pairs));
+    // Under --exact the status line below says which pair is being solved instead.
+    let bar = if args.exact {
+        indicatif::ProgressBar::hidden()
+    } else {
+        progress_bar(total, &format!("{} pairs", pairs))
+    };
     let started = std::time::Instant::now();
     let (tournament, notes) = if args.exact {
         // Written so that NaN is refused too.
@@ -112,13 +118,22 @@ pub fn run(args: RankArgs, out: &mut dyn Write) -> Result<(), CliError> {
             Some(dir) => Some(PairStore::open(dir).map_err(CliError::failure)?),
             None => None,
         };
-        args.sim
-            .in_pool(|| {
-                solve_tournament(&rules, &dice, &options, &plan, store.as_ref(), &|n| {
-                    bar.inc(n)
-                })
-            })?
-            .map_err(CliError::failure)?
+        // One exact solve can take minutes: say which pair is being solved.
+        let status = status_line("exact");
+        let started = |pair: &str| status.set_message(format!("exact {pair}"));
+        let solved = args.sim.in_pool(|| {
+            solve_tournament(
+                &rules,
+                &dice,
+                &options,
+                &plan,
+                store.as_ref(),
+                &started,
+                &|n| bar.inc(n),
+            )
+        })?;
+        status.finish_and_clear();
+        solved.map_err(CliError::failure)?
     } else {
         let t = args
             .sim

@@ -304,19 +304,23 @@ impl std::error::Error for RankError {}
 /// marked [`Method::Simulated`]) and named in the returned notes. With a `store`, a pair
 /// solved before to `options.tolerance` or tighter is read from it instead of solved
 /// again, and each newly solved pair is written to it at once, so an interrupted ranking
-/// resumes where it stopped; the notes name the pairs read.
+/// resumes where it stopped; the notes name the pairs read. `pair_started` hears of each
+/// pair before it is solved, as "k/n: a vs b"; `progress` counts simulated games.
 pub fn solve_tournament(
     rules: &Rules,
     dice: &[Die],
     options: &SolveOptions,
     fallback: &SimulationPlan,
     store: Option<&PairStore>,
+    pair_started: &dyn Fn(&str),
     progress: &(dyn Fn(u64) + Sync),
 ) -> Result<(Tournament, Vec<String>), RankError> {
     let mut tournament = Tournament::new(dice.to_vec());
     let mut notes = Vec::new();
-    for (stream, (i, j)) in tournament.pairs().into_iter().enumerate() {
+    let pairs = tournament.pairs();
+    for (stream, &(i, j)) in pairs.iter().enumerate() {
         let (a, b) = (&dice[i], &dice[j]);
+        pair_started(&format!("{}/{}: {a} vs {b}", stream + 1, pairs.len()));
         let stored = match store {
             Some(store) => store
                 .load(rules, a, b, options.tolerance)
