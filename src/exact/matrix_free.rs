@@ -357,7 +357,9 @@ impl Game {
     fn classify_cell(&self, flags: &[AtomicU8], row: &[RowMove], a: usize, b: usize) -> bool {
         let cell = b * self.na + a;
         let old = flags[cell].load(Relaxed);
-        if old == 3 {
+        // Only reachable sides are classified: no reachable state leads to another.
+        let reachable = (old / REACHED) & 3;
+        if reachable & !old & 3 == 0 {
             return false;
         }
         let mut f = old;
@@ -375,13 +377,14 @@ impl Game {
                     g >> side & 1 != 0
                 }
             };
-            if f & 1 == 0 && self.fa.iter().any(|&(k, _)| wins(f, self.a_moves(a, b, k))) {
+            let open = reachable & !f;
+            if open & 1 != 0 && self.fa.iter().any(|&(k, _)| wins(f, self.a_moves(a, b, k))) {
                 f |= 1;
             }
-            if f & 2 == 0 && row.iter().any(|m| wins(f, self.b_moves(m, a))) {
+            if open & 2 != 0 && row.iter().any(|m| wins(f, self.b_moves(m, a))) {
                 f |= 2;
             }
-            if f == before || f == 3 {
+            if f == before {
                 break;
             }
         }
@@ -393,10 +396,9 @@ impl Game {
         }
     }
 
-    /// The least fixed point of "can reach a win" by sweeps; returns the flags and the
-    /// sweeps.
-    fn classify(&self) -> (Vec<AtomicU8>, usize) {
-        let flags: Vec<AtomicU8> = (0..self.na * self.nb).map(|_| AtomicU8::new(0)).collect();
+    /// The least fixed point of "can reach a win" by sweeps over the reachable states
+    /// (after [`Game::reach`]), in flag bits 0 and 1; returns the sweeps.
+    fn classify(&self, flags: &[AtomicU8]) -> usize {
         let mut sweeps = 0;
         loop {
             sweeps += 1;
@@ -410,14 +412,13 @@ impl Game {
                 changed |= (0..self.na)
                     .into_par_iter()
                     .with_min_len(MIN_CHUNK)
-                    .map(|a| self.live(a, occ) && self.classify_cell(&flags, &row, a, b))
+                    .map(|a| self.live(a, occ) && self.classify_cell(flags, &row, a, b))
                     .reduce(|| false, |x, y| x | y);
             }
             if !changed {
-                break;
+                return sweeps;
             }
         }
-        (flags, sweeps)
     }
 
     /// Marks the states reachable from the opening pair `(a, b)` (both sides: either player
@@ -812,8 +813,9 @@ pub fn solve_full_with(
         tb,
     };
     drop((ca, cb));
-    let (flags, classify_sweeps) = game.classify();
+    let flags: Vec<AtomicU8> = (0..game.na * game.nb).map(|_| AtomicU8::new(0)).collect();
     let reach_passes = game.reach(&flags, (sa, sb));
+    let classify_sweeps = game.classify(&flags);
     let counts = game.count_states(&flags);
     let never_states = counts.never;
     // The storage is chosen only now: a reachable never-ending state needs a third
