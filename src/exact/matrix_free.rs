@@ -921,10 +921,12 @@ impl Work {
     }
 }
 
-/// Whether the width stopped falling: ten sweeps gained less than 0.1 %.
+/// Whether the width stopped falling: three sweeps gained less than 1 %. While a block
+/// (or the whole) still converges, a sweep cuts the width by a quarter or more; once it has
+/// settled at the `f32` floor or at the width it inherits, the width moves by ulps only.
 fn stopped_gaining(widths: &[f64]) -> bool {
     let h = widths.len();
-    h > 10 && widths[h - 1] >= 0.999 * widths[h - 11]
+    h > 3 && widths[h - 1] >= 0.99 * widths[h - 4]
 }
 
 impl Run<'_> {
