@@ -403,26 +403,11 @@ impl Game {
     /// The least fixed point of "can reach a win" by sweeps over the reachable states
     /// (after [`Game::reach`]), in flag bits 0 and 1; returns the sweeps.
     fn classify(&self, flags: &[AtomicU8]) -> usize {
-        let mut sweeps = 0;
-        loop {
+        let mut sweeps = 1;
+        while self.pass(false, |row, a, b| self.classify_cell(flags, row, a, b)) {
             sweeps += 1;
-            let mut changed = false;
-            for b in 0..self.nb {
-                if self.won_b[b] {
-                    continue;
-                }
-                let row = self.row_moves(b);
-                let occ = self.occ_b[b];
-                changed |= (0..self.na)
-                    .into_par_iter()
-                    .with_min_len(MIN_CHUNK)
-                    .map(|a| self.live(a, occ) && self.classify_cell(flags, &row, a, b))
-                    .reduce(|| false, |x, y| x | y);
-            }
-            if !changed {
-                return sweeps;
-            }
         }
+        sweeps
     }
 
     /// Marks the states reachable from the opening pair `(a, b)` (both sides: either player
@@ -432,27 +417,37 @@ impl Game {
     /// so a pass costs little more than a scan of the flags.
     fn reach(&self, flags: &[AtomicU8], (a, b): (usize, usize)) -> usize {
         flags[b * self.na + a].fetch_or(REACHED | REACHED << 1, Relaxed);
-        let mut passes = 0;
-        loop {
+        let mut passes = 1;
+        while self.pass(true, |row, a, b| self.spread_cell(flags, row, a, b)) {
             passes += 1;
-            let mut spread = false;
-            for b in (0..self.nb).rev() {
-                if self.won_b[b] {
-                    continue;
-                }
-                let row = self.row_moves(b);
-                let occ = self.occ_b[b];
-                spread |= (0..self.na)
-                    .into_par_iter()
-                    .with_min_len(MIN_CHUNK)
-                    .rev()
-                    .map(|a| self.live(a, occ) && self.spread_cell(flags, &row, a, b))
-                    .reduce(|| false, |x, y| x | y);
-            }
-            if !spread {
-                return passes;
-            }
         }
+        passes
+    }
+
+    /// One pass of a boolean search over the live pairs: `visit(row, a, b)` on each, rows
+    /// most advanced first (least advanced first if `backwards`), the pairs of a row on all
+    /// threads; returns whether any visit changed something.
+    fn pass(
+        &self,
+        backwards: bool,
+        visit: impl Fn(&[RowMove], usize, usize) -> bool + Sync,
+    ) -> bool {
+        let mut changed = false;
+        for i in 0..self.nb {
+            let b = if backwards { self.nb - 1 - i } else { i };
+            if self.won_b[b] {
+                continue;
+            }
+            let row = self.row_moves(b);
+            let occ = self.occ_b[b];
+            changed |= (0..self.na)
+                .into_par_iter()
+                .with_min_len(MIN_CHUNK)
+                .map(|k| if backwards { self.na - 1 - k } else { k })
+                .map(|a| self.live(a, occ) && visit(&row, a, b))
+                .reduce(|| false, |x, y| x | y);
+        }
+        changed
     }
 
     /// Marks the successors of the reachable, not yet spread sides of `(a, b)`; returns
