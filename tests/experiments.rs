@@ -6,16 +6,18 @@
 //! below 1e-3, narrow enough to catch a wrong variance, a biased estimate, or an interval
 //! with the wrong level.
 
+use approx::assert_abs_diff_eq;
 use proptest::prelude::*;
 use std::path::PathBuf;
 use std::process::Command;
 use wuerfelglueck::dice::Die;
 use wuerfelglueck::exact::{SolveOptions, solve_matchup};
+use wuerfelglueck::experiments::Reference;
 use wuerfelglueck::experiments::convergence::{ConvergenceConfig, run_convergence};
-use wuerfelglueck::experiments::plot;
 use wuerfelglueck::experiments::stopping::{Rule, StoppingConfig, change_rule_stop, run_rule};
-use wuerfelglueck::experiments::{PlotError, Reference};
 use wuerfelglueck::rank::Tournament;
+use wuerfelglueck::report::plot::heatmap_svg;
+use wuerfelglueck::report::{OutputFile, PlotError};
 use wuerfelglueck::rules::{Board, Profile, Rules};
 use wuerfelglueck::sim::stats::{Z95, wilson};
 use wuerfelglueck::sim::{DuelCounts, Matchup, StartCounts};
@@ -92,34 +94,21 @@ fn rmse_matches_the_sampling_error_and_wilson_keeps_its_coverage() {
         // about sqrt(2 / reps) (chi-square), 0.045 here; allow 5 of them.
         let ratio = (point.rmse / sd).powi(2);
         let se = (2.0 / rn).sqrt();
-        assert!(
-            (ratio - 1.0).abs() < 5.0 * se,
-            "{n} games: MSE/sd^2 = {ratio}, expected 1 +- {}",
-            5.0 * se
-        );
+        assert_abs_diff_eq!(ratio, 1.0, epsilon = 5.0 * se);
         // The bias is a mean of `reps` errors of sd `sd`.
-        assert!(point.bias.abs() < 5.0 * sd / rn.sqrt(), "{point:?}");
+        assert_abs_diff_eq!(point.bias, 0.0, epsilon = 5.0 * sd / rn.sqrt());
         // Mean |error| of a normal error is sqrt(2/pi) sd; its spread over replicates is
         // sd sqrt(1 - 2/pi) / sqrt(reps). Allow 5 standard errors plus the binomial's
         // departure from normality at 100 games (a few per cent).
         let mae = (2.0 / std::f64::consts::PI).sqrt() * sd;
         let mae_se = sd * (1.0 - 2.0 / std::f64::consts::PI).sqrt() / rn.sqrt();
-        assert!(
-            (point.mae - mae).abs() < 5.0 * mae_se + 0.03 * mae,
-            "{n} games: mean |error| {} against {mae}",
-            point.mae
-        );
+        assert_abs_diff_eq!(point.mae, mae, epsilon = 5.0 * mae_se + 0.03 * mae);
         // Coverage: `reps` independent Bernoulli trials with success probability equal to
         // the interval's exact coverage, computed from the binomial distributions.
         let exact = exact_wilson_coverage(n, p1, p2);
-        assert!((exact - 0.95).abs() < 0.02, "exact Wilson coverage {exact}");
+        assert_abs_diff_eq!(exact, 0.95, epsilon = 0.02);
         let cov_se = (exact * (1.0 - exact) / rn).sqrt();
-        assert!(
-            (point.wilson_coverage - exact).abs() < 4.5 * cov_se,
-            "{n} games: Wilson coverage {} against exactly {exact} (+- {})",
-            point.wilson_coverage,
-            4.5 * cov_se
-        );
+        assert_abs_diff_eq!(point.wilson_coverage, exact, epsilon = 4.5 * cov_se);
         // The replicates are independent: their estimates are not all the same.
         let k = result.points.iter().position(|q| q.games == n).unwrap();
         let first = result.estimates[k][0];
@@ -229,7 +218,8 @@ fn heat_map_is_an_svg_with_the_dice_and_the_figures() {
     let dir = temp_dir("heat");
     let path = dir.join("matrix.svg");
     let t = tournament();
-    plot::heatmap(&t, &path, false).unwrap();
+    let heatmap = |overwrite: bool| OutputFile::check(&path, overwrite)?.write(&heatmap_svg(&t)?);
+    heatmap(false).unwrap();
     let svg = std::fs::read_to_string(&path).unwrap();
     assert!(svg.starts_with("<svg"), "{}", &svg[..50]);
     assert!(svg.trim_end().ends_with("</svg>"));
@@ -249,14 +239,11 @@ fn heat_map_is_an_svg_with_the_dice_and_the_figures() {
     // the one undecided pair (both directions).
     assert!(svg.matches("<rect").count() >= 2 * 12 + 2);
     // Not overwritten without permission.
-    assert!(matches!(
-        plot::heatmap(&t, &path, false),
-        Err(PlotError::Exists(_))
-    ));
+    assert!(matches!(heatmap(false), Err(PlotError::Exists(_))));
     std::fs::write(&path, "mine").unwrap();
-    assert!(plot::heatmap(&t, &path, false).is_err());
+    assert!(heatmap(false).is_err());
     assert_eq!(std::fs::read_to_string(&path).unwrap(), "mine");
-    plot::heatmap(&t, &path, true).unwrap();
+    heatmap(true).unwrap();
     assert!(std::fs::read_to_string(&path).unwrap().starts_with("<svg"));
     std::fs::remove_dir_all(&dir).unwrap();
 }
