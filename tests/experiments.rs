@@ -426,3 +426,100 @@ fn plots_never_replace_an_existing_file_without_overwrite() {
     assert!(rank(&["--overwrite"]).status.success());
     std::fs::remove_dir_all(&dir).unwrap();
 }
+
+/// The commands of this file that write a picture, with arguments that make the work
+/// quick; `--plot FILE` is appended.
+fn plotting_commands() -> Vec<Vec<&'static str>> {
+    let converge = [
+        &["converge", "--a", "1..6", "--b", "2..7"][..],
+        &SMALL_BOARD,
+        &["--reps", "2", "--max-games", "200"],
+    ]
+    .concat();
+    let stopping = [&converge[..], &["--stopping", "--rules", "fixed-100"][..]].concat();
+    let rank = [
+        &["rank", "data/wuerfel1.txt", "--games", "200"][..],
+        &SMALL_BOARD,
+    ]
+    .concat();
+    vec![converge, stopping, rank]
+}
+
+fn run_with_plot(command: &[&str], plot: &std::path::Path, extra: &[&str]) -> std::process::Output {
+    bin()
+        .args(command)
+        .arg("--plot")
+        .arg(plot)
+        .args(extra)
+        .output()
+        .unwrap()
+}
+
+/// A `--plot` whose folder is missing, or that is a folder, is refused before any work:
+/// exit 2, the path and what is wrong named, nothing printed.
+#[test]
+fn plot_targets_are_checked_before_the_work() {
+    let dir = temp_dir("targets");
+    let missing = dir.join("no-such-folder").join("plot.svg");
+    for command in plotting_commands() {
+        for (target, problem) in [(&missing, "folder does not exist"), (&dir, "is a folder")] {
+            let out = run_with_plot(&command, target, &["--overwrite"]);
+            assert_eq!(out.status.code(), Some(2), "{command:?} {target:?}");
+            let err = String::from_utf8_lossy(&out.stderr);
+            assert!(
+                err.contains(target.to_str().unwrap()) && err.contains(problem),
+                "{command:?}: {err}"
+            );
+            assert!(
+                out.stdout.is_empty(),
+                "{command:?}: refused before computing"
+            );
+        }
+    }
+    assert!(!missing.parent().unwrap().exists());
+    std::fs::remove_dir_all(&dir).unwrap();
+}
+
+/// When the picture cannot be written after the work (here: `/dev/full`, which accepts the
+/// file but not its contents), the results are printed all the same and the exit code
+/// says that something failed.
+#[cfg(target_os = "linux")]
+#[test]
+fn results_are_printed_when_the_plot_fails() {
+    let full = std::path::Path::new("/dev/full");
+    for command in plotting_commands() {
+        let out = run_with_plot(&command, full, &["--overwrite", "--format", "json"]);
+        assert_eq!(out.status.code(), Some(1), "{command:?}");
+        let err = String::from_utf8_lossy(&out.stderr);
+        assert!(err.contains("/dev/full"), "{err}");
+        let v: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+        assert!(v.get("board").is_some(), "{command:?}: results printed");
+    }
+}
+
+/// Every picture of this file is refused without --overwrite when its file exists (before
+/// any work), and written with it.
+#[test]
+fn every_plot_is_refused_without_overwrite() {
+    let dir = temp_dir("overwrite");
+    for (k, command) in plotting_commands().into_iter().enumerate() {
+        let path = dir.join(format!("plot-{k}.svg"));
+        std::fs::write(&path, "keep me").unwrap();
+        let out = run_with_plot(&command, &path, &[]);
+        assert_eq!(out.status.code(), Some(2), "{command:?}");
+        assert!(String::from_utf8_lossy(&out.stderr).contains("--overwrite"));
+        assert!(
+            out.stdout.is_empty(),
+            "{command:?}: refused before computing"
+        );
+        assert_eq!(std::fs::read_to_string(&path).unwrap(), "keep me");
+        let out = run_with_plot(&command, &path, &["--overwrite"]);
+        assert!(
+            out.status.success(),
+            "{}",
+            String::from_utf8_lossy(&out.stderr)
+        );
+        assert!(std::fs::read_to_string(&path).unwrap().starts_with("<svg"));
+    }
+    std::fs::remove_dir_all(&dir).unwrap();
+}
