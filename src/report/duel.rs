@@ -196,7 +196,7 @@ impl super::Report for DuelReport {
     }
 }
 
-/// Writes a duel report in the chosen format (see [`super::write`]).
+/// Writes a duel report in the chosen format (see [`super::write()`]).
 pub fn write_duel(out: &mut dyn Write, r: &DuelReport, format: super::Format) -> io::Result<()> {
     super::write(out, r, format)
 }

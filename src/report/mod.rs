@@ -1,5 +1,5 @@
 //! Output: every command's results as serializable structs, written as aligned tables,
-//! JSON or CSV by one writer per format ([`write`]), and the pictures ([`plot`]) written
+//! JSON or CSV by one writer per format ([`write()`]), and the pictures ([`plot`]) written
 //! under one file rule ([`files`]).
 //!
 //! The JSON and CSV field names are part of the interface and documented in the README.

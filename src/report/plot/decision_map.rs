@@ -4,9 +4,7 @@
 //! smallest turn total at which the optimal player SAVEs; black where the optimal player
 //! never banks but rolls on to the goal, and a white dot where the decisions at `(e, g)` are
 //! not a plain threshold: the optimal player rolls again at some turn total above the first
-//! SAVE (mostly close to the goal; in a few places between two SAVE ranges). Text is
-//! written as SVG `<text>` elements; the crate's plotters build has no font files, so
-//! plotters estimates text widths and the viewer picks the font.
+//! SAVE (mostly close to the goal; in a few places between two SAVE ranges).
 
 use super::{FONT, failed as plot_err};
 use crate::pig::Solution;

@@ -2,7 +2,7 @@
 
 use super::{FONT, failed};
 use crate::rank::Tournament;
-use crate::report::PlotError;
+use crate::report::{PlotError, fixed};
 use plotters::coord::Shift;
 use plotters::prelude::*;
 use plotters::style::text_anchor::{HPos, Pos, VPos};
@@ -129,13 +129,13 @@ fn draw_heatmap<DB: DrawingBackend>(
                     .iter()
                     .find(|e| e.index == i as usize)
                     .map_or(f64::NAN, |e| e.mean_p);
-                (heat_colour(mean), format!("{mean:.4}"), Vec::new(), false)
+                (heat_colour(mean), fixed(mean, 4), Vec::new(), false)
             } else if let Some(f) = t.matrix[i as usize][j as usize] {
                 let mut sub = vec![format!("+-{:.4}", f.interval.half_width())];
                 if f.unfinished >= 0.0005 {
                     sub.push(format!("no end {:.3}", f.unfinished));
                 }
-                (heat_colour(f.p), format!("{:.4}", f.p), sub, f.undecided())
+                (heat_colour(f.p), fixed(f.p, 4), sub, f.undecided())
             } else {
                 (RGBColor(230, 230, 230), "-".to_string(), Vec::new(), false)
             };
