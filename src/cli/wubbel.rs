@@ -4,11 +4,9 @@
 use super::{CliError, Format, check_plot, plot_error};
 use crate::dice::Die;
 use crate::fixpoint::StopRule;
-use crate::pig::{Game, HoldAt, Solution, Strategy, Z_999, evaluate, simulate, solve};
+use crate::pig::{Game, HoldAt, check_by_simulation, compare, solve};
 use crate::report::plot::decision_map_svg;
-use crate::report::{
-    self, ComparisonReport, GameReport, QueryReport, Report, SimulationReport, SimulationRow,
-};
+use crate::report::{self, ComparisonReport, GameReport, QueryReport, Report, SimulationReport};
 use clap::Args;
 use std::path::PathBuf;
 use std::str::FromStr;
@@ -184,17 +182,12 @@ fn run_variant(
         .map(|q| QueryReport::new(&solution, q.own, q.opponent));
     let holds: Vec<HoldAt> = args.hold.iter().map(|&k| HoldAt(k)).collect();
     if args.compare {
-        let comparison = compare(&solution, &holds, &rule)?;
-        if let Some(n) = args.simulate {
-            report.simulation = Some(simulate_pairings(
-                &solution,
-                &holds,
-                &comparison,
-                n,
-                args.seed,
-            ));
+        let comparison = compare(&solution, &holds, &rule).map_err(CliError::failure)?;
+        if let Some(games) = args.simulate {
+            let pairings = check_by_simulation(&solution, &holds, &comparison, games, args.seed);
+            report.simulation = Some(SimulationReport::new(args.seed, &pairings));
         }
-        report.compare = Some(comparison);
+        report.compare = Some(ComparisonReport::from(&comparison));
     }
     report::write(out, &report, args.format)?;
     if let Some(plot) = plot {
@@ -207,73 +200,6 @@ fn run_variant(
         }
     }
     Ok(())
-}
-
-fn compare(
-    solution: &Solution,
-    holds: &[HoldAt],
-    rule: &StopRule,
-) -> Result<ComparisonReport, CliError> {
-    let game = solution.game();
-    let mut players: Vec<&dyn Strategy> = vec![solution];
-    players.extend(holds.iter().map(|h| h as &dyn Strategy));
-    let n = players.len();
-    let mut matrix = vec![vec![0.0; n]; n];
-    let mut sweeps = 0;
-    for i in 0..n {
-        for j in i..n {
-            if i == 0 && j == 0 {
-                matrix[0][0] = solution.p_start();
-                continue;
-            }
-            let ev = evaluate(game, players[i], players[j], rule).map_err(CliError::failure)?;
-            sweeps += ev.stats.sweeps;
-            matrix[i][j] = ev.a_first;
-            matrix[j][i] = ev.b_first;
-        }
-    }
-    Ok(ComparisonReport {
-        strategies: players.iter().map(|p| p.name()).collect(),
-        first_player_wins: matrix,
-        iterations: sweeps,
-    })
-}
-
-/// Optimal play against each hold strategy, in both seats, simulated.
-fn simulate_pairings(
-    solution: &Solution,
-    holds: &[HoldAt],
-    comparison: &ComparisonReport,
-    games: u64,
-    seed: u64,
-) -> SimulationReport {
-    let game = solution.game();
-    let exact = &comparison.first_player_wins;
-    let mut pairings = Vec::new();
-    for (k, hold) in holds.iter().enumerate() {
-        let j = k + 1;
-        let seats: [(&dyn Strategy, &dyn Strategy, f64); 2] =
-            [(solution, hold, exact[0][j]), (hold, solution, exact[j][0])];
-        for (seat, (first, second, exact)) in seats.into_iter().enumerate() {
-            let stream = seed.wrapping_add(2 * k as u64 + seat as u64);
-            let tally = simulate(game, first, second, games, stream);
-            pairings.push(SimulationRow {
-                first: first.name(),
-                second: second.name(),
-                games,
-                first_wins: tally.first_wins,
-                rate: tally.rate(),
-                exact,
-                half_width: crate::pig::sim::half_width(exact, games, Z_999),
-                agrees: tally.agrees_with(exact, Z_999),
-            });
-        }
-    }
-    SimulationReport {
-        seed,
-        z: Z_999,
-        pairings,
-    }
 }
 
 #[cfg(test)]

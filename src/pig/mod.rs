@@ -78,11 +78,13 @@
 //! ([`crate::report::plot::decision_map_svg`]) draws the smallest turn total at which to
 //! SAVE for every `(e, g)`.
 
+pub mod compare;
 pub mod game;
 pub mod policy;
 pub mod sim;
 pub mod solve;
 
+pub use compare::{Comparison, SimulatedPairing, check_by_simulation, compare};
 pub use game::{Decision, Game, GameError, MAX_GOAL};
 pub use policy::{Evaluation, HoldAt, Strategy, evaluate};
 pub use sim::{Tally, Z_999, simulate};

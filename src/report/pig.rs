@@ -2,7 +2,7 @@
 //! exact comparison with fixed strategies and its check by simulation.
 
 use super::{CsvTable, Format, fixed};
-use crate::pig::{Decision, Solution};
+use crate::pig::{Comparison, Decision, SimulatedPairing, Solution, Z_999};
 use serde::Serialize;
 use std::io::{self, Write};
 
@@ -86,6 +86,16 @@ pub struct ComparisonReport {
     pub iterations: usize,
 }
 
+impl From<&Comparison> for ComparisonReport {
+    fn from(c: &Comparison) -> ComparisonReport {
+        ComparisonReport {
+            strategies: c.strategies.clone(),
+            first_player_wins: c.first_player_wins.clone(),
+            iterations: c.sweeps,
+        }
+    }
+}
+
 /// Simulated pairings held against their exact values.
 #[derive(Clone, Debug, Serialize)]
 pub struct SimulationReport {
@@ -95,6 +105,29 @@ pub struct SimulationReport {
     pub z: f64,
     /// One row per pairing.
     pub pairings: Vec<SimulationRow>,
+}
+
+impl SimulationReport {
+    /// The pairings of [`crate::pig::check_by_simulation`] run with `seed`.
+    pub fn new(seed: u64, pairings: &[SimulatedPairing]) -> SimulationReport {
+        SimulationReport {
+            seed,
+            z: Z_999,
+            pairings: pairings
+                .iter()
+                .map(|p| SimulationRow {
+                    first: p.first.clone(),
+                    second: p.second.clone(),
+                    games: p.games,
+                    first_wins: p.first_wins,
+                    rate: p.rate,
+                    exact: p.exact,
+                    half_width: p.half_width,
+                    agrees: p.agrees,
+                })
+                .collect(),
+        }
+    }
 }
 
 /// A simulated pairing and its exact counterpart.
