@@ -9,7 +9,7 @@ use crate::experiments::Reference;
 use crate::experiments::convergence::{ConvergenceConfig, game_grid, run_convergence};
 use crate::experiments::stopping::{Rule, StoppingConfig, compare_rules};
 use crate::report::plot::{convergence_svg, stopping_svg};
-use crate::report::{self, ConvergenceReport, ExactSummary, Header, StoppingReport};
+use crate::report::{self, ConvergenceReport, Header, StoppingReport};
 use crate::sim::{CHUNK_GAMES, Matchup};
 use clap::Args;
 use std::io::Write;
@@ -173,22 +173,7 @@ pub fn run(args: ConvergeArgs, out: &mut dyn Write) -> Result<(), CliError> {
         ))
     })?;
     let reference = Reference::from_exact(&exact, !rules.profile().roll_off);
-    let header = Header {
-        die_a: a.to_string(),
-        die_b: b.to_string(),
-        profile: rules.profile().to_string(),
-        board: rules.board().to_string(),
-        max_rolls: matchup.max_rolls,
-        exact: ExactSummary {
-            p_a: exact.p_a,
-            p_a_bounds: [exact.bounds.p_a.lo, exact.bounds.p_a.hi],
-            p_a_if_a_starts: exact.p_a_if_a_starts,
-            p_a_if_b_starts: exact.p_a_if_b_starts,
-            p_never: exact.p_never,
-            states: exact.stats.states,
-            seconds: exact.stats.build_seconds + exact.stats.solve_seconds,
-        },
-    };
+    let header = Header::new(&matchup, &exact);
     let title_matchup = format!(
         "{a} against {b}, {} on board {}: exact P(A wins) = {:.6}",
         rules.profile(),

@@ -19,8 +19,10 @@
 //! (stopping rules).
 
 use super::{CsvTable, csv_number, csv_optional, fixed, header, thousands};
+use crate::exact::ExactResult;
 use crate::experiments::convergence::Convergence;
 use crate::experiments::stopping::{Claim, StoppingComparison};
+use crate::sim::Matchup;
 use serde::Serialize;
 use std::io::{self, Write};
 
@@ -93,6 +95,29 @@ pub struct Header {
     pub max_rolls: u64,
     /// The exact figures.
     pub exact: ExactSummary,
+}
+
+impl Header {
+    /// The matchup and the exact figures it is measured against.
+    pub fn new(matchup: &Matchup, exact: &ExactResult) -> Header {
+        let [a, b] = matchup.dice;
+        Header {
+            die_a: a.to_string(),
+            die_b: b.to_string(),
+            profile: matchup.rules.profile().to_string(),
+            board: matchup.rules.board().to_string(),
+            max_rolls: matchup.max_rolls,
+            exact: ExactSummary {
+                p_a: exact.p_a,
+                p_a_bounds: [exact.bounds.p_a.lo, exact.bounds.p_a.hi],
+                p_a_if_a_starts: exact.p_a_if_a_starts,
+                p_a_if_b_starts: exact.p_a_if_b_starts,
+                p_never: exact.p_never,
+                states: exact.stats.states,
+                seconds: exact.stats.build_seconds + exact.stats.solve_seconds,
+            },
+        }
+    }
 }
 
 /// A convergence experiment, in the shape of `converge --format json`.
