@@ -523,3 +523,47 @@ fn every_plot_is_refused_without_overwrite() {
     }
     std::fs::remove_dir_all(&dir).unwrap();
 }
+
+/// A matchup whose exact value is 0 (1..4 never brings a piece in): every estimate is 0,
+/// its standard deviation is 0 and RMSE/sd is undefined. The table shows `-` there, the
+/// CSV parses back with the `csv` crate, and nothing says `NaN`.
+#[test]
+fn an_undefined_ratio_is_a_dash_not_nan() {
+    let converge = |extra: &[&str]| {
+        let out = bin()
+            .args(["converge", "--a", "1..4", "--b", "1..6"])
+            .args(SMALL_BOARD)
+            .args(["--reps", "3", "--max-games", "200"])
+            .args(extra)
+            .output()
+            .unwrap();
+        assert!(
+            out.status.success(),
+            "{}",
+            String::from_utf8_lossy(&out.stderr)
+        );
+        String::from_utf8(out.stdout).unwrap()
+    };
+    let table = converge(&[]);
+    assert!(!table.to_lowercase().contains("nan"), "{table}");
+    let row = table
+        .lines()
+        .find(|l| l.trim_start().starts_with("100 "))
+        .unwrap();
+    assert_eq!(row.split_whitespace().nth(4), Some("-"), "{row}");
+    for extra in [&["--format", "csv"][..], &["--stopping", "--format", "csv"]] {
+        let text = converge(extra);
+        let mut reader = csv::Reader::from_reader(text.as_bytes());
+        let columns = reader.headers().unwrap().len();
+        for record in reader.records() {
+            let record = record.unwrap();
+            assert_eq!(record.len(), columns);
+            assert!(
+                record.iter().all(|f| !f.to_lowercase().contains("nan")),
+                "{text}"
+            );
+        }
+    }
+    let table = converge(&["--stopping"]);
+    assert!(!table.to_lowercase().contains("nan"), "{table}");
+}
