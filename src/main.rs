@@ -9,7 +9,11 @@ fn main() -> ExitCode {
     let cli = Cli::parse();
     let stdout = std::io::stdout();
     let mut out = std::io::BufWriter::new(stdout.lock());
-    let result = run(cli, &mut out).and_then(|()| out.flush().map_err(Into::into));
+    let result = run(cli, &mut out);
+    // What was printed before a failure (results whose plot then failed, the pairs solved
+    // before one failed) reaches the reader before the error.
+    let flushed = out.flush();
+    let result = result.and_then(|()| flushed.map_err(Into::into));
     match result {
         Ok(()) => ExitCode::SUCCESS,
         // A closed pipe (`| head`) is the reader's choice, not a failure.

@@ -1,5 +1,6 @@
 //! The commands as a user runs them: output shapes, field names, determinism.
 
+use approx::assert_abs_diff_eq;
 use serde_json::Value;
 use std::process::Command;
 
@@ -62,10 +63,8 @@ fn duel_json_has_the_documented_fields() {
     assert!(ci[0].as_f64().unwrap() <= p && p <= ci[1].as_f64().unwrap());
     let mean =
         (v["p_a_if_a_starts"].as_f64().unwrap() + v["p_a_if_b_starts"].as_f64().unwrap()) / 2.0;
-    assert!(
-        (mean - p).abs() < 1e-12,
-        "equal halves: p_a is the mean of the two starts"
-    );
+    // Equal halves: p_a is the mean of the two starts.
+    assert_abs_diff_eq!(mean, p, epsilon = 1e-12);
 }
 
 #[test]
@@ -253,4 +252,233 @@ fn rank_exact_store_resumes_and_refuses_a_damaged_record() {
         "{ half a record"
     );
     std::fs::remove_dir_all(&dir).unwrap();
+}
+
+/// Runs the binary and returns its output whatever the exit code.
+fn output(args: &[&str]) -> std::process::Output {
+    Command::new(env!("CARGO_BIN_EXE_wuerfelglueck"))
+        .args(args)
+        .output()
+        .unwrap()
+}
+
+/// Parses CSV text with the `csv` crate: the header and the rows. Fails on rows of another
+/// length than the header, on `NaN` or infinite fields, and on an empty document.
+fn parse_csv(text: &str) -> (Vec<String>, Vec<csv::StringRecord>) {
+    let mut reader = csv::Reader::from_reader(text.as_bytes());
+    let header: Vec<String> = reader.headers().unwrap().iter().map(String::from).collect();
+    let rows: Vec<csv::StringRecord> = reader.records().map(|r| r.unwrap()).collect();
+    assert!(!rows.is_empty(), "no rows in {text}");
+    for row in &rows {
+        for (name, field) in header.iter().zip(row) {
+            let lower = field.to_ascii_lowercase();
+            assert!(
+                !["nan", "inf", "-inf", "infinity"].contains(&lower.as_str()),
+                "{name} = {field}: an undefined figure must be an empty field"
+            );
+        }
+    }
+    (header, rows)
+}
+
+const SMALL_BOARD: [&str; 8] = [
+    "--track",
+    "20",
+    "--offset",
+    "10",
+    "--pieces",
+    "2",
+    "--goal-fields",
+    "2",
+];
+
+/// Every CSV has the columns the README promises, is parsed back by the `csv` crate (dice
+/// such as `1,1,1,6,6,6` quoted), and leaves an undefined figure empty instead of `NaN`:
+/// with 1..4 against 1..4 no piece ever enters, no game ends, so P(row wins | the game
+/// ends) and the mean length of a finished game are undefined.
+#[test]
+fn csv_has_the_promised_columns_and_no_nan() {
+    let duel = run(&[
+        "duel", "--a", "1..4", "--b", "1..4", "--games", "20", "--format", "csv",
+    ]);
+    let (header, rows) = parse_csv(&duel);
+    // The README: the scalar fields of the JSON, `ci95` as `ci95_lo`, `ci95_hi`.
+    let scalar_fields = [
+        "die_a",
+        "die_b",
+        "profile",
+        "board",
+        "games",
+        "a_wins",
+        "b_wins",
+        "unfinished",
+        "endless",
+        "p_a",
+        "ci95_lo",
+        "ci95_hi",
+        "p_b",
+        "p_a_if_a_starts",
+        "p_a_if_b_starts",
+        "games_a_started",
+        "mean_rolls",
+        "seed",
+        "max_rolls",
+        "stopping",
+        "precision",
+    ];
+    assert_eq!(header, scalar_fields);
+    let json = json(&[
+        "duel", "--a", "1..4", "--b", "1..4", "--games", "20", "--format", "json",
+    ]);
+    for (name, field) in header.iter().zip(&rows[0]) {
+        let name = name.trim_end_matches("_lo").trim_end_matches("_hi");
+        let value = json
+            .get(name)
+            .unwrap_or_else(|| panic!("{name} not in {json}"));
+        // `null` in JSON is an empty CSV field, and only then.
+        assert_eq!(
+            value.is_null(),
+            field.is_empty(),
+            "{name}: {value} / {field}"
+        );
+    }
+    assert_eq!(
+        &rows[0][header.iter().position(|h| h == "mean_rolls").unwrap()],
+        ""
+    );
+
+    let rank = run(&[
+        "rank",
+        "--die",
+        "1..4",
+        "--die",
+        "1..4",
+        "--die",
+        "1,1,1,6,6,6",
+        "--games",
+        "20",
+        "--max-rolls",
+        "2000",
+        "--format",
+        "csv",
+    ]);
+    let (header, rows) = parse_csv(&rank);
+    assert_eq!(
+        header,
+        [
+            "row_die",
+            "col_die",
+            "p_row_wins",
+            "ci95_lo",
+            "ci95_hi",
+            "p_row_wins_given_end",
+            "unfinished",
+            "method",
+            "games",
+            "undecided"
+        ]
+    );
+    assert_eq!(rows.len(), 6, "one line per ordered pair");
+    assert_eq!(&rows[0][0], "1..4");
+    assert_eq!(&rows[0][5], "", "no game of 1..4 against 1..4 ends");
+    assert!(rows.iter().any(|r| &r[1] == "1,1,1,6,6,6"));
+
+    let mut solve = vec!["solve", "--a", "1..6", "--b", "1,1,1,6,6,6"];
+    solve.extend(SMALL_BOARD);
+    solve.extend(["--tolerance", "1e-9", "--format", "csv"]);
+    let (header, rows) = parse_csv(&run(&solve));
+    assert_eq!(rows.len(), 1);
+    // The README's JSON names, the intervals as `NAME_lo`, `NAME_hi`.
+    for name in [
+        "p_a",
+        "p_a_if_a_starts",
+        "p_a_if_b_starts",
+        "p_b",
+        "p_never",
+        "p_never_if_a_starts",
+        "p_never_if_b_starts",
+    ] {
+        for column in [name.to_string(), format!("{name}_lo"), format!("{name}_hi")] {
+            assert!(header.contains(&column), "missing {column} in {header:?}");
+        }
+    }
+    for name in [
+        "states",
+        "transitions",
+        "iterations",
+        "seconds",
+        "p_a_starts",
+        "product_states",
+        "never_states",
+        "memory_bytes",
+        "build_seconds",
+        "solve_seconds",
+    ] {
+        assert!(header.iter().any(|h| h == name), "missing {name}");
+    }
+    assert_eq!(&rows[0][1], "1,1,1,6,6,6");
+    let at = |name: &str| -> f64 {
+        rows[0][header.iter().position(|h| h == name).unwrap()]
+            .parse()
+            .unwrap()
+    };
+    assert!(at("p_a_lo") <= at("p_a") && at("p_a") <= at("p_a_hi"));
+}
+
+/// The values `--format` lists in a command's help are exactly the values it accepts.
+#[test]
+fn every_listed_format_is_accepted() {
+    let small: Vec<&str> = SMALL_BOARD.to_vec();
+    let commands: Vec<Vec<&str>> = vec![
+        vec!["duel", "--a", "1..6", "--b", "2..7", "--games", "200"],
+        vec!["rank", "--die", "1..6", "--die", "2..7", "--games", "200"],
+        [vec!["solve", "--a", "1..6", "--b", "2..7"], small.clone()].concat(),
+        [
+            vec!["converge", "--a", "1..6", "--b", "2..7", "--reps", "2"],
+            vec!["--max-games", "200"],
+            small,
+        ]
+        .concat(),
+        vec!["wubbel", "--goal", "10"],
+        vec!["pig", "--goal", "10"],
+    ];
+    for command in commands {
+        let help = run(&[command[0], "-h"]);
+        let line = help
+            .lines()
+            .find(|l| l.trim_start().starts_with("--format"))
+            .unwrap_or_else(|| panic!("{}: no --format in {help}", command[0]));
+        let listed = line
+            .split("[possible values: ")
+            .nth(1)
+            .and_then(|rest| rest.split(']').next())
+            .unwrap_or_else(|| panic!("{line}"));
+        let listed: Vec<&str> = listed.split(", ").collect();
+        assert!(
+            listed.contains(&"table") && listed.contains(&"json"),
+            "{line}"
+        );
+        for format in ["table", "json", "csv"] {
+            let mut args = command.clone();
+            args.extend(["--format", format]);
+            let out = output(&args);
+            if listed.contains(&format) {
+                assert!(
+                    out.status.success(),
+                    "{args:?}: {}",
+                    String::from_utf8_lossy(&out.stderr)
+                );
+                assert!(!out.stdout.is_empty());
+            } else {
+                // Refused by the parser, before any work, naming the accepted values.
+                assert_eq!(out.status.code(), Some(2), "{args:?}");
+                let err = String::from_utf8_lossy(&out.stderr);
+                assert!(
+                    err.contains(format) && err.contains("possible values"),
+                    "{err}"
+                );
+                assert!(out.stdout.is_empty());
+            }
+        }
+    }
 }

@@ -6,16 +6,18 @@
 //! below 1e-3, narrow enough to catch a wrong variance, a biased estimate, or an interval
 //! with the wrong level.
 
+use approx::assert_abs_diff_eq;
 use proptest::prelude::*;
 use std::path::PathBuf;
 use std::process::Command;
 use wuerfelglueck::dice::Die;
 use wuerfelglueck::exact::{SolveOptions, solve_matchup};
+use wuerfelglueck::experiments::Reference;
 use wuerfelglueck::experiments::convergence::{ConvergenceConfig, run_convergence};
-use wuerfelglueck::experiments::plot;
 use wuerfelglueck::experiments::stopping::{Rule, StoppingConfig, change_rule_stop, run_rule};
-use wuerfelglueck::experiments::{PlotError, Reference};
 use wuerfelglueck::rank::Tournament;
+use wuerfelglueck::report::plot::heatmap_svg;
+use wuerfelglueck::report::{OutputFile, PlotError};
 use wuerfelglueck::rules::{Board, Profile, Rules};
 use wuerfelglueck::sim::stats::{Z95, wilson};
 use wuerfelglueck::sim::{DuelCounts, Matchup, StartCounts};
@@ -92,34 +94,21 @@ fn rmse_matches_the_sampling_error_and_wilson_keeps_its_coverage() {
         // about sqrt(2 / reps) (chi-square), 0.045 here; allow 5 of them.
         let ratio = (point.rmse / sd).powi(2);
         let se = (2.0 / rn).sqrt();
-        assert!(
-            (ratio - 1.0).abs() < 5.0 * se,
-            "{n} games: MSE/sd^2 = {ratio}, expected 1 +- {}",
-            5.0 * se
-        );
+        assert_abs_diff_eq!(ratio, 1.0, epsilon = 5.0 * se);
         // The bias is a mean of `reps` errors of sd `sd`.
-        assert!(point.bias.abs() < 5.0 * sd / rn.sqrt(), "{point:?}");
+        assert_abs_diff_eq!(point.bias, 0.0, epsilon = 5.0 * sd / rn.sqrt());
         // Mean |error| of a normal error is sqrt(2/pi) sd; its spread over replicates is
         // sd sqrt(1 - 2/pi) / sqrt(reps). Allow 5 standard errors plus the binomial's
         // departure from normality at 100 games (a few per cent).
         let mae = (2.0 / std::f64::consts::PI).sqrt() * sd;
         let mae_se = sd * (1.0 - 2.0 / std::f64::consts::PI).sqrt() / rn.sqrt();
-        assert!(
-            (point.mae - mae).abs() < 5.0 * mae_se + 0.03 * mae,
-            "{n} games: mean |error| {} against {mae}",
-            point.mae
-        );
+        assert_abs_diff_eq!(point.mae, mae, epsilon = 5.0 * mae_se + 0.03 * mae);
         // Coverage: `reps` independent Bernoulli trials with success probability equal to
         // the interval's exact coverage, computed from the binomial distributions.
         let exact = exact_wilson_coverage(n, p1, p2);
-        assert!((exact - 0.95).abs() < 0.02, "exact Wilson coverage {exact}");
+        assert_abs_diff_eq!(exact, 0.95, epsilon = 0.02);
         let cov_se = (exact * (1.0 - exact) / rn).sqrt();
-        assert!(
-            (point.wilson_coverage - exact).abs() < 4.5 * cov_se,
-            "{n} games: Wilson coverage {} against exactly {exact} (+- {})",
-            point.wilson_coverage,
-            4.5 * cov_se
-        );
+        assert_abs_diff_eq!(point.wilson_coverage, exact, epsilon = 4.5 * cov_se);
         // The replicates are independent: their estimates are not all the same.
         let k = result.points.iter().position(|q| q.games == n).unwrap();
         let first = result.estimates[k][0];
@@ -229,7 +218,8 @@ fn heat_map_is_an_svg_with_the_dice_and_the_figures() {
     let dir = temp_dir("heat");
     let path = dir.join("matrix.svg");
     let t = tournament();
-    plot::heatmap(&t, &path, false).unwrap();
+    let heatmap = |overwrite: bool| OutputFile::check(&path, overwrite)?.write(&heatmap_svg(&t)?);
+    heatmap(false).unwrap();
     let svg = std::fs::read_to_string(&path).unwrap();
     assert!(svg.starts_with("<svg"), "{}", &svg[..50]);
     assert!(svg.trim_end().ends_with("</svg>"));
@@ -249,14 +239,11 @@ fn heat_map_is_an_svg_with_the_dice_and_the_figures() {
     // the one undecided pair (both directions).
     assert!(svg.matches("<rect").count() >= 2 * 12 + 2);
     // Not overwritten without permission.
-    assert!(matches!(
-        plot::heatmap(&t, &path, false),
-        Err(PlotError::Exists(_))
-    ));
+    assert!(matches!(heatmap(false), Err(PlotError::Exists(_))));
     std::fs::write(&path, "mine").unwrap();
-    assert!(plot::heatmap(&t, &path, false).is_err());
+    assert!(heatmap(false).is_err());
     assert_eq!(std::fs::read_to_string(&path).unwrap(), "mine");
-    plot::heatmap(&t, &path, true).unwrap();
+    heatmap(true).unwrap();
     assert!(std::fs::read_to_string(&path).unwrap().starts_with("<svg"));
     std::fs::remove_dir_all(&dir).unwrap();
 }
@@ -438,4 +425,145 @@ fn plots_never_replace_an_existing_file_without_overwrite() {
     assert_eq!(std::fs::read_to_string(&heat).unwrap(), svg);
     assert!(rank(&["--overwrite"]).status.success());
     std::fs::remove_dir_all(&dir).unwrap();
+}
+
+/// The commands of this file that write a picture, with arguments that make the work
+/// quick; `--plot FILE` is appended.
+fn plotting_commands() -> Vec<Vec<&'static str>> {
+    let converge = [
+        &["converge", "--a", "1..6", "--b", "2..7"][..],
+        &SMALL_BOARD,
+        &["--reps", "2", "--max-games", "200"],
+    ]
+    .concat();
+    let stopping = [&converge[..], &["--stopping", "--rules", "fixed-100"][..]].concat();
+    let rank = [
+        &["rank", "data/wuerfel1.txt", "--games", "200"][..],
+        &SMALL_BOARD,
+    ]
+    .concat();
+    vec![converge, stopping, rank]
+}
+
+fn run_with_plot(command: &[&str], plot: &std::path::Path, extra: &[&str]) -> std::process::Output {
+    bin()
+        .args(command)
+        .arg("--plot")
+        .arg(plot)
+        .args(extra)
+        .output()
+        .unwrap()
+}
+
+/// A `--plot` whose folder is missing, or that is a folder, is refused before any work:
+/// exit 2, the path and what is wrong named, nothing printed.
+#[test]
+fn plot_targets_are_checked_before_the_work() {
+    let dir = temp_dir("targets");
+    let missing = dir.join("no-such-folder").join("plot.svg");
+    for command in plotting_commands() {
+        for (target, problem) in [(&missing, "folder does not exist"), (&dir, "is a folder")] {
+            let out = run_with_plot(&command, target, &["--overwrite"]);
+            assert_eq!(out.status.code(), Some(2), "{command:?} {target:?}");
+            let err = String::from_utf8_lossy(&out.stderr);
+            assert!(
+                err.contains(target.to_str().unwrap()) && err.contains(problem),
+                "{command:?}: {err}"
+            );
+            assert!(
+                out.stdout.is_empty(),
+                "{command:?}: refused before computing"
+            );
+        }
+    }
+    assert!(!missing.parent().unwrap().exists());
+    std::fs::remove_dir_all(&dir).unwrap();
+}
+
+/// When the picture cannot be written after the work (here: `/dev/full`, which accepts the
+/// file but not its contents), the results are printed all the same and the exit code
+/// says that something failed.
+#[cfg(target_os = "linux")]
+#[test]
+fn results_are_printed_when_the_plot_fails() {
+    let full = std::path::Path::new("/dev/full");
+    for command in plotting_commands() {
+        let out = run_with_plot(&command, full, &["--overwrite", "--format", "json"]);
+        assert_eq!(out.status.code(), Some(1), "{command:?}");
+        let err = String::from_utf8_lossy(&out.stderr);
+        assert!(err.contains("/dev/full"), "{err}");
+        let v: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+        assert!(v.get("board").is_some(), "{command:?}: results printed");
+    }
+}
+
+/// Every picture of this file is refused without --overwrite when its file exists (before
+/// any work), and written with it.
+#[test]
+fn every_plot_is_refused_without_overwrite() {
+    let dir = temp_dir("overwrite");
+    for (k, command) in plotting_commands().into_iter().enumerate() {
+        let path = dir.join(format!("plot-{k}.svg"));
+        std::fs::write(&path, "keep me").unwrap();
+        let out = run_with_plot(&command, &path, &[]);
+        assert_eq!(out.status.code(), Some(2), "{command:?}");
+        assert!(String::from_utf8_lossy(&out.stderr).contains("--overwrite"));
+        assert!(
+            out.stdout.is_empty(),
+            "{command:?}: refused before computing"
+        );
+        assert_eq!(std::fs::read_to_string(&path).unwrap(), "keep me");
+        let out = run_with_plot(&command, &path, &["--overwrite"]);
+        assert!(
+            out.status.success(),
+            "{}",
+            String::from_utf8_lossy(&out.stderr)
+        );
+        assert!(std::fs::read_to_string(&path).unwrap().starts_with("<svg"));
+    }
+    std::fs::remove_dir_all(&dir).unwrap();
+}
+
+/// A matchup whose exact value is 0 (1..4 never brings a piece in): every estimate is 0,
+/// its standard deviation is 0 and RMSE/sd is undefined. The table shows `-` there, the
+/// CSV parses back with the `csv` crate, and nothing says `NaN`.
+#[test]
+fn an_undefined_ratio_is_a_dash_not_nan() {
+    let converge = |extra: &[&str]| {
+        let out = bin()
+            .args(["converge", "--a", "1..4", "--b", "1..6"])
+            .args(SMALL_BOARD)
+            .args(["--reps", "3", "--max-games", "200"])
+            .args(extra)
+            .output()
+            .unwrap();
+        assert!(
+            out.status.success(),
+            "{}",
+            String::from_utf8_lossy(&out.stderr)
+        );
+        String::from_utf8(out.stdout).unwrap()
+    };
+    let table = converge(&[]);
+    assert!(!table.to_lowercase().contains("nan"), "{table}");
+    let row = table
+        .lines()
+        .find(|l| l.trim_start().starts_with("100 "))
+        .unwrap();
+    assert_eq!(row.split_whitespace().nth(4), Some("-"), "{row}");
+    for extra in [&["--format", "csv"][..], &["--stopping", "--format", "csv"]] {
+        let text = converge(extra);
+        let mut reader = csv::Reader::from_reader(text.as_bytes());
+        let columns = reader.headers().unwrap().len();
+        for record in reader.records() {
+            let record = record.unwrap();
+            assert_eq!(record.len(), columns);
+            assert!(
+                record.iter().all(|f| !f.to_lowercase().contains("nan")),
+                "{text}"
+            );
+        }
+    }
+    let table = converge(&["--stopping"]);
+    assert!(!table.to_lowercase().contains("nan"), "{table}");
 }

@@ -3,6 +3,7 @@
 //! Expected figures come from outside the code: Neller & Presser's published Pig value and
 //! small games solved by hand.
 
+use approx::assert_abs_diff_eq;
 use serde_json::Value;
 use std::process::{Command, Output};
 
@@ -53,7 +54,7 @@ fn pig_query_json_matches_the_published_value() {
     let p = v["p_start"].as_f64().unwrap();
     // Neller & Presser, "Optimal Play of the Dice Game Pig", The UMAP Journal 25(1), 2004:
     // the first player wins with probability 0.5306 under optimal play.
-    assert_eq!((p * 10_000.0).round(), 5306.0, "{p}");
+    assert_abs_diff_eq!(p, 0.5306, epsilon = 0.00005);
     let decisions: Vec<&str> = v["decisions"]
         .as_array()
         .unwrap()
@@ -93,14 +94,14 @@ fn pig_is_wubbel_with_pig_parameters() {
 fn small_games_solved_by_hand() {
     // Goal 1: P = 5/6 + 1/6 (1 - P), P = 6/7.
     let v = json(&["wubbel", "--goal", "1", "--format", "json"]);
-    assert!((v["p_start"].as_f64().unwrap() - 6.0 / 7.0).abs() < 1e-10);
+    assert_abs_diff_eq!(v["p_start"].as_f64().unwrap(), 6.0 / 7.0, epsilon = 1e-10);
     // A coin (heads 1 scores, tails 2 busts) to 2 points: P(0,0,0) = 4/7.
     let v = json(&[
         "wubbel", "--goal", "2", "--faces", "1,2", "--bust", "2", "--query", "0,1", "--format",
         "json",
     ]);
-    assert!((v["p_start"].as_f64().unwrap() - 4.0 / 7.0).abs() < 1e-10);
-    assert!((v["p_query"].as_f64().unwrap() - 0.4).abs() < 1e-10);
+    assert_abs_diff_eq!(v["p_start"].as_f64().unwrap(), 4.0 / 7.0, epsilon = 1e-10);
+    assert_abs_diff_eq!(v["p_query"].as_f64().unwrap(), 0.4, epsilon = 1e-10);
     assert_eq!(v["decisions"], serde_json::json!(["ROLL", "ROLL"]));
 }
 
@@ -167,4 +168,70 @@ fn bad_input_is_refused() {
     // clap's own errors also exit with 2.
     input_error(&["wubbel", "--query", "3"], "E,G");
     input_error(&["wubbel", "--simulate", "10"], "--compare");
+}
+
+fn temp_dir(name: &str) -> std::path::PathBuf {
+    let dir = std::env::temp_dir().join(format!("wg-pig-{}-{name}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    std::fs::create_dir_all(&dir).unwrap();
+    dir
+}
+
+/// The decision map never replaces an existing file without --overwrite (it used to be
+/// written over silently), and the refusal comes before the solve.
+#[test]
+fn decision_map_is_refused_without_overwrite() {
+    let dir = temp_dir("overwrite");
+    for command in ["wubbel", "pig"] {
+        let path = dir.join(format!("{command}.svg"));
+        std::fs::write(&path, "keep me").unwrap();
+        let out = run(&[command, "--plot", path.to_str().unwrap()]);
+        assert_eq!(out.status.code(), Some(2), "{command}");
+        assert!(String::from_utf8_lossy(&out.stderr).contains("--overwrite"));
+        assert!(out.stdout.is_empty(), "refused before solving");
+        assert_eq!(std::fs::read_to_string(&path).unwrap(), "keep me");
+        let out = run(&[command, "--plot", path.to_str().unwrap(), "--overwrite"]);
+        assert!(out.status.success());
+        assert!(std::fs::read_to_string(&path).unwrap().starts_with("<svg"));
+    }
+    std::fs::remove_dir_all(&dir).unwrap();
+}
+
+/// A decision map whose folder is missing, or that is a folder, is refused before the
+/// solve: exit 2, the path and the problem named, nothing printed.
+#[test]
+fn decision_map_target_is_checked_before_the_solve() {
+    let dir = temp_dir("targets");
+    let missing = dir.join("no-such-folder").join("map.svg");
+    for command in ["wubbel", "pig"] {
+        for (target, problem) in [(&missing, "folder does not exist"), (&dir, "is a folder")] {
+            let target = target.to_str().unwrap();
+            input_error(&[command, "--plot", target], problem);
+            input_error(&[command, "--plot", target], target);
+        }
+    }
+    std::fs::remove_dir_all(&dir).unwrap();
+}
+
+/// The results come first: when the decision map cannot be written (here: `/dev/full`,
+/// which accepts the file but not its contents), they are printed all the same and the exit
+/// code says that something failed. The map used to be written before the results, so a
+/// failing map took them along.
+#[cfg(target_os = "linux")]
+#[test]
+fn results_are_printed_when_the_decision_map_fails() {
+    for command in ["wubbel", "pig"] {
+        let out = run(&[
+            command,
+            "--plot",
+            "/dev/full",
+            "--overwrite",
+            "--format",
+            "json",
+        ]);
+        assert_eq!(out.status.code(), Some(1), "{command}");
+        assert!(String::from_utf8_lossy(&out.stderr).contains("/dev/full"));
+        let v: Value = serde_json::from_slice(&out.stdout).expect("the results, printed");
+        assert!(v["p_start"].as_f64().unwrap() > 0.5);
+    }
 }

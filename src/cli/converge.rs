@@ -3,16 +3,17 @@
 //! stopping rules are (`--stopping`).
 
 use super::common::{RulesArgs, SimArgs, check_roll_off, parse_die, progress_bar};
-use super::{CliError, Format};
+use super::{CliError, Format, check_plot, plot_error};
 use crate::exact::{SolveOptions, solve_matchup};
+use crate::experiments::Reference;
 use crate::experiments::convergence::{ConvergenceConfig, game_grid, run_convergence};
-use crate::experiments::output::{ExactSummary, Header, write_convergence, write_stopping};
 use crate::experiments::stopping::{Rule, StoppingConfig, compare_rules};
-use crate::experiments::{PlotError, Reference, check_plot_target, plot};
+use crate::report::plot::{convergence_svg, stopping_svg};
+use crate::report::{self, ConvergenceReport, Header, StoppingReport};
 use crate::sim::{CHUNK_GAMES, Matchup};
 use clap::Args;
 use std::io::Write;
-use std::path::{Path, PathBuf};
+use std::path::PathBuf;
 
 /// Simulate a matchup many times and compare with the exact solver: error and interval
 /// coverage against the number of games, or (--stopping) how many games each stopping rule
@@ -77,7 +78,7 @@ pub struct ConvergeArgs {
     #[arg(long)]
     pub threads: Option<usize>,
     /// Output format.
-    #[arg(long, value_enum, default_value_t = Format::Table)]
+    #[arg(long, default_value_t = Format::Table, value_parser = Format::parser(&Format::ALL))]
     pub format: Format,
     /// Also draw the results as an SVG picture into FILE (refused if FILE exists, unless
     /// --overwrite is given).
@@ -86,32 +87,6 @@ pub struct ConvergeArgs {
     /// Allow --plot to replace an existing file.
     #[arg(long, requires = "plot")]
     pub overwrite: bool,
-}
-
-/// Maps a plotting error to the CLI's exit codes: an existing file is the user's input (2).
-pub fn plot_error(e: PlotError) -> CliError {
-    match e {
-        PlotError::Exists(_) => CliError::input(format!("--plot: {e}")),
-        PlotError::Failed(_) => CliError::failure(e),
-    }
-}
-
-/// Refuses early (before any long computation) when `--plot` names an existing file and
-/// `--overwrite` was not given.
-pub fn check_plot(path: Option<&Path>, overwrite: bool) -> Result<(), CliError> {
-    match path {
-        Some(p) => check_plot_target(p, overwrite).map_err(plot_error),
-        None => Ok(()),
-    }
-}
-
-/// `rank --plot`: the heat map of the ranking's matrix.
-pub fn write_heatmap(
-    tournament: &crate::rank::Tournament,
-    path: &Path,
-    overwrite: bool,
-) -> Result<(), CliError> {
-    plot::heatmap(tournament, path, overwrite).map_err(plot_error)
 }
 
 impl ConvergeArgs {
@@ -171,7 +146,7 @@ impl ConvergeArgs {
 /// Runs `converge`.
 pub fn run(args: ConvergeArgs, out: &mut dyn Write) -> Result<(), CliError> {
     args.validate()?;
-    check_plot(args.plot.as_deref(), args.overwrite)?;
+    let plot = check_plot(args.plot.as_deref(), args.overwrite)?;
     let rules = args.rules.rules()?;
     let a = parse_die("--a", &args.die_a)?;
     let b = parse_die("--b", &args.die_b)?;
@@ -198,22 +173,7 @@ pub fn run(args: ConvergeArgs, out: &mut dyn Write) -> Result<(), CliError> {
         ))
     })?;
     let reference = Reference::from_exact(&exact, !rules.profile().roll_off);
-    let header = Header {
-        die_a: a.to_string(),
-        die_b: b.to_string(),
-        profile: rules.profile().to_string(),
-        board: rules.board().to_string(),
-        max_rolls: matchup.max_rolls,
-        exact: ExactSummary {
-            p_a: exact.p_a,
-            p_a_bounds: [exact.bounds.p_a.lo, exact.bounds.p_a.hi],
-            p_a_if_a_starts: exact.p_a_if_a_starts,
-            p_a_if_b_starts: exact.p_a_if_b_starts,
-            p_never: exact.p_never,
-            states: exact.stats.states,
-            seconds: exact.stats.build_seconds + exact.stats.solve_seconds,
-        },
-    };
+    let header = Header::new(&matchup, &exact);
     let title_matchup = format!(
         "{a} against {b}, {} on board {}: exact P(A wins) = {:.6}",
         rules.profile(),
@@ -238,14 +198,21 @@ pub fn run(args: ConvergeArgs, out: &mut dyn Write) -> Result<(), CliError> {
             })
         })?;
         bar.finish_and_clear();
-        let seconds = started.elapsed().as_secs_f64();
-        write_stopping(out, &header, &result, seconds, args.format)?;
-        if let Some(path) = &args.plot {
+        let report = StoppingReport {
+            header,
+            result: &result,
+            seconds: started.elapsed().as_secs_f64(),
+        };
+        report::write(out, &report, args.format)?;
+        if let Some(plot) = plot {
             let title = format!(
                 "stopping rules, {} replicates each: {title_matchup}",
                 args.reps
             );
-            plot::write_stopping(&result, &title, path, args.overwrite).map_err(plot_error)?;
+            // The results are out first: a failing picture does not take them along.
+            out.flush()?;
+            plot.write(&stopping_svg(&result, &title).map_err(plot_error)?)
+                .map_err(plot_error)?;
         }
     } else {
         let config = ConvergenceConfig {
@@ -261,11 +228,17 @@ pub fn run(args: ConvergeArgs, out: &mut dyn Write) -> Result<(), CliError> {
         let result =
             sim.in_pool(|| run_convergence(&matchup, &reference, &config, &|n| bar.inc(n)))?;
         bar.finish_and_clear();
-        let seconds = started.elapsed().as_secs_f64();
-        write_convergence(out, &header, &result, seconds, args.format)?;
-        if let Some(path) = &args.plot {
+        let report = ConvergenceReport {
+            header,
+            result: &result,
+            seconds: started.elapsed().as_secs_f64(),
+        };
+        report::write(out, &report, args.format)?;
+        if let Some(plot) = plot {
             let title = format!("convergence, {} replicates: {title_matchup}", args.reps);
-            plot::write_convergence(&result, &title, path, args.overwrite).map_err(plot_error)?;
+            out.flush()?;
+            plot.write(&convergence_svg(&result, &title).map_err(plot_error)?)
+                .map_err(plot_error)?;
         }
     }
     Ok(())

@@ -44,6 +44,8 @@ pub enum Command {
 }
 
 pub use crate::report::Format;
+use crate::report::{OutputFile, PlotError};
+use std::path::Path;
 
 /// An error for the user, with the process exit code it maps to.
 #[derive(Debug)]
@@ -82,6 +84,23 @@ impl From<std::io::Error> for CliError {
     fn from(e: std::io::Error) -> Self {
         CliError::failure(format!("output error: {e}"))
     }
+}
+
+/// Maps a plotting error to the exit codes: a refused target is the user's input (2), a
+/// failure while drawing or writing is not (1).
+pub fn plot_error(e: PlotError) -> CliError {
+    if e.is_bad_target() {
+        CliError::input(format!("--plot: {e}"))
+    } else {
+        CliError::failure(format!("--plot: {e}"))
+    }
+}
+
+/// Checks the `--plot` target before any work starts (see [`OutputFile::check`]).
+pub fn check_plot(path: Option<&Path>, overwrite: bool) -> Result<Option<OutputFile>, CliError> {
+    path.map(|p| OutputFile::check(p, overwrite))
+        .transpose()
+        .map_err(plot_error)
 }
 
 /// Runs a parsed command line; output goes to `out`.

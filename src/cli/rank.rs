@@ -4,11 +4,12 @@ use super::common::{
     RulesArgs, SimArgs, check_roll_off, memory_limit, parse_die, progress_bar, read_dice,
     status_line,
 };
-use super::{CliError, Format};
+use super::{CliError, Format, check_plot, plot_error};
 use crate::exact::SolveOptions;
 use crate::exact::store::PairStore;
 use crate::rank::{SimulationPlan, simulate_tournament, solve_tournament};
-use crate::report::{RankReport, write_rank};
+use crate::report::plot::heatmap_svg;
+use crate::report::{self, RankReport};
 use crate::sim::Stopping;
 use clap::Args;
 use std::io::Write;
@@ -48,7 +49,7 @@ pub struct RankArgs {
     #[arg(long, value_name = "DIR", requires = "exact")]
     pub store: Option<PathBuf>,
     /// Output format.
-    #[arg(long, value_enum, default_value_t = Format::Table)]
+    #[arg(long, default_value_t = Format::Table, value_parser = Format::parser(&Format::ALL))]
     pub format: Format,
     /// Also draw the matrix as a heat map into FILE (SVG; refused if FILE exists, unless
     /// --overwrite is given).
@@ -62,7 +63,7 @@ pub struct RankArgs {
 /// Runs `rank`.
 pub fn run(args: RankArgs, out: &mut dyn Write) -> Result<(), CliError> {
     let rules = args.rules.rules()?;
-    super::converge::check_plot(args.plot.as_deref(), args.overwrite)?;
+    let plot = check_plot(args.plot.as_deref(), args.overwrite)?;
     let (dice, source) = match &args.file {
         Some(file) => (read_dice(file)?, file.display().to_string()),
         None => (
@@ -149,9 +150,12 @@ pub fn run(args: RankArgs, out: &mut dyn Write) -> Result<(), CliError> {
         started.elapsed().as_secs_f64(),
         notes,
     );
-    write_rank(out, &tournament, &report, args.format)?;
-    if let Some(path) = &args.plot {
-        super::converge::write_heatmap(&tournament, path, args.overwrite)?;
+    report::write(out, &report, args.format)?;
+    if let Some(plot) = plot {
+        // The results are out first: a failing picture does not take them along.
+        out.flush()?;
+        plot.write(&heatmap_svg(&tournament).map_err(plot_error)?)
+            .map_err(plot_error)?;
     }
     Ok(())
 }

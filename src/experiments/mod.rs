@@ -1,7 +1,7 @@
 //! Experiments that hold the simulation against the exact solver: how the error of a Monte
 //! Carlo estimate shrinks with the number of games ([`convergence`]), which stopping rules
-//! keep the precision they claim ([`stopping`]), and the pictures of both and of a ranking
-//! ([`plot`]).
+//! keep the precision they claim ([`stopping`]). Their tables, JSON, CSV and pictures are
+//! in [`crate::report`].
 //!
 //! # The truth
 //! Every experiment needs the exact win probability of its matchup. It comes from
@@ -16,14 +16,10 @@
 //! `p_a` excludes those games as well, so the two agree.
 
 pub mod convergence;
-pub mod output;
-pub mod plot;
 pub mod stopping;
 
 use crate::exact::ExactResult;
 use serde::Serialize;
-use std::fmt;
-use std::path::Path;
 
 /// The exact figures of a matchup that the experiments measure against.
 #[derive(Clone, Copy, Debug, PartialEq, Serialize)]
@@ -88,61 +84,6 @@ impl Reference {
     }
 }
 
-/// Writing a picture failed, or its file exists and may not be overwritten.
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub enum PlotError {
-    /// The file exists and overwriting was not allowed.
-    Exists(String),
-    /// Drawing or writing failed.
-    Failed(String),
-}
-
-impl fmt::Display for PlotError {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        match self {
-            PlotError::Exists(path) => write!(
-                f,
-                "{path} exists; not overwriting it (pass --overwrite to replace it, or choose another file)"
-            ),
-            PlotError::Failed(what) => write!(f, "could not draw the plot: {what}"),
-        }
-    }
-}
-
-impl std::error::Error for PlotError {}
-
-/// Fails with [`PlotError::Exists`] if `path` exists and `overwrite` is false: the check
-/// to make before a long computation whose picture goes to `path`.
-pub fn check_plot_target(path: &Path, overwrite: bool) -> Result<(), PlotError> {
-    if !overwrite && path.exists() {
-        return Err(PlotError::Exists(path.display().to_string()));
-    }
-    Ok(())
-}
-
-/// Writes `contents` to `path`. Without `overwrite` the file is created only if it does
-/// not exist yet (checked atomically by the operating system), so nothing the user had
-/// there is lost.
-pub fn write_new_file(path: &Path, contents: &str, overwrite: bool) -> Result<(), PlotError> {
-    use std::io::Write;
-    let mut options = std::fs::OpenOptions::new();
-    options.write(true);
-    if overwrite {
-        options.create(true).truncate(true);
-    } else {
-        options.create_new(true);
-    }
-    let mut file = options.open(path).map_err(|e| {
-        if e.kind() == std::io::ErrorKind::AlreadyExists {
-            PlotError::Exists(path.display().to_string())
-        } else {
-            PlotError::Failed(format!("{}: {e}", path.display()))
-        }
-    })?;
-    file.write_all(contents.as_bytes())
-        .map_err(|e| PlotError::Failed(format!("{}: {e}", path.display())))
-}
-
 /// The `q`-quantile (nearest rank: the smallest value with at least a fraction `q` of
 /// the values at or below it) of `values`; NaN for an empty list.
 pub fn quantile(values: &[f64], q: f64) -> f64 {
@@ -181,22 +122,5 @@ mod tests {
         assert_eq!(quantile(&v, 0.2), 1.0);
         assert_eq!(quantile(&v, 0.0), 1.0);
         assert!(quantile(&[], 0.5).is_nan());
-    }
-
-    #[test]
-    fn refuses_to_overwrite_unless_asked() {
-        let dir = std::env::temp_dir().join(format!("wg-exp-{}", std::process::id()));
-        std::fs::create_dir_all(&dir).unwrap();
-        let path = dir.join("keep.svg");
-        std::fs::write(&path, "mine").unwrap();
-        assert!(matches!(
-            write_new_file(&path, "new", false),
-            Err(PlotError::Exists(_))
-        ));
-        assert!(check_plot_target(&path, false).is_err());
-        assert_eq!(std::fs::read_to_string(&path).unwrap(), "mine");
-        write_new_file(&path, "new", true).unwrap();
-        assert_eq!(std::fs::read_to_string(&path).unwrap(), "new");
-        std::fs::remove_dir_all(&dir).unwrap();
     }
 }

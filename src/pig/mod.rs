@@ -74,17 +74,18 @@
 //! [`evaluate`] computes the exact win probabilities of two fixed strategies ([`HoldAt`],
 //! the optimal [`Solution`]) against each other on the same block engine, with the decisions
 //! fixed instead of maximised; [`simulate`] plays them with the real die and a seeded
-//! `Xoshiro256PlusPlus`. [`decision_map_svg`] draws the smallest turn total at which to
+//! `Xoshiro256PlusPlus`. The decision map
+//! ([`crate::report::plot::decision_map_svg`]) draws the smallest turn total at which to
 //! SAVE for every `(e, g)`.
 
+pub mod compare;
 pub mod game;
-pub mod plot;
 pub mod policy;
 pub mod sim;
 pub mod solve;
 
+pub use compare::{Comparison, SimulatedPairing, check_by_simulation, compare};
 pub use game::{Decision, Game, GameError, MAX_GOAL};
-pub use plot::{PlotError, decision_map_svg, write_decision_map};
 pub use policy::{Evaluation, HoldAt, Strategy, evaluate};
 pub use sim::{Tally, Z_999, simulate};
 pub use solve::{Solution, SolveError, SolveStats, solve};

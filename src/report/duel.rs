@@ -1,6 +1,6 @@
 //! The report of one simulated duel.
 
-use super::{csv_error, prob, thousands};
+use super::{CsvTable, csv_number, csv_optional, defined, header, prob, thousands};
 use crate::dice::Die;
 use crate::sim::DuelCounts;
 use crate::sim::stats::Interval;
@@ -34,14 +34,14 @@ pub struct DuelReport {
     pub ci95: [f64; 2],
     /// P(B wins).
     pub p_b: f64,
-    /// P(A wins) in the games A started.
-    pub p_a_if_a_starts: f64,
-    /// P(A wins) in the games B started.
-    pub p_a_if_b_starts: f64,
+    /// P(A wins) in the games A started (`null` if A started none).
+    pub p_a_if_a_starts: Option<f64>,
+    /// P(A wins) in the games B started (`null` if B started none).
+    pub p_a_if_b_starts: Option<f64>,
     /// Games A started.
     pub games_a_started: u64,
-    /// Mean rolls of a finished game.
-    pub mean_rolls: f64,
+    /// Mean rolls of a finished game (`null` if no game finished).
+    pub mean_rolls: Option<f64>,
     /// The seed: the same seed gives the same counts, whatever the number of threads.
     pub seed: u64,
     /// The roll cap.
@@ -66,13 +66,7 @@ impl DuelReport {
     ) -> DuelReport {
         let total = counts.total();
         let Interval { lo, hi } = counts.ci95_a();
-        let share = |k: u64, n: u64| {
-            if n == 0 {
-                f64::NAN
-            } else {
-                k as f64 / n as f64
-            }
-        };
+        let share = |k: u64, n: u64| defined(k as f64 / n as f64);
         DuelReport {
             die_a: dice[0].clone(),
             die_b: dice[1].clone(),
@@ -103,17 +97,11 @@ impl DuelReport {
     }
 }
 
-/// Writes a duel report in the chosen format.
-pub fn write_duel(out: &mut dyn Write, r: &DuelReport, format: super::Format) -> io::Result<()> {
-    use super::Format;
-    match format {
-        Format::Json => {
-            serde_json::to_writer_pretty(&mut *out, r)?;
-            writeln!(out)
-        }
-        Format::Csv => {
-            let mut w = csv::Writer::from_writer(out);
-            w.write_record([
+impl super::Report for DuelReport {
+    fn csv(&self) -> Option<CsvTable> {
+        let r = self;
+        Some(CsvTable {
+            header: header(&[
                 "die_a",
                 "die_b",
                 "profile",
@@ -129,12 +117,14 @@ pub fn write_duel(out: &mut dyn Write, r: &DuelReport, format: super::Format) ->
                 "p_b",
                 "p_a_if_a_starts",
                 "p_a_if_b_starts",
+                "games_a_started",
                 "mean_rolls",
                 "seed",
                 "max_rolls",
-            ])
-            .map_err(csv_error)?;
-            w.write_record([
+                "stopping",
+                "precision",
+            ]),
+            rows: vec![vec![
                 r.die_a.to_string(),
                 r.die_b.to_string(),
                 r.profile.clone(),
@@ -144,57 +134,69 @@ pub fn write_duel(out: &mut dyn Write, r: &DuelReport, format: super::Format) ->
                 r.b_wins.to_string(),
                 r.unfinished.to_string(),
                 r.endless.to_string(),
-                r.p_a.to_string(),
-                r.ci95[0].to_string(),
-                r.ci95[1].to_string(),
-                r.p_b.to_string(),
-                r.p_a_if_a_starts.to_string(),
-                r.p_a_if_b_starts.to_string(),
-                r.mean_rolls.to_string(),
+                csv_number(r.p_a),
+                csv_number(r.ci95[0]),
+                csv_number(r.ci95[1]),
+                csv_number(r.p_b),
+                csv_optional(r.p_a_if_a_starts),
+                csv_optional(r.p_a_if_b_starts),
+                r.games_a_started.to_string(),
+                csv_optional(r.mean_rolls),
                 r.seed.to_string(),
                 r.max_rolls.to_string(),
-            ])
-            .map_err(csv_error)?;
-            w.flush()
-        }
-        Format::Table => {
-            writeln!(out, "die A         {}", r.die_a)?;
-            writeln!(out, "die B         {}", r.die_b)?;
-            writeln!(out, "rules         {} on board {}", r.profile, r.board)?;
-            let rule = match r.precision {
-                Some(h) => format!("until the 95 % half-width is at most {h}"),
-                None => "fixed count".to_string(),
-            };
-            writeln!(
-                out,
-                "games         {} ({}; A started {}), seed {}",
-                thousands(r.games),
-                rule,
-                thousands(r.games_a_started),
-                r.seed
-            )?;
-            writeln!(
-                out,
-                "P(A wins)     {}   95 % CI [{}, {}]",
-                prob(r.p_a),
-                prob(r.ci95[0]),
-                prob(r.ci95[1])
-            )?;
-            writeln!(
-                out,
-                "  if A starts {}   if B starts {}",
-                prob(r.p_a_if_a_starts),
-                prob(r.p_a_if_b_starts)
-            )?;
-            writeln!(out, "P(B wins)     {}", prob(r.p_b))?;
-            writeln!(
-                out,
-                "unfinished    {} ({} proven never-ending, the rest hit {} rolls)",
-                thousands(r.unfinished),
-                thousands(r.endless),
-                thousands(r.max_rolls)
-            )?;
-            writeln!(out, "mean rolls    {:.1} per finished game", r.mean_rolls)
+                r.stopping.clone(),
+                csv_optional(r.precision),
+            ]],
+        })
+    }
+
+    fn write_table(&self, out: &mut dyn Write) -> io::Result<()> {
+        let r = self;
+        writeln!(out, "die A         {}", r.die_a)?;
+        writeln!(out, "die B         {}", r.die_b)?;
+        writeln!(out, "rules         {} on board {}", r.profile, r.board)?;
+        let rule = match r.precision {
+            Some(h) => format!("until the 95 % half-width is at most {h}"),
+            None => "fixed count".to_string(),
+        };
+        writeln!(
+            out,
+            "games         {} ({}; A started {}), seed {}",
+            thousands(r.games),
+            rule,
+            thousands(r.games_a_started),
+            r.seed
+        )?;
+        writeln!(
+            out,
+            "P(A wins)     {}   95 % CI [{}, {}]",
+            prob(r.p_a),
+            prob(r.ci95[0]),
+            prob(r.ci95[1])
+        )?;
+        let optional = |p: Option<f64>| p.map_or("-".to_string(), prob);
+        writeln!(
+            out,
+            "  if A starts {}   if B starts {}",
+            optional(r.p_a_if_a_starts),
+            optional(r.p_a_if_b_starts)
+        )?;
+        writeln!(out, "P(B wins)     {}", prob(r.p_b))?;
+        writeln!(
+            out,
+            "unfinished    {} ({} proven never-ending, the rest hit {} rolls)",
+            thousands(r.unfinished),
+            thousands(r.endless),
+            thousands(r.max_rolls)
+        )?;
+        match r.mean_rolls {
+            Some(m) => writeln!(out, "mean rolls    {m:.1} per finished game"),
+            None => writeln!(out, "mean rolls    - (no game finished)"),
         }
     }
+}
+
+/// Writes a duel report in the chosen format (see [`super::write()`]).
+pub fn write_duel(out: &mut dyn Write, r: &DuelReport, format: super::Format) -> io::Result<()> {
+    super::write(out, r, format)
 }

@@ -1,14 +1,36 @@
-//! Output: the figures of a duel or a ranking as aligned tables, JSON and CSV.
+//! Output: every command's results as serializable structs, written as aligned tables,
+//! JSON or CSV by one writer per format ([`write()`]), and the pictures ([`plot`]) written
+//! under one file rule ([`files`]).
 //!
 //! The JSON and CSV field names are part of the interface and documented in the README.
+//!
+//! # Undefined figures
+//! A figure that is not defined (P(row wins | the game ends) when no game ended, a mean
+//! over no games) is `null` in JSON, an empty field in CSV and `-` in tables; never `NaN`.
 
+mod converge;
 mod duel;
+pub mod files;
+mod pig;
+pub mod plot;
 mod ranking;
+mod solve;
 
+pub use converge::{
+    CONVERGENCE_CSV_HEADER, ConvergenceReport, ExactSummary, Header, STOPPING_CSV_HEADER,
+    StoppingReport,
+};
 pub use duel::{DuelReport, write_duel};
-pub use ranking::{RankReport, write_rank};
+pub use files::{OutputFile, PlotError};
+pub use pig::{ComparisonReport, GameReport, QueryReport, SimulationReport, SimulationRow};
+pub use ranking::RankReport;
+pub use solve::{BoundsReport, SolveReport};
 
-/// Output format of `duel`, `rank` and the other reporting commands.
+use serde::Serialize;
+use std::fmt;
+use std::io::{self, Write};
+
+/// Output format of the reporting commands.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, clap::ValueEnum)]
 pub enum Format {
     /// Aligned text for people.
@@ -20,13 +42,119 @@ pub enum Format {
     Csv,
 }
 
-/// `0.51234` with a fixed number of decimals, for tables.
-pub(crate) fn prob(p: f64) -> String {
-    if p.is_nan() {
-        "-".to_string()
-    } else {
-        format!("{p:.4}")
+impl Format {
+    /// Every format.
+    pub const ALL: [Format; 3] = [Format::Table, Format::Json, Format::Csv];
+
+    /// The name on the command line, e.g. `csv`.
+    pub fn name(self) -> &'static str {
+        match self {
+            Format::Table => "table",
+            Format::Json => "json",
+            Format::Csv => "csv",
+        }
     }
+
+    /// A clap parser that accepts (and lists in `--help`) only the formats in `accepted`,
+    /// e.g. [`Report::FORMATS`] of the command's report: so a command never lists a format
+    /// it refuses, nor accepts one it cannot write.
+    pub fn parser(
+        accepted: &'static [Format],
+    ) -> impl clap::builder::TypedValueParser<Value = Format> {
+        use clap::ValueEnum;
+        use clap::builder::TypedValueParser;
+        clap::builder::PossibleValuesParser::new(
+            accepted.iter().filter_map(|f| f.to_possible_value()),
+        )
+        .map(|name| {
+            Format::from_str(&name, false).expect("the parser only passes listed format names")
+        })
+    }
+}
+
+impl fmt::Display for Format {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.name())
+    }
+}
+
+/// A command's results: serializable (the JSON form), with a table form and, where the
+/// results are tabular, a CSV form.
+pub trait Report: Serialize {
+    /// The formats this report can be written in.
+    const FORMATS: &'static [Format] = &Format::ALL;
+
+    /// Writes the aligned table for people.
+    fn write_table(&self, out: &mut dyn Write) -> io::Result<()>;
+
+    /// The CSV form: a header and rows of the same length. `None` exactly when
+    /// [`Report::FORMATS`] lacks [`Format::Csv`].
+    fn csv(&self) -> Option<CsvTable>;
+}
+
+/// The CSV form of a report. Fields are text (numbers through [`csv_number`]); the `csv`
+/// crate quotes them where needed (dice such as `1,1,6`).
+#[derive(Clone, Debug, Default, PartialEq)]
+pub struct CsvTable {
+    /// Column names.
+    pub header: Vec<String>,
+    /// Rows, each as long as the header.
+    pub rows: Vec<Vec<String>>,
+}
+
+/// Writes `report` in `format`: the one writer per format every command uses.
+pub fn write<R: Report>(out: &mut dyn Write, report: &R, format: Format) -> io::Result<()> {
+    match format {
+        Format::Json => {
+            serde_json::to_writer_pretty(&mut *out, report)?;
+            writeln!(out)
+        }
+        Format::Table => report.write_table(out),
+        Format::Csv => {
+            let table = report.csv().ok_or_else(|| {
+                io::Error::new(
+                    io::ErrorKind::InvalidInput,
+                    "this output has no CSV form; use --format table or json",
+                )
+            })?;
+            // Not flexible: a row of another length than the header is an error.
+            let mut w = csv::Writer::from_writer(out);
+            w.write_record(&table.header).map_err(io::Error::other)?;
+            for row in &table.rows {
+                w.write_record(row).map_err(io::Error::other)?;
+            }
+            w.flush()
+        }
+    }
+}
+
+/// A figure that is defined: `None` for NaN and infinities (JSON `null`, empty in CSV).
+pub fn defined(x: f64) -> Option<f64> {
+    x.is_finite().then_some(x)
+}
+
+/// A number for a CSV field: the shortest text that reads back to the same `f64`; empty
+/// where the figure is undefined (NaN or infinite).
+pub fn csv_number(x: f64) -> String {
+    defined(x).map_or(String::new(), |v| v.to_string())
+}
+
+/// An optional number for a CSV field: empty when absent or undefined.
+pub fn csv_optional(x: Option<f64>) -> String {
+    x.map_or(String::new(), csv_number)
+}
+
+/// `x` with `decimals` decimals for tables, `-` where it is undefined.
+pub fn fixed(x: f64, decimals: usize) -> String {
+    match defined(x) {
+        Some(v) => format!("{v:.decimals$}"),
+        None => "-".to_string(),
+    }
+}
+
+/// `0.51234` with four decimals, for tables; `-` where undefined.
+pub(crate) fn prob(p: f64) -> String {
+    fixed(p, 4)
 }
 
 /// `1234567` as `1,234,567`.
@@ -42,7 +170,30 @@ pub(crate) fn thousands(n: u64) -> String {
     out
 }
 
-/// Converts a CSV error into an I/O error for the writers.
-pub(crate) fn csv_error(e: csv::Error) -> std::io::Error {
-    std::io::Error::other(e)
+/// Strings for a CSV header.
+pub(crate) fn header(names: &[&str]) -> Vec<String> {
+    names.iter().map(|s| s.to_string()).collect()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn undefined_figures_are_empty_or_dashes() {
+        assert_eq!(csv_number(f64::NAN), "");
+        assert_eq!(csv_number(f64::INFINITY), "");
+        assert_eq!(csv_number(0.25), "0.25");
+        assert_eq!(csv_optional(None), "");
+        assert_eq!(fixed(f64::NAN, 3), "-");
+        assert_eq!(fixed(0.5, 3), "0.500");
+        assert_eq!(prob(f64::NEG_INFINITY), "-");
+        assert_eq!(defined(f64::NAN), None);
+    }
+
+    #[test]
+    fn groups_thousands() {
+        assert_eq!(thousands(0), "0");
+        assert_eq!(thousands(1234567), "1,234,567");
+    }
 }

@@ -1,7 +1,15 @@
 //! The report of a ranking.
 
-use super::{csv_error, prob, thousands};
+use super::{CsvTable, csv_number, defined, header, prob, thousands};
 use crate::rank::{Method, PairFigure, RankEntry, Tournament};
+
+/// `simulated` or `exact`, as in the JSON.
+fn method_name(m: Method) -> &'static str {
+    match m {
+        Method::Simulated => "simulated",
+        Method::Exact => "exact",
+    }
+}
 use serde::Serialize;
 use std::io::{self, Write};
 
@@ -39,6 +47,9 @@ pub struct RankReport {
     pub seconds: f64,
     /// Remarks, e.g. pairs simulated because the exact solve did not fit.
     pub notes: Vec<String>,
+    /// The full figures of every cell, for the table and the CSV.
+    #[serde(skip)]
+    figures: Vec<Vec<Option<PairFigure>>>,
 }
 
 impl RankReport {
@@ -71,7 +82,11 @@ impl RankReport {
             share: t
                 .matrix
                 .iter()
-                .map(|row| row.iter().map(|f| f.map(|f| f.share)).collect())
+                .map(|row| {
+                    row.iter()
+                        .map(|f| f.and_then(|f| defined(f.share)))
+                        .collect()
+                })
                 .collect(),
             unfinished: t
                 .matrix
@@ -96,27 +111,34 @@ impl RankReport {
             seed,
             seconds,
             notes,
+            figures: t.matrix.clone(),
         }
     }
 }
 
-/// Writes a ranking in the chosen format.
-pub fn write_rank(
-    out: &mut dyn Write,
-    t: &Tournament,
-    report: &RankReport,
-    format: super::Format,
-) -> io::Result<()> {
-    use super::Format;
-    match format {
-        Format::Json => {
-            serde_json::to_writer_pretty(&mut *out, report)?;
-            writeln!(out)
+impl super::Report for RankReport {
+    /// One line per ordered pair: the long form that pandas and spreadsheets pivot.
+    fn csv(&self) -> Option<CsvTable> {
+        let mut rows = Vec::new();
+        for (i, row) in self.figures.iter().enumerate() {
+            for (j, f) in row.iter().enumerate() {
+                let Some(f) = f else { continue };
+                rows.push(vec![
+                    self.dice[i].clone(),
+                    self.dice[j].clone(),
+                    csv_number(f.p),
+                    csv_number(f.interval.lo),
+                    csv_number(f.interval.hi),
+                    csv_number(f.share),
+                    csv_number(f.unfinished),
+                    method_name(f.method).to_string(),
+                    f.games.map_or(String::new(), |g| g.to_string()),
+                    f.undecided().to_string(),
+                ]);
+            }
         }
-        Format::Csv => {
-            // One line per ordered pair: the long form that pandas and spreadsheets pivot.
-            let mut w = csv::Writer::from_writer(out);
-            w.write_record([
+        Some(CsvTable {
+            header: header(&[
                 "row_die",
                 "col_die",
                 "p_row_wins",
@@ -127,41 +149,27 @@ pub fn write_rank(
                 "method",
                 "games",
                 "undecided",
-            ])
-            .map_err(csv_error)?;
-            for (i, row) in t.matrix.iter().enumerate() {
-                for (j, f) in row.iter().enumerate() {
-                    let Some(f) = f else { continue };
-                    w.write_record([
-                        t.dice[i].to_string(),
-                        t.dice[j].to_string(),
-                        f.p.to_string(),
-                        f.interval.lo.to_string(),
-                        f.interval.hi.to_string(),
-                        f.share.to_string(),
-                        f.unfinished.to_string(),
-                        format!("{:?}", f.method).to_lowercase(),
-                        f.games.map_or(String::new(), |g| g.to_string()),
-                        f.undecided().to_string(),
-                    ])
-                    .map_err(csv_error)?;
-                }
-            }
-            w.flush()
-        }
-        Format::Table => write_table(out, t, report),
+            ]),
+            rows,
+        })
+    }
+
+    fn write_table(&self, out: &mut dyn Write) -> io::Result<()> {
+        write_table(out, self)
     }
 }
 
-fn write_table(out: &mut dyn Write, t: &Tournament, report: &RankReport) -> io::Result<()> {
-    let labels: Vec<String> = (0..t.dice.len()).map(|i| format!("D{}", i + 1)).collect();
+fn write_table(out: &mut dyn Write, report: &RankReport) -> io::Result<()> {
+    let matrix = &report.figures;
+    let labels: Vec<String> = (0..report.dice.len())
+        .map(|i| format!("D{}", i + 1))
+        .collect();
     writeln!(out, "Rules {} on board {}.", report.profile, report.board)?;
     writeln!(out, "Dice:")?;
-    for (label, die) in labels.iter().zip(&t.dice) {
+    for (label, die) in labels.iter().zip(&report.dice) {
         writeln!(out, "  {label:>4}  {die}")?;
     }
-    let exact = t
-        .matrix
+    let exact = matrix
         .iter()
         .flatten()
         .flatten()
@@ -175,7 +183,7 @@ fn write_table(out: &mut dyn Write, t: &Tournament, report: &RankReport) -> io::
         } else {
             " at 95 %"
         },
-        if t.matrix
+        if matrix
             .iter()
             .flatten()
             .flatten()
@@ -193,7 +201,7 @@ fn write_table(out: &mut dyn Write, t: &Tournament, report: &RankReport) -> io::
         write!(out, "{label:>width$}")?;
     }
     writeln!(out)?;
-    for (i, row) in t.matrix.iter().enumerate() {
+    for (i, row) in matrix.iter().enumerate() {
         write!(out, "{:>5}", labels[i])?;
         for f in row {
             let text = match f {
@@ -217,11 +225,11 @@ fn write_table(out: &mut dyn Write, t: &Tournament, report: &RankReport) -> io::
         }
         writeln!(out)?;
     }
-    let unfinished: Vec<String> = t
-        .pairs()
-        .into_iter()
+    let n = matrix.len();
+    let unfinished: Vec<String> = (0..n)
+        .flat_map(|i| (i + 1..n).map(move |j| (i, j)))
         .filter_map(|(i, j)| {
-            let f = t.matrix[i][j]?;
+            let f = matrix[i][j]?;
             (f.unfinished > 0.0).then(|| {
                 format!(
                     "{} vs {}: {:.2} %",
@@ -293,8 +301,7 @@ fn write_table(out: &mut dyn Write, t: &Tournament, report: &RankReport) -> io::
             )?;
         }
     }
-    let games: u64 = t
-        .matrix
+    let games: u64 = matrix
         .iter()
         .flatten()
         .flatten()
@@ -313,4 +320,57 @@ fn write_table(out: &mut dyn Write, t: &Tournament, report: &RankReport) -> io::
         writeln!(out, "Note: {note}")?;
     }
     Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::report::{Format, write};
+    use crate::sim::stats::Interval;
+
+    /// A pair in which no game ended: P(row wins | the game ends) is undefined.
+    fn no_game_ended() -> Tournament {
+        let dice = vec!["1..6".parse().unwrap(), "6,6".parse().unwrap()];
+        let mut t = Tournament::new(dice);
+        let figure = PairFigure {
+            p: 0.0,
+            interval: Interval { lo: 0.0, hi: 0.01 },
+            share: f64::NAN,
+            share_interval: Interval { lo: 0.0, hi: 1.0 },
+            unfinished: 1.0,
+            method: Method::Simulated,
+            games: Some(100),
+        };
+        t.matrix[0][1] = Some(figure);
+        t.matrix[1][0] = Some(figure);
+        t
+    }
+
+    #[test]
+    fn an_undefined_share_is_null_empty_and_a_dash() {
+        let t = no_game_ended();
+        let r = RankReport::new(
+            &t,
+            "bwinf".into(),
+            "40/20/4/4".into(),
+            None,
+            0.0,
+            Vec::new(),
+        );
+        let mut text = Vec::new();
+        write(&mut text, &r, Format::Json).unwrap();
+        let v: serde_json::Value = serde_json::from_slice(&text).unwrap();
+        assert!(v["share"][0][1].is_null());
+        let mut text = Vec::new();
+        write(&mut text, &r, Format::Csv).unwrap();
+        let text = String::from_utf8(text).unwrap();
+        assert!(!text.contains("NaN"), "{text}");
+        let mut rows = csv::Reader::from_reader(text.as_bytes());
+        for row in rows.records() {
+            assert_eq!(&row.unwrap()[5], "");
+        }
+        let mut text = Vec::new();
+        write(&mut text, &r, Format::Table).unwrap();
+        assert!(!String::from_utf8(text).unwrap().contains("NaN"));
+    }
 }

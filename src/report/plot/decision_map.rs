@@ -1,33 +1,15 @@
-//! The decision map as an SVG picture (plotters, SVG backend).
+//! The decision map of `wubbel` and `pig` as an SVG picture.
 //!
 //! For every own score `e` (x axis) and opponent score `g` (y axis) one cell, coloured by the
 //! smallest turn total at which the optimal player SAVEs; black where the optimal player
 //! never banks but rolls on to the goal, and a white dot where the decisions at `(e, g)` are
 //! not a plain threshold: the optimal player rolls again at some turn total above the first
-//! SAVE (mostly close to the goal; in a few places between two SAVE ranges). Text is
-//! written as SVG `<text>` elements; the crate's plotters build has no font files, so
-//! plotters estimates text widths and the viewer picks the font.
+//! SAVE (mostly close to the goal; in a few places between two SAVE ranges).
 
-use super::solve::Solution;
+use super::{FONT, failed as plot_err};
+use crate::pig::Solution;
+use crate::report::PlotError;
 use plotters::prelude::*;
-use std::fmt;
-use std::path::Path;
-
-/// Drawing the picture failed.
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub struct PlotError(pub String);
-
-impl fmt::Display for PlotError {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        write!(f, "could not draw the decision map: {}", self.0)
-    }
-}
-
-impl std::error::Error for PlotError {}
-
-fn plot_err(e: impl fmt::Display) -> PlotError {
-    PlotError(e.to_string())
-}
 
 /// Viridis-like colour for `t` in `[0, 1]`.
 fn colour(t: f64) -> RGBColor {
@@ -81,13 +63,13 @@ pub fn decision_map_svg(solution: &Solution) -> Result<String, PlotError> {
             game.bust(),
             solution.p_start()
         );
-        let root = root.titled(&title, ("sans-serif", 18)).map_err(plot_err)?;
+        let root = root.titled(&title, (FONT, 18)).map_err(plot_err)?;
         let (main, foot) = root.split_vertically(740);
         foot.draw(&Text::new(
             "black: never SAVE, roll on to the goal;  white dot: not a threshold, \
              ROLL again at some turn total above the first SAVE",
             (20, 10),
-            ("sans-serif", 14),
+            (FONT, 14),
         ))
         .map_err(plot_err)?;
         let (left, right) = main.split_horizontally(740);
@@ -103,7 +85,7 @@ pub fn decision_map_svg(solution: &Solution) -> Result<String, PlotError> {
             .disable_mesh()
             .x_desc("own score e")
             .y_desc("opponent score g")
-            .label_style(("sans-serif", 14))
+            .label_style((FONT, 14))
             .draw()
             .map_err(plot_err)?;
         chart
@@ -132,7 +114,7 @@ pub fn decision_map_svg(solution: &Solution) -> Result<String, PlotError> {
             .disable_mesh()
             .disable_x_axis()
             .y_desc("SAVE from u =")
-            .label_style(("sans-serif", 14))
+            .label_style((FONT, 14))
             .draw()
             .map_err(plot_err)?;
         bar.draw_series(
@@ -142,12 +124,6 @@ pub fn decision_map_svg(solution: &Solution) -> Result<String, PlotError> {
         root.present().map_err(plot_err)?;
     }
     Ok(svg)
-}
-
-/// Writes the decision map to `path` as SVG.
-pub fn write_decision_map(solution: &Solution, path: &Path) -> Result<(), PlotError> {
-    let svg = decision_map_svg(solution)?;
-    std::fs::write(path, svg).map_err(|e| PlotError(format!("{}: {e}", path.display())))
 }
 
 #[cfg(test)]
