@@ -115,7 +115,10 @@ pub fn run(args: RankArgs, out: &mut dyn Write) -> Result<(), CliError> {
             ..SolveOptions::default()
         };
         let store = match &args.store {
-            Some(dir) => Some(PairStore::open(dir).map_err(CliError::failure)?),
+            // Refused here, before any pair is solved, if DIR cannot be written.
+            Some(dir) => {
+                Some(PairStore::open(dir).map_err(|e| CliError::input(format!("--store {e}")))?)
+            }
             None => None,
         };
         // One exact solve can take minutes: say which pair is being solved.
