@@ -583,3 +583,61 @@ fn a_ranking_warns_of_a_bad_record_and_solves_the_pair_again() {
     );
     std::fs::remove_dir_all(&dir).unwrap();
 }
+
+/// A valid record wider than the tolerance is solved again and replaced by the narrower
+/// result; where a new solve does not fit, it is used (certified, if wide) rather than a
+/// simulation, and the note says so.
+#[test]
+fn a_record_too_wide_is_solved_again_or_used_when_a_solve_does_not_fit() {
+    let rules = small();
+    let dice = vec![die("1..6"), die("2..7")];
+    let dir = temp_dir("too-wide");
+    let store = PairStore::open(&dir).unwrap();
+    let wide = solved(&rules, &dice[0], &dice[1], 1e-4);
+    let wide_width = wide.certified_width();
+    assert!(wide_width > 1e-9, "{wide_width:e}");
+    store.save(&wide, &rules, &dice[0], &dice[1]).unwrap();
+    let rank = |options: &SolveOptions| {
+        solve_tournament(
+            &rules,
+            &dice,
+            options,
+            &plan(),
+            Some(&store),
+            &|_| {},
+            &|_| {},
+        )
+        .unwrap()
+    };
+    // Nothing fits in one byte: the stored record is used, and the note says how wide.
+    let tiny = SolveOptions {
+        max_memory: Some(1),
+        ..options(1e-9)
+    };
+    let (t, notes) = rank(&tiny);
+    let figure = t.matrix[0][1].unwrap();
+    assert_relative_eq!(figure.p, wide.result.p_a);
+    assert!(figure.games.is_none());
+    assert!(
+        notes
+            .iter()
+            .any(|n| n.contains("used, because a new solve does not fit")),
+        "{notes:?}"
+    );
+    assert!(
+        notes
+            .iter()
+            .any(|n| n.contains("reached a certified width"))
+    );
+    // With memory, it is solved again to the tolerance and the record replaced.
+    let (_, notes) = rank(&options(1e-9));
+    assert!(
+        notes.iter().any(|n| n.ends_with("; solved again")),
+        "{notes:?}"
+    );
+    match store.load(&rules, &dice[0], &dice[1], 1e-9).unwrap() {
+        Lookup::Usable(record) => assert!(record.certified_width() <= 1e-9),
+        other => panic!("{other:?}"),
+    }
+    std::fs::remove_dir_all(&dir).unwrap();
+}

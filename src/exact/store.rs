@@ -218,7 +218,7 @@ impl fmt::Display for BadRecord {
                 bounds: Bounds { lo, hi },
                 value,
             } => {
-                if !(lo <= hi) {
+                if lo.is_nan() || hi.is_nan() || lo > hi {
                     write!(f, "{name}: interval [{lo}, {hi}] has lo > hi")
                 } else if !bounds_in_unit(lo, hi) {
                     write!(f, "{name}: interval [{lo}, {hi}] is not inside [0, 1]")
@@ -417,7 +417,9 @@ impl StoredPair {
         check_figures(&self.result)?;
         let width = self.certified_width();
         if let Some(stored) = self.width_reached {
-            if !((stored - width).abs() <= ROUNDING) {
+            // Written so that NaN fails too.
+            let agrees = (stored - width).abs() <= ROUNDING;
+            if !agrees {
                 return Err(BadRecord::Width {
                     stored,
                     bounds: width,

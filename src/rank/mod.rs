@@ -361,7 +361,7 @@ pub fn solve_tournament(
     store: Option<&PairStore>,
     pair_started: &dyn Fn(&str),
     progress: &(dyn Fn(u64) + Sync),
-) -> Result<(Tournament, Vec<String>), RankError> {
+) -> Result<(Tournament, Vec<String>), Box<RankError>> {
     let mut tournament = Tournament::new(dice.to_vec());
     let mut notes = Vec::new();
     let mut solved = 0;
@@ -377,14 +377,14 @@ pub fn solve_tournament(
                 continue;
             }
             Err(cause) => {
-                return Err(RankError {
+                return Err(Box::new(RankError {
                     pair: (stream + 1, pairs.len()),
                     dice: (a.clone(), b.clone()),
                     cause,
                     solved_before: solved,
                     store: store.map(|s| s.dir().to_path_buf()),
                     notes,
-                });
+                }));
             }
         };
         solved += 1;
@@ -411,8 +411,8 @@ fn exact_pair(
     store: Option<&PairStore>,
     notes: &mut Vec<String>,
 ) -> Result<Option<StoredPair>, PairFailure> {
-    // A valid record wider than the tolerance: still better than a simulation, and than a
-    // new solve that stalls wider.
+    // A valid record wider than the tolerance (and the note on it): still better than a
+    // simulation, and than a new solve that stalls wider.
     let mut too_wide = None;
     if let Some(store) = store {
         let path = store.path(rules, a, b);
@@ -430,14 +430,17 @@ fn exact_pair(
                 return Ok(Some(record));
             }
             Lookup::TooWide(record) => {
-                notes.push(format!(
-                    "{a} vs {b}: the record in {} reached a certified width of {:.1e} only, \
-                     more than the tolerance {:e}: solved again",
-                    path.display(),
-                    record.certified_width(),
-                    options.tolerance
+                // What became of it is added when the new solve is done.
+                let width = record.certified_width();
+                too_wide = Some((
+                    record,
+                    format!(
+                        "{a} vs {b}: the record in {} reached a certified width of {width:.1e} \
+                         only, more than the tolerance {:e}",
+                        path.display(),
+                        options.tolerance
+                    ),
                 ));
-                too_wide = Some(record);
             }
             Lookup::Rejected(rejection) => {
                 notes.push(format!("{a} vs {b}: {rejection}; solved again"));
@@ -448,9 +451,9 @@ fn exact_pair(
     let fitted = match crate::exact::matrix_free::solve_fitting(rules, a, b, options) {
         Ok(fitted) => fitted,
         Err(e @ (ExactError::Memory { .. } | ExactError::TooLarge(_))) => {
-            if let Some(record) = too_wide {
+            if let Some((record, note)) = too_wide {
                 notes.push(format!(
-                    "{a} vs {b}: the stored record is used, because a new solve does not fit: {e}"
+                    "{note}; used, because a new solve does not fit: {e}"
                 ));
                 return Ok(Some(record));
             }
@@ -468,11 +471,15 @@ fn exact_pair(
         fitted.stalled,
         fitted.result,
     );
-    if let Some(old) = too_wide.filter(|old| old.certified_width() <= record.certified_width()) {
-        notes.push(format!(
-            "{a} vs {b}: the new solve is no narrower than the stored record, which is kept"
-        ));
-        return Ok(Some(old));
+    if let Some((old, note)) = too_wide {
+        let width = record.certified_width();
+        if old.certified_width() <= width {
+            notes.push(format!(
+                "{note}; solved again to {width:.1e}, no narrower: the record is kept"
+            ));
+            return Ok(Some(old));
+        }
+        notes.push(format!("{note}; solved again"));
     }
     if let Some(store) = store {
         store
