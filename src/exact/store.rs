@@ -438,9 +438,12 @@ impl PairStore {
         let refuse = |what: &str, e: std::io::Error| error(dir, format!("{what}: {e}"));
         std::fs::create_dir_all(dir).map_err(|e| refuse("cannot create the directory", e))?;
         let probe = dir.join(format!(".wuerfelglueck-probe-{}", std::process::id()));
+        // Not `create_new`: a probe left by a crashed run of the same process id must not
+        // make the store look unwritable.
         let written = std::fs::OpenOptions::new()
             .write(true)
-            .create_new(true)
+            .create(true)
+            .truncate(true)
             .open(&probe)
             .and_then(|mut file| file.write_all(b"probe"));
         // Remove the probe even if writing to it failed half way.

@@ -443,7 +443,7 @@ fn exact_pair(
                 ));
             }
             Lookup::Rejected(rejection) => {
-                notes.push(format!("{a} vs {b}: {rejection}; solved again"));
+                notes.push(format!("{a} vs {b}: {rejection}; treated as missing"));
             }
             Lookup::Missing => {}
         }
