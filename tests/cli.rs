@@ -193,7 +193,8 @@ fn play_stops_a_game_that_can_never_end() {
 }
 
 /// `rank --exact --store DIR`: the second run reads every pair from DIR, gives the same
-/// matrix and says so; a file in DIR that is not a record stops the run with its path.
+/// matrix and says so; a file in DIR that is not a record is not trusted: the run warns
+/// with its path, moves it aside unchanged and solves the pair again.
 #[test]
 fn rank_exact_store_resumes_and_refuses_a_damaged_record() {
     let dir = std::env::temp_dir().join(format!("wg-cli-store-{}", std::process::id()));
@@ -239,18 +240,59 @@ fn rank_exact_store_resumes_and_refuses_a_damaged_record() {
 
     let damaged = dir.join("bwinf_20-10-2-2_1..6_vs_2..7.json");
     std::fs::write(&damaged, "{ half a record").unwrap();
-    let out = Command::new(env!("CARGO_BIN_EXE_wuerfelglueck"))
-        .args(args)
-        .output()
+    let third = json(&args);
+    assert_eq!(read_note(&third), 2);
+    assert_eq!(first["matrix"], third["matrix"]);
+    let notes = third["notes"].as_array().unwrap();
+    let warning = notes
+        .iter()
+        .map(|n| n.as_str().unwrap())
+        .find(|n| n.contains("bad record"))
         .unwrap();
-    assert_eq!(out.status.code(), Some(1));
-    let err = String::from_utf8_lossy(&out.stderr);
-    assert!(err.contains(damaged.to_str().unwrap()), "{err}");
-    // The damaged file is left as it was, for the user to look at.
+    assert!(warning.contains(damaged.to_str().unwrap()), "{warning}");
+    // The damaged file is kept as it was, for the user to look at.
+    let rejected = dir.join("bwinf_20-10-2-2_1..6_vs_2..7.json.rejected");
+    assert!(warning.contains(rejected.to_str().unwrap()), "{warning}");
     assert_eq!(
-        std::fs::read_to_string(&damaged).unwrap(),
+        std::fs::read_to_string(&rejected).unwrap(),
         "{ half a record"
     );
+    assert_eq!(json(&args)["matrix"], first["matrix"]);
+    std::fs::remove_dir_all(&dir).unwrap();
+}
+
+/// A `--store` that cannot be written is refused before any pair is solved.
+#[test]
+fn rank_exact_refuses_a_store_that_cannot_be_written() {
+    let dir = std::env::temp_dir().join(format!("wg-cli-bad-store-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    std::fs::create_dir_all(&dir).unwrap();
+    let file = dir.join("a-file");
+    std::fs::write(&file, "").unwrap();
+    // Under a regular file: refused even for root, whom permission bits do not stop.
+    let store = file.join("store");
+    let out = Command::new(env!("CARGO_BIN_EXE_wuerfelglueck"))
+        .args(["rank", "--die", "1..6", "--die", "2..7", "--track", "20"])
+        .args([
+            "--offset",
+            "10",
+            "--pieces",
+            "2",
+            "--goal-fields",
+            "2",
+            "--exact",
+        ])
+        .arg("--store")
+        .arg(&store)
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(2));
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(
+        err.contains(&format!("--store {}", store.display())),
+        "{err}"
+    );
+    assert!(out.stdout.is_empty());
     std::fs::remove_dir_all(&dir).unwrap();
 }
 

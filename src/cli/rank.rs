@@ -44,8 +44,11 @@ pub struct RankArgs {
     #[arg(long = "max-memory", value_name = "SIZE", requires = "exact")]
     pub max_memory: Option<String>,
     /// With --exact: keep every solved pair in DIR (one JSON file per pair, created if
-    /// missing) and read pairs solved there before to this --tolerance or tighter, so an
-    /// interrupted ranking resumes and rankings that share a pair solve it once.
+    /// missing; refused before any work if DIR cannot be written) and read pairs solved
+    /// there before whose certified intervals are at most --tolerance wide, so an
+    /// interrupted ranking resumes and rankings that share a pair solve it once. A record
+    /// that fails its checks is moved aside (NAME.json.rejected), named in a note, and
+    /// its pair solved again.
     #[arg(long, value_name = "DIR", requires = "exact")]
     pub store: Option<PathBuf>,
     /// Output format.
@@ -116,7 +119,10 @@ pub fn run(args: RankArgs, out: &mut dyn Write) -> Result<(), CliError> {
             ..SolveOptions::default()
         };
         let store = match &args.store {
-            Some(dir) => Some(PairStore::open(dir).map_err(CliError::failure)?),
+            // Refused here, before any pair is solved, if DIR cannot be written.
+            Some(dir) => {
+                Some(PairStore::open(dir).map_err(|e| CliError::input(format!("--store {e}")))?)
+            }
             None => None,
         };
         // One exact solve can take minutes: say which pair is being solved.

@@ -3,21 +3,87 @@
 //!
 //! An exact ranking of `wuerfel1.txt` on the full board takes about an hour; one of
 //! `wuerfel3.txt` longer. [`PairStore`] writes every solved pair to its own JSON file as
-//! soon as it is solved and, before solving, looks for a file solved under the same board,
-//! profile and dice with a tolerance at least as tight. Everything a record is matched on
-//! is written into it and compared field by field on reading, so a renamed or hand-edited
-//! file is refused, never trusted; a file that cannot be read is an error naming it, never
-//! silently replaced.
+//! soon as it is solved and, before solving, looks for the file of the same board, profile
+//! and dice. A record is used only if it passes every check below *and* its certified
+//! intervals are at most as wide as the tolerance asked for.
+//!
+//! # The record
+//! One JSON object per file ([`StoredPair`]):
+//!
+//! | field | meaning |
+//! |---|---|
+//! | `format` | `wuerfelglueck exact pair 1` |
+//! | `board`, `profile` | e.g. `40/20/4/4`, `bwinf` |
+//! | `a`, `b` | the faces of die A and die B, in the order given |
+//! | `tolerance` | the tolerance the solve was *asked* for; informative only |
+//! | `width_reached` | the largest width of the nine certified intervals (absent in records written before it existed) |
+//! | `solver` | which solver produced it, e.g. `matrix-free, f32 storage` |
+//! | `stalled` | the solve stopped before it reached `tolerance` (`f32` storage) |
+//! | `result` | the [`ExactResult`]: nine figures, their [`Bounds`], the solve's size and cost |
+//!
+//! Whether a record is narrow enough is decided by the width computed from its bounds,
+//! never by `tolerance`: a solve that stalled at 2.6e-6 was asked for 1e-9 and says so in
+//! `tolerance`. Records without `width_reached` (all those written before it existed) are
+//! read as before, with the width computed from their bounds.
+//!
+//! # Validation on load
+//! A record is *bad* ([`BadRecord`]) unless
+//! - it parses as a record (a truncated or half-written file does not) of format 1;
+//! - board, profile and faces are those of the pair its file name is looked up for;
+//! - `0 <= p_a_starts <= 1`;
+//! - for each of the nine figures, `0 <= lo <= value <= hi <= 1` (all finite; `value` is
+//!   the figure as stored, the midpoint of its interval);
+//! - for each opening and for the weighted figures, P(A) + P(B) + P(never) = 1 is possible
+//!   within the intervals: the lower ends sum to at most 1, the upper ends to at least 1;
+//! - the weighted intervals are the mixtures of the two openings' with weight
+//!   `p_a_starts`;
+//! - `width_reached`, if present, is the width computed from the bounds.
+//!
+//! The checks against 0, 1 and sums allow [`ROUNDING`] (1e-14, about what `f64` can
+//! certify), as the solvers' bounds are sums of rounded products; the order
+//! `lo <= value <= hi` is exact, as the solvers clamp and take midpoints. A bad record is
+//! treated as missing: [`PairStore::load`] moves it aside to `NAME.json.rejected` (or
+//! `.rejected2`, `.rejected3`, ...: an earlier rejected file is never replaced) and reports
+//! the problem and the new name in [`Lookup::Rejected`], so the caller can warn and solve
+//! the pair again without overwriting anything the user might want to look at. A file
+//! that cannot be read at all (permissions, I/O) is an error.
+//!
+//! # File names
+//! `{profile}_{board}_{a}_vs_{b}.json` with `/` of the board as `-` and the dice as
+//! [`Die`]'s display (`bwinf_40-20-4-4_1..6_vs_2..7.json`). A name longer than
+//! [`MAX_NAME_BYTES`] (long dice lists, e.g. 300 faces that are not one run) is replaced by
+//! an abbreviated readable part and the FNV-1a hash of the full name
+//! (`..._fnv0123456789abcdef.json`), so no name nor its `.partial` and `.rejectedN`
+//! companions exceed the 255 bytes file systems allow. Every name that fits keeps the form
+//! it always had, so existing records are found as before.
+//!
+//! # Writing
+//! [`PairStore::save`] writes `NAME.json.partial`, flushes it to disk and renames it to
+//! `NAME.json`: a crash leaves at most a `.partial` file, which is never read. It refuses
+//! to write a record that would fail the checks above.
 
-use super::ExactResult;
+use super::{Bounds, ExactResult};
 use crate::dice::Die;
 use crate::rules::Rules;
 use serde::{Deserialize, Serialize};
 use std::fmt;
+use std::io::Write;
 use std::path::{Path, PathBuf};
 
-/// The version tag of a record: a file without it, or with another, is refused.
+/// The version tag of a record: a file without it, or with another, is a bad record.
 const FORMAT: &str = "wuerfelglueck exact pair 1";
+
+/// What the checks of a record allow for rounding: the solvers' bounds are sums of rounded
+/// products, and about 1e-14 is what an `f64` probability can certify.
+pub const ROUNDING: f64 = 1e-14;
+
+/// The longest file name of a record, `.json` included. Leaves room for the `.partial`
+/// (8 bytes) and `.rejected999` (12 bytes) companions within the usual 255-byte limit.
+pub const MAX_NAME_BYTES: usize = 240;
+
+/// The most rejected copies of one record kept side by side (`.rejected` to
+/// `.rejected999`).
+const MAX_REJECTED: usize = 999;
 
 /// A directory of solved pairs.
 #[derive(Clone, Debug)]
@@ -25,7 +91,7 @@ pub struct PairStore {
     dir: PathBuf,
 }
 
-/// One solved pair, as written to disk.
+/// One solved pair, as written to disk (see the module documentation for the checks).
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 pub struct StoredPair {
     /// The record format tag, `wuerfelglueck exact pair 1`.
@@ -38,8 +104,13 @@ pub struct StoredPair {
     pub a: Vec<u32>,
     /// Die B's faces.
     pub b: Vec<u32>,
-    /// The tolerance the pair was solved to.
+    /// The tolerance the solve was asked for. Not what it reached (see `width_reached`),
+    /// and never used to decide whether the record is narrow enough.
     pub tolerance: f64,
+    /// The largest width of the certified intervals, [`certified_width`] of `result`;
+    /// `None` in records written before the field existed.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub width_reached: Option<f64>,
     /// Which solver produced it, e.g. `matrix-free, f32 storage`.
     pub solver: String,
     /// Under `f32` storage: the iteration stopped before the tolerance was reached.
@@ -47,6 +118,136 @@ pub struct StoredPair {
     /// The result with its certified intervals.
     pub result: ExactResult,
 }
+
+/// What [`PairStore::load`] found for a pair.
+#[derive(Clone, Debug, PartialEq)]
+pub enum Lookup {
+    /// No record.
+    Missing,
+    /// A valid record at most as wide as the tolerance asked for.
+    Usable(StoredPair),
+    /// A valid record, but wider than the tolerance asked for: solve again.
+    TooWide(StoredPair),
+    /// A bad record, now moved aside: solve again.
+    Rejected(Rejection),
+}
+
+/// A bad record, and where it was moved.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Rejection {
+    /// The file the record was read from.
+    pub path: PathBuf,
+    /// Where it is now.
+    pub moved_to: PathBuf,
+    /// What is wrong with it.
+    pub problem: BadRecord,
+}
+
+impl fmt::Display for Rejection {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(
+            f,
+            "{}: bad record, not used: {}; moved aside to {}",
+            self.path.display(),
+            self.problem,
+            self.moved_to.display()
+        )
+    }
+}
+
+/// Why a record cannot be trusted.
+#[derive(Clone, Debug, PartialEq)]
+pub enum BadRecord {
+    /// Not a record at all: not JSON, truncated, a field missing or of the wrong type.
+    NotARecord(String),
+    /// Another format tag.
+    Format(String),
+    /// A record of another matchup (described as `a vs b on board (profile)`).
+    OtherMatchup(String),
+    /// `p_a_starts` is not a probability.
+    StartWeight(f64),
+    /// A figure and its interval violate `0 <= lo <= value <= hi <= 1`.
+    Figure {
+        /// The figure, e.g. `p_a_if_b_starts`.
+        name: &'static str,
+        /// Its interval.
+        bounds: Bounds,
+        /// Its value.
+        value: f64,
+    },
+    /// P(A) + P(B) + P(never) = 1 is impossible within the intervals.
+    Sum {
+        /// `A starts`, `B starts` or `weighted`.
+        start: &'static str,
+        /// Sum of the lower ends.
+        lo: f64,
+        /// Sum of the upper ends.
+        hi: f64,
+    },
+    /// A weighted interval is not the mixture of the openings'.
+    Mixture {
+        /// The figure, e.g. `p_a`.
+        name: &'static str,
+        /// As stored.
+        stored: Bounds,
+        /// The mixture of the openings' intervals.
+        mixed: Bounds,
+    },
+    /// `width_reached` is not the width of the intervals.
+    Width {
+        /// As stored.
+        stored: f64,
+        /// From the bounds.
+        bounds: f64,
+    },
+}
+
+impl fmt::Display for BadRecord {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            BadRecord::NotARecord(e) => write!(f, "not a solved-pair record ({e})"),
+            BadRecord::Format(tag) => {
+                write!(f, "format {:?}, expected {FORMAT:?}", abbreviate(tag, 40))
+            }
+            BadRecord::OtherMatchup(holds) => {
+                write!(f, "holds {holds}, not the pair its name says")
+            }
+            BadRecord::StartWeight(w) => write!(f, "p_a_starts = {w} is not a probability"),
+            BadRecord::Figure {
+                name,
+                bounds: Bounds { lo, hi },
+                value,
+            } => {
+                if lo.is_nan() || hi.is_nan() || lo > hi {
+                    write!(f, "{name}: interval [{lo}, {hi}] has lo > hi")
+                } else if !bounds_in_unit(lo, hi) {
+                    write!(f, "{name}: interval [{lo}, {hi}] is not inside [0, 1]")
+                } else {
+                    write!(f, "{name} = {value} lies outside its interval [{lo}, {hi}]")
+                }
+            }
+            BadRecord::Sum { start, lo, hi } => write!(
+                f,
+                "{start}: P(A) + P(B) + P(never) cannot be 1, its intervals sum to [{lo}, {hi}]"
+            ),
+            BadRecord::Mixture {
+                name,
+                stored,
+                mixed,
+            } => write!(
+                f,
+                "{name}: interval [{}, {}] is not the mixture [{}, {}] of the two openings",
+                stored.lo, stored.hi, mixed.lo, mixed.hi
+            ),
+            BadRecord::Width { stored, bounds } => write!(
+                f,
+                "width_reached = {stored:e}, but its intervals are {bounds:e} wide"
+            ),
+        }
+    }
+}
+
+impl std::error::Error for BadRecord {}
 
 /// A store that cannot be read or written.
 #[derive(Debug)]
@@ -65,8 +266,106 @@ impl fmt::Display for StoreError {
 
 impl std::error::Error for StoreError {}
 
+/// The nine figures of `result` with their intervals, by name.
+fn figures(result: &ExactResult) -> [(&'static str, f64, Bounds); 9] {
+    let b = &result.bounds;
+    [
+        ("p_a", result.p_a, b.p_a),
+        ("p_a_if_a_starts", result.p_a_if_a_starts, b.p_a_if_a_starts),
+        ("p_a_if_b_starts", result.p_a_if_b_starts, b.p_a_if_b_starts),
+        ("p_b", result.p_b, b.p_b),
+        ("p_b_if_a_starts", result.p_b_if_a_starts, b.p_b_if_a_starts),
+        ("p_b_if_b_starts", result.p_b_if_b_starts, b.p_b_if_b_starts),
+        ("p_never", result.p_never, b.p_never),
+        (
+            "p_never_if_a_starts",
+            result.p_never_if_a_starts,
+            b.p_never_if_a_starts,
+        ),
+        (
+            "p_never_if_b_starts",
+            result.p_never_if_b_starts,
+            b.p_never_if_b_starts,
+        ),
+    ]
+}
+
+/// The width a solve reached: the largest width of the nine certified intervals of
+/// `result`.
+pub fn certified_width(result: &ExactResult) -> f64 {
+    figures(result)
+        .iter()
+        .map(|(_, _, bounds)| bounds.width())
+        .fold(0.0, f64::max)
+}
+
+fn bounds_in_unit(lo: &f64, hi: &f64) -> bool {
+    -ROUNDING <= *lo && *hi <= 1.0 + ROUNDING
+}
+
+/// Checks the figures of `result` as the module documentation lists them.
+fn check_figures(result: &ExactResult) -> Result<(), BadRecord> {
+    let w = result.p_a_starts;
+    if !(0.0..=1.0).contains(&w) {
+        return Err(BadRecord::StartWeight(w));
+    }
+    for (name, value, bounds) in figures(result) {
+        // Written so that NaN fails too.
+        let Bounds { lo, hi } = bounds;
+        if !(lo <= value && value <= hi && bounds_in_unit(&lo, &hi)) {
+            return Err(BadRecord::Figure {
+                name,
+                bounds,
+                value,
+            });
+        }
+    }
+    let b = &result.bounds;
+    let starts = [
+        (
+            "A starts",
+            [b.p_a_if_a_starts, b.p_b_if_a_starts, b.p_never_if_a_starts],
+        ),
+        (
+            "B starts",
+            [b.p_a_if_b_starts, b.p_b_if_b_starts, b.p_never_if_b_starts],
+        ),
+        ("weighted", [b.p_a, b.p_b, b.p_never]),
+    ];
+    for (start, three) in starts {
+        let lo: f64 = three.iter().map(|x| x.lo).sum();
+        let hi: f64 = three.iter().map(|x| x.hi).sum();
+        if !(lo <= 1.0 + ROUNDING && hi >= 1.0 - ROUNDING) {
+            return Err(BadRecord::Sum { start, lo, hi });
+        }
+    }
+    let mixtures = [
+        ("p_a", b.p_a, b.p_a_if_a_starts, b.p_a_if_b_starts),
+        ("p_b", b.p_b, b.p_b_if_a_starts, b.p_b_if_b_starts),
+        (
+            "p_never",
+            b.p_never,
+            b.p_never_if_a_starts,
+            b.p_never_if_b_starts,
+        ),
+    ];
+    for (name, stored, if_a, if_b) in mixtures {
+        let mixed = if_a.mix(w, &if_b);
+        let close = |x: f64, y: f64| (x - y).abs() <= ROUNDING;
+        if !(close(stored.lo, mixed.lo) && close(stored.hi, mixed.hi)) {
+            return Err(BadRecord::Mixture {
+                name,
+                stored,
+                mixed,
+            });
+        }
+    }
+    Ok(())
+}
+
 impl StoredPair {
-    /// A record of `result`, solved for `a` against `b` under `rules` to `tolerance`.
+    /// A record of `result`, solved for `a` against `b` under `rules`, asked for
+    /// `tolerance`; the width reached is taken from `result`'s bounds.
     pub fn new(
         rules: &Rules,
         a: &Die,
@@ -83,103 +382,238 @@ impl StoredPair {
             a: a.faces().to_vec(),
             b: b.faces().to_vec(),
             tolerance,
+            width_reached: Some(certified_width(&result)),
             solver,
             stalled,
             result,
         }
     }
 
-    /// Whether this record answers `a` against `b` under `rules` to `tolerance`: the same
-    /// board, profile and faces, solved to the same or a tighter tolerance.
-    fn answers(&self, rules: &Rules, a: &Die, b: &Die, tolerance: f64) -> bool {
-        self.board == rules.board().to_string()
-            && self.profile == rules.profile().to_string()
-            && self.a == a.faces()
-            && self.b == b.faces()
-            && self.tolerance <= tolerance
+    /// The width this record's solve reached, from its bounds (not from the stored
+    /// fields).
+    pub fn certified_width(&self) -> f64 {
+        certified_width(&self.result)
+    }
+
+    /// Checks the record as the module documentation lists them, for `a` against `b`
+    /// under `rules`; returns the width reached.
+    pub fn check(&self, rules: &Rules, a: &Die, b: &Die) -> Result<f64, BadRecord> {
+        if self.format != FORMAT {
+            return Err(BadRecord::Format(self.format.clone()));
+        }
+        if self.board != rules.board().to_string()
+            || self.profile != rules.profile().to_string()
+            || self.a != a.faces()
+            || self.b != b.faces()
+        {
+            return Err(BadRecord::OtherMatchup(format!(
+                "{} vs {} on {} ({})",
+                faces(&self.a),
+                faces(&self.b),
+                abbreviate(&self.board, 40),
+                abbreviate(&self.profile, 60)
+            )));
+        }
+        check_figures(&self.result)?;
+        let width = self.certified_width();
+        if let Some(stored) = self.width_reached {
+            // Written so that NaN fails too.
+            let agrees = (stored - width).abs() <= ROUNDING;
+            if !agrees {
+                return Err(BadRecord::Width {
+                    stored,
+                    bounds: width,
+                });
+            }
+        }
+        Ok(width)
     }
 }
 
 impl PairStore {
-    /// The store in `dir`, created (with its parents) if it does not exist.
+    /// The store in `dir`, created (with its parents) if it does not exist. Refused, with
+    /// an error naming `dir`, unless a file can be created in it (a probe file, removed
+    /// again): a ranking must not solve for an hour and then fail to keep the result.
     pub fn open(dir: &Path) -> Result<Self, StoreError> {
-        std::fs::create_dir_all(dir).map_err(|e| StoreError {
-            path: dir.to_path_buf(),
-            message: format!("cannot create the directory: {e}"),
-        })?;
+        let refuse = |what: &str, e: std::io::Error| error(dir, format!("{what}: {e}"));
+        std::fs::create_dir_all(dir).map_err(|e| refuse("cannot create the directory", e))?;
+        let probe = dir.join(format!(".wuerfelglueck-probe-{}", std::process::id()));
+        // Not `create_new`: a probe left by a crashed run of the same process id must not
+        // make the store look unwritable.
+        let written = std::fs::OpenOptions::new()
+            .write(true)
+            .create(true)
+            .truncate(true)
+            .open(&probe)
+            .and_then(|mut file| file.write_all(b"probe"));
+        // Remove the probe even if writing to it failed half way.
+        let removed = std::fs::remove_file(&probe);
+        written.map_err(|e| refuse("cannot write in the directory", e))?;
+        removed.map_err(|e| refuse("cannot remove a file from the directory", e))?;
         Ok(PairStore {
             dir: dir.to_path_buf(),
         })
     }
 
-    /// The file of a pair: readable, and distinct for every board, profile and pair of dice
-    /// (`/` of the board becomes `-`; the dice as [`Die`]'s display, which reads back).
-    pub fn path(&self, rules: &Rules, a: &Die, b: &Die) -> PathBuf {
-        let board = rules.board().to_string().replace('/', "-");
-        self.dir
-            .join(format!("{}_{board}_{a}_vs_{b}.json", rules.profile()))
+    /// The directory.
+    pub fn dir(&self) -> &Path {
+        &self.dir
     }
 
-    /// The stored answer for `a` against `b`, if there is one solved to `tolerance` or
-    /// tighter. A file that exists but cannot be read, is not a record, or is a record of
-    /// another matchup is an error.
+    /// The file of a pair: distinct for every board, profile and pair of dice, readable,
+    /// at most [`MAX_NAME_BYTES`] long (see the module documentation).
+    pub fn path(&self, rules: &Rules, a: &Die, b: &Die) -> PathBuf {
+        self.dir.join(file_name(rules, a, b))
+    }
+
+    /// What the store holds for `a` against `b` under `rules`, for a solve to `tolerance`.
+    /// A bad record is moved aside (and reported as [`Lookup::Rejected`]); a file that
+    /// cannot be read, or a bad one that cannot be moved, is an error.
     pub fn load(
         &self,
         rules: &Rules,
         a: &Die,
         b: &Die,
         tolerance: f64,
-    ) -> Result<Option<StoredPair>, StoreError> {
+    ) -> Result<Lookup, StoreError> {
         let path = self.path(rules, a, b);
-        let text = match std::fs::read_to_string(&path) {
-            Ok(text) => text,
-            Err(e) if e.kind() == std::io::ErrorKind::NotFound => return Ok(None),
+        let bytes = match std::fs::read(&path) {
+            Ok(bytes) => bytes,
+            Err(e) if e.kind() == std::io::ErrorKind::NotFound => return Ok(Lookup::Missing),
             Err(e) => return Err(error(&path, format!("cannot read: {e}"))),
         };
-        let record: StoredPair = serde_json::from_str(&text)
-            .map_err(|e| error(&path, format!("not a solved-pair record: {e}")))?;
-        if record.format != FORMAT {
-            return Err(error(
-                &path,
-                format!("format {:?}, expected {FORMAT:?}", record.format),
-            ));
+        let checked = serde_json::from_slice::<StoredPair>(&bytes)
+            .map_err(|e| BadRecord::NotARecord(e.to_string()))
+            .and_then(|record| record.check(rules, a, b).map(|width| (record, width)));
+        match checked {
+            Ok((record, width)) if width <= tolerance => Ok(Lookup::Usable(record)),
+            Ok((record, _)) => Ok(Lookup::TooWide(record)),
+            Err(problem) => {
+                let moved_to = move_aside(&path)?;
+                Ok(Lookup::Rejected(Rejection {
+                    path,
+                    moved_to,
+                    problem,
+                }))
+            }
         }
-        let loose = StoredPair {
-            tolerance: f64::INFINITY,
-            ..record.clone()
-        };
-        if !loose.answers(rules, a, b, f64::INFINITY) {
-            return Err(error(
-                &path,
-                format!(
-                    "holds {} vs {} on {} ({}), not the pair its name says; move it away",
-                    faces(&record.a),
-                    faces(&record.b),
-                    record.board,
-                    record.profile
-                ),
-            ));
-        }
-        Ok(record.answers(rules, a, b, tolerance).then_some(record))
     }
 
-    /// Writes `record` to its file (through a temporary file and a rename, so an
-    /// interrupted run never leaves half a record). Replaces only a record of the same pair,
-    /// which [`PairStore::load`] found too coarse.
+    /// Writes `record` to the file of `a` against `b` under `rules` (through a temporary
+    /// file, flushed to disk, and a rename, so an interrupted run never leaves half a
+    /// record) and returns its path. Replaces a record of the same pair that
+    /// [`PairStore::load`] found too wide; refuses a record that fails its checks.
     pub fn save(
         &self,
         record: &StoredPair,
         rules: &Rules,
         a: &Die,
         b: &Die,
-    ) -> Result<(), StoreError> {
+    ) -> Result<PathBuf, StoreError> {
         let path = self.path(rules, a, b);
-        let tmp = path.with_extension("json.partial");
+        record
+            .check(rules, a, b)
+            .map_err(|e| error(&path, format!("refusing to write a bad record: {e}")))?;
+        let tmp = with_suffix(&path, ".partial");
         let text = serde_json::to_string_pretty(record)
             .map_err(|e| error(&path, format!("cannot encode: {e}")))?;
-        std::fs::write(&tmp, text + "\n").map_err(|e| error(&tmp, format!("cannot write: {e}")))?;
-        std::fs::rename(&tmp, &path).map_err(|e| error(&path, format!("cannot write: {e}")))
+        std::fs::File::create(&tmp)
+            .and_then(|mut file| {
+                file.write_all(text.as_bytes())?;
+                file.write_all(b"\n")?;
+                file.sync_all()
+            })
+            .map_err(|e| error(&tmp, format!("cannot write: {e}")))?;
+        std::fs::rename(&tmp, &path).map_err(|e| error(&path, format!("cannot write: {e}")))?;
+        Ok(path)
     }
+}
+
+/// `{profile}_{board}_{a}_vs_{b}.json`, or, if that is longer than [`MAX_NAME_BYTES`],
+/// an abbreviation of it with the FNV-1a hash of the full name.
+fn file_name(rules: &Rules, a: &Die, b: &Die) -> String {
+    let profile = rules.profile().to_string();
+    let board = rules.board().to_string().replace('/', "-");
+    let full = format!("{profile}_{board}_{a}_vs_{b}.json");
+    if full.len() <= MAX_NAME_BYTES {
+        return full;
+    }
+    let hash = format!("_fnv{:016x}.json", fnv1a_64(full.as_bytes()));
+    let readable = format!(
+        "{profile}_{board}_{}_vs_{}",
+        abbreviate(&a.to_string(), 60),
+        abbreviate(&b.to_string(), 60)
+    );
+    format!(
+        "{}{hash}",
+        abbreviate(&readable, MAX_NAME_BYTES - hash.len())
+    )
+}
+
+/// The 64-bit FNV-1a hash of `bytes` (Fowler, Noll, Vo): for each byte, xor it into the
+/// state, then multiply by the FNV prime. Written out because the standard library's
+/// hashers may change between Rust versions, and a file name must not.
+pub fn fnv1a_64(bytes: &[u8]) -> u64 {
+    const OFFSET_BASIS: u64 = 0xcbf2_9ce4_8422_2325;
+    const PRIME: u64 = 0x0000_0100_0000_01b3;
+    bytes.iter().fold(OFFSET_BASIS, |hash, &byte| {
+        (hash ^ u64::from(byte)).wrapping_mul(PRIME)
+    })
+}
+
+/// `text` if it has at most `max` bytes, else its longest prefix that leaves room for a
+/// trailing `~`, which marks the cut; cut after a comma if there is one, so that a list of
+/// faces does not end in part of a number.
+fn abbreviate(text: &str, max: usize) -> String {
+    if text.len() <= max {
+        return text.to_string();
+    }
+    let mut end = max.saturating_sub(1);
+    while !text.is_char_boundary(end) {
+        end -= 1;
+    }
+    let end = text[..end].rfind(',').map_or(end, |comma| comma + 1);
+    format!("{}~", &text[..end])
+}
+
+/// `path` with `suffix` appended to its file name.
+fn with_suffix(path: &Path, suffix: &str) -> PathBuf {
+    let mut name = path.as_os_str().to_owned();
+    name.push(suffix);
+    PathBuf::from(name)
+}
+
+/// Renames the bad record at `path` to the first free `path.rejected`, `path.rejected2`,
+/// ...; never replaces an existing file.
+fn move_aside(path: &Path) -> Result<PathBuf, StoreError> {
+    for k in 1..=MAX_REJECTED {
+        let target = match k {
+            1 => with_suffix(path, ".rejected"),
+            _ => with_suffix(path, &format!(".rejected{k}")),
+        };
+        // A hard link fails if the target exists, where a rename would replace it.
+        match std::fs::hard_link(path, &target) {
+            Ok(()) => {
+                std::fs::remove_file(path)
+                    .map_err(|e| error(path, format!("cannot remove a bad record: {e}")))?;
+                return Ok(target);
+            }
+            Err(e) if e.kind() == std::io::ErrorKind::AlreadyExists => continue,
+            // A file system without hard links: check, then rename.
+            Err(_) => match target.try_exists() {
+                Ok(true) => continue,
+                _ => {
+                    std::fs::rename(path, &target)
+                        .map_err(|e| error(path, format!("cannot move a bad record aside: {e}")))?;
+                    return Ok(target);
+                }
+            },
+        }
+    }
+    Err(error(
+        path,
+        format!("bad record, and {MAX_REJECTED} rejected copies of it exist already"),
+    ))
 }
 
 fn error(path: &Path, message: String) -> StoreError {
@@ -189,87 +623,10 @@ fn error(path: &Path, message: String) -> StoreError {
     }
 }
 
+/// A record's faces as a short die display (`1..6`), for messages.
 fn faces(faces: &[u32]) -> String {
-    Die::new(faces.to_vec()).map_or_else(|| format!("{faces:?}"), |d| d.to_string())
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-    use crate::exact::SolveOptions;
-    use crate::exact::matrix_free::solve_fitting;
-    use crate::rules::{Board, Profile};
-
-    fn small() -> Rules {
-        Rules::new("12/6/2/2".parse::<Board>().unwrap(), Profile::BWINF)
-    }
-
-    fn dice() -> (Die, Die) {
-        ("1..6".parse().unwrap(), "2..7".parse().unwrap())
-    }
-
-    fn solved(rules: &Rules, a: &Die, b: &Die, tolerance: f64) -> StoredPair {
-        let options = SolveOptions {
-            tolerance,
-            ..SolveOptions::default()
-        };
-        let fitted = solve_fitting(rules, a, b, &options).unwrap();
-        StoredPair::new(
-            rules,
-            a,
-            b,
-            tolerance,
-            fitted.solver.to_string(),
-            fitted.stalled,
-            fitted.result,
-        )
-    }
-
-    fn temp_dir(name: &str) -> PathBuf {
-        let dir = std::env::temp_dir().join(format!("wg-store-{name}-{}", std::process::id()));
-        let _ = std::fs::remove_dir_all(&dir);
-        dir
-    }
-
-    #[test]
-    fn a_saved_pair_reads_back_for_the_same_or_a_looser_tolerance_only() {
-        let dir = temp_dir("roundtrip");
-        let store = PairStore::open(&dir).unwrap();
-        let rules = small();
-        let (a, b) = dice();
-        assert!(store.load(&rules, &a, &b, 1e-9).unwrap().is_none());
-        let record = solved(&rules, &a, &b, 1e-9);
-        store.save(&record, &rules, &a, &b).unwrap();
-        assert_eq!(
-            store.load(&rules, &a, &b, 1e-9).unwrap(),
-            Some(record.clone())
-        );
-        assert_eq!(store.load(&rules, &a, &b, 1e-6).unwrap(), Some(record));
-        assert!(store.load(&rules, &a, &b, 1e-12).unwrap().is_none());
-        // The reverse pair, another board, another profile: other files, nothing found.
-        assert!(store.load(&rules, &b, &a, 1e-9).unwrap().is_none());
-        let goal_last = Rules::new(*rules.board(), "bwinf+goal-last".parse().unwrap());
-        assert!(store.load(&goal_last, &a, &b, 1e-9).unwrap().is_none());
-        std::fs::remove_dir_all(&dir).unwrap();
-    }
-
-    #[test]
-    fn a_file_that_is_not_the_pair_it_names_is_refused() {
-        let dir = temp_dir("refuse");
-        let store = PairStore::open(&dir).unwrap();
-        let rules = small();
-        let (a, b) = dice();
-        // A record of b against a, under a's-against-b file name.
-        let other = solved(&rules, &b, &a, 1e-9);
-        let path = store.path(&rules, &a, &b);
-        std::fs::write(&path, serde_json::to_string(&other).unwrap()).unwrap();
-        let e = store.load(&rules, &a, &b, 1e-9).unwrap_err();
-        assert_eq!(e.path, path);
-        assert!(e.message.contains("2..7 vs 1..6"), "{e}");
-        // Not JSON at all.
-        std::fs::write(&path, "half a record").unwrap();
-        let e = store.load(&rules, &a, &b, 1e-9).unwrap_err();
-        assert!(e.message.contains("not a solved-pair record"), "{e}");
-        std::fs::remove_dir_all(&dir).unwrap();
-    }
+    let listed: Vec<String> = faces.iter().map(u32::to_string).collect();
+    let listed = listed.join(",");
+    let shown = listed.parse::<Die>().map_or(listed, |die| die.to_string());
+    abbreviate(&shown, 40)
 }

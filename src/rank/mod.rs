@@ -6,12 +6,13 @@
 //! bounds).
 
 use crate::dice::Die;
-use crate::exact::store::{PairStore, StoreError, StoredPair};
+use crate::exact::store::{Lookup, PairStore, StoreError, StoredPair};
 use crate::exact::{Bounds, ExactError, ExactResult, SolveOptions};
 use crate::rules::Rules;
 use crate::sim::stats::{self, Interval};
 use crate::sim::{DuelCounts, Matchup, Stopping, StreamKey, run_duel};
 use serde::Serialize;
+use std::path::PathBuf;
 
 /// How a pairwise figure was obtained.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
@@ -279,21 +280,63 @@ fn simulate_pair(
     run_duel(&matchup, key, plan.stopping, progress)
 }
 
-/// Why an exact ranking stopped.
+/// Why an exact ranking stopped: the pair at fault, what went wrong, and what was kept.
 #[derive(Debug)]
-pub enum RankError {
-    /// A solve failed for another reason than size (e.g. it did not converge).
+pub struct RankError {
+    /// The failing pair's number (1-based) and the number of pairs.
+    pub pair: (usize, usize),
+    /// Die A and die B of the failing pair.
+    pub dice: (Die, Die),
+    /// What went wrong.
+    pub cause: PairFailure,
+    /// Pairs solved exactly (or read from the store) before the failing one.
+    pub solved_before: usize,
+    /// The store directory that keeps them, if there is one.
+    pub store: Option<PathBuf>,
+    /// The notes of the pairs before (e.g. bad records moved aside), which would otherwise
+    /// be lost with the report.
+    pub notes: Vec<String>,
+}
+
+/// What went wrong with one pair of an exact ranking.
+#[derive(Debug)]
+pub enum PairFailure {
+    /// The solve failed for another reason than size (e.g. it did not converge).
     Exact(ExactError),
     /// The store of solved pairs could not be read or written.
     Store(StoreError),
 }
 
-impl std::fmt::Display for RankError {
+impl std::fmt::Display for PairFailure {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         match self {
-            RankError::Exact(e) => write!(f, "{e}"),
-            RankError::Store(e) => write!(f, "{e}"),
+            PairFailure::Exact(e) => write!(f, "{e}"),
+            PairFailure::Store(e) => write!(f, "{e}"),
         }
+    }
+}
+
+impl std::fmt::Display for RankError {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        let ((k, n), (a, b)) = (self.pair, &self.dice);
+        write!(f, "pair {k}/{n}, {a} vs {b}: {}", self.cause)?;
+        let before = match self.solved_before {
+            1 => "the 1 pair solved before it is".to_string(),
+            s => format!("the {s} pairs solved before it are"),
+        };
+        match (&self.store, self.solved_before) {
+            (Some(dir), _) => write!(
+                f,
+                "; {before} kept in {}, where a rerun with the same --store reads them",
+                dir.display()
+            )?,
+            (None, 0) => {}
+            (None, _) => write!(f, "; {before} lost: --store DIR would have kept them")?,
+        }
+        for note in &self.notes {
+            write!(f, "\nnote: {note}")?;
+        }
+        Ok(())
     }
 }
 
@@ -302,10 +345,14 @@ impl std::error::Error for RankError {}
 /// Solves every pair of `dice` exactly (sparse-matrix solver, or the matrix-free one when
 /// the matrix does not fit); a pair that fits neither is simulated instead (its figures are
 /// marked [`Method::Simulated`]) and named in the returned notes. With a `store`, a pair
-/// solved before to `options.tolerance` or tighter is read from it instead of solved
-/// again, and each newly solved pair is written to it at once, so an interrupted ranking
-/// resumes where it stopped; the notes name the pairs read. `pair_started` hears of each
-/// pair before it is solved, as "k/n: a vs b"; `progress` counts simulated games.
+/// whose record there is valid and at most `options.tolerance` wide is read from it
+/// instead of solved again, and each newly solved pair is written to it at once, so an
+/// interrupted ranking resumes where it stopped; the notes name the pairs read, and the bad
+/// records moved aside. `pair_started` hears of each pair before it is solved, as
+/// "k/n: a vs b"; `progress` counts simulated games.
+///
+/// A pair whose solve fails stops the ranking with a [`RankError`] naming the pair and
+/// saying where the pairs solved before it are kept.
 pub fn solve_tournament(
     rules: &Rules,
     dice: &[Die],
@@ -314,59 +361,35 @@ pub fn solve_tournament(
     store: Option<&PairStore>,
     pair_started: &dyn Fn(&str),
     progress: &(dyn Fn(u64) + Sync),
-) -> Result<(Tournament, Vec<String>), RankError> {
+) -> Result<(Tournament, Vec<String>), Box<RankError>> {
     let mut tournament = Tournament::new(dice.to_vec());
     let mut notes = Vec::new();
+    let mut solved = 0;
     let pairs = tournament.pairs();
     for (stream, &(i, j)) in pairs.iter().enumerate() {
         let (a, b) = (&dice[i], &dice[j]);
         pair_started(&format!("{}/{}: {a} vs {b}", stream + 1, pairs.len()));
-        let stored = match store {
-            Some(store) => store
-                .load(rules, a, b, options.tolerance)
-                .map_err(RankError::Store)?,
-            None => None,
-        };
-        let record = match stored {
-            Some(record) => {
-                notes.push(format!(
-                    "{a} vs {b}: read from {} (solved before to {:e}, {})",
-                    store
-                        .map(|s| s.path(rules, a, b))
-                        .unwrap_or_default()
-                        .display(),
-                    record.tolerance,
-                    record.solver
-                ));
-                record
+        let record = match exact_pair(rules, a, b, options, store, &mut notes) {
+            Ok(Some(record)) => record,
+            Ok(None) => {
+                let counts = simulate_pair(rules, dice, fallback, stream, (i, j), progress);
+                tournament.record_duel(i, j, &counts);
+                continue;
             }
-            None => match crate::exact::matrix_free::solve_fitting(rules, a, b, options) {
-                Ok(fitted) => {
-                    let record = StoredPair::new(
-                        rules,
-                        a,
-                        b,
-                        options.tolerance,
-                        fitted.solver.to_string(),
-                        fitted.stalled,
-                        fitted.result,
-                    );
-                    if let Some(store) = store {
-                        store.save(&record, rules, a, b).map_err(RankError::Store)?;
-                    }
-                    record
-                }
-                Err(e @ (ExactError::Memory { .. } | ExactError::TooLarge(_))) => {
-                    notes.push(format!("{a} vs {b}: simulated, because {e}"));
-                    let counts = simulate_pair(rules, dice, fallback, stream, (i, j), progress);
-                    tournament.record_duel(i, j, &counts);
-                    continue;
-                }
-                Err(e) => return Err(RankError::Exact(e)),
-            },
+            Err(cause) => {
+                return Err(Box::new(RankError {
+                    pair: (stream + 1, pairs.len()),
+                    dice: (a.clone(), b.clone()),
+                    cause,
+                    solved_before: solved,
+                    store: store.map(|s| s.dir().to_path_buf()),
+                    notes,
+                }));
+            }
         };
-        if record.stalled {
-            let width = record.result.bounds.p_a.width();
+        solved += 1;
+        let width = record.certified_width();
+        if width > options.tolerance {
             notes.push(format!(
                 "{a} vs {b}: {} reached a certified width of {width:.1e} only",
                 record.solver
@@ -375,6 +398,95 @@ pub fn solve_tournament(
         tournament.record_exact(i, j, &record.result);
     }
     Ok((tournament, notes))
+}
+
+/// One pair of an exact ranking: the record from `store` if it is valid and narrow enough,
+/// else a new solve (written to `store`), else `None` if the pair does not fit and is to be
+/// simulated. What the store held and why it was not used goes to `notes`.
+fn exact_pair(
+    rules: &Rules,
+    a: &Die,
+    b: &Die,
+    options: &SolveOptions,
+    store: Option<&PairStore>,
+    notes: &mut Vec<String>,
+) -> Result<Option<StoredPair>, PairFailure> {
+    // A valid record wider than the tolerance (and the note on it): still better than a
+    // simulation, and than a new solve that stalls wider.
+    let mut too_wide = None;
+    if let Some(store) = store {
+        let path = store.path(rules, a, b);
+        match store
+            .load(rules, a, b, options.tolerance)
+            .map_err(PairFailure::Store)?
+        {
+            Lookup::Usable(record) => {
+                notes.push(format!(
+                    "{a} vs {b}: read from {} (certified width {:.1e}, {})",
+                    path.display(),
+                    record.certified_width(),
+                    record.solver
+                ));
+                return Ok(Some(record));
+            }
+            Lookup::TooWide(record) => {
+                // What became of it is added when the new solve is done.
+                let width = record.certified_width();
+                too_wide = Some((
+                    record,
+                    format!(
+                        "{a} vs {b}: the record in {} reached a certified width of {width:.1e} \
+                         only, more than the tolerance {:e}",
+                        path.display(),
+                        options.tolerance
+                    ),
+                ));
+            }
+            Lookup::Rejected(rejection) => {
+                notes.push(format!("{a} vs {b}: {rejection}; treated as missing"));
+            }
+            Lookup::Missing => {}
+        }
+    }
+    let fitted = match crate::exact::matrix_free::solve_fitting(rules, a, b, options) {
+        Ok(fitted) => fitted,
+        Err(e @ (ExactError::Memory { .. } | ExactError::TooLarge(_))) => {
+            if let Some((record, note)) = too_wide {
+                notes.push(format!(
+                    "{note}; used, because a new solve does not fit: {e}"
+                ));
+                return Ok(Some(record));
+            }
+            notes.push(format!("{a} vs {b}: simulated, because {e}"));
+            return Ok(None);
+        }
+        Err(e) => return Err(PairFailure::Exact(e)),
+    };
+    let record = StoredPair::new(
+        rules,
+        a,
+        b,
+        options.tolerance,
+        fitted.solver.to_string(),
+        fitted.stalled,
+        fitted.result,
+    );
+    if let Some((old, note)) = too_wide {
+        let width = record.certified_width();
+        if old.certified_width() <= width {
+            notes.push(format!(
+                "{note}; solved again to {width:.1e}, no narrower: the record is kept"
+            ));
+            return Ok(Some(old));
+        }
+        notes.push(format!("{note}; solved again"));
+    }
+    if let Some(store) = store {
+        store
+            .save(&record, rules, a, b)
+            .map_err(PairFailure::Store)?;
+    }
+    Ok(Some(record))
 }
 
 #[cfg(test)]
