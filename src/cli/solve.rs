@@ -3,7 +3,8 @@
 use super::common::{RulesArgs, memory_limit, parse_die};
 use super::{CliError, Format};
 use crate::dice::Die;
-use crate::exact::matrix_free::{Fitted, Storage, solve_fitting, solve_matrix_free};
+use crate::exact::matrix_free::Storage;
+use crate::exact::{Fitted, solve_fitting, solve_matrix_free};
 use crate::exact::memory::format_bytes;
 use crate::exact::{Bounds, ExactError, SolveOptions};
 use clap::Args;
@@ -213,7 +214,9 @@ pub fn run(args: SolveArgs, out: &mut dyn Write) -> Result<(), CliError> {
             .install(solve),
     }
     .map_err(|e| match e {
-        ExactError::RollOff | ExactError::TooLarge(_) => CliError::input(e),
+        ExactError::RollOff | ExactError::TooLarge(_) | ExactError::Options(_) => {
+            CliError::input(e)
+        }
         ExactError::Memory { .. } | ExactError::NotConverged(_) => CliError::failure(e),
     })?;
     let report = SolveReport::new(&args, [&a, &b], &result, started.elapsed().as_secs_f64());

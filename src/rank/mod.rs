@@ -340,7 +340,7 @@ pub fn solve_tournament(
                 ));
                 record
             }
-            None => match crate::exact::matrix_free::solve_fitting(rules, a, b, options) {
+            None => match crate::exact::solve_fitting(rules, a, b, options) {
                 Ok(fitted) => {
                     let record = StoredPair::new(
                         rules,
