@@ -83,6 +83,8 @@ pub fn solve_group(
 }
 
 #[cfg(test)]
+// Index loops: rows and columns of a small dense system read clearer as indices.
+#[allow(clippy::needless_range_loop)]
 mod tests {
     use super::*;
     use approx::assert_abs_diff_eq;
@@ -138,7 +140,10 @@ mod tests {
         let mut raw = [[0.0; MAX_GROUP]; MAX_GROUP];
         raw[0][..2].copy_from_slice(&[1.0 / 6.0, 0.5]);
         raw[1][..2].copy_from_slice(&[0.25, 1.0 / 3.0]);
-        let y = solve_pair::<3>([[raw[0][0], raw[0][1]], [raw[1][0], raw[1][1]]], [RHS[0], RHS[1]]);
+        let y = solve_pair::<3>(
+            [[raw[0][0], raw[0][1]], [raw[1][0], raw[1][1]]],
+            [RHS[0], RHS[1]],
+        );
         for comp in 0..3 {
             let x = dense(&raw, 2, comp);
             assert_abs_diff_eq!(x[0], y[0][comp], epsilon = 1e-15);

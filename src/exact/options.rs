@@ -81,10 +81,7 @@ mod tests {
     #[test]
     fn refuses_tolerances_and_sweep_limits_no_solver_can_honour() {
         for bad in [f64::NAN, f64::INFINITY, 0.0, -1.0, 1e-16, 2.0] {
-            assert!(
-                SolveOptions::new(bad, 100, None).is_err(),
-                "{bad} accepted"
-            );
+            assert!(SolveOptions::new(bad, 100, None).is_err(), "{bad} accepted");
         }
         assert!(SolveOptions::new(1e-9, 0, None).is_err());
         let ok = SolveOptions::new(TOLERANCE_FLOOR, 1, Some(1 << 30)).unwrap();

@@ -16,9 +16,9 @@
 //! search drops them, which is why the solver uses it rather than the plain product.
 
 use super::encode::{ConfigIndex, StateEncoder};
+use super::search::{self, Step, Successors};
 use crate::dice::Die;
 use crate::rules::{GameState, Rules};
-use super::search::{self, Step, Successors};
 use std::collections::HashSet;
 use std::sync::atomic::{AtomicU64, Ordering};
 
@@ -204,23 +204,29 @@ impl Successors for JointSpace<'_> {
     /// Visits the reached indices only (only [`search::reach`] runs on this space, and an
     /// index without flags has nothing to spread), in decreasing index order if `forwards`.
     fn pass(&self, forwards: bool, visit: impl Fn(&(), u64) -> bool + Sync) -> bool {
-        search::in_order(self.reached.len(), WORDS_PER_CHUNK, forwards, true, |words| {
-            let mut any = false;
-            for w in words {
-                let mut word = self.reached[w].load(Ordering::Relaxed);
-                while word != 0 {
-                    // Highest bit first if forwards, else lowest.
-                    let bit = if forwards {
-                        63 - word.leading_zeros()
-                    } else {
-                        word.trailing_zeros()
-                    };
-                    word &= !(1u64 << bit);
-                    any |= visit(&(), w as u64 * 64 + u64::from(bit));
+        search::in_order(
+            self.reached.len(),
+            WORDS_PER_CHUNK,
+            forwards,
+            true,
+            |words| {
+                let mut any = false;
+                for w in words {
+                    let mut word = self.reached[w].load(Ordering::Relaxed);
+                    while word != 0 {
+                        // Highest bit first if forwards, else lowest.
+                        let bit = if forwards {
+                            63 - word.leading_zeros()
+                        } else {
+                            word.trailing_zeros()
+                        };
+                        word &= !(1u64 << bit);
+                        any |= visit(&(), w as u64 * 64 + u64::from(bit));
+                    }
                 }
-            }
-            any
-        })
+                any
+            },
+        )
     }
 
     fn for_each_successor(&self, _: &(), index: u64, mut f: impl FnMut(Step<u64>)) {
@@ -229,11 +235,11 @@ impl Successors for JointSpace<'_> {
             let mut next = state;
             match self.rules.play_roll(&mut next, face).winner {
                 Some(p) => f(Step::Win(p)),
-                None => f(Step::Next(
-                    self.encoder
-                        .encode(&next)
-                        .expect("per-player sets are closed under moves and captures"),
-                )),
+                None => {
+                    f(Step::Next(self.encoder.encode(&next).expect(
+                        "per-player sets are closed under moves and captures",
+                    )))
+                }
             }
         }
     }
@@ -242,7 +248,7 @@ impl Successors for JointSpace<'_> {
     fn flags(&self, i: u64) -> u8 {
         let (w, b) = ((i / 64) as usize, i % 64);
         let bit = |map: &[AtomicU64]| (map[w].load(Ordering::Relaxed) >> b & 1) as u8;
-        bit(&self.reached) * REACHED | bit(&self.spread) * SPREAD
+        (bit(&self.reached) * REACHED) | (bit(&self.spread) * SPREAD)
     }
 
     #[inline(always)]
@@ -279,7 +285,11 @@ pub fn joint_states(rules: &Rules, dice: [&Die; 2], encoder: &StateEncoder) -> S
     });
     search::reach(&space, &openings, REACHED, SPREAD);
     StateSet::from_words(
-        space.reached.into_iter().map(AtomicU64::into_inner).collect(),
+        space
+            .reached
+            .into_iter()
+            .map(AtomicU64::into_inner)
+            .collect(),
         universe,
     )
 }

@@ -339,7 +339,13 @@ mod tests {
         assert_eq!((c.sweeps, c.ending), (1, Ending::Stalled));
         // Without stall detection the same iteration runs to its limit and says so.
         let rule = StopRule::new(1e-9, 50).unwrap();
-        assert!(iterate(&rule, |_| SweepReport { change: 0.0, gap: 0.5 }).is_err());
+        assert!(
+            iterate(&rule, |_| SweepReport {
+                change: 0.0,
+                gap: 0.5
+            })
+            .is_err()
+        );
     }
 
     #[test]

@@ -181,7 +181,10 @@ impl Game {
         } else {
             self.tb.capture(b as u32, e.landing) as usize
         };
-        Some((self.cell(e.next as usize, b2), usize::from(e.turn[0] & 4 == 0)))
+        Some((
+            self.cell(e.next as usize, b2),
+            usize::from(e.turn[0] & 4 == 0),
+        ))
     }
 
     /// Where B's move `m` (of the current row) leads from A's configuration `a`, as

@@ -199,11 +199,7 @@ pub fn solve_full_with(
             StateBounds::certified(lower[side], [true, true, never_states > 0])
         }
     };
-    let bounds = ResultBounds::from_openings(
-        p_start,
-        opening(0).to_array(),
-        opening(1).to_array(),
-    );
+    let bounds = ResultBounds::from_openings(p_start, opening(0).to_array(), opening(1).to_array());
     let result = ExactResult::from_bounds(
         p_start,
         bounds,

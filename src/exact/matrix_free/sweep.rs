@@ -219,13 +219,15 @@ impl Run<'_> {
         let vals: Vec<S> = (0..g.na * g.nb * 2 * K).map(|_| S::zero()).collect();
         if K == 3 {
             // Z = 1 on the never-ending states, held fixed.
-            vals.par_chunks(2 * K).enumerate().for_each(|(cell, slots)| {
-                for side in 0..2 {
-                    if g.side_flags(cell, side) & CAN_WIN == 0 {
-                        slots[side * K + 2].set(1.0);
+            vals.par_chunks(2 * K)
+                .enumerate()
+                .for_each(|(cell, slots)| {
+                    for side in 0..2 {
+                        if g.side_flags(cell, side) & CAN_WIN == 0 {
+                            slots[side * K + 2].set(1.0);
+                        }
                     }
-                }
-            });
+                });
         }
         let (sa, sb) = g.start;
         let start = g.cell(sa, sb);
