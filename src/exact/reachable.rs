@@ -201,8 +201,9 @@ impl Successors for JointSpace<'_> {
     type State = u64;
     type Batch = ();
 
-    /// Visits the reached indices only (only [`search::reach`] runs on this space, and an
-    /// index without flags has nothing to spread), in decreasing index order if `forwards`.
+    /// Visits the reached indices not yet spread only (only [`search::reach`] runs on this
+    /// space, and any other index has nothing to spread), in decreasing index order if
+    /// `forwards`: a pass costs a scan of the bit maps plus the indices it spreads.
     fn pass(&self, forwards: bool, visit: impl Fn(&(), u64) -> bool + Sync) -> bool {
         search::in_order(
             self.reached.len(),
@@ -212,7 +213,9 @@ impl Successors for JointSpace<'_> {
             |words| {
                 let mut any = false;
                 for w in words {
-                    let mut word = self.reached[w].load(Ordering::Relaxed);
+                    // Indices already spread have nothing left to do in a search forwards.
+                    let mut word = self.reached[w].load(Ordering::Relaxed)
+                        & !self.spread[w].load(Ordering::Relaxed);
                     while word != 0 {
                         // Highest bit first if forwards, else lowest.
                         let bit = if forwards {

@@ -240,7 +240,8 @@ impl Successors for Game {
     type Batch = Row;
 
     /// Rows most advanced first (least advanced first if `forwards`), the live pairs of a
-    /// row on all threads, both sides of a pair in one visit each.
+    /// row on all threads, side 0 then side 1 of a pair (and side 0 again if side 1
+    /// changed).
     fn pass(&self, forwards: bool, visit: impl Fn(&Row, (usize, usize)) -> bool + Sync) -> bool {
         let mut changed = false;
         for i in 0..self.nb {
@@ -256,7 +257,14 @@ impl Successors for Game {
                 .map(|k| if forwards { self.na - 1 - k } else { k })
                 .map(|a| {
                     let cell = self.cell(a, b);
-                    self.live(a, occ) && (visit(&row, (cell, 0)) | visit(&row, (cell, 1)))
+                    if !self.live(a, occ) {
+                        return false;
+                    }
+                    // A roll that moves nothing passes the turn within the cell: when side
+                    // 1 changed, side 0 may follow at once rather than a pass later.
+                    let first = visit(&row, (cell, 0));
+                    let second = visit(&row, (cell, 1));
+                    first | second | (second && visit(&row, (cell, 0)))
                 })
                 .reduce(|| false, |x, y| x | y);
         }

@@ -48,13 +48,14 @@
 //! reproducible.
 
 use super::game::{Game, MIN_CHUNK, Row};
-use super::layout::{CAN_WIN, GoalClass, REACHED};
+use super::layout::{CAN_WIN, GoalClass, REACHED, SIDE_BITS};
 use super::storage::Slot;
 use crate::exact::ExactError;
 use crate::exact::group::{solve_one, solve_pair};
 use crate::fixpoint::{self, Stall, StopRule, SweepReport};
 use rayon::prelude::*;
 use std::ops::Range;
+use std::sync::atomic::Ordering::Relaxed;
 
 /// What a sweep (or one cell update) did: the largest change of a stored value, the largest
 /// width `1 - V - W - Z` left at an updated state (0 on the never-ending set), and the
@@ -99,7 +100,9 @@ pub struct Work {
 #[inline(always)]
 fn update_cell<S: Slot, const K: usize>(game: &Game, vals: &[S], row: &Row, a: usize) -> Tally {
     let cell = game.cell(a, row.b);
-    let sides = [game.side_flags(cell, 0), game.side_flags(cell, 1)];
+    // One load of the cell's flags for both sides.
+    let f = game.flags[cell].load(Relaxed);
+    let sides = [f & SIDE_BITS, (f >> 1) & SIDE_BITS];
     if sides.iter().all(|f| f & REACHED == 0) {
         return Tally::default();
     }
@@ -111,22 +114,39 @@ fn update_cell<S: Slot, const K: usize>(game: &Game, vals: &[S], row: &Row, a: u
     if skip[0] && skip[1] {
         return Tally::cell();
     }
-    let mut s = [[0.0f64; K]; 2];
+    let (mut s0, mut s1) = ([0.0f64; K], [0.0f64; K]);
     let mut c = [[0.0f64; 2]; 2];
-    for side in (0..2).filter(|&side| !skip[side]) {
-        let (s, c) = (&mut s[side], &mut c[side]);
-        game.for_each_move(row, a, side, |p, m| match m {
-            // The mover wins: component `side` is P(A wins) for A, P(B wins) for B.
-            None => s[side] += p,
-            Some((next, to)) if next == cell => c[to] += p,
-            Some((next, to)) => {
-                let at = (next * 2 + to) * K;
-                for (k, x) in s.iter_mut().enumerate() {
-                    *x += p * vals[at + k].get();
-                }
+    let add = |s: &mut [f64; K], p: f64, next: usize, side: usize| {
+        let at = (next * 2 + side) * K;
+        for (k, x) in s.iter_mut().enumerate() {
+            *x += p * vals[at + k].get();
+        }
+    };
+    // Written out per side (rather than through `Game::for_each_move`): this is the hot
+    // loop, and constant indices keep the sums in registers.
+    if !skip[0] {
+        for &(k, p) in &game.fa {
+            match game.a_moves(a, row.b, k) {
+                // A wins: component 0.
+                None => s0[0] += p,
+                Some((next, 0)) if next == cell => c[0][0] += p,
+                Some((next, _)) if next == cell => c[0][1] += p,
+                Some((next, side)) => add(&mut s0, p, next, side),
             }
-        });
+        }
     }
+    if !skip[1] {
+        for m in &row.moves {
+            match game.b_moves(m, a) {
+                // B wins: component 1.
+                None => s1[1] += m.p,
+                Some((next, 1)) if next == cell => c[1][1] += m.p,
+                Some((next, _)) if next == cell => c[1][0] += m.p,
+                Some((next, side)) => add(&mut s1, m.p, next, side),
+            }
+        }
+    }
+    let s = [s0, s1];
     let base = cell * 2 * K;
     let mut tally = Tally::cell();
     let mut put = |at: usize, x: [f64; K]| {
