@@ -19,7 +19,7 @@
 //! pair of counts is a rectangle of rows and columns. The solver first solves these blocks
 //! one by one, those with the most goal pieces first, each swept until the largest width
 //! `1 - V - W - Z` among its states is at most its target (from the tolerance down to half
-//! of it for the deepest block, see [`Run::block_pass`]), the opening block until the
+//! of it for the deepest block, see `Run::block_pass`), the opening block until the
 //! openings are certified. So the late blocks are not swept again while the captures of
 //! the early ones settle. If the openings are not certified after this pass, global sweeps
 //! follow; the certificate alone decides stopping either way. `iterations` in the
