@@ -2,13 +2,15 @@
 //! boards, against itself on one thread, and against the Monte Carlo engine on the full
 //! BwInf board.
 
+use approx::abs_diff_eq;
 use wuerfelglueck::dice::Die;
 use wuerfelglueck::exact::checks::against_simulation;
 use wuerfelglueck::exact::matrix_free::{
     FullOptions, Storage, estimate_bytes, solve_full, solve_full_with,
 };
 use wuerfelglueck::exact::{
-    ExactError, ExactResult, Model, SolveOptions, checks::check_result, solve_matchup,
+    ExactError, ExactResult, Model, SolveOptions, checks::check_result, solve_fitting,
+    solve_matchup,
 };
 use wuerfelglueck::rules::{Board, Profile, Rules};
 use wuerfelglueck::sim::stats::Z999;
@@ -49,7 +51,10 @@ fn figures(r: &ExactResult) -> [f64; 9] {
 
 fn assert_close(x: &ExactResult, y: &ExactResult, eps: f64, what: &str) {
     for (i, (p, q)) in figures(x).iter().zip(figures(y)).enumerate() {
-        assert!((p - q).abs() <= eps, "{what}: figure {i}: {p} vs {q}");
+        assert!(
+            abs_diff_eq!(*p, q, epsilon = eps),
+            "{what}: figure {i}: {p} vs {q}"
+        );
     }
 }
 
@@ -156,6 +161,9 @@ fn f32_storage_is_certified_but_coarser() {
     };
     let coarse = solve_full_with(&r, &a, &b, &options(1e-9), &full).unwrap();
     assert_eq!(coarse.storage, Storage::F32);
+    // f32 cannot certify 1e-9: the run ends as a stall, reported as such.
+    assert!(coarse.stalled);
+    assert!(coarse.result.bounds.p_a.width() > 1e-9);
     let bounds = coarse.result.bounds;
     for (iv, truth) in [
         (bounds.p_a_if_a_starts, exact.p_a_if_a_starts),
@@ -223,6 +231,47 @@ fn memory_guard_names_the_product() {
     ));
 }
 
+/// Options no solver can honour are refused before any work, by every entry point; a
+/// tolerance below what f64 can certify once ran every sweep it was allowed.
+#[test]
+fn options_the_command_line_refuses_are_refused_by_the_library() {
+    let (r, a, b) = (rules("10/5/2/2", "bwinf"), die("1..6"), die("1..6"));
+    for (tolerance, max_sweeps) in [
+        (f64::NAN, 100),
+        (0.0, 100),
+        (-1e-9, 100),
+        (1e-15, 100),
+        (1e-300, usize::MAX),
+        (f64::INFINITY, 100),
+        (2.0, 100),
+        (1e-9, 0),
+    ] {
+        let opts = SolveOptions {
+            tolerance,
+            max_sweeps,
+            max_memory: None,
+        };
+        assert!(SolveOptions::new(tolerance, max_sweeps, None).is_err());
+        for result in [
+            solve_full(&r, &a, &b, &opts).map(|_| ()),
+            solve_matchup(&r, &a, &b, &opts).map(|_| ()),
+            solve_fitting(&r, &a, &b, &opts).map(|_| ()),
+            Model::build(&r, &a, &b, &opts).map(|_| ()),
+        ] {
+            match result {
+                Err(e @ ExactError::Options(_)) => {
+                    assert!(e.to_string().contains("tolerance") || e.to_string().contains("sweep"))
+                }
+                other => panic!("{tolerance} / {max_sweeps}: {other:?}"),
+            }
+        }
+    }
+    // The floor itself is accepted and certified.
+    let floor = SolveOptions::new(wuerfelglueck::fixpoint::TOLERANCE_FLOOR, 100_000, None).unwrap();
+    let sharp = solve_full(&r, &a, &b, &floor).unwrap();
+    assert!(sharp.bounds.p_a.width() <= wuerfelglueck::fixpoint::TOLERANCE_FLOOR);
+}
+
 /// `games` simulated games of `a` against `b` put every conditional figure of `exact` (A
 /// wins, B wins, never ends, by who starts) inside its 99.9 % Wilson interval.
 fn assert_simulation_agrees(r: &Rules, a: &Die, b: &Die, exact: &ExactResult, games: u64) {
@@ -270,39 +319,4 @@ fn full_board_never_ending_agrees_with_sparse_and_simulation() {
     let sparse = solve_matchup(&r, &a, &b, &options(1e-10)).unwrap();
     assert_close(&exact, &sparse, 1e-9, "5,6 vs 4,6 on the full board");
     assert_simulation_agrees(&r, &a, &b, &exact, 200_000);
-}
-
-/// Prints a full-board solve with timings and work (sweeps, cell updates):
-/// `WG_A=1..6 WG_B=1..6 cargo test --release --test full_board report -- --ignored --nocapture`
-/// (`WG_BOARD=20/10/4/4` for another board, `RAYON_NUM_THREADS=1` for one thread).
-#[test]
-#[ignore = "a measurement, not a check: minutes and gigabytes for 1..6 vs 1..6"]
-fn report() {
-    let a = die(&std::env::var("WG_A").unwrap_or("1,1,1,6,6,6".into()));
-    let b = die(&std::env::var("WG_B").unwrap_or("1,6,6,6,6,6".into()));
-    let tol: f64 = std::env::var("WG_TOL").map_or(1e-9, |t| t.parse().unwrap());
-    let storage = match std::env::var("WG_STORAGE").as_deref() {
-        Ok("f32") => Storage::F32,
-        Ok("f64") => Storage::F64,
-        _ => Storage::Auto,
-    };
-    let board = std::env::var("WG_BOARD").unwrap_or("40/20/4/4".into());
-    let started = std::time::Instant::now();
-    let out = solve_full_with(
-        &rules(&board, "bwinf"),
-        &a,
-        &b,
-        &SolveOptions {
-            tolerance: tol,
-            max_sweeps: 100_000,
-            max_memory: wuerfelglueck::exact::memory::default_limit(),
-        },
-        &FullOptions { storage },
-    )
-    .unwrap();
-    println!(
-        "{}\nwall {:.2} s",
-        serde_json::to_string_pretty(&out).unwrap(),
-        started.elapsed().as_secs_f64()
-    );
 }

@@ -5,7 +5,7 @@
 use approx::assert_relative_eq;
 use std::path::{Path, PathBuf};
 use wuerfelglueck::dice::Die;
-use wuerfelglueck::exact::matrix_free::solve_fitting;
+use wuerfelglueck::exact::solve_fitting;
 use wuerfelglueck::exact::store::{
     BadRecord, Lookup, MAX_NAME_BYTES, PairStore, StoredPair, certified_width, fnv1a_64,
 };

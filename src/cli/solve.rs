@@ -2,7 +2,8 @@
 
 use super::common::{RulesArgs, memory_limit, parse_die};
 use super::{CliError, Format};
-use crate::exact::matrix_free::{Storage, solve_fitting, solve_matrix_free};
+use crate::exact::matrix_free::Storage;
+use crate::exact::{solve_fitting, solve_matrix_free};
 use crate::exact::{ExactError, SolveOptions};
 use crate::report::{self, SolveReport};
 use clap::Args;
@@ -90,7 +91,9 @@ pub fn run(args: SolveArgs, out: &mut dyn Write) -> Result<(), CliError> {
             .install(solve),
     }
     .map_err(|e| match e {
-        ExactError::RollOff | ExactError::TooLarge(_) => CliError::input(e),
+        ExactError::RollOff | ExactError::TooLarge(_) | ExactError::Options(_) => {
+            CliError::input(e)
+        }
         ExactError::Memory { .. } | ExactError::NotConverged(_) => CliError::failure(e),
     })?;
     let report = SolveReport::new(

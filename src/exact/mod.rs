@@ -13,8 +13,8 @@
 //!    probabilities and the absorption probabilities `a` (A wins) and `b` (B wins), with
 //!    self-loops eliminated exactly.
 //! 4. [`solve::Classes`]: which states can reach a win of A, of B (the reverse graph
-//!    search from the winning states, computed as the least fixed point of "wins in one
-//!    step or has a successor that can"). The states that reach no win form the
+//!    search from the winning states, computed by [`search::can_reach`] as the least fixed
+//!    point of "wins in one step or has a successor that can"). The states that reach no win form the
 //!    never-ending set `N`; its value is known exactly (`P(never) = 1`), everything else is
 //!    the transient set `T`.
 //! 5. [`solve::iterate`]: Gauss-Seidel value iteration on `T` for three vectors at once,
@@ -22,9 +22,29 @@
 //!    from 0, through [`crate::fixpoint::iterate`]; it stops when the certified intervals
 //!    of the reported figures are at most the tolerance wide. Rows with the same pieces of
 //!    both players (the two sides to move, and the tries counter) form a group of at most
-//!    six that each sweep solves exactly (block Gauss-Seidel): a roll that moves nothing
-//!    and passes the turn links them, and without this the pair where both players wait
-//!    for a 6 alone would need four to six times as many sweeps.
+//!    six that each sweep solves exactly ([`group`], block Gauss-Seidel): a roll that
+//!    moves nothing and passes the turn links them, and without this the pair where both
+//!    players wait for a 6 alone would need four to six times as many sweeps.
+//!
+//! The matrix-free solver ([`matrix_free`]) runs the same steps without a matrix, over
+//! per-player tables; [`choose::solve_fitting`] picks the solver that fits.
+//!
+//! # One exact layer, several successor functions
+//! What the solvers share is written once: the reachability search and the "can reach a
+//! win" fixed point ([`search`], over the [`search::Successors`] trait), the exact solve of
+//! the rows of one configuration pair ([`group`]), the certified interval `[V, 1 - W - Z]`
+//! ([`bounds::StateBounds::certified`]), the options and their one tolerance rule
+//! ([`options`]), and the iteration driver with its stopping and stall rules
+//! ([`crate::fixpoint`]). A solver is a state space with a successor function and a value
+//! sweep. A new one (the game where players choose their moves, N players) plugs in by
+//! implementing [`search::Successors`] for its states (where a roll leads, and where it
+//! keeps a few flag bits per state), running [`search::reach`] and [`search::can_reach`]
+//! on it to find its states and its never-ending set, writing its sweep as a monotone
+//! update from 0 that solves each group of rows linked by "nothing moved" with [`group`],
+//! driving the sweeps with [`crate::fixpoint::iterate`] (or `iterate_until_stall` for
+//! rounded storage), and reporting [`bounds::StateBounds::certified`] at its openings.
+//! A game with choices takes the maximum over the mover's options in its sweep, which
+//! keeps the update monotone and so the certificate.
 //!
 //! # Why the iteration converges, and what is certified
 //! Write `F(x) = r + Q_T x` for the restriction to `T` (`r` the one-step absorption
@@ -74,21 +94,28 @@
 //! means of the two openings. Under `roll-off` A starts with probability
 //! `P(a > b) / (1 - P(a == b))`; dice that always tie cannot decide ([`ExactError::RollOff`]).
 
+pub mod bounds;
 pub mod checks;
+pub mod choose;
 pub mod encode;
+pub mod group;
 pub mod matrix_free;
 pub mod memory;
+pub mod options;
 pub mod reachable;
+pub mod search;
 pub mod solve;
 pub mod store;
 pub mod tables;
 pub mod transitions;
 
+pub use bounds::{Bounds, StateBounds};
+pub use choose::{Fitted, SolverUsed, solve_fitting, solve_matrix_free};
 pub use memory::{MemoryEstimate, estimate_memory};
-pub use solve::Bounds;
+pub use options::{OptionsError, SolveOptions};
 
 use crate::dice::Die;
-use crate::fixpoint::{NotConverged, StopRule};
+use crate::fixpoint::NotConverged;
 use crate::rules::Rules;
 use encode::StateEncoder;
 use reachable::StateSet;
@@ -96,29 +123,6 @@ use solve::{Classes, Values};
 use std::fmt;
 use std::time::Instant;
 use transitions::Chain;
-
-/// How to solve.
-#[derive(Clone, Copy, Debug, PartialEq)]
-pub struct SolveOptions {
-    /// Stop when every reported interval is at most this wide.
-    pub tolerance: f64,
-    /// Give up after this many sweeps.
-    pub max_sweeps: usize,
-    /// Refuse matchups whose estimated peak memory exceeds this many bytes; `None` for no
-    /// limit.
-    pub max_memory: Option<u64>,
-}
-
-impl Default for SolveOptions {
-    /// Tolerance 1e-12, at most 100,000 sweeps, 80 % of the machine's RAM.
-    fn default() -> Self {
-        SolveOptions {
-            tolerance: 1e-12,
-            max_sweeps: 100_000,
-            max_memory: memory::default_limit(),
-        }
-    }
-}
 
 /// Why a matchup was not solved.
 #[derive(Clone, Debug, PartialEq)]
@@ -143,6 +147,8 @@ pub enum ExactError {
     TooLarge(String),
     /// The iteration hit its sweep limit before the intervals were narrow enough.
     NotConverged(NotConverged),
+    /// The options cannot be honoured (tolerance or sweep limit).
+    Options(OptionsError),
 }
 
 impl fmt::Display for ExactError {
@@ -171,6 +177,7 @@ impl fmt::Display for ExactError {
             ),
             ExactError::TooLarge(what) => write!(f, "state space too large: {what}"),
             ExactError::NotConverged(e) => write!(f, "{e}"),
+            ExactError::Options(e) => write!(f, "{e}"),
         }
     }
 }
@@ -348,6 +355,7 @@ impl Model {
         options: &SolveOptions,
     ) -> Result<Model, ExactError> {
         let started = Instant::now();
+        options.validate().map_err(ExactError::Options)?;
         let p_a_starts = p_a_starts(rules, a, b)?;
         let check = |e: &MemoryEstimate, exact_count: bool| match options.max_memory {
             Some(limit) if e.bytes > limit => Err(ExactError::Memory {
@@ -404,11 +412,9 @@ impl Model {
     /// Runs the value iteration and summarises the two openings.
     pub fn solve(&self, options: &SolveOptions) -> Result<(ExactResult, Values), ExactError> {
         let started = Instant::now();
+        options.validate().map_err(ExactError::Options)?;
         let mut values = Values::new(&self.classes);
-        let rule = StopRule {
-            tolerance: options.tolerance,
-            max_sweeps: options.max_sweeps,
-        };
+        let rule = options.stop_rule();
         let convergence = solve::iterate(
             &self.chain,
             &self.classes,
@@ -423,7 +429,7 @@ impl Model {
             .openings
             .map(|i| values.bounds(&self.classes, i as usize));
         let w = self.p_a_starts;
-        let bounds = ResultBounds::from_openings(w, [sa.a, sa.b, sa.never], [sb.a, sb.b, sb.never]);
+        let bounds = ResultBounds::from_openings(w, sa.to_array(), sb.to_array());
         let result = ExactResult::from_bounds(
             w,
             bounds,
@@ -446,7 +452,8 @@ impl Model {
 
 /// Solves die `a` (player 1) against die `b` (player 2) exactly under `rules`.
 ///
-/// Errors: [`ExactError::Memory`] when the estimated peak memory exceeds
+/// Errors: [`ExactError::Options`] for options no solver can honour (checked first),
+/// [`ExactError::Memory`] when the estimated peak memory exceeds
 /// `options.max_memory` (checked before anything large is built),
 /// [`ExactError::RollOff`] under `roll-off` with dice that always tie, and
 /// [`ExactError::NotConverged`] if `options.max_sweeps` sweeps were not enough.

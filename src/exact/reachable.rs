@@ -8,16 +8,17 @@
 //! for the die 1..6 on the BwInf board 15,137 of 149,986 configurations.
 //!
 //! Jointly ([`joint_states`]): the states of the product index reachable from the two
-//! opening positions (A to move, B to move) under both dice, found by a breadth-first
-//! search with [`Rules::play_roll`]. Positions in which a player has won are absorbing and
+//! opening positions (A to move, B to move) under both dice, found by the shared
+//! reachability search ([`super::search::reach`]) with [`Rules::play_roll`] as the
+//! successor function. Positions in which a player has won are absorbing and
 //! not part of the set. The product of the per-player sets also contains positions the game
 //! never reaches (two pieces of different players on one track field, for a start); the
 //! search drops them, which is why the solver uses it rather than the plain product.
 
 use super::encode::{ConfigIndex, StateEncoder};
+use super::search::{self, Step, Successors};
 use crate::dice::Die;
 use crate::rules::{GameState, Rules};
-use rayon::prelude::*;
 use std::collections::HashSet;
 use std::sync::atomic::{AtomicU64, Ordering};
 
@@ -179,81 +180,119 @@ impl Iterator for BitIter {
     }
 }
 
-/// Calls `visit` with each successor of `state` that is not a won position (one per face of
-/// the mover's die, repeats included).
-#[inline(always)]
-pub fn for_each_successor(
-    rules: &Rules,
-    dice: [&[(u32, u32)]; 2],
-    state: &GameState,
-    mut visit: impl FnMut(GameState, u32),
-) {
-    for &(face, count) in dice[state.mover()] {
-        let mut next = *state;
-        let outcome = rules.play_roll(&mut next, face);
-        if outcome.winner.is_none() {
-            visit(next, count);
+/// The product index as a [`Successors`] space, before there is a chain: two bits per
+/// joint index (reached, spread), successors from [`Rules::play_roll`].
+struct JointSpace<'r> {
+    rules: &'r Rules,
+    encoder: &'r StateEncoder,
+    faces: [Vec<(u32, u32)>; 2],
+    reached: Vec<AtomicU64>,
+    spread: Vec<AtomicU64>,
+}
+
+/// The flag bits of a joint index.
+const REACHED: u8 = 1;
+const SPREAD: u8 = 2;
+
+/// Words of the bit maps per unit of parallel work.
+const WORDS_PER_CHUNK: usize = 256;
+
+impl Successors for JointSpace<'_> {
+    type State = u64;
+    type Batch = ();
+
+    /// Visits the reached indices not yet spread only (only [`search::reach`] runs on this
+    /// space, and any other index has nothing to spread), in decreasing index order if
+    /// `forwards`: a pass costs a scan of the bit maps plus the indices it spreads.
+    fn pass(&self, forwards: bool, visit: impl Fn(&(), u64) -> bool + Sync) -> bool {
+        search::in_order(
+            self.reached.len(),
+            WORDS_PER_CHUNK,
+            forwards,
+            true,
+            |words| {
+                let mut any = false;
+                for w in words {
+                    // Indices already spread have nothing left to do in a search forwards.
+                    let mut word = self.reached[w].load(Ordering::Relaxed)
+                        & !self.spread[w].load(Ordering::Relaxed);
+                    while word != 0 {
+                        // Highest bit first if forwards, else lowest.
+                        let bit = if forwards {
+                            63 - word.leading_zeros()
+                        } else {
+                            word.trailing_zeros()
+                        };
+                        word &= !(1u64 << bit);
+                        any |= visit(&(), w as u64 * 64 + u64::from(bit));
+                    }
+                }
+                any
+            },
+        )
+    }
+
+    fn for_each_successor(&self, _: &(), index: u64, mut f: impl FnMut(Step<u64>)) {
+        let state = self.encoder.decode(index);
+        for &(face, _) in &self.faces[state.mover()] {
+            let mut next = state;
+            match self.rules.play_roll(&mut next, face).winner {
+                Some(p) => f(Step::Win(p)),
+                None => {
+                    f(Step::Next(self.encoder.encode(&next).expect(
+                        "per-player sets are closed under moves and captures",
+                    )))
+                }
+            }
+        }
+    }
+
+    #[inline(always)]
+    fn flags(&self, i: u64) -> u8 {
+        let (w, b) = ((i / 64) as usize, i % 64);
+        let bit = |map: &[AtomicU64]| (map[w].load(Ordering::Relaxed) >> b & 1) as u8;
+        (bit(&self.reached) * REACHED) | (bit(&self.spread) * SPREAD)
+    }
+
+    #[inline(always)]
+    fn add_flags(&self, i: u64, bits: u8) {
+        let (w, b) = ((i / 64) as usize, 1u64 << (i % 64));
+        for (flag, map) in [(REACHED, &self.reached), (SPREAD, &self.spread)] {
+            // Most successors are known already; a plain load spares the locked
+            // read-modify-write for them.
+            if bits & flag != 0 && map[w].load(Ordering::Relaxed) & b == 0 {
+                map[w].fetch_or(b, Ordering::Relaxed);
+            }
         }
     }
 }
 
 /// The joint states reachable from the two opening positions, as a set over the encoder's
-/// product index. A parallel, level-by-level breadth-first search that keeps its frontier
-/// as a bit map too, so its memory is three bits per product index whatever the shape.
+/// product index, by the shared reachability search ([`search::reach`]) with two bits per
+/// product index.
 pub fn joint_states(rules: &Rules, dice: [&Die; 2], encoder: &StateEncoder) -> StateSet {
     let universe = encoder.coder.len();
     let n_words = universe.div_ceil(64) as usize;
-    let counts = [dice[0].face_counts(), dice[1].face_counts()];
-    let faces = [counts[0].as_slice(), counts[1].as_slice()];
-    let visited: Vec<AtomicU64> = (0..n_words).map(|_| AtomicU64::new(0)).collect();
-    let next: Vec<AtomicU64> = (0..n_words).map(|_| AtomicU64::new(0)).collect();
-    let mut frontier = vec![0u64; n_words];
-    for first in 0..2 {
-        let i = encoder
+    let words = || (0..n_words).map(|_| AtomicU64::new(0)).collect::<Vec<_>>();
+    let space = JointSpace {
+        rules,
+        encoder,
+        faces: [dice[0].face_counts(), dice[1].face_counts()],
+        reached: words(),
+        spread: words(),
+    };
+    let openings = [0, 1].map(|first| {
+        encoder
             .encode(&GameState::start(first))
-            .expect("opening configurations are reachable");
-        visited[(i / 64) as usize].fetch_or(1 << (i % 64), Ordering::Relaxed);
-        frontier[(i / 64) as usize] |= 1 << (i % 64);
-    }
-    loop {
-        frontier
-            .par_iter()
-            .enumerate()
-            .with_min_len(256)
-            .for_each(|(w, &word)| {
-                for bit in BitIter(word) {
-                    let state = encoder.decode(w as u64 * 64 + u64::from(bit));
-                    for_each_successor(rules, faces, &state, |succ, _| {
-                        let j = encoder
-                            .encode(&succ)
-                            .expect("per-player sets are closed under moves and captures");
-                        let (jw, jb) = ((j / 64) as usize, 1u64 << (j % 64));
-                        // Most successors are known already; a plain load spares the locked
-                        // read-modify-write for them.
-                        if visited[jw].load(Ordering::Relaxed) & jb == 0
-                            && visited[jw].fetch_or(jb, Ordering::Relaxed) & jb == 0
-                        {
-                            next[jw].fetch_or(jb, Ordering::Relaxed);
-                        }
-                    });
-                }
-            });
-        let mut any = false;
-        frontier
-            .par_iter_mut()
-            .zip(next.par_iter())
-            .for_each(|(f, n)| {
-                *f = n.swap(0, Ordering::Relaxed);
-            });
-        any |= frontier.par_iter().any(|&w| w != 0);
-        if !any {
-            break;
-        }
-    }
-    drop(next);
-    drop(frontier);
+            .expect("opening configurations are reachable")
+    });
+    search::reach(&space, &openings, REACHED, SPREAD);
     StateSet::from_words(
-        visited.into_iter().map(AtomicU64::into_inner).collect(),
+        space
+            .reached
+            .into_iter()
+            .map(AtomicU64::into_inner)
+            .collect(),
         universe,
     )
 }

@@ -5,10 +5,13 @@
 //! sweep that raises the three lower bounds `V` (A wins), `W` (B wins) and `Z` (the game
 //! falls into the never-ending set).
 
+use super::bounds::StateBounds;
+use super::group::{MAX_GROUP, solve_group, solve_pair};
+use super::search::{self, Step, Successors};
 use super::transitions::Chain;
 use crate::fixpoint::{self, Convergence, NotConverged, StopRule, SweepReport};
+use std::sync::atomic::AtomicU8;
 use std::sync::atomic::Ordering::Relaxed;
-use std::sync::atomic::{AtomicBool, AtomicU8, AtomicUsize};
 
 /// A state can reach a win of A.
 pub const CAN_A: u8 = 1;
@@ -30,168 +33,81 @@ pub struct Classes {
 }
 
 impl Classes {
-    /// Finds the classes: the rows from which a win of A (of B) can be reached are the
-    /// least fixed point of "absorbs into it in one step, or has a successor that can",
-    /// found by sweeps that OR each row's successors' flags into it until nothing changes
-    /// (the reverse graph search from the winning states, done in place without building
-    /// the transposed graph; the row order follows the game backwards, so two or three
-    /// sweeps suffice). Rows reaching neither form the never-ending set; a second round
-    /// finds the rows that can reach it.
+    /// Finds the classes by the shared boolean fixed point ([`search::can_reach`]): the rows
+    /// from which a win of A (of B) can be reached; the rows reaching neither form the
+    /// never-ending set; a second round finds the rows that can reach it. The row order
+    /// follows the game backwards, so two or three passes suffice.
     pub fn of(chain: &Chain) -> Classes {
-        let n = chain.states();
-        let flags: Vec<AtomicU8> = chain
-            .absorb
-            .iter()
-            .map(|r| AtomicU8::new((u8::from(r[0] > 0.0) * CAN_A) | (u8::from(r[1] > 0.0) * CAN_B)))
-            .collect();
-        propagate(chain, &flags, CAN_A | CAN_B);
+        let space = ChainFlags {
+            chain,
+            flags: (0..chain.states()).map(|_| AtomicU8::new(0)).collect(),
+        };
+        search::can_reach(&space, CAN_A | CAN_B, [CAN_A, CAN_B], 0);
         let mut never = 0u64;
-        for f in &flags {
+        for f in &space.flags {
             if f.load(Relaxed) & (CAN_A | CAN_B) == 0 {
                 f.store(NEVER | CAN_NEVER, Relaxed);
                 never += 1;
             }
         }
         if never > 0 {
-            propagate(chain, &flags, CAN_NEVER);
+            search::can_reach(&space, CAN_NEVER, [0, 0], 0);
         }
-        let flags: Vec<u8> = flags.into_iter().map(AtomicU8::into_inner).collect();
-        debug_assert_eq!(flags.len(), n);
+        let flags = space.flags.into_iter().map(AtomicU8::into_inner).collect();
         Classes { flags, never }
     }
 }
 
-/// Sweeps `flags[i] |= flags[j] & mask` over all entries `(i, j)` until a sweep changes
-/// nothing.
-fn propagate(chain: &Chain, flags: &[AtomicU8], mask: u8) {
-    loop {
-        let changed = AtomicBool::new(false);
-        for_chunks_in_order(chain, |rows| {
-            let mut any = false;
-            for i in rows {
-                let own = flags[i].load(Relaxed);
-                if own & mask == mask {
-                    continue;
-                }
-                let mut acc = own;
-                for &j in chain.row(i).0 {
-                    acc |= flags[j as usize].load(Relaxed) & mask;
-                }
-                if acc != own {
-                    flags[i].store(acc, Relaxed);
-                    any = true;
-                }
-            }
-            if any {
-                changed.store(true, Relaxed);
-            }
-        });
-        if !changed.load(Relaxed) {
-            return;
-        }
-    }
+/// The chain as a [`Successors`] space with a flag byte per row.
+struct ChainFlags<'c> {
+    chain: &'c Chain,
+    flags: Vec<AtomicU8>,
 }
 
-/// Rows per unit of parallel work. A group of rows (see [`Chain::group_starts`]) is never
-/// split.
+/// Rows per unit of parallel work.
 const CHUNK_ROWS: usize = 1024;
 
-/// Chains with fewer rows are classified by a single thread.
+/// Chains with fewer rows are searched by a single thread: the gain would be lost to
+/// synchronisation.
 pub const PARALLEL_ROWS: usize = 1 << 21;
 
-/// Runs `work` on consecutive ranges of rows, handed out in increasing order to all rayon
-/// threads. At any moment the ranges being worked on are neighbours, so nearly every flag
-/// a row reads from an earlier row is already from the current pass.
-fn for_chunks_in_order(chain: &Chain, work: impl Fn(std::ops::Range<usize>) + Sync) {
-    let n = chain.states();
-    let chunks = n.div_ceil(CHUNK_ROWS);
-    let boundary = |mut r: usize| {
-        while !chain.starts_group(r) {
-            r += 1;
-        }
-        r
-    };
-    let next = AtomicUsize::new(0);
-    // Small chains are done by one thread: the gain would be lost to synchronisation.
-    let threads = if n < PARALLEL_ROWS {
-        1
-    } else {
-        rayon::current_num_threads().clamp(1, chunks.max(1))
-    };
-    let run = || {
-        loop {
-            let k = next.fetch_add(1, Relaxed);
-            if k >= chunks {
-                break;
+impl Successors for ChainFlags<'_> {
+    type State = usize;
+    type Batch = ();
+
+    /// Rows in increasing order (the game backwards), decreasing if `forwards`, in chunks
+    /// handed out in order to all threads ([`search::in_order`]).
+    fn pass(&self, forwards: bool, visit: impl Fn(&(), usize) -> bool + Sync) -> bool {
+        let n = self.chain.states();
+        search::in_order(n, CHUNK_ROWS, forwards, n >= PARALLEL_ROWS, |rows| {
+            let mut any = false;
+            for i in rows {
+                any |= visit(&(), i);
             }
-            let range = boundary(k * CHUNK_ROWS)..boundary(((k + 1) * CHUNK_ROWS).min(n));
-            work(range);
+            any
+        })
+    }
+
+    #[inline(always)]
+    fn for_each_successor(&self, _: &(), i: usize, mut f: impl FnMut(Step<usize>)) {
+        for &j in self.chain.row(i).0 {
+            f(Step::Next(j as usize));
         }
-    };
-    if threads == 1 {
-        run();
-    } else {
-        rayon::scope(|s| {
-            for _ in 0..threads {
-                s.spawn(|_| run());
+        for (player, &p) in self.chain.absorb[i].iter().enumerate() {
+            if p > 0.0 {
+                f(Step::Win(player));
             }
-        });
-    }
-}
-
-/// A closed interval `[lo, hi]` that provably contains a probability.
-#[derive(Clone, Copy, Debug, PartialEq, serde::Serialize, serde::Deserialize)]
-pub struct Bounds {
-    /// Lower end.
-    pub lo: f64,
-    /// Upper end.
-    pub hi: f64,
-}
-
-impl Bounds {
-    /// `hi - lo`.
-    pub fn width(&self) -> f64 {
-        self.hi - self.lo
-    }
-
-    /// The midpoint, the reported value: within `width() / 2` of the truth.
-    pub fn mid(&self) -> f64 {
-        if self.lo == self.hi {
-            self.lo
-        } else {
-            0.5 * (self.lo + self.hi)
         }
     }
 
-    /// `w * self + (1 - w) * other`, the interval of a mixture.
-    pub fn mix(&self, w: f64, other: &Bounds) -> Bounds {
-        Bounds {
-            lo: w * self.lo + (1.0 - w) * other.lo,
-            hi: w * self.hi + (1.0 - w) * other.hi,
-        }
+    #[inline(always)]
+    fn flags(&self, i: usize) -> u8 {
+        self.flags[i].load(Relaxed)
     }
 
-    /// Whether `x` lies in the interval.
-    pub fn contains(&self, x: f64) -> bool {
-        self.lo <= x && x <= self.hi
-    }
-}
-
-/// The certified intervals of one state: A wins, B wins, the game never ends.
-#[derive(Clone, Copy, Debug, PartialEq, serde::Serialize)]
-pub struct StateBounds {
-    /// P(A wins).
-    pub a: Bounds,
-    /// P(B wins).
-    pub b: Bounds,
-    /// P(the game never ends).
-    pub never: Bounds,
-}
-
-impl StateBounds {
-    /// The largest width of the three intervals.
-    pub fn width(&self) -> f64 {
-        self.a.width().max(self.b.width()).max(self.never.width())
+    #[inline(always)]
+    fn add_flags(&self, i: usize, bits: u8) {
+        self.flags[i].fetch_or(bits, Relaxed);
     }
 }
 
@@ -253,32 +169,15 @@ impl Values {
         self.data.is_empty()
     }
 
-    /// The certified intervals of row `i`: each figure lies between its lower bound and one
-    /// minus the other two lower bounds, and is exactly 0 when the row cannot reach it.
+    /// The certified intervals of row `i` ([`StateBounds::certified`]): a figure the row
+    /// cannot reach is exactly 0, a never-ending row is exactly `[0, 0, 1]`.
     pub fn bounds(&self, classes: &Classes, i: usize) -> StateBounds {
-        let [v, w, z] = self.lower(i);
         let f = classes.flags[i];
-        let bound = |lo: f64, others: f64, reachable: bool| {
-            if !reachable {
-                return Bounds { lo: 0.0, hi: 0.0 };
-            }
-            // Rounding can push a sum of probabilities a few ulps past 1.
-            let lo = lo.clamp(0.0, 1.0);
-            let hi = (1.0 - others).clamp(lo, 1.0);
-            Bounds { lo, hi }
-        };
         if f & NEVER != 0 {
-            return StateBounds {
-                a: Bounds { lo: 0.0, hi: 0.0 },
-                b: Bounds { lo: 0.0, hi: 0.0 },
-                never: Bounds { lo: 1.0, hi: 1.0 },
-            };
+            return StateBounds::NEVER;
         }
-        StateBounds {
-            a: bound(v, w + z, f & CAN_A != 0),
-            b: bound(w, v + z, f & CAN_B != 0),
-            never: bound(z, v + w, f & CAN_NEVER != 0),
-        }
+        let reachable = [CAN_A, CAN_B, CAN_NEVER].map(|bit| f & bit != 0);
+        StateBounds::certified(self.lower(i), reachable)
     }
 }
 
@@ -318,23 +217,14 @@ pub fn iterate(
     })
 }
 
-/// The largest group: two sides times three tries levels.
-const MAX_GROUP: usize = 6;
-
 /// One in-place sweep over `rows` (whole groups); `NEVER_SET` says whether the third
 /// component can be non-zero. Returns the largest change.
 ///
 /// Each group (the rows with the same pieces of both players, see
-/// [`Chain::group_starts`]) is solved exactly for the current values outside it: with `s`
-/// the rows' sums over all columns outside the group and `C` the probabilities between
-/// its rows (a roll that moves nothing and passes the turn, a failed try under
-/// `three-tries`), the group's values are `(I - C)^-1 s`. For a pair `x0 = s0 + p01 x1`,
-/// `x1 = s1 + p10 x0` this is `x0 = (s0 + p01 s1) / (1 - p01 p10)`. Without it, the pair
+/// [`Chain::group_starts`]) is solved exactly for the current values outside it
+/// ([`super::group`]; a failed try under `three-tries` links rows too). Without it, the pair
 /// where both players wait for a 6 would shrink its error only by `(5/6)^2` per sweep,
-/// and the whole iteration needs four to six times as many sweeps. `(I - C)^-1` is a
-/// non-negative matrix (a Neumann series), so the update stays monotone and the values
-/// stay lower bounds; Gaussian elimination without pivoting only ever adds non-negative
-/// terms here, except in the pivots `1 - ...`, which are the probabilities of leaving.
+/// and the whole iteration needs four to six times as many sweeps.
 // Index loops: rows and columns of a small dense system read clearer as indices.
 #[allow(clippy::needless_range_loop)]
 fn sweep<const NEVER_SET: bool>(
@@ -371,10 +261,7 @@ fn sweep<const NEVER_SET: bool>(
             let mut p = [[0.0f64; 2]; 2];
             let s0 = row_sum::<NEVER_SET>(chain, x, i, i..end, &mut p[0]);
             let s1 = row_sum::<NEVER_SET>(chain, x, i + 1, i..end, &mut p[1]);
-            let (p01, p10) = (p[0][1], p[1][0]);
-            let d = 1.0 - p01 * p10;
-            let x0 = [0, 1, 2].map(|c| (s0[c] + p01 * s1[c]) / d);
-            let x1 = [0, 1, 2].map(|c| s1[c] + p10 * x0[c]);
+            let [x0, x1] = solve_pair(p, [s0, s1]);
             change = change.max(x.store(i, x0)).max(x.store(i + 1, x1));
         } else if k > 1 {
             for m in 0..k {
@@ -442,102 +329,4 @@ fn row_sum<const NEVER_SET: bool>(
         }
     }
     [v, w, z]
-}
-
-/// Solves `(I - C) y = s` for the first `k` rows by Gaussian elimination without pivoting
-/// (`I - C` is a non-singular M-matrix, for which that is stable).
-#[inline(always)]
-#[allow(clippy::needless_range_loop)]
-fn solve_group(
-    c: &mut [[f64; MAX_GROUP]; MAX_GROUP],
-    s: &mut [[f64; 3]; MAX_GROUP],
-    k: usize,
-) -> [[f64; 3]; MAX_GROUP] {
-    // a = I - C, kept implicitly: diagonal in `diag`, off-diagonal entries as -c.
-    let mut diag = [1.0f64; MAX_GROUP];
-    for (m, d) in diag.iter_mut().enumerate().take(k) {
-        *d -= c[m][m];
-    }
-    for p in 0..k {
-        for r in p + 1..k {
-            if c[r][p] == 0.0 {
-                continue;
-            }
-            // Row r -= (a_rp / a_pp) row p, with a_rp = -c[r][p]: adds f * row p.
-            let f = c[r][p] / diag[p];
-            for col in p + 1..k {
-                if col == r {
-                    diag[r] -= f * c[p][col];
-                } else {
-                    c[r][col] += f * c[p][col];
-                }
-            }
-            for comp in 0..3 {
-                s[r][comp] += f * s[p][comp];
-            }
-            c[r][p] = 0.0;
-        }
-    }
-    let mut y = [[0.0f64; 3]; MAX_GROUP];
-    for p in (0..k).rev() {
-        for comp in 0..3 {
-            let mut acc = s[p][comp];
-            for col in p + 1..k {
-                acc += c[p][col] * y[col][comp];
-            }
-            y[p][comp] = acc / diag[p];
-        }
-    }
-    y
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-    use nalgebra::{DMatrix, DVector};
-
-    #[test]
-    fn group_solve_matches_a_dense_lu() {
-        // Substochastic couplings between up to six rows, as under three-tries.
-        let raw = [
-            [0.0, 0.5, 0.0, 0.1, 0.0, 0.0],
-            [0.0, 0.0, 0.6, 0.0, 0.0, 0.2],
-            [0.3, 0.0, 0.0, 0.4, 0.0, 0.0],
-            [0.0, 0.0, 0.0, 0.0, 0.5, 0.25],
-            [0.1, 0.2, 0.0, 0.0, 0.0, 0.6],
-            [0.5, 0.0, 0.3, 0.0, 0.1, 0.0],
-        ];
-        let rhs = [
-            [0.2, 0.1, 0.0],
-            [0.1, 0.0, 0.05],
-            [0.0, 0.3, 0.0],
-            [0.05, 0.2, 0.0],
-            [0.1, 0.0, 0.0],
-            [0.0, 0.1, 0.1],
-        ];
-        for k in 2..=MAX_GROUP {
-            let mut c = [[0.0; MAX_GROUP]; MAX_GROUP];
-            let mut s = [[0.0; 3]; MAX_GROUP];
-            for r in 0..k {
-                c[r][..k].copy_from_slice(&raw[r][..k]);
-                s[r] = rhs[r];
-            }
-            let y = solve_group(&mut c, &mut s, k);
-            let a = DMatrix::from_fn(k, k, |r, col| f64::from(u8::from(r == col)) - raw[r][col]);
-            let lu = a.lu();
-            for comp in 0..3 {
-                let b = DVector::from_fn(k, |r, _| rhs[r][comp]);
-                let x = lu.solve(&b).unwrap();
-                for r in 0..k {
-                    assert!(
-                        (x[r] - y[r][comp]).abs() < 1e-14,
-                        "k {k}, row {r}: {} vs {}",
-                        x[r],
-                        y[r][comp]
-                    );
-                    assert!(y[r][comp] >= 0.0);
-                }
-            }
-        }
-    }
 }

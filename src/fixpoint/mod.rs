@@ -12,16 +12,93 @@
 //! between `V` and `1 - W - never`) reports the width of that bracket: a certificate, not a
 //! guess. A solver that only has a contraction estimate reports
 //! `change * q / (1 - q)` for its contraction modulus `q` (see [`contraction_gap`]).
+//!
+//! # Stalling
+//! A solver whose stored values are rounded (the matrix-free solver's `f32` storage) can
+//! stop gaining before its gap reaches the tolerance: each sweep then moves the gap by a
+//! few ulps only. [`iterate_until_stall`] watches the gap for that ([`Stall`]) and ends
+//! with [`Ending::Stalled`] and the gap actually reached: a stall is an outcome reported
+//! as such, never a converged run with a made-up gap.
+//!
+//! # Tolerances
+//! Every solver takes its tolerance through [`StopRule::new`] (or checks it with
+//! [`StopRule::validate`]), one rule for all: finite, at least [`TOLERANCE_FLOOR`], at most
+//! 1, and at least one sweep.
 
 use std::fmt;
 
-/// When to stop iterating.
+/// The narrowest tolerance any solver accepts. The certified gaps are differences of
+/// probabilities near 1 computed in `f64`, whose spacing near 1 is `2^-52 = 2.2e-16`;
+/// every update adds a rounding error of a few ulps, carried along a game of tens of
+/// rolls. Below about 1e-14 (some 50 ulps of 1) a gap would measure rounding, not
+/// convergence, and an iteration asked for it could run to its sweep limit without ever
+/// certifying anything.
+pub const TOLERANCE_FLOOR: f64 = 1e-14;
+
+/// When to stop iterating. Build it with [`StopRule::new`], which checks the values; the
+/// fields stay public for reading and for the struct-update syntax, and every solver
+/// checks the rule it is given with [`StopRule::validate`] before it starts.
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub struct StopRule {
     /// Stop once a sweep reports a gap at most this large.
     pub tolerance: f64,
     /// Give up after this many sweeps.
     pub max_sweeps: usize,
+}
+
+/// A [`StopRule`] no solver can honour.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub enum RuleError {
+    /// The tolerance is not a number in `[TOLERANCE_FLOOR, 1]`.
+    Tolerance(f64),
+    /// At most zero sweeps were allowed.
+    NoSweeps,
+}
+
+impl fmt::Display for RuleError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            RuleError::Tolerance(t) => write!(
+                f,
+                "tolerance {t:e}: expected a width between {TOLERANCE_FLOOR:e} (what f64 can \
+                 certify) and 1"
+            ),
+            RuleError::NoSweeps => write!(f, "max sweeps 0: expected at least 1 sweep"),
+        }
+    }
+}
+
+impl std::error::Error for RuleError {}
+
+/// Checks a tolerance against the one rule every solver follows (see [`TOLERANCE_FLOOR`]).
+pub fn check_tolerance(tolerance: f64) -> Result<f64, RuleError> {
+    // Written so that NaN fails too.
+    if (TOLERANCE_FLOOR..=1.0).contains(&tolerance) {
+        Ok(tolerance)
+    } else {
+        Err(RuleError::Tolerance(tolerance))
+    }
+}
+
+impl StopRule {
+    /// A rule stopping at a gap of `tolerance` or after `max_sweeps` sweeps; refuses a
+    /// tolerance that is not finite, below [`TOLERANCE_FLOOR`] or above 1, and zero sweeps.
+    pub fn new(tolerance: f64, max_sweeps: usize) -> Result<StopRule, RuleError> {
+        let rule = StopRule {
+            tolerance,
+            max_sweeps,
+        };
+        rule.validate().map(|()| rule)
+    }
+
+    /// Checks the rule as [`StopRule::new`] does (for rules built field by field).
+    pub fn validate(&self) -> Result<(), RuleError> {
+        check_tolerance(self.tolerance)?;
+        if self.max_sweeps == 0 {
+            return Err(RuleError::NoSweeps);
+        }
+        Ok(())
+    }
 }
 
 impl Default for StopRule {
@@ -53,6 +130,16 @@ impl SweepReport {
     }
 }
 
+/// Why an iteration stopped without an error.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, serde::Serialize)]
+pub enum Ending {
+    /// The gap fell to the tolerance.
+    Converged,
+    /// The gap stopped falling above the tolerance (see [`Stall`]); `gap` is what was
+    /// reached and certifies no more than that.
+    Stalled,
+}
+
 /// How an iteration ended.
 #[derive(Clone, Copy, Debug, PartialEq, serde::Serialize)]
 pub struct Convergence {
@@ -62,6 +149,44 @@ pub struct Convergence {
     pub last_change: f64,
     /// Gap reported by the last sweep.
     pub gap: f64,
+    /// Converged or stalled.
+    pub ending: Ending,
+}
+
+impl Convergence {
+    /// Whether the iteration stalled above the tolerance.
+    pub fn stalled(&self) -> bool {
+        self.ending == Ending::Stalled
+    }
+}
+
+/// When an iteration has stopped gaining: no value changed in the last sweep, or the gap
+/// of the last `sweeps` sweeps fell by less than the fraction `min_gain`. While an
+/// iteration converges, a sweep cuts the gap by a quarter or more; once it has settled (at
+/// the resolution of rounded storage, or at a gap a block inherits from the blocks it leads
+/// to) the gap moves by ulps only.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct Stall {
+    /// How many sweeps to look back.
+    pub sweeps: usize,
+    /// The least relative fall of the gap over those sweeps that counts as gaining.
+    pub min_gain: f64,
+}
+
+impl Stall {
+    /// Three sweeps gaining less than 1 %.
+    pub const DEFAULT: Stall = Stall {
+        sweeps: 3,
+        min_gain: 0.01,
+    };
+
+    /// Whether the history of gaps (`gaps[k]` after sweep `k`) and the last change say the
+    /// iteration stopped gaining.
+    pub fn stopped(&self, gaps: &[f64], last_change: f64) -> bool {
+        let h = gaps.len();
+        last_change == 0.0
+            || (h > self.sweeps && gaps[h - 1] >= (1.0 - self.min_gain) * gaps[h - 1 - self.sweeps])
+    }
 }
 
 /// The iteration hit [`StopRule::max_sweeps`] before its gap fell below the tolerance.
@@ -82,25 +207,55 @@ impl std::error::Error for NotConverged {}
 
 /// Runs `sweep` (given the 0-based sweep number) until its gap is at most the tolerance.
 ///
-/// A `NaN` gap never satisfies the rule, so a broken sweep cannot pass as converged.
+/// A `NaN` gap never satisfies the rule, so a broken sweep cannot pass as converged. The
+/// run ends after at most `rule.max_sweeps` sweeps whatever the rule says; a rule from
+/// [`StopRule::new`] also has a tolerance the gap can reach.
 pub fn iterate(
     rule: &StopRule,
+    sweep: impl FnMut(usize) -> SweepReport,
+) -> Result<Convergence, NotConverged> {
+    drive(rule, None, sweep)
+}
+
+/// [`iterate`] that also ends, with [`Ending::Stalled`], once the gap stops falling by
+/// `stall`: for iterations whose rounding can keep them above the tolerance for good.
+pub fn iterate_until_stall(
+    rule: &StopRule,
+    stall: Stall,
+    sweep: impl FnMut(usize) -> SweepReport,
+) -> Result<Convergence, NotConverged> {
+    drive(rule, Some(stall), sweep)
+}
+
+fn drive(
+    rule: &StopRule,
+    stall: Option<Stall>,
     mut sweep: impl FnMut(usize) -> SweepReport,
 ) -> Result<Convergence, NotConverged> {
     let mut last = Convergence {
         sweeps: 0,
         last_change: f64::INFINITY,
         gap: f64::INFINITY,
+        ending: Ending::Converged,
     };
+    let mut gaps = Vec::new();
     while last.sweeps < rule.max_sweeps {
         let report = sweep(last.sweeps);
         last = Convergence {
             sweeps: last.sweeps + 1,
             last_change: report.change,
             gap: report.gap,
+            ending: Ending::Converged,
         };
         if report.gap <= rule.tolerance {
             return Ok(last);
+        }
+        if let Some(stall) = stall {
+            gaps.push(report.gap);
+            if stall.stopped(&gaps, report.change) {
+                last.ending = Ending::Stalled;
+                return Ok(last);
+            }
         }
     }
     Err(NotConverged(last))
@@ -158,5 +313,67 @@ mod tests {
         };
         let err = iterate(&rule, |_| SweepReport::by_change(f64::NAN)).unwrap_err();
         assert_eq!(err.0.sweeps, 5);
+    }
+
+    #[test]
+    fn a_stall_is_reported_with_the_gap_reached() {
+        // The gap settles at 1e-6, above the tolerance: three sweeps without 1 % gain.
+        let rule = StopRule::new(1e-9, 1000).unwrap();
+        let mut gap = 1.0;
+        let c = iterate_until_stall(&rule, Stall::DEFAULT, |_| {
+            gap = (gap * 0.5f64).max(1e-6);
+            SweepReport { change: 1e-3, gap }
+        })
+        .unwrap();
+        assert_eq!(c.ending, Ending::Stalled);
+        assert!(c.stalled());
+        assert_eq!(c.gap, 1e-6);
+        // 2^-20 < 1e-6 after 20 halvings; then three more sweeps of no gain.
+        assert_eq!(c.sweeps, 23);
+        // A sweep that changes nothing stalls at once.
+        let c = iterate_until_stall(&rule, Stall::DEFAULT, |_| SweepReport {
+            change: 0.0,
+            gap: 0.5,
+        })
+        .unwrap();
+        assert_eq!((c.sweeps, c.ending), (1, Ending::Stalled));
+        // Without stall detection the same iteration runs to its limit and says so.
+        let rule = StopRule::new(1e-9, 50).unwrap();
+        assert!(
+            iterate(&rule, |_| SweepReport {
+                change: 0.0,
+                gap: 0.5
+            })
+            .is_err()
+        );
+    }
+
+    #[test]
+    fn the_rule_refuses_what_no_solver_can_honour() {
+        for bad in [
+            f64::NAN,
+            f64::INFINITY,
+            f64::NEG_INFINITY,
+            0.0,
+            -1e-9,
+            1e-15,
+            TOLERANCE_FLOOR / 2.0,
+            1.5,
+        ] {
+            assert!(
+                matches!(StopRule::new(bad, 10), Err(RuleError::Tolerance(_))),
+                "{bad} accepted"
+            );
+        }
+        assert_eq!(StopRule::new(1e-9, 0), Err(RuleError::NoSweeps));
+        for good in [TOLERANCE_FLOOR, 1e-12, 0.5, 1.0] {
+            assert_eq!(StopRule::new(good, 1).unwrap().tolerance, good);
+        }
+        assert!(RuleError::Tolerance(1e-16).to_string().contains("1e-14"));
+        let literal = StopRule {
+            tolerance: 0.0,
+            max_sweeps: 10,
+        };
+        assert!(literal.validate().is_err());
     }
 }

@@ -448,7 +448,7 @@ fn exact_pair(
             Lookup::Missing => {}
         }
     }
-    let fitted = match crate::exact::matrix_free::solve_fitting(rules, a, b, options) {
+    let fitted = match crate::exact::solve_fitting(rules, a, b, options) {
         Ok(fitted) => fitted,
         Err(e @ (ExactError::Memory { .. } | ExactError::TooLarge(_))) => {
             if let Some((record, note)) = too_wide {

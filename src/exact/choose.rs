@@ -1,0 +1,76 @@
+//! The choice between the exact solvers: the sparse-matrix solver where its chain fits in
+//! memory (fastest on small boards), else the matrix-free one, which stores no
+//! transitions.
+
+use super::matrix_free::{FullOptions, Storage, solve_full_with};
+use super::{ExactError, ExactResult, SolveOptions, solve_matchup};
+use crate::dice::Die;
+use crate::rules::Rules;
+
+/// Which solver produced an [`ExactResult`].
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum SolverUsed {
+    /// The sparse-matrix solver ([`super::solve_matchup`]).
+    Sparse,
+    /// The matrix-free solver with this storage (`F64` or `F32`).
+    MatrixFree(Storage),
+}
+
+impl std::fmt::Display for SolverUsed {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            SolverUsed::Sparse => write!(f, "sparse matrix"),
+            SolverUsed::MatrixFree(Storage::F32) => write!(f, "matrix-free, f32 storage"),
+            SolverUsed::MatrixFree(_) => write!(f, "matrix-free, f64 storage"),
+        }
+    }
+}
+
+/// An exact answer with the solver that produced it.
+#[derive(Clone, Copy, Debug)]
+pub struct Fitted {
+    /// The result; its intervals are certified whichever solver ran.
+    pub result: ExactResult,
+    /// The solver that ran.
+    pub solver: SolverUsed,
+    /// Under `f32` storage: the iteration stopped gaining before the tolerance; the
+    /// intervals are as wide as they say.
+    pub stalled: bool,
+}
+
+/// The exact answer by whichever solver fits: the sparse-matrix solver where its chain fits
+/// in memory, else the matrix-free one (`f64` values if they fit, else `f32`).
+/// `three-tries` has no matrix-free form, so its refusal stands.
+pub fn solve_fitting(
+    rules: &Rules,
+    a: &Die,
+    b: &Die,
+    options: &SolveOptions,
+) -> Result<Fitted, ExactError> {
+    match solve_matchup(rules, a, b, options) {
+        Err(ExactError::Memory { .. }) if !rules.profile().three_tries => {
+            solve_matrix_free(rules, a, b, options, Storage::Auto)
+        }
+        other => other.map(|result| Fitted {
+            result,
+            solver: SolverUsed::Sparse,
+            stalled: false,
+        }),
+    }
+}
+
+/// The matrix-free solver with the given storage, reported as a [`Fitted`].
+pub fn solve_matrix_free(
+    rules: &Rules,
+    a: &Die,
+    b: &Die,
+    options: &SolveOptions,
+    storage: Storage,
+) -> Result<Fitted, ExactError> {
+    let outcome = solve_full_with(rules, a, b, options, &FullOptions { storage })?;
+    Ok(Fitted {
+        result: outcome.result,
+        solver: SolverUsed::MatrixFree(outcome.storage),
+        stalled: outcome.stalled,
+    })
+}

@@ -1,0 +1,302 @@
+//! The game's successor function over the per-player tables
+//! ([`crate::exact::tables::PlayerTables`]): where each face leads from a pair of
+//! configurations, computed on the fly instead of stored.
+//!
+//! Pairs that cannot occur in a game (two pieces on one track field, a configuration that
+//! has already won) are part of the product but never the successor of a pair that can
+//! occur; every pass skips them (their slots stay 0 and are never read). The others are
+//! "live". As a [`Successors`] space the game addresses a state as its cell (the pair of
+//! configurations) and side to move, and keeps the state's flags in the cell's byte,
+//! shifted by the side ([`super::layout`]): no extra memory per state.
+
+use super::layout::{GoalClass, SIDE_BITS, by_goal_count};
+use crate::dice::Die;
+use crate::exact::encode::ConfigIndex;
+use crate::exact::reachable;
+use crate::exact::search::{Step, Successors};
+use crate::exact::tables::{NO_LANDING, PlayerTables};
+use crate::rules::{GameState, Rules};
+use rayon::prelude::*;
+use std::sync::atomic::AtomicU8;
+use std::sync::atomic::Ordering::Relaxed;
+
+/// B's move with one face from the configuration of the current row.
+#[derive(Clone, Copy)]
+pub struct RowMove {
+    /// The face's probability.
+    pub p: f64,
+    /// B wins.
+    pub won: bool,
+    /// B rolls again.
+    pub same: bool,
+    /// B's configuration afterwards.
+    pub next: usize,
+    /// The field B's piece landed on, in A's numbering, or [`NO_LANDING`].
+    pub landing: u8,
+}
+
+/// A row of the product: B's configuration `b` and its moves, computed once per row.
+pub struct Row {
+    /// B's configuration.
+    pub b: usize,
+    /// B's moves from it, one per distinct face.
+    pub moves: Vec<RowMove>,
+}
+
+/// The game in table form, with a flag byte per cell.
+pub struct Game {
+    ta: PlayerTables,
+    tb: PlayerTables,
+    /// Configurations of A (the columns) and of B (the rows).
+    pub na: usize,
+    /// Configurations of B.
+    pub nb: usize,
+    /// `(face index, probability)` of A's distinct faces.
+    pub fa: Vec<(usize, f64)>,
+    fb: Vec<(usize, f64)>,
+    won_a: Vec<bool>,
+    won_b: Vec<bool>,
+    /// Track fields each configuration occupies, in A's numbering; a pair that shares one
+    /// cannot occur in a game (nor follow from one that can) and is skipped.
+    occ_a: Vec<u64>,
+    occ_b: Vec<u64>,
+    /// Each player's configurations by pieces in the goal, in index order.
+    pub classes_a: Vec<GoalClass>,
+    /// B's classes.
+    pub classes_b: Vec<GoalClass>,
+    /// The opening pair `(a, b)` (both sides: either player may start).
+    pub start: (usize, usize),
+    /// Per cell: the flags of side 0 in the bits [`SIDE_BITS`], of side 1 shifted by one.
+    pub flags: Vec<AtomicU8>,
+}
+
+/// Rows of `a` below this run on one thread.
+pub const MIN_CHUNK: usize = 1024;
+
+impl Game {
+    /// The reachable configurations of the player with `die`, in the solver's order, and
+    /// their classes by goal count ([`by_goal_count`]).
+    pub fn configs(rules: &Rules, die: &Die) -> (ConfigIndex, Vec<GoalClass>) {
+        by_goal_count(rules.board(), reachable::player_configs(rules, die))
+    }
+
+    /// Tabulates the game of `a` (player 1) against `b` over their [`Game::configs`]; all
+    /// flags clear.
+    pub fn new(
+        rules: &Rules,
+        [a, b]: [&Die; 2],
+        [(ca, classes_a), (cb, classes_b)]: [(ConfigIndex, Vec<GoalClass>); 2],
+    ) -> Game {
+        let board = rules.board();
+        let ta = PlayerTables::new(rules, 0, a, &ca);
+        let tb = PlayerTables::new(rules, 1, b, &cb);
+        let track = board.track_mask();
+        let start = GameState::start(0).pieces;
+        let sa = ca.index(start[0]).expect("opening configuration") as usize;
+        let sb = cb.index(start[1]).expect("opening configuration") as usize;
+        let (na, nb) = (ca.len(), cb.len());
+        Game {
+            fa: probs(&ta),
+            fb: probs(&tb),
+            won_a: ca.masks().iter().map(|&m| rules.has_won(m)).collect(),
+            won_b: cb.masks().iter().map(|&m| rules.has_won(m)).collect(),
+            occ_a: ca.masks().iter().map(|&m| m & track).collect(),
+            occ_b: cb
+                .masks()
+                .iter()
+                .map(|&m| board.track_in_other_view(1, m))
+                .collect(),
+            na,
+            nb,
+            classes_a,
+            classes_b,
+            ta,
+            tb,
+            start: (sa, sb),
+            flags: (0..na * nb).map(|_| AtomicU8::new(0)).collect(),
+        }
+    }
+
+    /// The cell of the pair `(a, b)`.
+    #[inline(always)]
+    pub fn cell(&self, a: usize, b: usize) -> usize {
+        b * self.na + a
+    }
+
+    /// The flags of side `side` of `cell`, in the bits [`SIDE_BITS`].
+    #[inline(always)]
+    pub fn side_flags(&self, cell: usize, side: usize) -> u8 {
+        (self.flags[cell].load(Relaxed) >> side) & SIDE_BITS
+    }
+
+    /// Whether B has won in configuration `b`: its row holds no live pair and every pass
+    /// skips it.
+    #[inline(always)]
+    pub fn won_b(&self, b: usize) -> bool {
+        self.won_b[b]
+    }
+
+    /// The track fields B's configuration `b` occupies, in A's numbering.
+    #[inline(always)]
+    pub fn occ_b(&self, b: usize) -> u64 {
+        self.occ_b[b]
+    }
+
+    /// Whether the pair of `a` and a B configuration that has not won and occupies `occ_b`
+    /// can occur: A has not won, no shared track field.
+    #[inline(always)]
+    pub fn live(&self, a: usize, occ_b: u64) -> bool {
+        !self.won_a[a] && self.occ_a[a] & occ_b == 0
+    }
+
+    /// B's configuration `b` and its moves.
+    pub fn row(&self, b: usize) -> Row {
+        let moves = self
+            .fb
+            .iter()
+            .map(|&(k, p)| {
+                let e = self.tb.entry(b as u32, k);
+                RowMove {
+                    p,
+                    won: e.won,
+                    same: e.turn[0] & 4 != 0,
+                    next: e.next as usize,
+                    landing: e.landing,
+                }
+            })
+            .collect();
+        Row { b, moves }
+    }
+
+    /// Where A's face `k` leads from the pair `(a, b)`: the successor's cell and side to
+    /// move, or `None` when A wins. A face that moves nothing leads to the cell itself.
+    #[inline(always)]
+    pub fn a_moves(&self, a: usize, b: usize, k: usize) -> Option<(usize, usize)> {
+        let e = self.ta.entry(a as u32, k);
+        if e.won {
+            return None;
+        }
+        let b2 = if e.landing == NO_LANDING {
+            b
+        } else {
+            self.tb.capture(b as u32, e.landing) as usize
+        };
+        Some((
+            self.cell(e.next as usize, b2),
+            usize::from(e.turn[0] & 4 == 0),
+        ))
+    }
+
+    /// Where B's move `m` (of the current row) leads from A's configuration `a`, as
+    /// [`Game::a_moves`].
+    #[inline(always)]
+    pub fn b_moves(&self, m: &RowMove, a: usize) -> Option<(usize, usize)> {
+        if m.won {
+            return None;
+        }
+        let a2 = if m.landing == NO_LANDING {
+            a
+        } else {
+            self.ta.capture(a as u32, m.landing) as usize
+        };
+        Some((m.next * self.na + a2, usize::from(m.same)))
+    }
+
+    /// Calls `f(probability, successor)` for each distinct face of the mover at side
+    /// `side` of the pair `(a, row.b)`; the successor as in [`Game::a_moves`].
+    #[inline(always)]
+    pub fn for_each_move(
+        &self,
+        row: &Row,
+        a: usize,
+        side: usize,
+        mut f: impl FnMut(f64, Option<(usize, usize)>),
+    ) {
+        if side == 0 {
+            for &(k, p) in &self.fa {
+                f(p, self.a_moves(a, row.b, k));
+            }
+        } else {
+            for m in &row.moves {
+                f(m.p, self.b_moves(m, a));
+            }
+        }
+    }
+}
+
+/// `(face index, probability)` of the distinct faces of a player's tables.
+fn probs(t: &PlayerTables) -> Vec<(usize, f64)> {
+    let total: u32 = t.faces.iter().map(|&(_, c)| c).sum();
+    t.faces
+        .iter()
+        .enumerate()
+        .map(|(k, &(_, c))| (k, f64::from(c) / f64::from(total)))
+        .collect()
+}
+
+impl Successors for Game {
+    /// `(cell, side to move)`.
+    type State = (usize, usize);
+    type Batch = Row;
+
+    /// Rows most advanced first (least advanced first if `forwards`), the live pairs of a
+    /// row on all threads, side 0 then side 1 of a pair (and side 0 again if side 1
+    /// changed).
+    fn pass(&self, forwards: bool, visit: impl Fn(&Row, (usize, usize)) -> bool + Sync) -> bool {
+        let mut changed = false;
+        for i in 0..self.nb {
+            let b = if forwards { self.nb - 1 - i } else { i };
+            if self.won_b[b] {
+                continue;
+            }
+            let row = self.row(b);
+            let occ = self.occ_b[b];
+            changed |= (0..self.na)
+                .into_par_iter()
+                .with_min_len(MIN_CHUNK)
+                .map(|k| if forwards { self.na - 1 - k } else { k })
+                .map(|a| {
+                    let cell = self.cell(a, b);
+                    if !self.live(a, occ) {
+                        return false;
+                    }
+                    // A roll that moves nothing passes the turn within the cell: when side
+                    // 1 changed, side 0 may follow at once rather than a pass later.
+                    let first = visit(&row, (cell, 0));
+                    let second = visit(&row, (cell, 1));
+                    first | second | (second && visit(&row, (cell, 0)))
+                })
+                .reduce(|| false, |x, y| x | y);
+        }
+        changed
+    }
+
+    #[inline(always)]
+    fn for_each_successor(
+        &self,
+        row: &Row,
+        (cell, side): (usize, usize),
+        mut f: impl FnMut(Step<(usize, usize)>),
+    ) {
+        let a = cell - row.b * self.na;
+        self.for_each_move(row, a, side, |_, m| {
+            f(match m {
+                None => Step::Win(side),
+                Some(next) => Step::Next(next),
+            })
+        });
+    }
+
+    #[inline(always)]
+    fn flags(&self, (cell, side): (usize, usize)) -> u8 {
+        self.side_flags(cell, side)
+    }
+
+    #[inline(always)]
+    fn add_flags(&self, (cell, side): (usize, usize), bits: u8) {
+        let bits = bits << side;
+        if self.flags[cell].load(Relaxed) & bits != bits {
+            self.flags[cell].fetch_or(bits, Relaxed);
+        }
+    }
+}

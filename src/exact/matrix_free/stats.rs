@@ -1,0 +1,92 @@
+//! The sparse solver's counts on the matrix-free game: the states reachable from the
+//! openings (exactly the sparse solver's states), their never-ending states, transitions
+//! and self-loops as [`crate::exact::transitions::Chain`] counts them: per state its
+//! distinct successors other than itself plus one if a face wins; a self-loop when some
+//! but not all of its faces lead back to it. Never-ending states count too, as there. A
+//! test checks them equal.
+
+use super::game::Game;
+use super::layout::{CAN_WIN, REACHED};
+use rayon::prelude::*;
+
+/// What [`count_states`] counts.
+#[derive(Clone, Copy, Debug, Default)]
+pub struct StateCounts {
+    /// Pairs of configurations with at least one reachable side.
+    pub cells: u64,
+    /// Reachable states (pair and side).
+    pub states: u64,
+    /// Reachable states that cannot reach a win.
+    pub never: u64,
+    /// Distinct successors (a win counts as one).
+    pub transitions: u64,
+    /// States with a self-loop that is eliminated.
+    pub self_loops: u64,
+}
+
+impl StateCounts {
+    fn merge(self, y: StateCounts) -> StateCounts {
+        StateCounts {
+            cells: self.cells + y.cells,
+            states: self.states + y.states,
+            never: self.never + y.never,
+            transitions: self.transitions + y.transitions,
+            self_loops: self.self_loops + y.self_loops,
+        }
+    }
+}
+
+/// Counts the reachable states of `game` (after the reachability and "can reach a win"
+/// searches).
+pub fn count_states(game: &Game) -> StateCounts {
+    (0..game.nb)
+        .into_par_iter()
+        .filter(|&b| !game.won_b(b))
+        .map_init(Vec::new, |targets, b| {
+            let row = game.row(b);
+            let mut counts = StateCounts::default();
+            for a in (0..game.na).filter(|&a| game.live(a, game.occ_b(b))) {
+                let cell = game.cell(a, b);
+                let sides = [game.side_flags(cell, 0), game.side_flags(cell, 1)];
+                counts.cells += u64::from(sides.iter().any(|f| f & REACHED != 0));
+                for (side, f) in sides.into_iter().enumerate() {
+                    if f & REACHED == 0 {
+                        continue;
+                    }
+                    counts.states += 1;
+                    counts.never += u64::from(f & CAN_WIN == 0);
+                    let (t, l) = count_side(game, &row, a, (cell, side), targets);
+                    counts.transitions += t;
+                    counts.self_loops += l;
+                }
+            }
+            counts
+        })
+        .reduce(StateCounts::default, StateCounts::merge)
+}
+
+/// Counts of one state's row, `me` the state itself; returns (transitions, 1 if a
+/// self-loop is eliminated).
+fn count_side(
+    game: &Game,
+    row: &super::game::Row,
+    a: usize,
+    me: (usize, usize),
+    targets: &mut Vec<(usize, usize)>,
+) -> (u64, u64) {
+    targets.clear();
+    let (mut wins, mut loops) = (false, false);
+    game.for_each_move(row, a, me.1, |_, m| match m {
+        None => wins = true,
+        Some(next) if next == me => loops = true,
+        Some(next) => targets.push(next),
+    });
+    targets.sort_unstable();
+    targets.dedup();
+    // Every face leads back: the sparse solver leaves such a row empty, no loop counted.
+    let stuck = !wins && targets.is_empty();
+    (
+        targets.len() as u64 + u64::from(wins),
+        u64::from(loops && !stuck),
+    )
+}

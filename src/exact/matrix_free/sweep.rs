@@ -1,0 +1,354 @@
+//! The value iteration: Gauss-Seidel sweeps over the product, first block by block, then
+//! globally, all driven by [`crate::fixpoint`].
+//!
+//! # The sweep
+//! Rows `b` in increasing index (most advanced first), `a` increasing in a row. Goal pieces
+//! never leave the goal, so ordering by goal count first keeps "a move leads to a smaller
+//! index" (the count stays or rises; with it equal, the progress rises). A move of A
+//! leads to a more advanced `a' < a` in the same row (already updated in this sweep) or, on
+//! a capture, to a row `capture(b) > b` (updated in the previous sweep); a move of B leads to
+//! a row `b' < b`, already updated, and `a` or `capture(a)`. So without captures one sweep is
+//! exact; captures run backwards and need further sweeps, about one per capture level.
+//! Within a pair of configurations `(a, b)` the two sides are solved together exactly
+//! ([`crate::exact::group::solve_pair`]): a roll that moves nothing keeps the state (a 6:
+//! same side, a self-loop) or passes the turn to the same pair. Only the states the
+//! reachability search marked are updated; no reachable state leads to another.
+//!
+//! # Blocks by goal occupancy
+//! The pair (goal pieces of A, goal pieces of B) never decreases along a game, and each
+//! pair of counts is a rectangle of rows and columns. The solver first solves these blocks
+//! one by one, those with the most goal pieces first, each swept until the largest width
+//! `1 - V - W - Z` among its states is at most its target (from the tolerance down to half
+//! of it for the deepest block, see `Run::block_pass`), the opening block until the
+//! openings are certified. So the late blocks are not swept again while the captures of
+//! the early ones settle. If the openings are not certified after this pass, global sweeps
+//! follow; the certificate alone decides stopping either way. `iterations` in the
+//! stats is the work in units of full sweeps (cell updates / live pairs, rounded up).
+//!
+//! Measured single-threaded in cell updates (pairs updated, both sides at once), global
+//! sweeps before, blocks after, `f64`, tolerance 1e-9 (1e-12): 1..6 vs 1..6 on 20/10/4/4
+//! 239.7e6 -> 183.1e6 (303.6e6 -> 232.8e6), on 24/12/4/4 547.7e6 -> 405.5e6 (684.6e6 ->
+//! 520.0e6), about -25 %; on the BwInf board 1..6 vs 1,1,1,6,6,6 1417e6 -> 1043e6 (-26 %,
+//! 22 sweeps -> 17 sweep equivalents), but 1,1,1,6,6,6 vs 1,6,6,6,6,6 only 357.2e6 ->
+//! 327.5e6 (468.9e6 -> 416.0e6), -8 % (-11 %): with dice of only 1s and 6s every block needs
+//! 13-16 sweeps by itself, its own captures, where the global iteration needs 16. Under
+//! `f32` (same certified width) 25 -> 20 and 25 -> 22 sweep equivalents. (Later, with
+//! the reachability search and "stopped gaining" as 3 sweeps under 1 % instead of 10 under
+//! 0.1 %, `f32` at tolerance 1e-6 fell from 22 to 15 sweep equivalents on the BwInf pair
+//! and from 18 to 11 on 4..9 vs 5..10 on 20/10/4/4, the certified widths 1.33e-6 and
+//! 1.40e-6 unchanged; `f64` needs 11 and 8 there.) Looser targets
+//! for the blocks other than the opening one, 3, 10, 30 times the tolerance, gave -5 %,
+//! -9 %, -11 % on the second pair but -5 %, +15 %, +17 % on 20/10/4/4, whose opening block
+//! then inherited too much and needed global sweeps; not worth a tuned constant.
+//!
+//! # Threads
+//! Each row is split into chunks of `a` that rayon runs on all threads. A chunk may read a
+//! neighbour's value from this sweep or the last ([`super::storage`]), which keeps every
+//! property of the monotone iteration. With one thread the result is bit-for-bit
+//! reproducible.
+
+use super::game::{Game, MIN_CHUNK, Row};
+use super::layout::{CAN_WIN, GoalClass, REACHED, SIDE_BITS};
+use super::storage::Slot;
+use crate::exact::ExactError;
+use crate::exact::group::{solve_one, solve_pair};
+use crate::fixpoint::{self, Stall, StopRule, SweepReport};
+use rayon::prelude::*;
+use std::ops::Range;
+use std::sync::atomic::Ordering::Relaxed;
+
+/// What a sweep (or one cell update) did: the largest change of a stored value, the largest
+/// width `1 - V - W - Z` left at an updated state (0 on the never-ending set), and the
+/// number of cells updated.
+#[derive(Clone, Copy, Debug, Default)]
+struct Tally {
+    change: f64,
+    width: f64,
+    updates: u64,
+}
+
+impl Tally {
+    fn cell() -> Tally {
+        Tally {
+            change: 0.0,
+            width: 0.0,
+            updates: 1,
+        }
+    }
+
+    fn merge(self, o: Tally) -> Tally {
+        Tally {
+            change: self.change.max(o.change),
+            width: self.width.max(o.width),
+            updates: self.updates + o.updates,
+        }
+    }
+}
+
+/// The work of the value iteration, independent of threads and timing.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, serde::Serialize)]
+pub struct Work {
+    /// Sweeps over single blocks (one pair of goal counts) in the block pass.
+    pub block_sweeps: usize,
+    /// Sweeps over the whole product after the block pass.
+    pub global_sweeps: usize,
+    /// Pairs of configurations updated (both sides at once), over both phases.
+    pub cell_updates: u64,
+}
+
+/// Updates the pair `(a, row.b)` (both sides) in place.
+#[inline(always)]
+fn update_cell<S: Slot, const K: usize>(game: &Game, vals: &[S], row: &Row, a: usize) -> Tally {
+    let cell = game.cell(a, row.b);
+    // One load of the cell's flags for both sides.
+    let f = game.flags[cell].load(Relaxed);
+    let sides = [f & SIDE_BITS, (f >> 1) & SIDE_BITS];
+    if sides.iter().all(|f| f & REACHED == 0) {
+        return Tally::default();
+    }
+    // A side no game reaches is not updated; no reachable state leads to it. So if the
+    // other side leads to it (`c[0][1]`, `c[1][0]`), it is reachable after all: the
+    // one-sided solves below only meet such a side with a probability of 0. A never-ending
+    // side holds its exact value.
+    let skip = sides.map(|f| f & REACHED == 0 || (K == 3 && f & CAN_WIN == 0));
+    if skip[0] && skip[1] {
+        return Tally::cell();
+    }
+    let (mut s0, mut s1) = ([0.0f64; K], [0.0f64; K]);
+    let mut c = [[0.0f64; 2]; 2];
+    let add = |s: &mut [f64; K], p: f64, next: usize, side: usize| {
+        let at = (next * 2 + side) * K;
+        for (k, x) in s.iter_mut().enumerate() {
+            *x += p * vals[at + k].get();
+        }
+    };
+    // Written out per side (rather than through `Game::for_each_move`): this is the hot
+    // loop, and constant indices keep the sums in registers.
+    if !skip[0] {
+        for &(k, p) in &game.fa {
+            match game.a_moves(a, row.b, k) {
+                // A wins: component 0.
+                None => s0[0] += p,
+                Some((next, 0)) if next == cell => c[0][0] += p,
+                Some((next, _)) if next == cell => c[0][1] += p,
+                Some((next, side)) => add(&mut s0, p, next, side),
+            }
+        }
+    }
+    if !skip[1] {
+        for m in &row.moves {
+            match game.b_moves(m, a) {
+                // B wins: component 1.
+                None => s1[1] += m.p,
+                Some((next, 1)) if next == cell => c[1][1] += m.p,
+                Some((next, _)) if next == cell => c[1][0] += m.p,
+                Some((next, side)) => add(&mut s1, m.p, next, side),
+            }
+        }
+    }
+    let s = [s0, s1];
+    let base = cell * 2 * K;
+    let mut tally = Tally::cell();
+    let mut put = |at: usize, x: [f64; K]| {
+        let mut assigned = 0.0;
+        for (k, &x) in x.iter().enumerate() {
+            let old = vals[at + k].get();
+            tally.change = tally.change.max((x - old).abs());
+            vals[at + k].set(x);
+            // What is stored (rounded down under f32) is what the certificate sees.
+            assigned += vals[at + k].get();
+        }
+        tally.width = tally.width.max(1.0 - assigned);
+    };
+    // The never-ending side's fixed value: Z = 1.
+    let fixed = |k: usize| if k == 2 { 1.0 } else { 0.0 };
+    match skip {
+        [false, false] => {
+            let [x0, x1] = solve_pair(c, s);
+            put(base, x0);
+            put(base + K, x1);
+        }
+        [true, _] => {
+            let s1 = std::array::from_fn(|k| s[1][k] + c[1][0] * fixed(k));
+            put(base + K, solve_one(c[1][1], s1));
+        }
+        _ => {
+            let s0 = std::array::from_fn(|k| s[0][k] + c[0][1] * fixed(k));
+            put(base, solve_one(c[0][0], s0));
+        }
+    }
+    tally
+}
+
+/// One Gauss-Seidel sweep over the block of rows `rows` and columns `cols` (the whole
+/// product for a global sweep), in the order of the module docs.
+fn sweep<S: Slot, const K: usize>(
+    game: &Game,
+    vals: &[S],
+    rows: Range<usize>,
+    cols: Range<usize>,
+) -> Tally {
+    let mut tally = Tally::default();
+    for b in rows {
+        if game.won_b(b) {
+            continue;
+        }
+        let row = game.row(b);
+        let occ = game.occ_b(b);
+        let t = cols
+            .clone()
+            .into_par_iter()
+            .with_min_len(MIN_CHUNK)
+            .map(|a| {
+                if game.live(a, occ) {
+                    update_cell::<S, K>(game, vals, &row, a)
+                } else {
+                    Tally::default()
+                }
+            })
+            .reduce(Tally::default, Tally::merge);
+        tally = tally.merge(t);
+    }
+    tally
+}
+
+/// The value iteration of one solve.
+pub struct Run<'g> {
+    /// The game, its flags set by the searches.
+    pub game: &'g Game,
+    /// The caller's stopping rule.
+    pub rule: StopRule,
+}
+
+/// What [`Run::go`] found.
+pub struct Iterated {
+    /// Lower bounds `[V, W, Z]` at both openings.
+    pub lower: [[f64; 3]; 2],
+    /// Under `f32`: stopped gaining before the tolerance.
+    pub stalled: bool,
+    /// The work done.
+    pub work: Work,
+}
+
+impl Run<'_> {
+    /// Iterates to the tolerance: first block by block, then, if the openings are not yet
+    /// certified, global sweeps; `may_stall` (rounded storage) lets the global sweeps end
+    /// in a stall.
+    pub fn go<S: Slot, const K: usize>(&self, may_stall: bool) -> Result<Iterated, ExactError> {
+        let g = self.game;
+        let vals: Vec<S> = (0..g.na * g.nb * 2 * K).map(|_| S::zero()).collect();
+        if K == 3 {
+            // Z = 1 on the never-ending states, held fixed.
+            vals.par_chunks(2 * K)
+                .enumerate()
+                .for_each(|(cell, slots)| {
+                    for side in 0..2 {
+                        if g.side_flags(cell, side) & CAN_WIN == 0 {
+                            slots[side * K + 2].set(1.0);
+                        }
+                    }
+                });
+        }
+        let (sa, sb) = g.start;
+        let start = g.cell(sa, sb);
+        let lower = |side: usize| -> [f64; 3] {
+            let at = (start * 2 + side) * K;
+            std::array::from_fn(|k| if k < K { vals[at + k].get() } else { 0.0 })
+        };
+        let width = |side: usize| {
+            if K == 3 && g.side_flags(start, side) & CAN_WIN == 0 {
+                return 0.0;
+            }
+            let [v, w, z] = lower(side);
+            (1.0 - v - w - z).max(0.0)
+        };
+        let gap = || width(0).max(width(1));
+        let (mut work, opening_stalled) = self.block_pass::<S, K>(&vals, &gap);
+        // Under f32 the global sweeps cannot gain where the opening block stopped gaining.
+        let mut stalled = may_stall && opening_stalled && gap() > self.rule.tolerance;
+        if gap() > self.rule.tolerance && !stalled {
+            let global = |_| {
+                let t = sweep::<S, K>(g, &vals, 0..g.nb, 0..g.na);
+                work.cell_updates += t.updates;
+                work.global_sweeps += 1;
+                SweepReport {
+                    change: t.change,
+                    gap: gap(),
+                }
+            };
+            let convergence = if may_stall {
+                fixpoint::iterate_until_stall(&self.rule, Stall::DEFAULT, global)
+            } else {
+                fixpoint::iterate(&self.rule, global)
+            }
+            .map_err(ExactError::NotConverged)?;
+            stalled = convergence.stalled();
+        }
+        Ok(Iterated {
+            lower: [lower(0), lower(1)],
+            stalled,
+            work,
+        })
+    }
+
+    /// Solves the blocks of equal goal counts one after the other, those a game reaches
+    /// last first (pieces never leave the goal, so a block's successors lie in it or in
+    /// blocks with at least as many goal pieces of each player: already done). Within a
+    /// block the captures still run backwards, so it is swept, by
+    /// [`fixpoint::iterate_until_stall`], until the largest width `1 - V - W - Z` over its
+    /// states is at most a target that falls from the tolerance (no goal pieces) to half of
+    /// it (the most goal pieces): a block's converged width is an average of the widths it
+    /// leads to, so each block inherits less than it may keep, and the opening block, swept
+    /// until the openings are certified, can get there. A block that stops gaining
+    /// ([`Stall::DEFAULT`]: the rounding floor, or `f32` storage) or reaches the sweep limit
+    /// is left as it is: the global sweeps and the certificate decide. Returns the work and
+    /// whether the opening block stalled.
+    fn block_pass<S: Slot, const K: usize>(
+        &self,
+        vals: &[S],
+        gap: &dyn Fn() -> f64,
+    ) -> (Work, bool) {
+        let g = self.game;
+        let (sa, sb) = g.start;
+        let mut work = Work::default();
+        let most = |classes: &[GoalClass]| classes.iter().map(|c| c.goals).max().unwrap_or(0);
+        let deepest = f64::from((most(&g.classes_a) + most(&g.classes_b)).max(1));
+        for rows in &g.classes_b {
+            for cols in &g.classes_a {
+                if gap() <= self.rule.tolerance {
+                    return (work, false);
+                }
+                let opening = rows.range.contains(&sb) && cols.range.contains(&sa);
+                let level = f64::from(rows.goals + cols.goals);
+                // The opening block is measured by what the certificate needs.
+                let rule = StopRule {
+                    tolerance: if opening {
+                        self.rule.tolerance
+                    } else {
+                        self.rule.tolerance * (1.0 - 0.5 * level / deepest)
+                    },
+                    ..self.rule
+                };
+                let outcome = fixpoint::iterate_until_stall(&rule, Stall::DEFAULT, |_| {
+                    let t = sweep::<S, K>(g, vals, rows.range.clone(), cols.range.clone());
+                    work.cell_updates += t.updates;
+                    work.block_sweeps += 1;
+                    let gap = match (opening, t.updates) {
+                        (true, _) => gap(),
+                        // A block without a reachable pair is done at once.
+                        (false, 0) => 0.0,
+                        (false, _) => t.width,
+                    };
+                    SweepReport {
+                        change: t.change,
+                        gap,
+                    }
+                });
+                if opening && outcome.is_ok_and(|c| c.stalled()) {
+                    return (work, true);
+                }
+            }
+        }
+        (work, false)
+    }
+}
