@@ -524,3 +524,38 @@ fn every_listed_format_is_accepted() {
         }
     }
 }
+
+#[test]
+fn every_solver_refuses_a_tolerance_below_what_f64_can_certify() {
+    // One rule for every solver (`fixpoint::TOLERANCE_FLOOR`, 1e-14): below it no bracket can
+    // close, and before this rule `rank --exact` accepted any positive width and `solve`
+    // anything in (0, 1).
+    let commands: [&[&str]; 4] = [
+        &["solve", "--a", "1..6", "--b", "1..6", "--pieces", "1"],
+        &[
+            "rank", "--die", "1..6", "--die", "2..7", "--pieces", "1", "--exact",
+        ],
+        &["wubbel"],
+        &["pig"],
+    ];
+    for command in commands {
+        for tolerance in ["1e-15", "0", "NaN", "2"] {
+            let args: Vec<&str> = command
+                .iter()
+                .copied()
+                .chain(["--tolerance", tolerance])
+                .collect();
+            let out = output(&args);
+            let stderr = String::from_utf8_lossy(&out.stderr);
+            assert_eq!(out.status.code(), Some(2), "{args:?}: {stderr}");
+            assert!(
+                stderr.contains("--tolerance") && stderr.contains("1e-14"),
+                "{args:?}: {stderr}"
+            );
+            assert!(out.stdout.is_empty(), "{args:?} printed a result");
+        }
+    }
+    let out = output(&["solve", "--a", "1..6", "--b", "1..6", "--max-sweeps", "0"]);
+    assert_eq!(out.status.code(), Some(2));
+    assert!(String::from_utf8_lossy(&out.stderr).contains("--max-sweeps"));
+}

@@ -86,6 +86,16 @@ impl From<std::io::Error> for CliError {
     }
 }
 
+/// Maps a refused stopping rule (the one rule every solver follows,
+/// [`crate::fixpoint::StopRule::validate`]) to the option that set it.
+pub fn rule_error(e: crate::fixpoint::RuleError) -> CliError {
+    let option = match e {
+        crate::fixpoint::RuleError::Tolerance(_) => "--tolerance",
+        crate::fixpoint::RuleError::NoSweeps => "--max-sweeps",
+    };
+    CliError::input(format!("{option}: {e}"))
+}
+
 /// Maps a plotting error to the exit codes: a refused target is the user's input (2), a
 /// failure while drawing or writing is not (1).
 pub fn plot_error(e: PlotError) -> CliError {

@@ -106,18 +106,13 @@ pub fn run(args: RankArgs, out: &mut dyn Write) -> Result<(), CliError> {
     };
     let started = std::time::Instant::now();
     let (tournament, notes) = if args.exact {
-        // Written so that NaN is refused too.
-        if args.tolerance.is_nan() || args.tolerance <= 0.0 {
-            return Err(CliError::input(format!(
-                "--tolerance {}: expected a positive width, e.g. 1e-9",
-                args.tolerance
-            )));
-        }
-        let options = SolveOptions {
-            tolerance: args.tolerance,
-            max_memory: memory_limit(args.max_memory.as_deref())?,
-            ..SolveOptions::default()
-        };
+        // The library's one rule for every solver.
+        let options = SolveOptions::new(
+            args.tolerance,
+            SolveOptions::default().max_sweeps,
+            memory_limit(args.max_memory.as_deref())?,
+        )
+        .map_err(|e| super::rule_error(e.0))?;
         let store = match &args.store {
             // Refused here, before any pair is solved, if DIR cannot be written.
             Some(dir) => {

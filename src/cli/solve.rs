@@ -3,8 +3,8 @@
 use super::common::{RulesArgs, memory_limit, parse_die};
 use super::{CliError, Format};
 use crate::exact::matrix_free::Storage;
-use crate::exact::{solve_fitting, solve_matrix_free};
 use crate::exact::{ExactError, SolveOptions};
+use crate::exact::{solve_fitting, solve_matrix_free};
 use crate::report::{self, SolveReport};
 use clap::Args;
 use std::io::Write;
@@ -57,21 +57,10 @@ pub fn run(args: SolveArgs, out: &mut dyn Write) -> Result<(), CliError> {
     let rules = args.rules.rules()?;
     let a = parse_die("--a", &args.die_a)?;
     let b = parse_die("--b", &args.die_b)?;
-    if !(args.tolerance > 0.0 && args.tolerance < 1.0) {
-        return Err(CliError::input(format!(
-            "--tolerance {}: expected a width between 0 and 1, e.g. 1e-12",
-            args.tolerance
-        )));
-    }
-    if args.max_sweeps == 0 {
-        return Err(CliError::input("--max-sweeps 0: expected at least 1 sweep"));
-    }
     let max_memory = memory_limit(args.max_memory.as_deref())?;
-    let options = SolveOptions {
-        tolerance: args.tolerance,
-        max_sweeps: args.max_sweeps,
-        max_memory,
-    };
+    // The library's one rule for every solver (tolerance and sweep limit).
+    let options = SolveOptions::new(args.tolerance, args.max_sweeps, max_memory)
+        .map_err(|e| super::rule_error(e.0))?;
     let solve = || {
         if args.f32 {
             solve_matrix_free(&rules, &a, &b, &options, Storage::F32)

@@ -15,9 +15,6 @@ use std::time::Instant;
 /// Sweeps allowed per block before the solver gives up.
 const MAX_SWEEPS_PER_BLOCK: usize = 1_000_000;
 
-/// The smallest `--tolerance`: a bracket of a few units in the last place of 1 cannot close.
-const MIN_TOLERANCE: f64 = 1e-14;
-
 /// Options of `wubbel` and `pig` (the same options; only the defaults differ).
 #[derive(Args, Debug, Clone)]
 pub struct WubbelArgs {
@@ -135,13 +132,8 @@ pub fn run_pig(args: WubbelArgs, out: &mut dyn std::io::Write) -> Result<(), Cli
 }
 
 fn validate(variant: Variant, args: &WubbelArgs) -> Result<(Game, StopRule), CliError> {
-    if !(args.tolerance.is_finite() && args.tolerance >= MIN_TOLERANCE && args.tolerance < 1.0) {
-        return Err(CliError::input(format!(
-            "--tolerance {:e} must be at least {MIN_TOLERANCE:e} (below that, rounding keeps \
-             the brackets from closing) and below 1",
-            args.tolerance
-        )));
-    }
+    // The library's one rule for every solver.
+    let rule = StopRule::new(args.tolerance, MAX_SWEEPS_PER_BLOCK).map_err(super::rule_error)?;
     let goal = args.goal.unwrap_or(variant.goal());
     let bust = args.bust.unwrap_or(variant.bust());
     let game = Game::new(goal, args.faces.clone(), bust).map_err(CliError::input)?;
@@ -159,10 +151,6 @@ fn validate(variant: Variant, args: &WubbelArgs) -> Result<(Game, StopRule), Cli
     if args.simulate == Some(0) {
         return Err(CliError::input("--simulate needs at least 1 game"));
     }
-    let rule = StopRule {
-        tolerance: args.tolerance,
-        max_sweeps: MAX_SWEEPS_PER_BLOCK,
-    };
     Ok((game, rule))
 }
 

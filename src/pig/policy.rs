@@ -83,6 +83,7 @@ pub fn evaluate(
     b: &dyn Strategy,
     rule: &StopRule,
 ) -> Result<Evaluation, SolveError> {
+    rule.validate().map_err(SolveError::Rule)?;
     let layout = Layout::new(game.goal());
     let kernel = Kernel::new(game);
     let goal = game.goal() as usize;
@@ -105,13 +106,8 @@ pub fn evaluate(
                     save: save_values(&layout, &va, g, e),
                     chooser: fixed(b, g, e, len_b),
                 };
-                solve_block(&kernel, &half_a, Some(&half_b), rule, &mut |_| {}).map_err(|cause| {
-                    SolveError {
-                        own: e as u32,
-                        opponent: g as u32,
-                        cause,
-                    }
-                })
+                solve_block(&kernel, &half_a, Some(&half_b), rule, &mut |_| {})
+                    .map_err(SolveError::block(e, g))
             })
             .collect::<Result<Vec<_>, _>>()?;
         for (&(e, g), r) in blocks.iter().zip(&results) {

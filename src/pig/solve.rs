@@ -5,7 +5,7 @@
 //! ([`super::policy`]): a half is either played optimally or by a given decision per state.
 
 use super::game::{Decision, Game, Layout};
-use crate::fixpoint::{self, Convergence, NotConverged, StopRule, SweepReport};
+use crate::fixpoint::{self, Convergence, NotConverged, RuleError, StopRule, SweepReport};
 use rayon::prelude::*;
 use std::fmt;
 
@@ -157,24 +157,44 @@ pub(crate) fn solve_block(
     })
 }
 
-/// A block whose iteration did not converge.
+/// Why Wubbel/Pig was not solved.
 #[derive(Clone, Copy, Debug, PartialEq)]
-pub struct SolveError {
-    /// Own score of the block's first half.
-    pub own: u32,
-    /// Opponent score of the block's first half.
-    pub opponent: u32,
-    /// What the iteration reported.
-    pub cause: NotConverged,
+pub enum SolveError {
+    /// The stopping rule cannot be honoured (the rule every solver shares,
+    /// [`StopRule::validate`]); refused before any work.
+    Rule(RuleError),
+    /// A block whose iteration did not converge.
+    Block {
+        /// Own score of the block's first half.
+        own: u32,
+        /// Opponent score of the block's first half.
+        opponent: u32,
+        /// What the iteration reported.
+        cause: NotConverged,
+    },
+}
+
+impl SolveError {
+    /// The error of the block `(e, g)` whose iteration ended with `cause`.
+    pub(crate) fn block(e: usize, g: usize) -> impl FnOnce(NotConverged) -> SolveError {
+        move |cause| SolveError::Block {
+            own: e as u32,
+            opponent: g as u32,
+            cause,
+        }
+    }
 }
 
 impl fmt::Display for SolveError {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        write!(
-            f,
-            "block (e = {}, g = {}): {}",
-            self.own, self.opponent, self.cause
-        )
+        match self {
+            SolveError::Rule(e) => write!(f, "{e}"),
+            SolveError::Block {
+                own,
+                opponent,
+                cause,
+            } => write!(f, "block (e = {own}, g = {opponent}): {cause}"),
+        }
     }
 }
 
@@ -269,6 +289,7 @@ pub struct Solution {
 /// Blocks of one level are independent and solved in parallel (the result does not depend
 /// on the number of threads). `rule` applies to each block.
 pub fn solve(game: &Game, rule: &StopRule) -> Result<Solution, SolveError> {
+    rule.validate().map_err(SolveError::Rule)?;
     let layout = Layout::new(game.goal());
     let kernel = Kernel::new(game);
     let goal = game.goal() as usize;
@@ -280,13 +301,8 @@ pub fn solve(game: &Game, rule: &StopRule) -> Result<Solution, SolveError> {
             .par_iter()
             .map(|&(e, g)| {
                 let (mover, other) = optimal_halves(&layout, &values, e, g);
-                solve_block(&kernel, &mover, other.as_ref(), rule, &mut |_| {}).map_err(|cause| {
-                    SolveError {
-                        own: e as u32,
-                        opponent: g as u32,
-                        cause,
-                    }
-                })
+                solve_block(&kernel, &mover, other.as_ref(), rule, &mut |_| {})
+                    .map_err(SolveError::block(e, g))
             })
             .collect::<Result<Vec<_>, _>>()?;
         for (&(e, g), r) in blocks.iter().zip(&results) {
@@ -676,6 +692,27 @@ mod tests {
             max_sweeps: 3,
         };
         let err = solve(&Game::wubbel(), &rule).unwrap_err();
-        assert_eq!(err.cause.0.sweeps, 3);
+        assert!(
+            matches!(err, SolveError::Block { cause, .. } if cause.0.sweeps == 3),
+            "{err:?}"
+        );
+    }
+
+    #[test]
+    fn refuses_a_rule_it_cannot_honour_before_any_work() {
+        // 1e-300 would never certify: the same rule as every other solver refuses it.
+        for rule in [
+            StopRule {
+                tolerance: 1e-300,
+                max_sweeps: usize::MAX,
+            },
+            StopRule {
+                tolerance: 1e-9,
+                max_sweeps: 0,
+            },
+        ] {
+            let err = solve(&Game::wubbel(), &rule).unwrap_err();
+            assert!(matches!(err, SolveError::Rule(_)), "{err:?}");
+        }
     }
 }

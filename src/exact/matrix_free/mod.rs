@@ -60,7 +60,6 @@ use std::time::Instant;
 use storage::{F32Slot, F64Slot};
 use sweep::{Iterated, Run};
 
-
 /// Options of the matrix-free solver beyond [`SolveOptions`].
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub struct FullOptions {
