@@ -43,8 +43,11 @@
 //! update from 0 that solves each group of rows linked by "nothing moved" with [`group`],
 //! driving the sweeps with [`crate::fixpoint::iterate`] (or `iterate_until_stall` for
 //! rounded storage), and reporting [`bounds::StateBounds::certified`] at its openings.
-//! A game with choices takes the maximum over the mover's options in its sweep, which
-//! keeps the update monotone and so the certificate.
+//! A game with choices takes the maximum (or minimum) over the mover's options in its
+//! sweep: the update stays monotone, so the iterate from 0 stays a lower bound, but the
+//! upper end no longer follows from "the figures sum to 1" (the other player's figure is
+//! iterated under other choices), so such a solver needs an upper iteration of its own
+//! (bounded value iteration; Kelmendi, Krämer, Křetínský, Weininger, CAV 2018).
 //!
 //! # Why the iteration converges, and what is certified
 //! Write `F(x) = r + Q_T x` for the restriction to `T` (`r` the one-step absorption
