@@ -16,12 +16,8 @@ fn duel(
     seed: u64,
     max_rolls: u64,
 ) -> DuelCounts {
-    let matchup = Matchup {
-        rules,
-        dice: [a, b],
-        max_rolls,
-    };
-    run_duel(&matchup, StreamKey::new(seed), stopping, &|_| {})
+    let matchup = Matchup::new(rules, [a, b], max_rolls).unwrap();
+    run_duel(&matchup, StreamKey::new(seed), stopping, &|_| {}).unwrap()
 }
 
 #[test]
@@ -30,7 +26,7 @@ fn identical_dice_win_half_the_games_within_four_sigma() {
     for (faces, seed) in [("1..6", 1), ("1,1,1,6,6,6", 2), ("1..20", 3)] {
         let d = die(faces);
         let n = 100_000;
-        let counts = duel(&rules, &d, &d, Stopping::Games(n), seed, 100_000);
+        let counts = duel(&rules, &d, &d, Stopping::games(n).unwrap(), seed, 100_000);
         let total = counts.total();
         assert_eq!(total.games, n);
         assert_eq!(total.unfinished, 0, "{faces}: every game ends");
@@ -57,13 +53,29 @@ fn the_same_seed_gives_the_same_counts_on_one_and_two_threads() {
             .num_threads(threads)
             .build()
             .unwrap()
-            .install(|| duel(&rules, &a, &b, Stopping::Games(50_000), 42, 100_000))
+            .install(|| {
+                duel(
+                    &rules,
+                    &a,
+                    &b,
+                    Stopping::games(50_000).unwrap(),
+                    42,
+                    100_000,
+                )
+            })
     };
     let one = on(1);
     assert_eq!(one, on(2));
     assert_ne!(
         one,
-        duel(&rules, &a, &b, Stopping::Games(50_000), 43, 100_000)
+        duel(
+            &rules,
+            &a,
+            &b,
+            Stopping::games(50_000).unwrap(),
+            43,
+            100_000
+        )
     );
 }
 
@@ -73,7 +85,14 @@ fn the_starting_player_matters_and_is_reported() {
     // identical dice lie on either side of 1/2 (checked at 5 sigma each).
     let rules = Rules::new(Board::new(8, 4, 1, 1).unwrap(), Profile::BWINF);
     let d = die("1..6");
-    let counts = duel(&rules, &d, &d, Stopping::Games(200_000), 5, 100_000);
+    let counts = duel(
+        &rules,
+        &d,
+        &d,
+        Stopping::games(200_000).unwrap(),
+        5,
+        100_000,
+    );
     let n = counts.a_started.games as f64;
     let sigma = (0.25 / n).sqrt();
     let p_first = counts.a_started.a_wins as f64 / n;
@@ -90,7 +109,7 @@ fn a_die_of_only_sixes_does_not_hang() {
         &rules,
         &die("6"),
         &die("0"),
-        Stopping::Games(2_000),
+        Stopping::games(2_000).unwrap(),
         1,
         100_000,
     );
@@ -107,7 +126,7 @@ fn a_die_of_only_sixes_does_not_hang() {
         &rules,
         &die("6"),
         &die("1..6"),
-        Stopping::Games(2_000),
+        Stopping::games(2_000).unwrap(),
         1,
         100_000,
     );
@@ -120,7 +139,7 @@ fn a_die_of_only_sixes_does_not_hang() {
 fn games_at_the_roll_cap_are_unfinished_not_won() {
     let rules = Rules::bwinf();
     let d = die("1..6");
-    let counts = duel(&rules, &d, &d, Stopping::Games(1_000), 1, 10);
+    let counts = duel(&rules, &d, &d, Stopping::games(1_000).unwrap(), 1, 10);
     let total = counts.total();
     assert_eq!(
         (total.a_wins, total.b_wins),
@@ -136,11 +155,18 @@ fn the_precision_rule_reaches_its_half_width() {
     let rules = Rules::bwinf();
     for (a, b) in [("1..6", "1..6"), ("1..6", "1,1,1,6,6,6")] {
         let h = 0.004;
-        let counts = duel(&rules, &die(a), &die(b), Stopping::Precision(h), 9, 100_000);
+        let counts = duel(
+            &rules,
+            &die(a),
+            &die(b),
+            Stopping::precision(h).unwrap(),
+            9,
+            100_000,
+        );
         let ci = counts.ci95_a();
         assert!(ci.half_width() <= h, "{a} vs {b}: {ci:?}");
         // And it does not play more than the worst case needs (rounded up to a chunk).
-        let worst = wuerfelglueck::sim::worst_case_games(h);
+        let worst = wuerfelglueck::sim::worst_case_games(h).unwrap();
         assert!(
             counts.total().games <= worst,
             "{} > {worst}",

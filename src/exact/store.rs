@@ -190,7 +190,7 @@ fn error(path: &Path, message: String) -> StoreError {
 }
 
 fn faces(faces: &[u32]) -> String {
-    Die::new(faces.to_vec()).map_or_else(|| format!("{faces:?}"), |d| d.to_string())
+    Die::new(faces.to_vec()).map_or_else(|_| format!("{faces:?}"), |d| d.to_string())
 }
 
 #[cfg(test)]

@@ -10,7 +10,7 @@ use crate::exact::store::{PairStore, StoreError, StoredPair};
 use crate::exact::{Bounds, ExactError, ExactResult, SolveOptions};
 use crate::rules::Rules;
 use crate::sim::stats::{self, Interval};
-use crate::sim::{DuelCounts, Matchup, Stopping, StreamKey, run_duel};
+use crate::sim::{DuelCounts, Matchup, SimError, Stopping, StreamKey, run_duel};
 use serde::Serialize;
 
 /// How a pairwise figure was obtained.
@@ -252,13 +252,13 @@ pub fn simulate_tournament(
     dice: &[Die],
     plan: &SimulationPlan,
     progress: &(dyn Fn(u64) + Sync),
-) -> Tournament {
+) -> Result<Tournament, SimError> {
     let mut tournament = Tournament::new(dice.to_vec());
     for (stream, (i, j)) in tournament.pairs().into_iter().enumerate() {
-        let counts = simulate_pair(rules, dice, plan, stream, (i, j), progress);
+        let counts = simulate_pair(rules, dice, plan, stream, (i, j), progress)?;
         tournament.record_duel(i, j, &counts);
     }
-    tournament
+    Ok(tournament)
 }
 
 /// One pair of a simulated ranking; pair number `stream` has its own random streams.
@@ -269,12 +269,8 @@ fn simulate_pair(
     stream: usize,
     (i, j): (usize, usize),
     progress: &(dyn Fn(u64) + Sync),
-) -> DuelCounts {
-    let matchup = Matchup {
-        rules,
-        dice: [&dice[i], &dice[j]],
-        max_rolls: plan.max_rolls,
-    };
+) -> Result<DuelCounts, SimError> {
+    let matchup = Matchup::new(rules, [&dice[i], &dice[j]], plan.max_rolls)?;
     let key = StreamKey::new(plan.seed).with_stream(stream as u64);
     run_duel(&matchup, key, plan.stopping, progress)
 }
@@ -286,6 +282,8 @@ pub enum RankError {
     Exact(ExactError),
     /// The store of solved pairs could not be read or written.
     Store(StoreError),
+    /// A pair simulated because it does not fit could not be simulated.
+    Sim(SimError),
 }
 
 impl std::fmt::Display for RankError {
@@ -293,6 +291,7 @@ impl std::fmt::Display for RankError {
         match self {
             RankError::Exact(e) => write!(f, "{e}"),
             RankError::Store(e) => write!(f, "{e}"),
+            RankError::Sim(e) => write!(f, "{e}"),
         }
     }
 }
@@ -358,7 +357,8 @@ pub fn solve_tournament(
                 }
                 Err(e @ (ExactError::Memory { .. } | ExactError::TooLarge(_))) => {
                     notes.push(format!("{a} vs {b}: simulated, because {e}"));
-                    let counts = simulate_pair(rules, dice, fallback, stream, (i, j), progress);
+                    let counts = simulate_pair(rules, dice, fallback, stream, (i, j), progress)
+                        .map_err(RankError::Sim)?;
                     tournament.record_duel(i, j, &counts);
                     continue;
                 }
