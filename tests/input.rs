@@ -471,3 +471,22 @@ fn matchups_that_cannot_be_played_are_refused() {
         .unwrap();
     assert_input_error(&out, &["--max-rolls 0"]);
 }
+
+#[test]
+fn a_board_too_large_for_a_bit_mask_is_refused_even_when_the_sum_wraps() {
+    let out = binary()
+        .args([
+            "duel",
+            "--a",
+            "1..6",
+            "--b",
+            "1..6",
+            "--games",
+            "2",
+            "--track",
+            "4294967295",
+        ])
+        .output()
+        .unwrap();
+    assert_input_error(&out, &["64 fields"]);
+}

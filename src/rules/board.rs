@@ -66,7 +66,8 @@ impl Board {
                 "{pieces} pieces cannot all reach {goal_len} goal fields, so nobody could win"
             )));
         }
-        if track_len + goal_len > 64 {
+        // In u64: the sum of two u32 must not wrap around to a small number.
+        if u64::from(track_len) + u64::from(goal_len) > 64 {
             return Err(BoardError(format!(
                 "track {track_len} + goal {goal_len} fields exceed the 64 fields a bit mask holds"
             )));
