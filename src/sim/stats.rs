@@ -77,7 +77,9 @@ pub fn normal(successes: u64, n: u64, z: f64) -> Interval {
 pub fn games_for_half_width(variance: f64, half_width: f64, z: f64) -> Option<u64> {
     let games = (z * z * variance / (half_width * half_width)).ceil();
     // 2^64 as f64 is exact; every f64 below it converts to u64 without saturating.
-    (games >= 0.0 && games < 18_446_744_073_709_551_616.0).then_some(games as u64)
+    (0.0..18_446_744_073_709_551_616.0)
+        .contains(&games)
+        .then_some(games as u64)
 }
 
 /// The largest `p(1-p)` for `p` in the interval: an upper bound on the Bernoulli variance.
