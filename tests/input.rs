@@ -358,7 +358,7 @@ fn a_long_run_is_announced_with_its_games_and_time() {
         elapsed: Duration::from_millis(20),
     };
     let line = plan_line("duel", &long).expect("a run of about 16 minutes is announced");
-    assert!(line.contains("1000000000 games"), "{line}");
+    assert!(line.contains("1,000,000,000 games"), "{line}");
     assert!(line.contains("16 min"), "{line}");
     let short = DuelPlan {
         games: 40_960,
