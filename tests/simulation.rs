@@ -38,11 +38,7 @@ fn identical_dice_win_half_the_games_within_four_sigma() {
         // By symmetry P(A wins) = 1/2 exactly; the estimate's standard error is sqrt(1/4n).
         let sigma = (0.25 / n as f64).sqrt();
         let p = counts.p_a();
-        assert!(
-            (p - 0.5).abs() <= 4.0 * sigma,
-            "{faces}: p = {p}, 4 sigma = {}",
-            4.0 * sigma
-        );
+        approx::assert_abs_diff_eq!(p, 0.5, epsilon = 4.0 * sigma);
         // Paired starts: each die started exactly half the games.
         assert_eq!(counts.a_started.games, n / 2);
         assert_eq!(counts.b_started.games, n / 2);

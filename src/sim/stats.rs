@@ -97,8 +97,8 @@ mod tests {
         // 8 of 10 at z = 1.96 (Wilson 1927): centre (0.8 + 0.19208)/1.38416 = 0.71676,
         // half 1.96/1.38416 * sqrt(0.016 + 0.009604) = 0.22659.
         let i = wilson(8, 10, 1.96);
-        assert!((i.lo - 0.49016).abs() < 1e-4, "{i:?}");
-        assert!((i.hi - 0.94335).abs() < 1e-4, "{i:?}");
+        approx::assert_abs_diff_eq!(i.lo, 0.49016, epsilon = 1e-4);
+        approx::assert_abs_diff_eq!(i.hi, 0.94335, epsilon = 1e-4);
     }
 
     #[test]
