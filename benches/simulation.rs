@@ -18,11 +18,7 @@ fn games_per_second(c: &mut Criterion) {
     for (a, b) in [("1..6", "1..6"), ("1..20", "1,1,1,6,6,6")] {
         let die_a: Die = a.parse().unwrap();
         let die_b: Die = b.parse().unwrap();
-        let matchup = Matchup {
-            rules: &rules,
-            dice: [&die_a, &die_b],
-            max_rolls: 100_000,
-        };
+        let matchup = Matchup::new(&rules, [&die_a, &die_b], 100_000).unwrap();
         let key = StreamKey::new(1);
         let mut chunk = 0u64;
         group.bench_function(format!("{a} vs {b}"), |bench| {
@@ -42,7 +38,7 @@ fn rank_wuerfel0(c: &mut Criterion) {
     let dice = wuerfelglueck::dice::read_dice_file(std::path::Path::new("data/wuerfel0.txt"))
         .expect("run from the crate root");
     let plan = SimulationPlan {
-        stopping: Stopping::Games(20_000),
+        stopping: Stopping::games(20_000).unwrap(),
         seed: 1,
         max_rolls: 100_000,
     };

@@ -37,15 +37,11 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
             record.board.parse::<Board>()?,
             record.profile.parse::<Profile>()?,
         );
-        let a = wuerfelglueck::dice::Die::new(record.a.clone()).ok_or("a die without faces")?;
-        let b = wuerfelglueck::dice::Die::new(record.b.clone()).ok_or("a die without faces")?;
-        let matchup = Matchup {
-            rules: &rules,
-            dice: [&a, &b],
-            max_rolls: 1_000_000,
-        };
+        let a = wuerfelglueck::dice::Die::new(record.a.clone())?;
+        let b = wuerfelglueck::dice::Die::new(record.b.clone())?;
+        let matchup = Matchup::new(&rules, [&a, &b], 1_000_000)?;
         let key = StreamKey::new(seed).with_stream(stream as u64);
-        let counts = run_duel(&matchup, key, Stopping::Games(games), &|_| {});
+        let counts = run_duel(&matchup, key, Stopping::games(games)?, &|_| {})?;
         for f in against_simulation(&record.result, &counts, Z999) {
             checked += 1;
             outside += usize::from(!f.agrees);

@@ -6,11 +6,7 @@ use wuerfelglueck::sim::{Matchup, StreamKey, play_chunk};
 fn main() {
     let rules = Rules::bwinf();
     let die = Die::standard();
-    let matchup = Matchup {
-        rules: &rules,
-        dice: [&die, &die],
-        max_rolls: 100_000,
-    };
+    let matchup = Matchup::new(&rules, [&die, &die], 100_000).unwrap();
     let start = std::time::Instant::now();
     let mut total = wuerfelglueck::sim::DuelCounts::default();
     for chunk in 0..400 {

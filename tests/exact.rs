@@ -288,17 +288,14 @@ fn identical_dice_on_a_symmetric_board_split_the_finished_games() {
 fn agrees_with_simulation(board: &str, profile: &str, a: &str, b: &str, games: u64, seed: u64) {
     let exact = solve(board, profile, a, b);
     let (rules, da, db) = (rules(board, profile), die(a), die(b));
-    let matchup = Matchup {
-        rules: &rules,
-        dice: [&da, &db],
-        max_rolls: 1_000_000,
-    };
+    let matchup = Matchup::new(&rules, [&da, &db], 1_000_000).unwrap();
     let counts = run_duel(
         &matchup,
         StreamKey::new(seed),
-        Stopping::Games(games),
+        Stopping::games(games).unwrap(),
         &|_| {},
-    );
+    )
+    .unwrap();
     let checks = [
         (
             "P(A | A starts)",
@@ -372,17 +369,14 @@ fn simulated_roll_off_starts_and_wins_agree() {
     let exact = solve(board, profile, a, b);
     assert_abs_diff_eq!(exact.p_a_starts, 33.0 / 38.0, epsilon = 1e-15);
     let (rules, da, db) = (rules(board, profile), die(a), die(b));
-    let matchup = Matchup {
-        rules: &rules,
-        dice: [&da, &db],
-        max_rolls: 1_000_000,
-    };
+    let matchup = Matchup::new(&rules, [&da, &db], 1_000_000).unwrap();
     let counts = run_duel(
         &matchup,
         StreamKey::new(21),
-        Stopping::Games(200_000),
+        Stopping::games(200_000).unwrap(),
         &|_| {},
-    );
+    )
+    .unwrap();
     let total = counts.total();
     let starts = wilson(counts.a_started.games, total.games, Z999);
     assert!(starts.contains(exact.p_a_starts), "{starts:?}");

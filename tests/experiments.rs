@@ -68,11 +68,7 @@ fn rmse_matches_the_sampling_error_and_wilson_keeps_its_coverage() {
     let (a, b) = dice();
     let r = reference(&rules, &a, &b);
     assert!(r.p_a > 0.2 && r.p_a < 0.8, "{r:?}");
-    let m = Matchup {
-        rules: &rules,
-        dice: [&a, &b],
-        max_rolls: 100_000,
-    };
+    let m = Matchup::new(&rules, [&a, &b], 100_000).unwrap();
     let reps = 1000u32;
     let config = ConvergenceConfig {
         min_games: 100,
@@ -125,11 +121,7 @@ fn wrong_truth_is_detected() {
     let mut r = reference(&rules, &a, &b);
     let sd = r.sd_estimate(10_000);
     r.p_a += 3.0 * sd;
-    let m = Matchup {
-        rules: &rules,
-        dice: [&a, &b],
-        max_rolls: 100_000,
-    };
+    let m = Matchup::new(&rules, [&a, &b], 100_000).unwrap();
     let config = ConvergenceConfig {
         min_games: 10_000,
         max_games: 10_000,
@@ -152,11 +144,7 @@ fn wrong_truth_is_detected() {
 fn change_rule_stops_within_101_games_in_real_games() {
     let rules = small_rules();
     let (a, b) = dice();
-    let m = Matchup {
-        rules: &rules,
-        dice: [&a, &b],
-        max_rolls: 100_000,
-    };
+    let m = Matchup::new(&rules, [&a, &b], 100_000).unwrap();
     let config = StoppingConfig::default();
     for rep in 0..300 {
         let o = run_rule(&m, Rule::Change, &config, rep);

@@ -275,17 +275,14 @@ fn options_the_command_line_refuses_are_refused_by_the_library() {
 /// `games` simulated games of `a` against `b` put every conditional figure of `exact` (A
 /// wins, B wins, never ends, by who starts) inside its 99.9 % Wilson interval.
 fn assert_simulation_agrees(r: &Rules, a: &Die, b: &Die, exact: &ExactResult, games: u64) {
-    let matchup = Matchup {
-        rules: r,
-        dice: [a, b],
-        max_rolls: 1_000_000,
-    };
+    let matchup = Matchup::new(r, [a, b], 1_000_000).unwrap();
     let counts = run_duel(
         &matchup,
         StreamKey::new(20_260_523),
-        Stopping::Games(games),
+        Stopping::games(games).unwrap(),
         &|_| {},
-    );
+    )
+    .unwrap();
     for f in against_simulation(exact, &counts, Z999) {
         assert!(f.agrees, "{a} vs {b}: {f:?}");
     }

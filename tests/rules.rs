@@ -387,3 +387,13 @@ fn profiles_parse_and_print() {
     );
     assert!("bwinf+fast".parse::<Profile>().is_err());
 }
+
+#[test]
+fn a_board_whose_field_count_wraps_around_u32_is_refused() {
+    // Before: 4294967295 + 4 wrapped to 3 fields, the board was accepted and every game
+    // came out "never-ending" with exit code 0.
+    let err = Board::new(u32::MAX, 20, 4, 4).unwrap_err();
+    assert!(err.to_string().contains("64 fields"), "{err}");
+    assert!(Board::new(20, 10, 4, u32::MAX - 10).is_err());
+    assert!(Board::new(60, 30, 4, 4).is_ok());
+}

@@ -1,8 +1,13 @@
 //! The Monte Carlo engine: symmetry, reproducibility, games that never end, stopping rules.
 
+use approx::assert_relative_eq;
 use wuerfelglueck::dice::Die;
 use wuerfelglueck::rules::{Board, Profile, Rules};
-use wuerfelglueck::sim::{DuelCounts, Matchup, Stopping, StreamKey, run_duel};
+use wuerfelglueck::sim::stats::{self, Z95};
+use wuerfelglueck::sim::{
+    DuelCounts, MAX_GAMES, Matchup, MatchupError, PlanError, SimError, Stopping, StoppingRule,
+    StreamKey, finest_precision, games_for_precision, run_duel, worst_case_games,
+};
 
 fn die(s: &str) -> Die {
     s.parse().unwrap()
@@ -16,12 +21,8 @@ fn duel(
     seed: u64,
     max_rolls: u64,
 ) -> DuelCounts {
-    let matchup = Matchup {
-        rules,
-        dice: [a, b],
-        max_rolls,
-    };
-    run_duel(&matchup, StreamKey::new(seed), stopping, &|_| {})
+    let matchup = Matchup::new(rules, [a, b], max_rolls).unwrap();
+    run_duel(&matchup, StreamKey::new(seed), stopping, &|_| {}).unwrap()
 }
 
 #[test]
@@ -30,18 +31,14 @@ fn identical_dice_win_half_the_games_within_four_sigma() {
     for (faces, seed) in [("1..6", 1), ("1,1,1,6,6,6", 2), ("1..20", 3)] {
         let d = die(faces);
         let n = 100_000;
-        let counts = duel(&rules, &d, &d, Stopping::Games(n), seed, 100_000);
+        let counts = duel(&rules, &d, &d, Stopping::games(n).unwrap(), seed, 100_000);
         let total = counts.total();
         assert_eq!(total.games, n);
         assert_eq!(total.unfinished, 0, "{faces}: every game ends");
         // By symmetry P(A wins) = 1/2 exactly; the estimate's standard error is sqrt(1/4n).
         let sigma = (0.25 / n as f64).sqrt();
         let p = counts.p_a();
-        assert!(
-            (p - 0.5).abs() <= 4.0 * sigma,
-            "{faces}: p = {p}, 4 sigma = {}",
-            4.0 * sigma
-        );
+        approx::assert_abs_diff_eq!(p, 0.5, epsilon = 4.0 * sigma);
         // Paired starts: each die started exactly half the games.
         assert_eq!(counts.a_started.games, n / 2);
         assert_eq!(counts.b_started.games, n / 2);
@@ -57,13 +54,29 @@ fn the_same_seed_gives_the_same_counts_on_one_and_two_threads() {
             .num_threads(threads)
             .build()
             .unwrap()
-            .install(|| duel(&rules, &a, &b, Stopping::Games(50_000), 42, 100_000))
+            .install(|| {
+                duel(
+                    &rules,
+                    &a,
+                    &b,
+                    Stopping::games(50_000).unwrap(),
+                    42,
+                    100_000,
+                )
+            })
     };
     let one = on(1);
     assert_eq!(one, on(2));
     assert_ne!(
         one,
-        duel(&rules, &a, &b, Stopping::Games(50_000), 43, 100_000)
+        duel(
+            &rules,
+            &a,
+            &b,
+            Stopping::games(50_000).unwrap(),
+            43,
+            100_000
+        )
     );
 }
 
@@ -73,7 +86,14 @@ fn the_starting_player_matters_and_is_reported() {
     // identical dice lie on either side of 1/2 (checked at 5 sigma each).
     let rules = Rules::new(Board::new(8, 4, 1, 1).unwrap(), Profile::BWINF);
     let d = die("1..6");
-    let counts = duel(&rules, &d, &d, Stopping::Games(200_000), 5, 100_000);
+    let counts = duel(
+        &rules,
+        &d,
+        &d,
+        Stopping::games(200_000).unwrap(),
+        5,
+        100_000,
+    );
     let n = counts.a_started.games as f64;
     let sigma = (0.25 / n).sqrt();
     let p_first = counts.a_started.a_wins as f64 / n;
@@ -90,7 +110,7 @@ fn a_die_of_only_sixes_does_not_hang() {
         &rules,
         &die("6"),
         &die("0"),
-        Stopping::Games(2_000),
+        Stopping::games(2_000).unwrap(),
         1,
         100_000,
     );
@@ -107,7 +127,7 @@ fn a_die_of_only_sixes_does_not_hang() {
         &rules,
         &die("6"),
         &die("1..6"),
-        Stopping::Games(2_000),
+        Stopping::games(2_000).unwrap(),
         1,
         100_000,
     );
@@ -120,7 +140,7 @@ fn a_die_of_only_sixes_does_not_hang() {
 fn games_at_the_roll_cap_are_unfinished_not_won() {
     let rules = Rules::bwinf();
     let d = die("1..6");
-    let counts = duel(&rules, &d, &d, Stopping::Games(1_000), 1, 10);
+    let counts = duel(&rules, &d, &d, Stopping::games(1_000).unwrap(), 1, 10);
     let total = counts.total();
     assert_eq!(
         (total.a_wins, total.b_wins),
@@ -136,15 +156,155 @@ fn the_precision_rule_reaches_its_half_width() {
     let rules = Rules::bwinf();
     for (a, b) in [("1..6", "1..6"), ("1..6", "1,1,1,6,6,6")] {
         let h = 0.004;
-        let counts = duel(&rules, &die(a), &die(b), Stopping::Precision(h), 9, 100_000);
+        let counts = duel(
+            &rules,
+            &die(a),
+            &die(b),
+            Stopping::precision(h).unwrap(),
+            9,
+            100_000,
+        );
         let ci = counts.ci95_a();
         assert!(ci.half_width() <= h, "{a} vs {b}: {ci:?}");
         // And it does not play more than the worst case needs (rounded up to a chunk).
-        let worst = wuerfelglueck::sim::worst_case_games(h);
+        let worst = wuerfelglueck::sim::worst_case_games(h).unwrap();
         assert!(
             counts.total().games <= worst,
             "{} > {worst}",
             counts.total().games
         );
     }
+}
+
+// ---- plans: checked arithmetic, a cap, claims checked ----
+
+#[test]
+fn a_sample_size_beyond_u64_is_none_not_a_saturated_count() {
+    // 1e-10 needs z^2 / (4 * 1e-20) = 9.6e19 games: more than u64::MAX = 1.8e19.
+    assert_eq!(stats::games_for_half_width(0.25, 1e-10, Z95), None);
+    assert_eq!(
+        stats::games_for_half_width(0.25, f64::MIN_POSITIVE, Z95),
+        None
+    );
+    assert_eq!(stats::games_for_half_width(0.25, 0.0, Z95), None);
+    assert_eq!(stats::games_for_half_width(0.25, 0.001, Z95), Some(960_365));
+}
+
+#[test]
+fn no_precision_plan_wraps_to_zero_games() {
+    // Before: the count saturated at u64::MAX, and rounding it up to whole chunks wrapped
+    // to 0, so the duel stopped after the pilot. Every fine half-width is now an error.
+    let pilot = duel(
+        &Rules::bwinf(),
+        &die("1..6"),
+        &die("2..7"),
+        Stopping::games(wuerfelglueck::sim::PILOT_GAMES).unwrap(),
+        1,
+        100_000,
+    );
+    for h in [1e-7, 1e-9, 1e-10, 1e-12, 1e-300] {
+        assert!(
+            matches!(worst_case_games(h), Err(PlanError::PrecisionTooFine { .. })),
+            "{h}: {:?}",
+            worst_case_games(h)
+        );
+        assert!(
+            matches!(
+                games_for_precision(&pilot, h),
+                Err(PlanError::PrecisionTooFine { .. })
+            ),
+            "{h}: {:?}",
+            games_for_precision(&pilot, h)
+        );
+    }
+    // Half-widths that can run are planned, in whole chunks, within the cap.
+    let planned = games_for_precision(&pilot, 0.001).unwrap();
+    assert!(planned > pilot.total().games && planned <= worst_case_games(0.001).unwrap());
+    assert_eq!(planned % wuerfelglueck::sim::CHUNK_GAMES, 0);
+}
+
+#[test]
+fn huge_plans_are_refused_naming_the_games_and_the_reachable_precision() {
+    let Err(e) = Stopping::precision(1e-10) else {
+        panic!("1e-10 accepted");
+    };
+    let PlanError::PrecisionTooFine { games, .. } = e else {
+        panic!("{e:?}");
+    };
+    assert_relative_eq!(games, Z95 * Z95 / 4.0 * 1e20, max_relative = 1e-12);
+    let message = e.to_string();
+    assert!(message.contains("9.6e19 games"), "{message}");
+    assert!(
+        message.contains(&format!("{:.2e}", finest_precision())),
+        "{message}"
+    );
+    assert!(Stopping::precision(finest_precision()).is_ok());
+    assert_eq!(
+        Stopping::games(MAX_GAMES + 2),
+        Err(PlanError::TooManyGames(MAX_GAMES + 2))
+    );
+    assert!(Stopping::games(MAX_GAMES).is_ok());
+}
+
+#[test]
+fn stopping_rules_are_checked_when_made() {
+    for n in [0, 1, 3, 999] {
+        assert_eq!(Stopping::games(n), Err(PlanError::OddGames(n)));
+    }
+    assert_eq!(Stopping::games(2).unwrap().rule(), StoppingRule::Games(2));
+    for h in [0.0, -0.1, 0.5, 1.0, f64::NAN, f64::INFINITY] {
+        assert!(
+            matches!(Stopping::precision(h), Err(PlanError::BadPrecision(_))),
+            "{h}"
+        );
+    }
+    assert_eq!(
+        Stopping::precision(0.01).unwrap().claimed_half_width(),
+        Some(0.01)
+    );
+    assert_eq!(Stopping::games(10).unwrap().claimed_half_width(), None);
+}
+
+#[test]
+fn a_precision_run_returns_only_answers_that_reach_the_claim() {
+    // Also for lopsided pairs, where the Wilson interval is asymmetric and the pilot's
+    // variance bound is small: every answer is within its promise.
+    let rules = Rules::bwinf();
+    for (a, b, h) in [
+        ("0", "1..6", 0.003),
+        ("1..6", "0..9", 0.005),
+        ("1,6", "2..7", 0.01),
+    ] {
+        let stopping = Stopping::precision(h).unwrap();
+        let (da, db) = (die(a), die(b));
+        let matchup = Matchup::new(&rules, [&da, &db], 100_000).unwrap();
+        match run_duel(&matchup, StreamKey::new(3), stopping, &|_| {}) {
+            Ok(counts) => assert!(counts.ci95_a().half_width() <= h, "{a} vs {b}"),
+            Err(SimError::PrecisionNotReached { claimed, reached }) => {
+                assert!(
+                    reached > claimed,
+                    "{a} vs {b}: an error only when it is true"
+                )
+            }
+            Err(e) => panic!("{a} vs {b}: {e}"),
+        }
+    }
+}
+
+#[test]
+fn matchups_are_checked_when_made() {
+    let rules = Rules::bwinf();
+    let roll_off = Rules::new(*rules.board(), "roll-off".parse().unwrap());
+    let (six, sixes, five) = (die("6"), die("6,6,6"), die("5,6"));
+    assert_eq!(
+        Matchup::new(&rules, [&six, &five], 0).unwrap_err(),
+        MatchupError::NoRolls
+    );
+    assert_eq!(
+        Matchup::new(&roll_off, [&six, &sixes], 10).unwrap_err(),
+        MatchupError::RollOffUndecidable { face: 6 }
+    );
+    // Without roll-off the same dice are fine; with roll-off, dice that can differ too.
+    assert!(Matchup::new(&rules, [&six, &sixes], 10).is_ok());
+    assert!(Matchup::new(&roll_off, [&six, &five], 10).is_ok());
 }

@@ -475,7 +475,7 @@ fn a_store_that_cannot_be_written_is_refused_when_opened() {
 
 fn plan() -> SimulationPlan {
     SimulationPlan {
-        stopping: Stopping::Games(1000),
+        stopping: Stopping::games(1000).unwrap(),
         seed: 1,
         max_rolls: 100_000,
     }

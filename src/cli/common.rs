@@ -1,11 +1,13 @@
 //! Options shared by several subcommands: the board, the rules, the simulation settings.
 
 use super::CliError;
-use crate::dice::{Die, read_dice_file};
+use crate::dice::{Die, excerpt, read_dice_file};
 use crate::rules::{Board, Profile, Rules};
-use crate::sim::Stopping;
+use crate::sim::{DuelPlan, Matchup, Stopping};
 use clap::Args;
 use std::path::Path;
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::time::Duration;
 
 /// The board and the rule profile.
 #[derive(Args, Debug, Clone)]
@@ -44,10 +46,11 @@ impl RulesArgs {
 /// How many games, which seed, how many threads.
 #[derive(Args, Debug, Clone)]
 pub struct SimArgs {
-    /// Play exactly N games per matchup (N even: each die starts half of them).
+    /// Play exactly N games per matchup (N even: each die starts half of them; at most 10^13).
     #[arg(long, value_name = "N", conflicts_with = "precision")]
     pub games: Option<u64>,
-    /// Play until the 95 % interval's half-width is at most H (default 0.002 when --games is not given).
+    /// Play until the 95 % interval's half-width is at most H (default 0.002 when --games is
+    /// not given; at least 3.1e-7, the finest that 10^13 games reach).
     #[arg(long, value_name = "H")]
     pub precision: Option<f64>,
     /// Seed of the random streams: the same seed gives the same counts on any number of threads.
@@ -56,7 +59,8 @@ pub struct SimArgs {
     /// A game reaching this many rolls is counted as unfinished.
     #[arg(long = "max-rolls", default_value_t = 100_000)]
     pub max_rolls: u64,
-    /// Worker threads (default: all cores, or RAYON_NUM_THREADS if set).
+    /// Worker threads (default: all cores, or RAYON_NUM_THREADS if set; more than the cores
+    /// are allowed with a warning, more than 1024 are refused).
     #[arg(long)]
     pub threads: Option<usize>,
 }
@@ -64,27 +68,29 @@ pub struct SimArgs {
 /// The default `--precision` when neither `--games` nor `--precision` is given.
 pub const DEFAULT_PRECISION: f64 = 0.002;
 
+/// The most `--threads` accepted.
+///
+/// The simulation and the exact solvers are compute-bound: threads beyond the cores only
+/// take turns on them (hence the warning above the core count). Each thread reserves a
+/// stack, and thousands of them are a typo rather than a plan, so a fixed cap, the same on
+/// every machine, refuses them: 1024 is more than the cores of any machine this runs on.
+pub const MAX_THREADS: usize = 1024;
+
+/// Set once the warning about more threads than cores has been printed.
+static WARNED_ABOUT_THREADS: AtomicBool = AtomicBool::new(false);
+
 impl SimArgs {
     /// The validated stopping rule.
     pub fn stopping(&self) -> Result<Stopping, CliError> {
         match (self.games, self.precision) {
             (Some(n), _) => {
-                if n < 2 || n % 2 != 0 {
-                    return Err(CliError::input(format!(
-                        "--games {n}: expected an even number of at least 2, so that each die starts exactly half of the games"
-                    )));
-                }
-                Ok(Stopping::Games(n))
+                Stopping::games(n).map_err(|e| CliError::input(format!("--games: {e}")))
             }
             (None, Some(h)) => {
-                if !(h > 0.0 && h < 0.5) {
-                    return Err(CliError::input(format!(
-                        "--precision {h}: expected a half-width between 0 and 0.5, e.g. 0.001"
-                    )));
-                }
-                Ok(Stopping::Precision(h))
+                Stopping::precision(h).map_err(|e| CliError::input(format!("--precision: {e}")))
             }
-            (None, None) => Ok(Stopping::Precision(DEFAULT_PRECISION)),
+            (None, None) => Ok(Stopping::precision(DEFAULT_PRECISION)
+                .expect("the default precision is a valid half-width")),
         }
     }
 
@@ -96,26 +102,123 @@ impl SimArgs {
         Ok(self.max_rolls)
     }
 
-    /// Runs `work` on a pool of `--threads` threads, or on rayon's global pool.
-    pub fn in_pool<T: Send>(&self, work: impl FnOnce() -> T + Send) -> Result<T, CliError> {
-        match self.threads {
-            None => Ok(work()),
-            Some(0) => Err(CliError::input("--threads 0: expected at least 1 thread")),
-            Some(n) => {
-                let pool = rayon::ThreadPoolBuilder::new()
-                    .num_threads(n)
-                    .build()
-                    .map_err(|e| CliError::failure(format!("cannot start {n} threads: {e}")))?;
-                Ok(pool.install(work))
-            }
-        }
+    /// Die A against die B with `--max-rolls`, checked by [`Matchup::new`].
+    pub fn matchup<'a>(
+        &self,
+        rules: &'a Rules,
+        a: &'a Die,
+        b: &'a Die,
+    ) -> Result<Matchup<'a>, CliError> {
+        matchup(rules, a, b, self.max_rolls()?, "--max-rolls")
     }
+
+    /// Runs `work` on a pool of `--threads` threads, or on rayon's global pool.
+    ///
+    /// `--threads` above the machine's cores is allowed with a warning on stderr (once per
+    /// process); above [`MAX_THREADS`], or 0, it is refused.
+    pub fn in_pool<T: Send>(&self, work: impl FnOnce() -> T + Send) -> Result<T, CliError> {
+        let Some(n) = self.threads else {
+            return Ok(work());
+        };
+        if n == 0 {
+            return Err(CliError::input("--threads 0: expected at least 1 thread"));
+        }
+        if n > MAX_THREADS {
+            return Err(CliError::input(format!(
+                "--threads {n}: at most {MAX_THREADS} threads (the work is compute-bound: more threads than cores only take turns)"
+            )));
+        }
+        let cores = std::thread::available_parallelism().map_or(1, |c| c.get());
+        if n > cores && !WARNED_ABOUT_THREADS.swap(true, Ordering::Relaxed) {
+            eprintln!(
+                "warning: --threads {n} is more than the {cores} cores of this machine; the extra threads only take turns"
+            );
+        }
+        let pool = rayon::ThreadPoolBuilder::new()
+            .num_threads(n)
+            .build()
+            .map_err(|e| CliError::failure(format!("cannot start {n} threads: {e}")))?;
+        Ok(pool.install(work))
+    }
+}
+
+/// A plan announced this far ahead gets a line on stderr: shorter runs just run.
+const ANNOUNCE_ABOVE: Duration = Duration::from_secs(5);
+
+/// The line on stderr that says up front how many games a long duel will play and about
+/// how long that takes (from the speed of its first games); `None` for short runs.
+pub fn plan_line(what: &str, plan: &DuelPlan) -> Option<String> {
+    let remaining = plan.remaining_time()?;
+    if remaining < ANNOUNCE_ABOVE {
+        return None;
+    }
+    let rate = plan.played as f64 / plan.elapsed.as_secs_f64();
+    Some(format!(
+        "{what}: {} games planned, about {} at the {} games/s of the first {} games",
+        grouped(plan.games),
+        human_duration(remaining),
+        human_count(rate),
+        grouped(plan.played)
+    ))
+}
+
+/// A count with thousands separators: `384,146,432`.
+fn grouped(n: u64) -> String {
+    let digits = n.to_string();
+    let mut out = String::new();
+    for (i, d) in digits.chars().enumerate() {
+        if i > 0 && (digits.len() - i) % 3 == 0 {
+            out.push(',');
+        }
+        out.push(d);
+    }
+    out
+}
+
+/// A rough duration for people: `40 s`, `12 min`, `3.5 h`, `9 days`, `2.1e4 years`.
+fn human_duration(d: Duration) -> String {
+    let s = d.as_secs_f64();
+    match s {
+        s if s < 120.0 => format!("{s:.0} s"),
+        s if s < 7200.0 => format!("{:.0} min", s / 60.0),
+        s if s < 172_800.0 => format!("{:.1} h", s / 3600.0),
+        s if s < 3.0e7 => format!("{:.0} days", s / 86_400.0),
+        s => format!("{:.1e} years", s / 3.156e7),
+    }
+}
+
+/// A rate for people: `850k`, `1.2M`.
+fn human_count(x: f64) -> String {
+    if x >= 1e6 {
+        format!("{:.1}M", x / 1e6)
+    } else if x >= 1e3 {
+        format!("{:.0}k", x / 1e3)
+    } else {
+        format!("{x:.0}")
+    }
+}
+
+/// Die A against die B under `rules` with roll cap `max_rolls` (the option named
+/// `rolls_option`), with [`Matchup::new`]'s refusals as input errors.
+pub fn matchup<'a>(
+    rules: &'a Rules,
+    a: &'a Die,
+    b: &'a Die,
+    max_rolls: u64,
+    rolls_option: &str,
+) -> Result<Matchup<'a>, CliError> {
+    Matchup::new(rules, [a, b], max_rolls).map_err(|e| match e {
+        crate::sim::MatchupError::NoRolls => {
+            CliError::input(format!("{rolls_option} 0: expected at least 1 roll"))
+        }
+        roll_off => CliError::input(format!("--profile {}: {roll_off}", rules.profile())),
+    })
 }
 
 /// Parses a die given on the command line (`--die`, `--a`, `--b`).
 pub fn parse_die(option: &str, text: &str) -> Result<Die, CliError> {
     text.parse()
-        .map_err(|e| CliError::input(format!("{option} '{text}': {e}")))
+        .map_err(|e| CliError::input(format!("{option} {}: {e}", excerpt(text))))
 }
 
 /// Reads a dice file, mapping errors to exit code 2.
@@ -123,14 +226,10 @@ pub fn read_dice(path: &Path) -> Result<Vec<Die>, CliError> {
     read_dice_file(path).map_err(CliError::input)
 }
 
-/// Fails under `roll-off` when the two dice cannot decide who starts.
+/// Fails under `roll-off` when the two dice cannot decide who starts ([`Matchup::new`]'s
+/// check, for commands that do not simulate).
 pub fn check_roll_off(rules: &Rules, a: &Die, b: &Die) -> Result<(), CliError> {
-    if rules.profile().roll_off && !crate::sim::roll_off_can_decide([a, b]) {
-        return Err(CliError::input(format!(
-            "roll-off between {a} and {b} can never decide who starts (both always show the same face)"
-        )));
-    }
-    Ok(())
+    matchup(rules, a, b, 1, "--max-rolls").map(|_| ())
 }
 
 /// A status line on stderr for long steps without a count (e.g. one exact solve after
@@ -172,11 +271,32 @@ pub fn progress_bar(total: Option<u64>, message: &str) -> indicatif::ProgressBar
 
 /// The memory limit of an exact solve: `--max-memory SIZE` (bytes, or e.g. `2GiB`), else
 /// 80 % of the machine's RAM.
+///
+/// A limit above the machine's memory is refused: the solver would plan for memory that is
+/// not there and be killed (or swap for days) instead of falling back or stopping with a
+/// message. Where the machine's memory cannot be read, any size is accepted.
 pub fn memory_limit(max_memory: Option<&str>) -> Result<Option<u64>, CliError> {
-    match max_memory {
-        Some(text) => crate::exact::memory::parse_bytes(text)
-            .map(Some)
-            .map_err(|e| CliError::input(format!("--max-memory: {e}"))),
-        None => Ok(crate::exact::memory::default_limit()),
+    use crate::exact::memory::{default_limit, format_bytes, machine_memory, parse_bytes};
+    let Some(text) = max_memory else {
+        return Ok(default_limit());
+    };
+    let bytes = parse_bytes(text).map_err(|e| {
+        // The parser quotes the whole text: pass its message on only for a short, clean one.
+        let quoted = excerpt(text);
+        if quoted == format!("'{text}'") {
+            CliError::input(format!("--max-memory: {e}"))
+        } else {
+            CliError::input(format!(
+                "--max-memory {quoted}: expected a size, e.g. 2GiB, 500MB or a number of bytes"
+            ))
+        }
+    })?;
+    match machine_memory() {
+        Some(machine) if bytes > machine => Err(CliError::input(format!(
+            "--max-memory {}: more than the {} of memory this machine has",
+            excerpt(text.trim()),
+            format_bytes(machine)
+        ))),
+        _ => Ok(Some(bytes)),
     }
 }

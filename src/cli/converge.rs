@@ -2,7 +2,7 @@
 //! the number of games and how often the 95 % intervals hold (default), or how honest the
 //! stopping rules are (`--stopping`).
 
-use super::common::{RulesArgs, SimArgs, check_roll_off, parse_die, progress_bar};
+use super::common::{RulesArgs, SimArgs, parse_die, progress_bar};
 use super::{CliError, Format, check_plot, plot_error};
 use crate::exact::{SolveOptions, solve_matchup};
 use crate::experiments::Reference;
@@ -10,7 +10,7 @@ use crate::experiments::convergence::{ConvergenceConfig, game_grid, run_converge
 use crate::experiments::stopping::{Rule, StoppingConfig, compare_rules};
 use crate::report::plot::{convergence_svg, stopping_svg};
 use crate::report::{self, ConvergenceReport, Header, StoppingReport};
-use crate::sim::{CHUNK_GAMES, Matchup};
+use crate::sim::CHUNK_GAMES;
 use clap::Args;
 use std::io::Write;
 use std::path::PathBuf;
@@ -95,12 +95,8 @@ impl ConvergeArgs {
             return Err(CliError::input("--reps 0: expected at least 1 replicate"));
         }
         if self.stopping {
-            if !(self.precision > 0.0 && self.precision < 0.5) {
-                return Err(CliError::input(format!(
-                    "--precision {}: expected a half-width between 0 and 0.5, e.g. 0.01",
-                    self.precision
-                )));
-            }
+            crate::sim::Stopping::precision(self.precision)
+                .map_err(|e| CliError::input(format!("--precision: {e}")))?;
             if self.look_every < 2 || self.look_every % 2 != 0 {
                 return Err(CliError::input(format!(
                     "--look-every {}: expected an even number of games, at least 2",
@@ -130,16 +126,23 @@ impl ConvergeArgs {
     }
 
     fn stopping_rules(&self) -> Result<Vec<Rule>, CliError> {
-        match &self.rules_list {
-            None => Ok(Rule::standard()),
+        let rules: Vec<Rule> = match &self.rules_list {
+            None => Rule::standard(),
             Some(names) => names
                 .iter()
                 .map(|n| {
                     n.parse()
                         .map_err(|e| CliError::input(format!("--rules: {e}")))
                 })
-                .collect(),
+                .collect::<Result<_, _>>()?,
+        };
+        for &rule in &rules {
+            if let Some(Err(e)) = crate::experiments::stopping::duel_stopping(rule, self.precision)
+            {
+                return Err(CliError::input(format!("--rules {rule}: {e}")));
+            }
         }
+        Ok(rules)
     }
 }
 
@@ -150,7 +153,6 @@ pub fn run(args: ConvergeArgs, out: &mut dyn Write) -> Result<(), CliError> {
     let rules = args.rules.rules()?;
     let a = parse_die("--a", &args.die_a)?;
     let b = parse_die("--b", &args.die_b)?;
-    check_roll_off(&rules, &a, &b)?;
     let stopping_rules = args.stopping_rules()?;
     let sim = SimArgs {
         games: None,
@@ -159,11 +161,7 @@ pub fn run(args: ConvergeArgs, out: &mut dyn Write) -> Result<(), CliError> {
         max_rolls: args.max_rolls,
         threads: args.threads,
     };
-    let matchup = Matchup {
-        rules: &rules,
-        dice: [&a, &b],
-        max_rolls: sim.max_rolls()?,
-    };
+    let matchup = sim.matchup(&rules, &a, &b)?;
 
     let exact = sim.in_pool(|| solve_matchup(&rules, &a, &b, &SolveOptions::default()))?;
     let exact = exact.map_err(|e| {

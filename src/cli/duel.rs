@@ -1,9 +1,9 @@
 //! `duel`: one matchup simulated.
 
-use super::common::{RulesArgs, SimArgs, check_roll_off, parse_die, progress_bar};
+use super::common::{RulesArgs, SimArgs, parse_die, plan_line, progress_bar};
 use super::{CliError, Format};
 use crate::report::{DuelReport, write_duel};
-use crate::sim::{Matchup, Stopping, StreamKey, run_duel};
+use crate::sim::{StoppingRule, StreamKey, run_duel_announced};
 use clap::Args;
 use std::io::Write;
 
@@ -32,36 +32,33 @@ pub fn run(args: DuelArgs, out: &mut dyn Write) -> Result<(), CliError> {
     let rules = args.rules.rules()?;
     let a = parse_die("--a", &args.die_a)?;
     let b = parse_die("--b", &args.die_b)?;
-    check_roll_off(&rules, &a, &b)?;
     let stopping = args.sim.stopping()?;
-    let matchup = Matchup {
-        rules: &rules,
-        dice: [&a, &b],
-        max_rolls: args.sim.max_rolls()?,
-    };
-    let total = match stopping {
-        Stopping::Games(n) => Some(n),
-        Stopping::Precision(_) => None,
+    let matchup = args.sim.matchup(&rules, &a, &b)?;
+    let total = match stopping.rule() {
+        StoppingRule::Games(n) => Some(n),
+        StoppingRule::Precision(_) => None,
     };
     let bar = progress_bar(total, &format!("{a} vs {b}"));
-    let counts = args.sim.in_pool(|| {
-        run_duel(&matchup, StreamKey::new(args.sim.seed), stopping, &|n| {
-            bar.inc(n)
-        })
-    })?;
-    bar.finish_and_clear();
-    let precision = match stopping {
-        Stopping::Precision(h) => Some(h),
-        Stopping::Games(_) => None,
+    let announce = |plan: &crate::sim::DuelPlan| {
+        if let Some(line) = plan_line("duel", plan) {
+            bar.suspend(|| eprintln!("{line}"));
+        }
     };
+    let key = StreamKey::new(args.sim.seed);
+    let counts = args
+        .sim
+        .in_pool(|| run_duel_announced(&matchup, key, stopping, &|n| bar.inc(n), &announce))?
+        .map_err(CliError::failure)?;
+    bar.finish_and_clear();
+    // run_duel_announced has checked that the precision rule reached its half-width.
     let report = DuelReport::new(
         [&a, &b],
         rules.profile().to_string(),
         rules.board().to_string(),
         &counts,
         args.sim.seed,
-        matchup.max_rolls,
-        precision,
+        matchup.max_rolls(),
+        stopping.claimed_half_width(),
     );
     write_duel(out, &report, args.format)?;
     Ok(())

@@ -1,9 +1,9 @@
 //! `play`: one game, roll by roll, for checking the rules by eye.
 
 use super::CliError;
-use super::common::{RulesArgs, check_roll_off, parse_die};
+use super::common::{RulesArgs, matchup, parse_die};
 use crate::rules::{GameState, MoveRule, RollOutcome, Rules};
-use crate::sim::{Matchup, StreamKey};
+use crate::sim::StreamKey;
 use clap::Args;
 use std::io::Write;
 
@@ -37,17 +37,10 @@ pub fn run(args: PlayArgs, out: &mut dyn Write) -> Result<(), CliError> {
     let rules = args.rules.rules()?;
     let a = parse_die("--a", &args.die_a)?;
     let b = parse_die("--b", &args.die_b)?;
-    check_roll_off(&rules, &a, &b)?;
-    let matchup = Matchup {
-        rules: &rules,
-        dice: [&a, &b],
-        max_rolls: args.max_rolls,
-    };
+    let matchup = matchup(&rules, &a, &b, args.max_rolls, "--max-rolls")?;
     let mut rng = StreamKey::new(args.seed).rng(0);
     let default_first = usize::from(args.first == "b");
-    let first = matchup
-        .first_player(default_first, &mut rng)
-        .expect("roll-off checked above");
+    let first = matchup.first_player(default_first, &mut rng);
     let board = rules.board();
     writeln!(
         out,
@@ -73,7 +66,7 @@ pub fn run(args: PlayArgs, out: &mut dyn Write) -> Result<(), CliError> {
     let mut state = GameState::start(first);
     for roll in 1..=args.max_rolls {
         let mover = state.mover();
-        let face = matchup.dice[mover].roll(&mut rng);
+        let face = matchup.dice()[mover].roll(&mut rng);
         let outcome = rules.play_roll(&mut state, face);
         writeln!(
             out,
@@ -87,7 +80,7 @@ pub fn run(args: PlayArgs, out: &mut dyn Write) -> Result<(), CliError> {
             writeln!(out, "{} wins after {roll} rolls.", NAMES[w])?;
             return Ok(());
         }
-        if crate::sim::never_ends(&rules, matchup.dice, &state) {
+        if crate::sim::never_ends(&rules, matchup.dice(), &state) {
             writeln!(out, "Nobody can ever move again: the game never ends.")?;
             return Ok(());
         }

@@ -10,7 +10,7 @@ use crate::exact::store::PairStore;
 use crate::rank::{SimulationPlan, simulate_tournament, solve_tournament};
 use crate::report::plot::heatmap_svg;
 use crate::report::{self, RankReport};
-use crate::sim::Stopping;
+use crate::sim::StoppingRule;
 use clap::Args;
 use std::io::Write;
 use std::path::PathBuf;
@@ -94,9 +94,9 @@ pub fn run(args: RankArgs, out: &mut dyn Write) -> Result<(), CliError> {
         max_rolls: args.sim.max_rolls()?,
     };
     let pairs = (dice.len() * (dice.len() - 1) / 2) as u64;
-    let total = match plan.stopping {
-        Stopping::Games(n) => Some(n * pairs),
-        Stopping::Precision(_) => None,
+    let total = match plan.stopping.rule() {
+        StoppingRule::Games(n) => n.checked_mul(pairs),
+        StoppingRule::Precision(_) => None,
     };
     // Under --exact the status line below says which pair is being solved instead.
     let bar = if args.exact {
@@ -139,7 +139,8 @@ pub fn run(args: RankArgs, out: &mut dyn Write) -> Result<(), CliError> {
     } else {
         let t = args
             .sim
-            .in_pool(|| simulate_tournament(&rules, &dice, &plan, &|n| bar.inc(n)))?;
+            .in_pool(|| simulate_tournament(&rules, &dice, &plan, &|n| bar.inc(n)))?
+            .map_err(CliError::failure)?;
         (t, Vec::new())
     };
     bar.finish_and_clear();

@@ -2,12 +2,48 @@
 
 mod parse;
 
-pub use parse::{DiceError, parse_dice_file, parse_dice_text, read_dice_file};
+pub use parse::{DiceError, excerpt, parse_dice_file, parse_dice_text, read_dice_file};
 
 use rand::Rng;
 use std::fmt;
 
+/// The most faces a die may have: 2^20, wherever the die comes from (`Die::new`, the
+/// command line's `a..b` notation, a dice file).
+///
+/// Far more than any sensible die, yet small enough that a die costs at most 4 MiB and the
+/// exact solver's tables of distinct faces stay bounded; one limit, so that a die a dice
+/// file accepts is one the command line accepts, and the other way round.
+pub const MAX_FACES: usize = 1 << 20;
+
+/// Why a list of faces is not a die.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum DieError {
+    /// The list is empty.
+    NoFaces,
+    /// More than [`MAX_FACES`] faces; the number given.
+    TooManyFaces(usize),
+}
+
+impl fmt::Display for DieError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            DieError::NoFaces => write!(f, "a die needs at least one face"),
+            DieError::TooManyFaces(n) => {
+                write!(
+                    f,
+                    "{n} faces: a die may have at most {MAX_FACES} (2^20) faces"
+                )
+            }
+        }
+    }
+}
+
+impl std::error::Error for DieError {}
+
 /// A die: a non-empty list of non-negative faces, each equally likely. Faces may repeat.
+///
+/// Any `u32` is a valid face: the rules move a piece only for faces from 1 to the board's
+/// last field, and a face outside that range is a roll in which nothing moves.
 #[derive(Clone, Debug, PartialEq, Eq, Hash)]
 pub struct Die {
     faces: Vec<u32>,
@@ -16,13 +52,17 @@ pub struct Die {
 }
 
 impl Die {
-    /// A die with these faces; `None` when the list is empty.
-    pub fn new(faces: Vec<u32>) -> Option<Die> {
-        if faces.is_empty() || faces.len() > u32::MAX as usize {
-            return None;
+    /// A die with these faces: at least one and at most [`MAX_FACES`].
+    pub fn new(faces: Vec<u32>) -> Result<Die, DieError> {
+        if faces.is_empty() {
+            return Err(DieError::NoFaces);
         }
+        if faces.len() > MAX_FACES {
+            return Err(DieError::TooManyFaces(faces.len()));
+        }
+        // At most 2^20 faces: the count fits in u32, as `roll` needs.
         let n = faces.len() as u32;
-        Some(Die {
+        Ok(Die {
             faces,
             reject_below: n.wrapping_neg() % n,
         })
@@ -30,7 +70,7 @@ impl Die {
 
     /// The ordinary die 1..6.
     pub fn standard() -> Die {
-        Die::new((1..=6).collect()).expect("six faces")
+        Die::new((1..=6).collect()).expect("six faces are a valid die")
     }
 
     /// The faces in the order given.
@@ -84,7 +124,8 @@ impl fmt::Display for Die {
         let faces = &self.faces;
         while i < faces.len() {
             let mut j = i;
-            while j + 1 < faces.len() && faces[j + 1] == faces[j].wrapping_add(1) {
+            // `checked_add`: ..., u32::MAX, 0 is not a run (`a..b` could not be read back).
+            while j + 1 < faces.len() && Some(faces[j + 1]) == faces[j].checked_add(1) {
                 j += 1;
             }
             if i > 0 {
@@ -106,24 +147,32 @@ impl std::str::FromStr for Die {
     type Err = String;
 
     /// Parses faces separated by commas (or spaces), where `a..b` stands for `a, a+1, .., b`.
+    /// At most [`MAX_FACES`] faces in all, checked before a range is expanded.
     fn from_str(s: &str) -> Result<Die, String> {
         let mut faces = Vec::new();
         for item in s.split([',', ' ']).map(str::trim).filter(|t| !t.is_empty()) {
-            if let Some((lo, hi)) = item.split_once("..") {
-                let lo = parse::parse_face(lo)?;
-                let hi = parse::parse_face(hi)?;
-                if hi < lo {
-                    return Err(format!("range '{item}' runs backwards"));
+            let (lo, hi) = match item.split_once("..") {
+                Some((lo, hi)) => (parse::parse_face(lo)?, parse::parse_face(hi)?),
+                None => {
+                    let face = parse::parse_face(item)?;
+                    (face, face)
                 }
-                if (hi - lo) as usize >= 1 << 20 {
-                    return Err(format!("range '{item}' has more than 2^20 faces"));
-                }
-                faces.extend(lo..=hi);
-            } else {
-                faces.push(parse::parse_face(item)?);
+            };
+            if hi < lo {
+                return Err(format!("range {} runs backwards", excerpt(item)));
             }
+            let total = faces.len() as u64 + u64::from(hi - lo) + 1;
+            if total > MAX_FACES as u64 {
+                return Err(format!(
+                    "more than {MAX_FACES} (2^20) faces: a die may have at most that many"
+                ));
+            }
+            faces.extend(lo..=hi);
         }
-        Die::new(faces).ok_or_else(|| format!("'{s}' has no faces: expected e.g. 1,2,3,4,5,6"))
+        Die::new(faces).map_err(|e| match e {
+            DieError::NoFaces => "no faces: expected e.g. 1,2,3,4,5,6 or 1..6".to_string(),
+            other => other.to_string(),
+        })
     }
 }
 

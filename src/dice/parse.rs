@@ -4,9 +4,35 @@
 //! blank lines after the last die. Everything else that does not fit is an error naming
 //! the file, the line and what was expected.
 
-use super::Die;
+use super::{Die, MAX_FACES};
 use std::fmt;
 use std::path::Path;
+
+/// Characters of bad input an error message quotes at most.
+const EXCERPT_CHARS: usize = 32;
+
+/// Bad input as an error message quotes it: in single quotes, at most 32 characters,
+/// control and other invisible characters escaped (`\n`, `\u{1b}`), and the length named
+/// when it was cut. A 10 kB garbage line thus costs one short line of message, and no
+/// terminal escape sequence in a file reaches the terminal.
+pub fn excerpt(text: &str) -> String {
+    let mut quoted = String::from("'");
+    for c in text.chars().take(EXCERPT_CHARS) {
+        // escape_debug also escapes quotes and backslashes; only the invisible ones need it.
+        if c.is_control() || (c.escape_debug().len() > 1 && !matches!(c, '\'' | '"' | '\\')) {
+            quoted.extend(c.escape_debug());
+        } else {
+            quoted.push(c);
+        }
+    }
+    let total = text.chars().count();
+    if total > EXCERPT_CHARS {
+        quoted.push_str(&format!("...' ({total} characters)"));
+    } else {
+        quoted.push('\'');
+    }
+    quoted
+}
 
 /// A dice file that could not be read, with where and why.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -40,12 +66,17 @@ fn parse_count(token: &str, what: &str) -> Result<u32, String> {
     let digits = token.strip_prefix('+').unwrap_or(token);
     if digits.is_empty() || !digits.bytes().all(|b| b.is_ascii_digit()) {
         return Err(format!(
-            "expected a non-negative integer {what}, found '{token}'"
+            "expected a non-negative integer {what}, found {}",
+            excerpt(token)
         ));
     }
-    digits
-        .parse::<u32>()
-        .map_err(|_| format!("{what} '{token}' is too large (at most {})", u32::MAX))
+    digits.parse::<u32>().map_err(|_| {
+        format!(
+            "{what} {} is too large (at most {})",
+            excerpt(token),
+            u32::MAX
+        )
+    })
 }
 
 /// Reads and parses a dice file.
@@ -97,8 +128,8 @@ pub fn parse_dice_text(text: &str, source: &str) -> Result<Vec<Die>, DiceError> 
         return Err(error(
             1,
             format!(
-                "expected the number of dice n alone on the line, found '{}'",
-                lines[0].trim()
+                "expected the number of dice n alone on the line, found {}",
+                excerpt(lines[0].trim())
             ),
         ));
     }
@@ -121,12 +152,24 @@ pub fn parse_dice_text(text: &str, source: &str) -> Result<Vec<Die>, DiceError> 
     for (index, line) in lines[1..used].iter().enumerate() {
         let line_no = index + 2;
         let tokens: Vec<&str> = line.split_whitespace().collect();
-        let (m_token, face_tokens) = tokens.split_first().expect("blank lines rejected above");
+        let Some((m_token, face_tokens)) = tokens.split_first() else {
+            // Unreachable: blank lines were rejected above. An error, not a panic, anyway.
+            return Err(error(
+                line_no,
+                "blank line: expected a die 'm f1 .. fm'".into(),
+            ));
+        };
         let m = parse_count(m_token, "number of faces m").map_err(|e| error(line_no, e))?;
         if m == 0 {
             return Err(error(
                 line_no,
                 "m = 0: a die needs at least one face".into(),
+            ));
+        }
+        if m as usize > MAX_FACES {
+            return Err(error(
+                line_no,
+                format!("m = {m}: a die may have at most {MAX_FACES} (2^20) faces"),
             ));
         }
         if face_tokens.len() != m as usize {
@@ -140,7 +183,7 @@ pub fn parse_dice_text(text: &str, source: &str) -> Result<Vec<Die>, DiceError> 
             .map(|t| parse_face(t))
             .collect::<Result<Vec<u32>, String>>()
             .map_err(|e| error(line_no, e))?;
-        dice.push(Die::new(faces).expect("m >= 1 faces checked above"));
+        dice.push(Die::new(faces).map_err(|e| error(line_no, e.to_string()))?);
     }
     Ok(dice)
 }

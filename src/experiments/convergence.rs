@@ -244,18 +244,14 @@ mod tests {
     fn prefixes_are_the_duels_of_that_many_games() {
         let rules = Rules::new(Board::new(20, 10, 2, 2).unwrap(), Profile::BWINF);
         let (a, b): (Die, Die) = ("1..6".parse().unwrap(), "2..7".parse().unwrap());
-        let m = Matchup {
-            rules: &rules,
-            dice: [&a, &b],
-            max_rolls: 10_000,
-        };
+        let m = Matchup::new(&rules, [&a, &b], 10_000).unwrap();
         // Points inside a chunk, on a chunk's end and in the last, cut chunk.
         let grid = [10, 1024, 1500, 2048, 3000];
         let counts = nested_counts(&m, 7, 2, &grid, &|_| {});
         for (rep, row) in counts.iter().enumerate() {
             for (k, &games) in grid.iter().enumerate() {
                 let key = StreamKey::new(7).with_stream(rep as u64);
-                let duel = run_duel(&m, key, Stopping::Games(games), &|_| {});
+                let duel = run_duel(&m, key, Stopping::games(games).unwrap(), &|_| {}).unwrap();
                 assert_eq!(row[k], duel, "rep {rep}, {games} games");
             }
         }

@@ -48,7 +48,7 @@ use super::{Reference, quantile};
 use crate::rules::Player;
 use crate::sim::stats::{self, Z95};
 use crate::sim::{
-    DuelCounts, GameEnd, GameRng, Matchup, Stopping, StreamKey, run_duel, splitmix64,
+    DuelCounts, GameEnd, GameRng, Matchup, PlanError, Stopping, StreamKey, run_duel, splitmix64,
 };
 use rand::SeedableRng;
 use rayon::prelude::*;
@@ -270,8 +270,22 @@ pub fn claim_of(rule: Rule, config: &StoppingConfig) -> (Claim, Option<f64>) {
 
 /// The worst-case fixed sample size for half-width `h`: `z^2 / (4 h^2)` rounded up to an
 /// even number (unlike [`crate::sim::worst_case_games`], not to whole chunks).
+/// Saturates at `u64::MAX` for a half-width too fine to plan (which [`duel_stopping`] refuses).
 pub fn worst_case_n(h: f64) -> u64 {
-    stats::games_for_half_width(0.25, h, Z95).div_ceil(2) * 2
+    stats::games_for_half_width(0.25, h, Z95).map_or(u64::MAX, |n| n.div_ceil(2).saturating_mul(2))
+}
+
+/// The [`run_duel`] stopping rule behind `rule` at half-width `h`, or `None` for the rules
+/// that look game by game; an error when that rule cannot run (`converge` checks this
+/// before it plays).
+pub fn duel_stopping(rule: Rule, h: f64) -> Option<Result<Stopping, PlanError>> {
+    match rule {
+        Rule::Fixed(n) => Some(Stopping::games(n)),
+        Rule::Precision => Some(Stopping::precision(h)),
+        Rule::WorstCase => Some(Stopping::games(worst_case_n(h))),
+        Rule::ConfidenceSequence => Some(Stopping::games(cs_games(h).0)),
+        Rule::Change | Rule::NaiveWilson => None,
+    }
 }
 
 /// Risk of the confidence sequence (two-sided): 5 %.
@@ -377,9 +391,7 @@ fn games(matchup: &Matchup, seed: u64, rep: u64) -> impl Iterator<Item = bool> {
     let mut rng = game_rng(seed, rep);
     let matchup = *matchup;
     (0u64..).map(move |i| {
-        let first = matchup
-            .first_player((i % 2) as Player, &mut rng)
-            .expect("roll-off decidability is checked before simulating");
+        let first = matchup.first_player((i % 2) as Player, &mut rng);
         matches!(
             matchup.play(first, &mut rng),
             GameEnd::Won { winner: 0, .. }
@@ -390,13 +402,17 @@ fn games(matchup: &Matchup, seed: u64, rep: u64) -> impl Iterator<Item = bool> {
 /// Plays replicate `rep` of `rule`.
 pub fn run_rule(matchup: &Matchup, rule: Rule, config: &StoppingConfig, rep: u64) -> RepOutcome {
     let key = StreamKey::new(config.seed).with_stream(rep);
-    let duel = |stopping| RepOutcome::from_counts(&run_duel(matchup, key, stopping, &|_| {}));
     let h = config.precision;
+    let duel = || {
+        let stopping = duel_stopping(rule, h)
+            .expect("called for the rules that run a duel")
+            .expect("converge checks duel_stopping before it plays");
+        let counts = run_duel(matchup, key, stopping, &|_| {})
+            .expect("a checked stopping rule runs; the worst case reaches the precision");
+        RepOutcome::from_counts(&counts)
+    };
     match rule {
-        Rule::Fixed(n) => duel(Stopping::Games(n)),
-        Rule::Precision => duel(Stopping::Precision(h)),
-        Rule::WorstCase => duel(Stopping::Games(worst_case_n(h))),
-        Rule::ConfidenceSequence => duel(Stopping::Games(cs_games(h).0)),
+        Rule::Fixed(_) | Rule::Precision | Rule::WorstCase | Rule::ConfidenceSequence => duel(),
         Rule::Change => {
             let (games, a_wins) = change_rule_stop(
                 games(matchup, config.seed, rep),

@@ -10,7 +10,7 @@ use crate::exact::store::{Lookup, PairStore, StoreError, StoredPair};
 use crate::exact::{Bounds, ExactError, ExactResult, SolveOptions};
 use crate::rules::Rules;
 use crate::sim::stats::{self, Interval};
-use crate::sim::{DuelCounts, Matchup, Stopping, StreamKey, run_duel};
+use crate::sim::{DuelCounts, Matchup, SimError, Stopping, StreamKey, run_duel};
 use serde::Serialize;
 use std::path::PathBuf;
 
@@ -253,13 +253,13 @@ pub fn simulate_tournament(
     dice: &[Die],
     plan: &SimulationPlan,
     progress: &(dyn Fn(u64) + Sync),
-) -> Tournament {
+) -> Result<Tournament, SimError> {
     let mut tournament = Tournament::new(dice.to_vec());
     for (stream, (i, j)) in tournament.pairs().into_iter().enumerate() {
-        let counts = simulate_pair(rules, dice, plan, stream, (i, j), progress);
+        let counts = simulate_pair(rules, dice, plan, stream, (i, j), progress)?;
         tournament.record_duel(i, j, &counts);
     }
-    tournament
+    Ok(tournament)
 }
 
 /// One pair of a simulated ranking; pair number `stream` has its own random streams.
@@ -270,12 +270,8 @@ fn simulate_pair(
     stream: usize,
     (i, j): (usize, usize),
     progress: &(dyn Fn(u64) + Sync),
-) -> DuelCounts {
-    let matchup = Matchup {
-        rules,
-        dice: [&dice[i], &dice[j]],
-        max_rolls: plan.max_rolls,
-    };
+) -> Result<DuelCounts, SimError> {
+    let matchup = Matchup::new(rules, [&dice[i], &dice[j]], plan.max_rolls)?;
     let key = StreamKey::new(plan.seed).with_stream(stream as u64);
     run_duel(&matchup, key, plan.stopping, progress)
 }
@@ -305,6 +301,8 @@ pub enum PairFailure {
     Exact(ExactError),
     /// The store of solved pairs could not be read or written.
     Store(StoreError),
+    /// A pair simulated because it does not fit could not be simulated.
+    Sim(SimError),
 }
 
 impl std::fmt::Display for PairFailure {
@@ -312,6 +310,7 @@ impl std::fmt::Display for PairFailure {
         match self {
             PairFailure::Exact(e) => write!(f, "{e}"),
             PairFailure::Store(e) => write!(f, "{e}"),
+            PairFailure::Sim(e) => write!(f, "{e}"),
         }
     }
 }
@@ -369,13 +368,18 @@ pub fn solve_tournament(
     for (stream, &(i, j)) in pairs.iter().enumerate() {
         let (a, b) = (&dice[i], &dice[j]);
         pair_started(&format!("{}/{}: {a} vs {b}", stream + 1, pairs.len()));
-        let record = match exact_pair(rules, a, b, options, store, &mut notes) {
+        // A pair that fits neither solver is simulated and marked; its failure is the pair's.
+        let outcome =
+            exact_pair(rules, a, b, options, store, &mut notes).and_then(|found| match found {
+                Some(record) => Ok(Some(record)),
+                None => simulate_pair(rules, dice, fallback, stream, (i, j), progress)
+                    .map(|counts| tournament.record_duel(i, j, &counts))
+                    .map(|()| None)
+                    .map_err(PairFailure::Sim),
+            });
+        let record = match outcome {
             Ok(Some(record)) => record,
-            Ok(None) => {
-                let counts = simulate_pair(rules, dice, fallback, stream, (i, j), progress);
-                tournament.record_duel(i, j, &counts);
-                continue;
-            }
+            Ok(None) => continue,
             Err(cause) => {
                 return Err(Box::new(RankError {
                     pair: (stream + 1, pairs.len()),

@@ -100,13 +100,13 @@ pub struct Header {
 impl Header {
     /// The matchup and the exact figures it is measured against.
     pub fn new(matchup: &Matchup, exact: &ExactResult) -> Header {
-        let [a, b] = matchup.dice;
+        let [a, b] = matchup.dice();
         Header {
             die_a: a.to_string(),
             die_b: b.to_string(),
-            profile: matchup.rules.profile().to_string(),
-            board: matchup.rules.board().to_string(),
-            max_rolls: matchup.max_rolls,
+            profile: matchup.rules().profile().to_string(),
+            board: matchup.rules().board().to_string(),
+            max_rolls: matchup.max_rolls(),
             exact: ExactSummary {
                 p_a: exact.p_a,
                 p_a_bounds: [exact.bounds.p_a.lo, exact.bounds.p_a.hi],

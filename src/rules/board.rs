@@ -66,7 +66,8 @@ impl Board {
                 "{pieces} pieces cannot all reach {goal_len} goal fields, so nobody could win"
             )));
         }
-        if track_len + goal_len > 64 {
+        // In u64: the sum of two u32 must not wrap around to a small number.
+        if u64::from(track_len) + u64::from(goal_len) > 64 {
             return Err(BoardError(format!(
                 "track {track_len} + goal {goal_len} fields exceed the 64 fields a bit mask holds"
             )));
@@ -195,13 +196,18 @@ impl std::str::FromStr for Board {
         let parts: Vec<&str> = s.split('/').collect();
         if parts.len() != 4 {
             return Err(BoardError(format!(
-                "'{s}' is not of the form track/offset/pieces/goal, e.g. 40/20/4/4"
+                "{} is not of the form track/offset/pieces/goal, e.g. 40/20/4/4",
+                crate::dice::excerpt(s)
             )));
         }
         let mut numbers = [0u32; 4];
         for (slot, part) in numbers.iter_mut().zip(&parts) {
             *slot = part.trim().parse().map_err(|_| {
-                BoardError(format!("'{part}' in '{s}' is not a non-negative integer"))
+                BoardError(format!(
+                    "{} in {} is not a non-negative integer",
+                    crate::dice::excerpt(part),
+                    crate::dice::excerpt(s)
+                ))
             })?;
         }
         Board::new(numbers[0], numbers[1], numbers[2], numbers[3])

@@ -84,7 +84,8 @@ impl std::str::FromStr for Profile {
                 Some(flag) => *flag = true,
                 None => {
                     return Err(ProfileError(format!(
-                        "unknown profile switch '{name}': expected bwinf or any of {}",
+                        "unknown profile switch {}: expected bwinf or any of {}",
+                        crate::dice::excerpt(name),
                         Self::SWITCHES.join(", ")
                     )));
                 }

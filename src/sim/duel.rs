@@ -1,12 +1,17 @@
 //! Many games of one matchup, in parallel, with paired starts.
 
-use super::game::{GameEnd, Matchup};
+use super::game::{GameEnd, Matchup, MatchupError};
+use super::plan::{
+    DuelPlan, PILOT_GAMES, PlanError, Stopping, StoppingRule, games_for_precision, worst_case_games,
+};
 use super::stats::{self, Interval};
 use super::stream::StreamKey;
 use crate::rules::Player;
 use rayon::prelude::*;
 use serde::Serialize;
+use std::fmt;
 use std::ops::Add;
+use std::time::Instant;
 
 /// Pairs of games per chunk: one random stream, one unit of parallel work.
 ///
@@ -155,9 +160,7 @@ fn play_chunk_portable(matchup: &Matchup, key: StreamKey, chunk: u64, pairs: u64
     let mut counts = DuelCounts::default();
     for _ in 0..pairs {
         for default_first in [0 as Player, 1] {
-            let first = matchup
-                .first_player(default_first, &mut rng)
-                .expect("roll-off decidability is checked before simulating");
+            let first = matchup.first_player(default_first, &mut rng);
             let end = matchup.play(first, &mut rng);
             let side = if first == 0 {
                 &mut counts.a_started
@@ -172,6 +175,9 @@ fn play_chunk_portable(matchup: &Matchup, key: StreamKey, chunk: u64, pairs: u64
 
 /// Plays chunks `chunks` (each [`CHUNK_PAIRS`] pairs, the last one cut to `total_pairs`)
 /// in parallel and adds them up. `progress` is told how many games each chunk played.
+///
+/// The counts cannot overflow in any run that can finish: a plan has at most
+/// [`MAX_GAMES`](super::plan::MAX_GAMES) games, and their rolls stay far below `u64::MAX`.
 pub fn play_chunks(
     matchup: &Matchup,
     key: StreamKey,
@@ -182,7 +188,8 @@ pub fn play_chunks(
     chunks
         .into_par_iter()
         .map(|chunk| {
-            let pairs = CHUNK_PAIRS.min(total_pairs.saturating_sub(chunk * CHUNK_PAIRS));
+            let pairs =
+                CHUNK_PAIRS.min(total_pairs.saturating_sub(chunk.saturating_mul(CHUNK_PAIRS)));
             let counts = play_chunk(matchup, key, chunk, pairs);
             progress(2 * pairs);
             counts
@@ -190,95 +197,120 @@ pub fn play_chunks(
         .reduce(DuelCounts::default, |a, b| a + b)
 }
 
-/// How long a duel runs.
+/// Why a duel could not give its answer.
 #[derive(Clone, Copy, Debug, PartialEq)]
-pub enum Stopping {
-    /// Exactly this many games (even: each die starts half of them).
-    Games(u64),
-    /// Until the 95 % interval of P(A wins) has at most this half-width
-    /// (see [`games_for_precision`] for the rule).
-    Precision(f64),
+pub enum SimError {
+    /// The two dice cannot be played against each other (see [`Matchup::new`]).
+    Matchup(MatchupError),
+    /// The sample size the pilot implies cannot run (see [`games_for_precision`]).
+    Plan(PlanError),
+    /// The precision rule ended wider than it promised. The worst-case extension makes
+    /// this impossible in exact arithmetic; it is checked so that no answer ever claims a
+    /// precision it did not reach.
+    PrecisionNotReached {
+        /// The half-width promised.
+        claimed: f64,
+        /// The half-width reached.
+        reached: f64,
+    },
 }
 
-/// Games of the pilot stage of the precision rule: 20 chunks.
-pub const PILOT_GAMES: u64 = 20 * CHUNK_GAMES;
-
-/// The sample size the precision rule fixes after the pilot stage.
-///
-/// # The rule, and why it keeps its coverage
-/// Stopping the first time a data-dependent interval looks narrow enough is optional
-/// stopping: it tends to stop when the estimate happens to sit where the interval is
-/// narrowest, and coverage falls below the nominal 95 %. This rule instead decides the
-/// sample size once, before the games that make up the answer are looked at again:
-///
-/// 1. a pilot of [`PILOT_GAMES`] games gives a 99.9 % Wilson interval for p;
-/// 2. the Bernoulli variance p(1-p) is bounded by its largest value over that interval;
-/// 3. N = z95^2 * bound / H^2 games are played in total (at least the pilot), and the
-///    answer is the Wilson interval over all N games.
-///
-/// The bound exceeds the true variance with probability about 0.999, so the final
-/// interval's half-width is at most H in all but rare cases, and the sample size hardly
-/// depends on where the final estimate lands (the pilot is a small fraction of N), which
-/// keeps the coverage at its fixed-N value. If the final half-width still exceeds H, the
-/// duel extends to the worst-case size z95^2 / (4 H^2), which needs no estimate at all.
-/// The experiments (`converge --stopping`) measure the resulting coverage.
-pub fn games_for_precision(pilot: &DuelCounts, half_width: f64) -> u64 {
-    let total = pilot.total();
-    let bracket = stats::wilson(total.a_wins, total.games, stats::Z999);
-    let needed = stats::games_for_half_width(stats::max_variance(&bracket), half_width, stats::Z95);
-    round_up_to_chunks(needed.max(total.games))
+impl fmt::Display for SimError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            SimError::Matchup(e) => write!(f, "{e}"),
+            SimError::Plan(e) => write!(f, "{e}"),
+            SimError::PrecisionNotReached { claimed, reached } => write!(
+                f,
+                "the games played reached a half-width of {reached:.2e} only, not the {claimed:e} asked for"
+            ),
+        }
+    }
 }
 
-/// The worst-case sample size for a half-width: p(1-p) <= 1/4.
-pub fn worst_case_games(half_width: f64) -> u64 {
-    round_up_to_chunks(stats::games_for_half_width(0.25, half_width, stats::Z95))
+impl std::error::Error for SimError {}
+
+impl From<MatchupError> for SimError {
+    fn from(e: MatchupError) -> SimError {
+        SimError::Matchup(e)
+    }
 }
 
-fn round_up_to_chunks(games: u64) -> u64 {
-    games.div_ceil(CHUNK_GAMES) * CHUNK_GAMES
+impl From<PlanError> for SimError {
+    fn from(e: PlanError) -> SimError {
+        SimError::Plan(e)
+    }
 }
 
 /// Runs a duel to the given stopping rule.
+///
+/// Under [`StoppingRule::Precision`] the answer is checked before it is returned: its
+/// 95 % half-width is at most the one promised, or the result is an error.
 pub fn run_duel(
     matchup: &Matchup,
     key: StreamKey,
     stopping: Stopping,
     progress: &(dyn Fn(u64) + Sync),
-) -> DuelCounts {
-    match stopping {
-        Stopping::Games(games) => {
+) -> Result<DuelCounts, SimError> {
+    run_duel_announced(matchup, key, stopping, progress, &|_| {})
+}
+
+/// [`run_duel`] that also tells `announce` how many games the duel will play and how fast
+/// the first ones went, once: after the pilot (precision rule) or after the first
+/// [`PILOT_GAMES`] games (fixed count). The counts are the same as [`run_duel`]'s.
+pub fn run_duel_announced(
+    matchup: &Matchup,
+    key: StreamKey,
+    stopping: Stopping,
+    progress: &(dyn Fn(u64) + Sync),
+    announce: &(dyn Fn(&DuelPlan) + Sync),
+) -> Result<DuelCounts, SimError> {
+    let started = Instant::now();
+    let pilot_chunks = PILOT_GAMES / CHUNK_GAMES;
+    match stopping.rule() {
+        StoppingRule::Games(games) => {
             let pairs = games / 2;
-            play_chunks(
-                matchup,
-                key,
-                0..pairs.div_ceil(CHUNK_PAIRS),
-                pairs,
-                progress,
-            )
+            let chunks = pairs.div_ceil(CHUNK_PAIRS);
+            let first = chunks.min(pilot_chunks);
+            let counts = play_chunks(matchup, key, 0..first, pairs, progress);
+            announce(&DuelPlan {
+                games,
+                played: counts.total().games,
+                elapsed: started.elapsed(),
+            });
+            Ok(counts + play_chunks(matchup, key, first..chunks, pairs, progress))
         }
-        Stopping::Precision(h) => {
-            let pilot_chunks = PILOT_GAMES / CHUNK_GAMES;
-            let all_pairs = u64::MAX / 4;
-            let mut counts = play_chunks(matchup, key, 0..pilot_chunks, all_pairs, progress);
+        StoppingRule::Precision(h) => {
+            // Chunks are never cut: every target is a whole number of chunks.
+            let uncut = u64::MAX;
+            let mut counts = play_chunks(matchup, key, 0..pilot_chunks, uncut, progress);
             let mut chunks_done = pilot_chunks;
-            for target in [games_for_precision(&counts, h), worst_case_games(h)] {
+            let planned = games_for_precision(&counts, h)?;
+            announce(&DuelPlan {
+                games: planned,
+                played: counts.total().games,
+                elapsed: started.elapsed(),
+            });
+            for target in [planned, worst_case_games(h)?] {
                 let target_chunks = target / CHUNK_GAMES;
                 if target_chunks > chunks_done {
                     counts = counts
-                        + play_chunks(
-                            matchup,
-                            key,
-                            chunks_done..target_chunks,
-                            all_pairs,
-                            progress,
-                        );
+                        + play_chunks(matchup, key, chunks_done..target_chunks, uncut, progress);
                     chunks_done = target_chunks;
                 }
                 if counts.ci95_a().half_width() <= h {
                     break;
                 }
             }
-            counts
+            let reached = counts.ci95_a().half_width();
+            if reached <= h {
+                Ok(counts)
+            } else {
+                Err(SimError::PrecisionNotReached {
+                    claimed: h,
+                    reached,
+                })
+            }
         }
     }
 }

@@ -24,18 +24,80 @@ pub enum GameEnd {
 /// Idle streaks this long are rare in live games, so the check costs nothing on average.
 const IDLE_CHECK_INTERVAL: u32 = 64;
 
-/// A matchup ready to play: rules, both dice and the roll cap.
+/// A matchup ready to play: rules, both dice and the roll cap, checked by
+/// [`Matchup::new`] so that every game of it ends.
 #[derive(Clone, Copy, Debug)]
 pub struct Matchup<'a> {
-    /// The rules.
-    pub rules: &'a Rules,
-    /// Die of player 1 (A) and player 2 (B).
-    pub dice: [&'a Die; 2],
-    /// A game that reaches this many rolls is counted as unfinished.
-    pub max_rolls: u64,
+    rules: &'a Rules,
+    dice: [&'a Die; 2],
+    max_rolls: u64,
 }
 
-impl Matchup<'_> {
+/// Why two dice cannot be played against each other.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum MatchupError {
+    /// A roll cap of 0: no game could take a single roll.
+    NoRolls,
+    /// Under `roll-off` both dice show only this face, so nobody ever starts.
+    RollOffUndecidable {
+        /// The one face of both dice.
+        face: u32,
+    },
+}
+
+impl std::fmt::Display for MatchupError {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            MatchupError::NoRolls => write!(f, "a roll cap of 0: expected at least 1 roll"),
+            MatchupError::RollOffUndecidable { face } => write!(
+                f,
+                "the roll-off can never decide who starts: both dice show only {face}"
+            ),
+        }
+    }
+}
+
+impl std::error::Error for MatchupError {}
+
+impl<'a> Matchup<'a> {
+    /// Die A (`dice[0]`) against die B under `rules`; a game reaching `max_rolls` rolls is
+    /// counted as unfinished.
+    ///
+    /// Refuses a cap of 0 and, under `roll-off`, two dice that always show the same face.
+    /// Every other pair of dice can be played: the rules move a piece only for faces
+    /// from 1 to the last field (others are rolls in which nothing moves), so no face is too
+    /// large, and a game in which nobody can move any more is recognised as never-ending.
+    pub fn new(rules: &'a Rules, dice: [&'a Die; 2], max_rolls: u64) -> Result<Self, MatchupError> {
+        if max_rolls == 0 {
+            return Err(MatchupError::NoRolls);
+        }
+        if rules.profile().roll_off && !roll_off_can_decide(dice) {
+            return Err(MatchupError::RollOffUndecidable {
+                face: dice[0].faces()[0],
+            });
+        }
+        Ok(Matchup {
+            rules,
+            dice,
+            max_rolls,
+        })
+    }
+
+    /// The rules.
+    pub fn rules(&self) -> &'a Rules {
+        self.rules
+    }
+
+    /// Die A and die B.
+    pub fn dice(&self) -> [&'a Die; 2] {
+        self.dice
+    }
+
+    /// The roll cap: a game reaching this many rolls is counted as unfinished.
+    pub fn max_rolls(&self) -> u64 {
+        self.max_rolls
+    }
+
     /// Plays one game from the opening position with `first` to move.
     ///
     /// The position lives in locals from the mover's view (its pieces, the opponent's,
@@ -106,20 +168,18 @@ impl Matchup<'_> {
     }
 
     /// Who starts: under `roll-off` both roll and the higher face starts (ties re-roll);
-    /// otherwise `default`. `None` if the roll-off cannot decide (both dice one equal face).
+    /// otherwise `default`. The roll-off ends with probability one: [`Matchup::new`]
+    /// refuses dice that always tie.
     #[inline(always)]
-    pub fn first_player<R: Rng>(&self, default: Player, rng: &mut R) -> Option<Player> {
+    pub fn first_player<R: Rng>(&self, default: Player, rng: &mut R) -> Player {
         if !self.rules.profile().roll_off {
-            return Some(default);
-        }
-        if !roll_off_can_decide(self.dice) {
-            return None;
+            return default;
         }
         loop {
             let a = self.dice[0].roll(rng);
             let b = self.dice[1].roll(rng);
             if a != b {
-                return Some(if a > b { 0 } else { 1 });
+                return if a > b { 0 } else { 1 };
             }
         }
     }

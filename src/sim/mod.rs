@@ -3,12 +3,17 @@
 
 mod duel;
 mod game;
+mod plan;
 pub mod stats;
 mod stream;
 
 pub use duel::{
-    CHUNK_GAMES, CHUNK_PAIRS, DuelCounts, PILOT_GAMES, StartCounts, Stopping, games_for_precision,
-    play_chunk, play_chunks, run_duel, worst_case_games,
+    CHUNK_GAMES, CHUNK_PAIRS, DuelCounts, SimError, StartCounts, play_chunk, play_chunks, run_duel,
+    run_duel_announced,
 };
-pub use game::{GameEnd, Matchup, cannot_move, never_ends, roll_off_can_decide};
+pub use game::{GameEnd, Matchup, MatchupError, cannot_move, never_ends, roll_off_can_decide};
+pub use plan::{
+    DuelPlan, MAX_GAMES, PILOT_GAMES, PlanError, Stopping, StoppingRule, finest_precision,
+    games_for_precision, worst_case_games,
+};
 pub use stream::{GameRng, StreamKey, splitmix64};

@@ -72,9 +72,14 @@ pub fn normal(successes: u64, n: u64, z: f64) -> Interval {
 }
 
 /// Games needed so that a binomial estimate with variance `p(1-p) <= variance` has a
-/// normal-approximation half-width of at most `half_width` at quantile `z`.
-pub fn games_for_half_width(variance: f64, half_width: f64, z: f64) -> u64 {
-    (z * z * variance / (half_width * half_width)).ceil() as u64
+/// normal-approximation half-width of at most `half_width` at quantile `z`; `None` when
+/// that is not a number of games a `u64` can hold (a tiny or zero half-width, a NaN).
+pub fn games_for_half_width(variance: f64, half_width: f64, z: f64) -> Option<u64> {
+    let games = (z * z * variance / (half_width * half_width)).ceil();
+    // 2^64 as f64 is exact; every f64 below it converts to u64 without saturating.
+    (0.0..18_446_744_073_709_551_616.0)
+        .contains(&games)
+        .then_some(games as u64)
 }
 
 /// The largest `p(1-p)` for `p` in the interval: an upper bound on the Bernoulli variance.
@@ -92,8 +97,8 @@ mod tests {
         // 8 of 10 at z = 1.96 (Wilson 1927): centre (0.8 + 0.19208)/1.38416 = 0.71676,
         // half 1.96/1.38416 * sqrt(0.016 + 0.009604) = 0.22659.
         let i = wilson(8, 10, 1.96);
-        assert!((i.lo - 0.49016).abs() < 1e-4, "{i:?}");
-        assert!((i.hi - 0.94335).abs() < 1e-4, "{i:?}");
+        approx::assert_abs_diff_eq!(i.lo, 0.49016, epsilon = 1e-4);
+        approx::assert_abs_diff_eq!(i.hi, 0.94335, epsilon = 1e-4);
     }
 
     #[test]
@@ -109,7 +114,11 @@ mod tests {
     #[test]
     fn sample_size_for_the_worst_case() {
         // The textbook figure: +-0.001 at 95 % needs 1.96^2 / 4 / 1e-6 = 960,365 games.
-        assert_eq!(games_for_half_width(0.25, 0.001, Z95), 960_365);
+        assert_eq!(games_for_half_width(0.25, 0.001, Z95), Some(960_365));
+        // 1e-10 needs 9.6e19 games: more than a u64 holds, not a saturated or wrapped count.
+        assert_eq!(games_for_half_width(0.25, 1e-10, Z95), None);
+        assert_eq!(games_for_half_width(0.25, 0.0, Z95), None);
+        assert_eq!(games_for_half_width(0.25, f64::NAN, Z95), None);
         assert_eq!(max_variance(&Interval { lo: 0.1, hi: 0.2 }), 0.2 * 0.8);
         assert_eq!(max_variance(&Interval { lo: 0.3, hi: 0.9 }), 0.25);
     }
