@@ -155,24 +155,11 @@ pub fn plan_line(what: &str, plan: &DuelPlan) -> Option<String> {
     let rate = plan.played as f64 / plan.elapsed.as_secs_f64();
     Some(format!(
         "{what}: {} games planned, about {} at the {} games/s of the first {} games",
-        grouped(plan.games),
+        crate::report::thousands(plan.games),
         human_duration(remaining),
         human_count(rate),
-        grouped(plan.played)
+        crate::report::thousands(plan.played)
     ))
-}
-
-/// A count with thousands separators: `384,146,432`.
-fn grouped(n: u64) -> String {
-    let digits = n.to_string();
-    let mut out = String::new();
-    for (i, d) in digits.chars().enumerate() {
-        if i > 0 && (digits.len() - i) % 3 == 0 {
-            out.push(',');
-        }
-        out.push(d);
-    }
-    out
 }
 
 /// A rough duration for people: `40 s`, `12 min`, `3.5 h`, `9 days`, `2.1e4 years`.

@@ -97,7 +97,7 @@ impl ConvergeArgs {
         if self.stopping {
             crate::sim::Stopping::precision(self.precision)
                 .map_err(|e| CliError::input(format!("--precision: {e}")))?;
-            if self.look_every < 2 || self.look_every % 2 != 0 {
+            if self.look_every < 2 || !self.look_every.is_multiple_of(2) {
                 return Err(CliError::input(format!(
                     "--look-every {}: expected an even number of games, at least 2",
                     self.look_every

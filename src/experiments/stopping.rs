@@ -115,7 +115,7 @@ impl FromStr for Rule {
             let n: u64 = n.replace('_', "").parse().map_err(|_| {
                 format!("'{s}': expected fixed-N with a number N, e.g. fixed-10000")
             })?;
-            if n < 2 || n % 2 != 0 {
+            if n < 2 || !n.is_multiple_of(2) {
                 return Err(format!("'{s}': N must be even and at least 2"));
             }
             return Ok(Rule::Fixed(n));

@@ -118,7 +118,7 @@ impl<'a> Matchup<'a> {
             idle = if turn.moved { 0 } else { idle + 1 };
             // The three ways a game can end are rare; one combined test keeps the loop to a
             // single well-predicted branch.
-            let check_stuck = !turn.moved & (idle % IDLE_CHECK_INTERVAL == 0);
+            let check_stuck = !turn.moved & idle.is_multiple_of(IDLE_CHECK_INTERVAL);
             if turn.won | check_stuck | (rolls >= self.max_rolls) {
                 let state = GameState {
                     pieces: if mover == 0 {

@@ -83,7 +83,7 @@ pub enum StoppingRule {
 impl Stopping {
     /// Exactly `games` games: even, at least 2 and at most [`MAX_GAMES`].
     pub fn games(games: u64) -> Result<Stopping, PlanError> {
-        if games < 2 || games % 2 != 0 {
+        if games < 2 || !games.is_multiple_of(2) {
             return Err(PlanError::OddGames(games));
         }
         if games > MAX_GAMES {
