@@ -49,8 +49,8 @@ pub fn compare(
     })
 }
 
-/// A simulated pairing and its exact counterpart.
-#[derive(Clone, Debug, PartialEq)]
+/// A simulated pairing and its exact counterpart (serialized as it is into the report).
+#[derive(Clone, Debug, PartialEq, serde::Serialize)]
 pub struct SimulatedPairing {
     /// Strategy moving first.
     pub first: String,

@@ -22,7 +22,7 @@ pub use converge::{
 };
 pub use duel::{DuelReport, write_duel};
 pub use files::{OutputFile, PlotError};
-pub use pig::{ComparisonReport, GameReport, QueryReport, SimulationReport, SimulationRow};
+pub use pig::{ComparisonReport, GameReport, QueryReport, SimulationReport};
 pub use ranking::RankReport;
 pub use solve::{BoundsReport, SolveReport};
 

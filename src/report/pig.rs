@@ -104,7 +104,7 @@ pub struct SimulationReport {
     /// The normal quantile of the intervals (99.9 %).
     pub z: f64,
     /// One row per pairing.
-    pub pairings: Vec<SimulationRow>,
+    pub pairings: Vec<SimulatedPairing>,
 }
 
 impl SimulationReport {
@@ -113,42 +113,9 @@ impl SimulationReport {
         SimulationReport {
             seed,
             z: Z_999,
-            pairings: pairings
-                .iter()
-                .map(|p| SimulationRow {
-                    first: p.first.clone(),
-                    second: p.second.clone(),
-                    games: p.games,
-                    first_wins: p.first_wins,
-                    rate: p.rate,
-                    exact: p.exact,
-                    half_width: p.half_width,
-                    agrees: p.agrees,
-                })
-                .collect(),
+            pairings: pairings.to_vec(),
         }
     }
-}
-
-/// A simulated pairing and its exact counterpart.
-#[derive(Clone, Debug, Serialize)]
-pub struct SimulationRow {
-    /// Strategy moving first.
-    pub first: String,
-    /// Strategy moving second.
-    pub second: String,
-    /// Games played.
-    pub games: u64,
-    /// Games the first player won.
-    pub first_wins: u64,
-    /// `first_wins / games`.
-    pub rate: f64,
-    /// The exact probability.
-    pub exact: f64,
-    /// Half-width of the interval around `exact` the rate must fall into.
-    pub half_width: f64,
-    /// Whether it does.
-    pub agrees: bool,
 }
 
 impl GameReport {
