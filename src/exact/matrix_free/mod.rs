@@ -50,12 +50,12 @@ pub use storage::Storage;
 pub use sweep::Work;
 
 use super::bounds::StateBounds;
-use super::search::{can_reach, reach};
+use super::search::{can_reach, can_reach_never, reach};
 use super::{ExactError, ExactResult, ResultBounds, SolveOptions, SolveStats, memory, p_a_starts};
 use crate::dice::Die;
 use crate::rules::Rules;
 use game::Game;
-use layout::{CAN_WIN, REACHED, SPREAD};
+use layout::{CAN_NEVER, CAN_WIN, REACHED, SPREAD};
 use std::time::Instant;
 use storage::{F32Slot, F64Slot};
 use sweep::{Iterated, Run};
@@ -87,6 +87,11 @@ pub struct FullOutcome {
     pub classify_sweeps: usize,
     /// Passes of the reachability search.
     pub reach_passes: usize,
+    /// Passes of the "can reach the never-ending set" search (0 without such a set).
+    pub never_passes: usize,
+    /// Reachable states that can reach the never-ending set (or are in it): the states that
+    /// keep `Z`.
+    pub z_states: u64,
     /// Under `f32`: the iteration stopped gaining before the tolerance was reached; the
     /// intervals are as wide as they say.
     pub stalled: bool,
@@ -95,13 +100,87 @@ pub struct FullOutcome {
 }
 
 /// Bytes of the values, flags and tables of a matrix-free solve over `configs`
-/// configurations, with `components` values per state of `value_bytes` bytes each.
-pub fn estimate_bytes(configs: [u64; 2], components: u64, value_bytes: u64) -> u64 {
+/// configurations: `V` and `W` for every state of the product, `Z` (and its rank index)
+/// for `z_states` states (0 without a never-ending state), `value_bytes` bytes a value.
+pub fn estimate_bytes(configs: [u64; 2], z_states: u64, value_bytes: u64) -> u64 {
     let cells = configs[0].saturating_mul(configs[1]);
-    cells
-        .saturating_mul(2 * components * value_bytes)
+    storage::values_bytes(cells.saturating_mul(2), z_states, value_bytes)
         .saturating_add(cells) // the flag byte per cell
         .saturating_add(memory::FIXED_BYTES)
+}
+
+/// What the boolean searches found, before any value is stored.
+struct Searched {
+    reach_passes: usize,
+    classify_sweeps: usize,
+    never_passes: usize,
+    counts: stats::StateCounts,
+}
+
+/// Runs the three boolean searches on a fresh game: the states reachable from the openings,
+/// those of them that can reach a win, and those that can reach the never-ending set.
+fn search_states(game: &Game) -> Searched {
+    let (sa, sb) = game.start;
+    let start = game.cell(sa, sb);
+    // Either player may start: both sides of the opening pair.
+    let reach_passes = reach(game, &[(start, 0), (start, 1)], REACHED, SPREAD);
+    let classify_sweeps = can_reach(game, CAN_WIN, [CAN_WIN; 2], REACHED);
+    let never_passes = can_reach_never(game, CAN_WIN, CAN_NEVER, REACHED);
+    Searched {
+        reach_passes,
+        classify_sweeps,
+        never_passes,
+        counts: stats::count_states(game),
+    }
+}
+
+/// What a matrix-free solve of a matchup would store, found by its searches alone (the
+/// flag byte per pair of configurations and the tables, no values): for the memory plan
+/// of pairs too large to solve here.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, serde::Serialize)]
+pub struct Survey {
+    /// Configurations of A and of B.
+    pub configs: [u64; 2],
+    /// Reachable states.
+    pub states: u64,
+    /// Reachable never-ending states.
+    pub never_states: u64,
+    /// Reachable states that keep `Z` (can reach the never-ending set).
+    pub z_states: u64,
+    /// [`estimate_bytes`] in `f64` with `Z` for every state, as before `Z` was sparse
+    /// (`0` components of `Z` without a never-ending state).
+    pub dense_f64_bytes: u64,
+    /// [`estimate_bytes`] in `f64`.
+    pub f64_bytes: u64,
+    /// [`estimate_bytes`] in `f32`.
+    pub f32_bytes: u64,
+}
+
+/// Surveys die `a` (player 1) against die `b` (player 2): builds the game and runs the
+/// searches of [`solve_full`], but stores no values. Needs one byte per pair of
+/// configurations plus the tables.
+pub fn survey(rules: &Rules, a: &Die, b: &Die) -> Result<Survey, ExactError> {
+    if rules.profile().three_tries {
+        return Err(ExactError::TooLarge(
+            "the matrix-free solver does not support three-tries".into(),
+        ));
+    }
+    let ordered = [Game::configs(rules, a), Game::configs(rules, b)];
+    let configs = ordered.each_ref().map(|(c, _)| c.len() as u64);
+    let game = Game::new(rules, [a, b], ordered);
+    let counts = search_states(&game).counts;
+    let states = configs[0].saturating_mul(configs[1]).saturating_mul(2);
+    let dense_z = if counts.never > 0 { states } else { 0 };
+    Ok(Survey {
+        configs,
+        states: counts.states,
+        never_states: counts.never,
+        z_states: counts.can_never,
+        // The old layout: `Z` next to `V, W` for every state, no rank index.
+        dense_f64_bytes: estimate_bytes(configs, 0, 8).saturating_add(dense_z * 8),
+        f64_bytes: estimate_bytes(configs, counts.can_never, 8),
+        f32_bytes: estimate_bytes(configs, counts.can_never, 4),
+    })
 }
 
 /// Solves die `a` (player 1) against die `b` (player 2) exactly without a transition matrix, with the
@@ -147,28 +226,31 @@ pub fn solve_full_with(
         bytes,
         limit: options.max_memory.unwrap_or(u64::MAX),
     };
-    // The least this solve can need: two components in the smallest allowed storage.
-    let first = estimate_bytes(configs, 2, full.storage.value_bytes());
+    // The least this solve can need: no `Z`, in the smallest allowed storage.
+    let first = estimate_bytes(configs, 0, full.storage.value_bytes());
     if !fits(first) {
         return Err(memory_error(first));
     }
     let game = Game::new(rules, [a, b], ordered);
+    let Searched {
+        reach_passes,
+        classify_sweeps,
+        never_passes,
+        counts,
+    } = search_states(&game);
     let (sa, sb) = game.start;
     let start = game.cell(sa, sb);
-    // Either player may start: both sides of the opening pair.
-    let reach_passes = reach(&game, &[(start, 0), (start, 1)], REACHED, SPREAD);
-    let classify_sweeps = can_reach(&game, CAN_WIN, [CAN_WIN; 2], REACHED);
-    let counts = stats::count_states(&game);
     let never_states = counts.never;
-    // The storage is chosen only now: a reachable never-ending state needs a third
-    // component, and `f64` for two components may fit where it does not fit for three.
+    let z_states = counts.can_never;
+    // The storage is chosen only now: the states that can reach a never-ending state need
+    // a third component, and `f64` without it may fit where it does not fit with it.
     let k = if never_states > 0 { 3 } else { 2 };
     let storage = match full.storage {
-        Storage::Auto if fits(estimate_bytes(configs, k, 8)) => Storage::F64,
+        Storage::Auto if fits(estimate_bytes(configs, z_states, 8)) => Storage::F64,
         Storage::Auto => Storage::F32,
         s => s,
     };
-    let bytes = estimate_bytes(configs, k, storage.value_bytes());
+    let bytes = estimate_bytes(configs, z_states, storage.value_bytes());
     if !fits(bytes) {
         return Err(memory_error(bytes));
     }
@@ -182,6 +264,7 @@ pub fn solve_full_with(
         lower,
         stalled,
         work,
+        z_states: kept,
     } = match (storage, k) {
         (Storage::F64, 2) => run.go::<F64Slot, 2>(false)?,
         (Storage::F64, _) => run.go::<F64Slot, 3>(false)?,
@@ -189,6 +272,7 @@ pub fn solve_full_with(
         _ => run.go::<F32Slot, 3>(true)?,
     };
     let solve_seconds = solving.elapsed().as_secs_f64();
+    debug_assert_eq!(kept, if k == 3 { z_states } else { 0 });
     let opening = |side: usize| {
         if k == 3 && game.side_flags(start, side) & CAN_WIN == 0 {
             StateBounds::NEVER
@@ -219,6 +303,8 @@ pub fn solve_full_with(
         storage,
         classify_sweeps,
         reach_passes,
+        never_passes,
+        z_states,
         stalled,
         work,
     })

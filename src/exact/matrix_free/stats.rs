@@ -6,7 +6,7 @@
 //! test checks them equal.
 
 use super::game::Game;
-use super::layout::{CAN_WIN, REACHED};
+use super::layout::{CAN_NEVER, CAN_WIN, REACHED};
 use rayon::prelude::*;
 
 /// What [`count_states`] counts.
@@ -18,6 +18,8 @@ pub struct StateCounts {
     pub states: u64,
     /// Reachable states that cannot reach a win.
     pub never: u64,
+    /// Reachable states that can reach the never-ending set (or are in it).
+    pub can_never: u64,
     /// Distinct successors (a win counts as one).
     pub transitions: u64,
     /// States with a self-loop that is eliminated.
@@ -30,6 +32,7 @@ impl StateCounts {
             cells: self.cells + y.cells,
             states: self.states + y.states,
             never: self.never + y.never,
+            can_never: self.can_never + y.can_never,
             transitions: self.transitions + y.transitions,
             self_loops: self.self_loops + y.self_loops,
         }
@@ -55,6 +58,7 @@ pub fn count_states(game: &Game) -> StateCounts {
                     }
                     counts.states += 1;
                     counts.never += u64::from(f & CAN_WIN == 0);
+                    counts.can_never += u64::from(f & CAN_NEVER != 0);
                     let (t, l) = count_side(game, &row, a, (cell, side), targets);
                     counts.transitions += t;
                     counts.self_loops += l;

@@ -82,3 +82,134 @@ impl Slot for F32Slot {
         self.0.store(f.to_bits(), Relaxed)
     }
 }
+
+/// The values of a solve: `V` and `W` for every state of the product, `Z` only for the
+/// states that can reach the never-ending set (everywhere else it is exactly 0). A state
+/// is addressed as `cell * 2 + side`.
+///
+/// # Sparse `Z`
+/// `Z` lives in a compact array indexed by rank: one bit per state says whether it is
+/// stored, and per word of 64 bits the number of stored states before it; a state's
+/// slot is that number plus the population count of the bits below its own. Bits and
+/// count share 16 bytes, one cache line, so a read of `Z` costs the bit test, and for a
+/// stored state one more load. The index takes 2 bits per state where `Z` takes 64
+/// (`f64`) or 32 (`f32`); without a never-ending state it is not built at all.
+pub struct Values<S> {
+    /// `V, W` of state `s` at `2 s`, `2 s + 1`.
+    vw: Vec<S>,
+    /// The rank index over the states, empty without a never-ending state.
+    z_index: Vec<RankWord>,
+    /// `Z` of the stored states, in state order.
+    z: Vec<S>,
+}
+
+/// 64 states of the rank index: which are stored, and how many are stored before them.
+#[derive(Clone, Copy, Default)]
+struct RankWord {
+    bits: u64,
+    before: u64,
+}
+
+/// Bytes of [`Values`] over `states` states of which `z_states` keep `Z`, `value_bytes`
+/// a value: the counterpart of [`Values::new`] for the memory guard.
+pub fn values_bytes(states: u64, z_states: u64, value_bytes: u64) -> u64 {
+    let vw = states.saturating_mul(2 * value_bytes);
+    if z_states == 0 {
+        return vw;
+    }
+    let index = states.div_ceil(64).saturating_mul(size_of::<RankWord>() as u64);
+    vw.saturating_add(index)
+        .saturating_add(z_states.saturating_mul(value_bytes))
+}
+
+impl<S: Slot> Values<S> {
+    /// All values 0 over `states` states; `Z` kept where `keeps_z(state)` (no `Z` at all if
+    /// `with_z` is false), and set to 1 where `never(state)`, a state of the never-ending
+    /// set, which must keep `Z`.
+    pub fn new(
+        states: usize,
+        with_z: bool,
+        keeps_z: impl Fn(usize) -> bool + Sync,
+        never: impl Fn(usize) -> bool + Sync,
+    ) -> Values<S> {
+        use rayon::prelude::*;
+        let vw = (0..2 * states).into_par_iter().map(|_| S::zero()).collect();
+        if !with_z {
+            return Values {
+                vw,
+                z_index: Vec::new(),
+                z: Vec::new(),
+            };
+        }
+        let mut z_index: Vec<RankWord> = (0..states.div_ceil(64))
+            .into_par_iter()
+            .map(|w| {
+                let bits = (w * 64..(w * 64 + 64).min(states))
+                    .filter(|&s| keeps_z(s))
+                    .fold(0u64, |bits, s| bits | 1 << (s % 64));
+                RankWord { bits, before: 0 }
+            })
+            .collect();
+        let mut stored = 0u64;
+        for word in &mut z_index {
+            word.before = stored;
+            stored += u64::from(word.bits.count_ones());
+        }
+        let z: Vec<S> = (0..stored).into_par_iter().map(|_| S::zero()).collect();
+        let values = Values { vw, z_index, z };
+        (0..states).into_par_iter().for_each(|s| {
+            if never(s) {
+                values.z_slot(s).expect("a never-ending state keeps Z").set(1.0);
+            }
+        });
+        values
+    }
+
+    /// States that keep `Z`.
+    pub fn z_states(&self) -> u64 {
+        self.z.len() as u64
+    }
+
+    /// The slot of `Z` of `state`, `None` where `Z` is not kept (it is 0 there).
+    #[inline(always)]
+    fn z_slot(&self, state: usize) -> Option<&S> {
+        let word = self.z_index.get(state / 64)?;
+        let bit = 1u64 << (state % 64);
+        if word.bits & bit == 0 {
+            return None;
+        }
+        let rank = word.before + u64::from((word.bits & (bit - 1)).count_ones());
+        Some(&self.z[rank as usize])
+    }
+
+    /// `[V, W]` (`K = 2`) or `[V, W, Z]` (`K = 3`) of `state`.
+    #[inline(always)]
+    pub fn load<const K: usize>(&self, state: usize) -> [f64; K] {
+        std::array::from_fn(|k| match k {
+            0 | 1 => self.vw[2 * state + k].get(),
+            _ => self.z_slot(state).map_or(0.0, Slot::get),
+        })
+    }
+
+    /// Stores `x` (`[V, W]` or `[V, W, Z]`) at `state`; returns the largest change of a
+    /// stored value and the sum of what is stored (rounded down under `f32`), which is what
+    /// the certificate sees. A `Z` that is not kept is 0 by the search that decided so.
+    #[inline(always)]
+    pub fn store<const K: usize>(&self, state: usize, x: [f64; K]) -> (f64, f64) {
+        let (mut change, mut assigned) = (0.0f64, 0.0);
+        let mut put = |slot: &S, x: f64| {
+            change = change.max((x - slot.get()).abs());
+            slot.set(x);
+            assigned += slot.get();
+        };
+        put(&self.vw[2 * state], x[0]);
+        put(&self.vw[2 * state + 1], x[1]);
+        if K == 3 {
+            match self.z_slot(state) {
+                Some(slot) => put(slot, x[2]),
+                None => debug_assert_eq!(x[2], 0.0, "Z of a state that cannot reach N"),
+            }
+        }
+        (change, assigned)
+    }
+}
