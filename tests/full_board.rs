@@ -8,6 +8,7 @@ use wuerfelglueck::exact::checks::against_simulation;
 use wuerfelglueck::exact::matrix_free::{
     FullOptions, Storage, estimate_bytes, solve_full, solve_full_with,
 };
+use wuerfelglueck::exact::solve::CAN_NEVER;
 use wuerfelglueck::exact::{
     ExactError, ExactResult, Model, SolveOptions, checks::check_result, solve_fitting,
     solve_matchup,
@@ -180,19 +181,21 @@ fn f32_storage_is_certified_but_coarser() {
     }
 }
 
-/// A never-ending set needs a third stored component. Under a limit that holds two `f64`
-/// components but not three, the automatic choice must fall to `f32` and still answer
-/// (it once chose `f64` before the never-ending set was known, and then refused).
+/// A never-ending set needs a third stored component where it can be reached. Under a
+/// limit that holds the `f64` values without it but not with it, the automatic choice must
+/// fall to `f32` and still answer (it once chose `f64` before the never-ending set was
+/// known, and then refused).
 #[test]
 fn auto_storage_is_chosen_after_the_never_ending_search() {
     let (r, a, b) = (rules("12/6/2/2", "bwinf"), die("2,6"), die("1..5"));
-    let reference = solve_full(&r, &a, &b, &options(1e-11)).unwrap();
-    assert!(reference.stats.never_states > 0);
-    let configs = reference.stats.configs;
+    let reference = solve_full_with(&r, &a, &b, &options(1e-11), &FullOptions::default()).unwrap();
+    assert!(reference.result.stats.never_states > 0);
+    let configs = reference.result.stats.configs;
+    let z = reference.z_states;
     let (two_f64, three_f64, three_f32) = (
-        estimate_bytes(configs, 2, 8),
-        estimate_bytes(configs, 3, 8),
-        estimate_bytes(configs, 3, 4),
+        estimate_bytes(configs, 0, 8),
+        estimate_bytes(configs, z, 8),
+        estimate_bytes(configs, z, 4),
     );
     assert!(two_f64 < three_f64 && three_f32 < three_f64);
     let opts = SolveOptions {
@@ -202,14 +205,62 @@ fn auto_storage_is_chosen_after_the_never_ending_search() {
     let auto = solve_full_with(&r, &a, &b, &opts, &FullOptions::default()).unwrap();
     assert_eq!(auto.storage, Storage::F32);
     let p = auto.result.bounds.p_a;
-    assert!(p.lo <= reference.p_a + 1e-12 && reference.p_a <= p.hi + 1e-12);
-    // With room for three f64 components the same call keeps f64.
+    let truth = reference.result.p_a;
+    assert!(p.lo <= truth + 1e-12 && truth <= p.hi + 1e-12);
+    // With room for the kept `Z` in f64 the same call keeps f64.
     let roomy = SolveOptions {
         max_memory: Some(three_f64),
         ..opts
     };
     let wide = solve_full_with(&r, &a, &b, &roomy, &FullOptions::default()).unwrap();
     assert_eq!(wide.storage, Storage::F64);
+    assert_eq!(wide.result.stats.memory_bytes, three_f64);
+}
+
+/// `Z` is kept exactly for the states that can reach the never-ending set: their number
+/// equals the sparse chain's own reverse search ([`CAN_NEVER`] rows), on boards where
+/// all, part or none of the states can reach it; the values agree with the sparse solver,
+/// and the memory counted is that of the kept `Z`.
+#[test]
+fn z_is_kept_where_the_never_ending_set_can_be_reached() {
+    let mut partial = 0;
+    for (board, a, b) in [
+        ("12/6/2/2", "2,6", "1..5"),
+        ("20/10/2/2", "6", "1..6"),
+        ("8/4/2/2", "6", "1..6"),
+        ("12/6/2/2", "5,6", "4,6"),
+        ("20/10/2/2", "4..9", "5..10"),
+        ("16/8/3/3", "3..8", "6..11"),
+        ("20/10/2/2", "1..6", "1,6"),
+    ] {
+        let (r, da, db) = (rules(board, "bwinf"), die(a), die(b));
+        let what = format!("{board} {a} vs {b}");
+        let full = solve_full_with(&r, &da, &db, &options(1e-11), &FullOptions::default())
+            .unwrap_or_else(|e| panic!("{what}: {e}"));
+        let model = Model::build(&r, &da, &db, &options(1e-11)).unwrap();
+        let can_never = model
+            .classes
+            .flags
+            .iter()
+            .filter(|&&f| f & CAN_NEVER != 0)
+            .count() as u64;
+        assert_eq!(full.z_states, can_never, "{what}");
+        let stats = full.result.stats;
+        assert!(full.z_states >= stats.never_states, "{what}");
+        assert_eq!(full.z_states == 0, stats.never_states == 0, "{what}");
+        if full.z_states > 0 && full.z_states < stats.states {
+            partial += 1;
+        }
+        assert_eq!(
+            stats.memory_bytes,
+            estimate_bytes(stats.configs, full.z_states, 8),
+            "{what}"
+        );
+        let sparse = model.solve(&options(1e-11)).unwrap().0;
+        check_result(&full.result, 1e-11).unwrap_or_else(|e| panic!("{what}: {e}"));
+        assert_close(&full.result, &sparse, 1e-9, &what);
+    }
+    assert!(partial >= 2, "no board where only part of the states keeps Z");
 }
 
 #[test]
