@@ -23,8 +23,10 @@ fn main() -> Result<(), String> {
         "limit {}",
         limit.map_or("none".into(), |l| format_bytes(l))
     );
-    println!("| pair | configurations | states | never | keep Z | share | f64 before | f64 after | f32 after | f64 fits |");
-    println!("|---|---|---|---|---|---|---|---|---|---|");
+    println!(
+        "| pair | configurations | states | never | keep Z | share | f64 dense Z | f64 sparse Z | f32 dense Z | f32 sparse Z | f64 fits |"
+    );
+    println!("|---|---|---|---|---|---|---|---|---|---|---|");
     for pair in pairs {
         let (a, b) = pair
             .split_once(':')
@@ -33,7 +35,7 @@ fn main() -> Result<(), String> {
         let b: Die = b.parse().map_err(|e| format!("{b}: {e}"))?;
         let s = survey(&rules, &a, &b).map_err(|e| e.to_string())?;
         println!(
-            "| {a} vs {b} | {} × {} | {:.3e} | {:.3e} | {:.3e} | {:.1} % | {} | {} | {} | {} |",
+            "| {a} vs {b} | {} × {} | {:.3e} | {:.3e} | {:.3e} | {:.1} % | {} | {} | {} | {} | {} |",
             s.configs[0],
             s.configs[1],
             s.states as f64,
@@ -41,9 +43,10 @@ fn main() -> Result<(), String> {
             s.z_states as f64,
             100.0 * s.z_states as f64 / s.states.max(1) as f64,
             format_bytes(s.dense_f64_bytes),
-            format_bytes(s.f64_bytes),
-            format_bytes(s.f32_bytes),
-            limit.is_none_or(|l| s.f64_bytes <= l),
+            format_bytes(s.sparse_f64_bytes),
+            format_bytes(s.dense_f32_bytes),
+            format_bytes(s.sparse_f32_bytes),
+            limit.is_none_or(|l| s.sparse_f64_bytes <= l),
         );
     }
     Ok(())

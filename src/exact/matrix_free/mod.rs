@@ -46,7 +46,7 @@ pub mod stats;
 pub mod storage;
 pub mod sweep;
 
-pub use storage::Storage;
+pub use storage::{Storage, ZLayout};
 pub use sweep::Work;
 
 use super::bounds::StateBounds;
@@ -83,6 +83,8 @@ pub struct FullOutcome {
     pub result: ExactResult,
     /// The storage used (`F64` or `F32`, never `Auto`).
     pub storage: Storage,
+    /// How `Z` was kept (`None` without a never-ending state).
+    pub z_layout: Option<ZLayout>,
     /// Passes of the "can reach a win" search.
     pub classify_sweeps: usize,
     /// Passes of the reachability search.
@@ -100,11 +102,12 @@ pub struct FullOutcome {
 }
 
 /// Bytes of the values, flags and tables of a matrix-free solve over `configs`
-/// configurations: `V` and `W` for every state of the product, `Z` (and its rank index)
-/// for `z_states` states (0 without a never-ending state), `value_bytes` bytes a value.
-pub fn estimate_bytes(configs: [u64; 2], z_states: u64, value_bytes: u64) -> u64 {
+/// configurations, `value_bytes` bytes a value: `V` and `W` for every state of the
+/// product, and with a never-ending set `z` = `Some((layout, z_states))`: `Z` for every
+/// state or, sparse, for the `z_states` that can reach it ([`storage::values_bytes`]).
+pub fn estimate_bytes(configs: [u64; 2], z: Option<(ZLayout, u64)>, value_bytes: u64) -> u64 {
     let cells = configs[0].saturating_mul(configs[1]);
-    storage::values_bytes(cells.saturating_mul(2), z_states, value_bytes)
+    storage::values_bytes(cells.saturating_mul(2), z, value_bytes)
         .saturating_add(cells) // the flag byte per cell
         .saturating_add(memory::FIXED_BYTES)
 }
@@ -147,13 +150,14 @@ pub struct Survey {
     pub never_states: u64,
     /// Reachable states that keep `Z` (can reach the never-ending set).
     pub z_states: u64,
-    /// [`estimate_bytes`] in `f64` with `Z` for every state, as before `Z` was sparse
-    /// (`0` components of `Z` without a never-ending state).
+    /// [`estimate_bytes`] in `f64` with dense `Z` (no `Z` without a never-ending state).
     pub dense_f64_bytes: u64,
-    /// [`estimate_bytes`] in `f64`.
-    pub f64_bytes: u64,
-    /// [`estimate_bytes`] in `f32`.
-    pub f32_bytes: u64,
+    /// [`estimate_bytes`] in `f64` with sparse `Z`.
+    pub sparse_f64_bytes: u64,
+    /// [`estimate_bytes`] in `f32` with dense `Z`.
+    pub dense_f32_bytes: u64,
+    /// [`estimate_bytes`] in `f32` with sparse `Z`.
+    pub sparse_f32_bytes: u64,
 }
 
 /// Surveys die `a` (player 1) against die `b` (player 2): builds the game and runs the
@@ -169,17 +173,19 @@ pub fn survey(rules: &Rules, a: &Die, b: &Die) -> Result<Survey, ExactError> {
     let configs = ordered.each_ref().map(|(c, _)| c.len() as u64);
     let game = Game::new(rules, [a, b], ordered);
     let counts = search_states(&game).counts;
-    let states = configs[0].saturating_mul(configs[1]).saturating_mul(2);
-    let dense_z = if counts.never > 0 { states } else { 0 };
+    let bytes = |layout: ZLayout, value_bytes: u64| {
+        let z = (counts.never > 0).then_some((layout, counts.can_never));
+        estimate_bytes(configs, z, value_bytes)
+    };
     Ok(Survey {
         configs,
         states: counts.states,
         never_states: counts.never,
         z_states: counts.can_never,
-        // The old layout: `Z` next to `V, W` for every state, no rank index.
-        dense_f64_bytes: estimate_bytes(configs, 0, 8).saturating_add(dense_z * 8),
-        f64_bytes: estimate_bytes(configs, counts.can_never, 8),
-        f32_bytes: estimate_bytes(configs, counts.can_never, 4),
+        dense_f64_bytes: bytes(ZLayout::Dense, 8),
+        sparse_f64_bytes: bytes(ZLayout::Sparse, 8),
+        dense_f32_bytes: bytes(ZLayout::Dense, 4),
+        sparse_f32_bytes: bytes(ZLayout::Sparse, 4),
     })
 }
 
@@ -227,7 +233,7 @@ pub fn solve_full_with(
         limit: options.max_memory.unwrap_or(u64::MAX),
     };
     // The least this solve can need: no `Z`, in the smallest allowed storage.
-    let first = estimate_bytes(configs, 0, full.storage.value_bytes());
+    let first = estimate_bytes(configs, None, full.storage.value_bytes());
     if !fits(first) {
         return Err(memory_error(first));
     }
@@ -242,18 +248,34 @@ pub fn solve_full_with(
     let start = game.cell(sa, sb);
     let never_states = counts.never;
     let z_states = counts.can_never;
-    // The storage is chosen only now: the states that can reach a never-ending state need
-    // a third component, and `f64` without it may fit where it does not fit with it.
+    // The storage is chosen only now, when the never-ending set is known: `f64` before
+    // `f32`, and dense `Z` (the fastest sweeps) before sparse `Z` (less memory).
     let k = if never_states > 0 { 3 } else { 2 };
-    let storage = match full.storage {
-        Storage::Auto if fits(estimate_bytes(configs, z_states, 8)) => Storage::F64,
-        Storage::Auto => Storage::F32,
-        s => s,
+    let layouts: &[Option<ZLayout>] = if k == 3 {
+        &[Some(ZLayout::Dense), Some(ZLayout::Sparse)]
+    } else {
+        &[None]
     };
-    let bytes = estimate_bytes(configs, z_states, storage.value_bytes());
-    if !fits(bytes) {
-        return Err(memory_error(bytes));
-    }
+    let storages: &[Storage] = match full.storage {
+        Storage::Auto => &[Storage::F64, Storage::F32],
+        Storage::F64 => &[Storage::F64],
+        Storage::F32 => &[Storage::F32],
+    };
+    let bytes_of = |storage: Storage, layout: Option<ZLayout>| {
+        estimate_bytes(configs, layout.map(|l| (l, z_states)), storage.value_bytes())
+    };
+    let candidates = storages
+        .iter()
+        .flat_map(|&s| layouts.iter().map(move |&l| (s, l)));
+    let (storage, z_layout) = candidates
+        .clone()
+        .find(|&(s, l)| fits(bytes_of(s, l)))
+        .ok_or_else(|| {
+            let (s, l) = candidates.last().expect("a storage to try");
+            memory_error(bytes_of(s, l))
+        })?;
+    let bytes = bytes_of(storage, z_layout);
+    let layout = z_layout.unwrap_or(ZLayout::Dense);
     let build_seconds = started.elapsed().as_secs_f64();
     let run = Run {
         game: &game,
@@ -264,15 +286,20 @@ pub fn solve_full_with(
         lower,
         stalled,
         work,
-        z_states: kept,
+        sparse_z_states,
     } = match (storage, k) {
-        (Storage::F64, 2) => run.go::<F64Slot, 2>(false)?,
-        (Storage::F64, _) => run.go::<F64Slot, 3>(false)?,
-        (_, 2) => run.go::<F32Slot, 2>(true)?,
-        _ => run.go::<F32Slot, 3>(true)?,
+        (Storage::F64, 2) => run.go::<F64Slot, 2>(false, layout)?,
+        (Storage::F64, _) => run.go::<F64Slot, 3>(false, layout)?,
+        (_, 2) => run.go::<F32Slot, 2>(true, layout)?,
+        _ => run.go::<F32Slot, 3>(true, layout)?,
     };
     let solve_seconds = solving.elapsed().as_secs_f64();
-    debug_assert_eq!(kept, if k == 3 { z_states } else { 0 });
+    if z_layout == Some(ZLayout::Sparse) && sparse_z_states != z_states {
+        // The memory plan counted other states than the storage kept: a bug, not a result.
+        return Err(ExactError::TooLarge(format!(
+            "internal: {sparse_z_states} states keep Z, {z_states} were counted"
+        )));
+    }
     let opening = |side: usize| {
         if k == 3 && game.side_flags(start, side) & CAN_WIN == 0 {
             StateBounds::NEVER
@@ -301,6 +328,7 @@ pub fn solve_full_with(
     Ok(FullOutcome {
         result,
         storage,
+        z_layout,
         classify_sweeps,
         reach_passes,
         never_passes,

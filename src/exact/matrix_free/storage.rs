@@ -83,23 +83,35 @@ impl Slot for F32Slot {
     }
 }
 
-/// The values of a solve: `V` and `W` for every state of the product, `Z` only for the
-/// states that can reach the never-ending set (everywhere else it is exactly 0). A state
-/// is addressed as `cell * 2 + side`.
+/// How `Z` is kept where a never-ending state exists.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, serde::Serialize)]
+pub enum ZLayout {
+    /// Next to `V, W` for every state of the product: the fastest sweeps.
+    Dense,
+    /// Only for the states that can reach the never-ending set, through a rank index: less
+    /// memory, slower sweeps (see [`Values`]).
+    Sparse,
+}
+
+/// The values of a solve: `V` and `W` for every state of the product, and `Z` either next
+/// to them for every state ([`ZLayout::Dense`]) or only for the states that can reach the
+/// never-ending set ([`ZLayout::Sparse`]; everywhere else it is exactly 0). A state is
+/// addressed as `cell * 2 + side`.
 ///
 /// # Sparse `Z`
 /// `Z` lives in a compact array indexed by rank: one bit per state says whether it is
 /// stored, and per word of 64 bits the number of stored states before it; a state's
 /// slot is that number plus the population count of the bits below its own. Bits and
-/// count share 16 bytes, one cache line, so a read of `Z` costs the bit test, and for a
-/// stored state one more load. The index takes 2 bits per state where `Z` takes 64
-/// (`f64`) or 32 (`f32`); without a never-ending state it is not built at all.
+/// count share 16 bytes, so a read of `Z` costs the bit test and, for a stored state, one
+/// more load; the index takes 2 bits per state where `Z` takes 64 (`f64`) or 32 (`f32`).
 pub struct Values<S> {
-    /// `V, W` of state `s` at `2 s`, `2 s + 1`.
+    /// `V, W` (and `Z` if dense) of state `s` from `stride * s`.
     vw: Vec<S>,
-    /// The rank index over the states, empty without a never-ending state.
+    /// 3 with dense `Z`, else 2.
+    stride: usize,
+    /// The rank index over the states, empty unless `Z` is sparse.
     z_index: Vec<RankWord>,
-    /// `Z` of the stored states, in state order.
+    /// `Z` of the stored states, in state order (sparse `Z` only).
     z: Vec<S>,
 }
 
@@ -110,69 +122,85 @@ struct RankWord {
     before: u64,
 }
 
-/// Bytes of [`Values`] over `states` states of which `z_states` keep `Z`, `value_bytes`
-/// a value: the counterpart of [`Values::new`] for the memory guard.
-pub fn values_bytes(states: u64, z_states: u64, value_bytes: u64) -> u64 {
+/// Bytes of [`Values`] over `states` states, `value_bytes` a value: `V, W` everywhere,
+/// and with `z` = `Some((layout, z_states))` `Z` for all states (dense) or for the
+/// `z_states` that can reach the never-ending set (sparse, with the rank index).
+pub fn values_bytes(states: u64, z: Option<(ZLayout, u64)>, value_bytes: u64) -> u64 {
     let vw = states.saturating_mul(2 * value_bytes);
-    if z_states == 0 {
-        return vw;
+    match z {
+        None => vw,
+        Some((ZLayout::Dense, _)) => vw.saturating_add(states.saturating_mul(value_bytes)),
+        Some((ZLayout::Sparse, z_states)) => {
+            let index = states
+                .div_ceil(64)
+                .saturating_mul(size_of::<RankWord>() as u64);
+            vw.saturating_add(index)
+                .saturating_add(z_states.saturating_mul(value_bytes))
+        }
     }
-    let index = states.div_ceil(64).saturating_mul(size_of::<RankWord>() as u64);
-    vw.saturating_add(index)
-        .saturating_add(z_states.saturating_mul(value_bytes))
 }
 
 impl<S: Slot> Values<S> {
-    /// All values 0 over `states` states; `Z` kept where `keeps_z(state)` (no `Z` at all if
-    /// `with_z` is false), and set to 1 where `never(state)`, a state of the never-ending
+    /// All values 0 over `states` states; with `z` = `Some(layout)` `Z` is kept (sparse: where
+    /// `keeps_z(state)`), and set to 1 where `never(state)`, a state of the never-ending
     /// set, which must keep `Z`.
     pub fn new(
         states: usize,
-        with_z: bool,
+        z: Option<ZLayout>,
         keeps_z: impl Fn(usize) -> bool + Sync,
         never: impl Fn(usize) -> bool + Sync,
     ) -> Values<S> {
         use rayon::prelude::*;
-        let vw = (0..2 * states).into_par_iter().map(|_| S::zero()).collect();
-        if !with_z {
-            return Values {
-                vw,
-                z_index: Vec::new(),
-                z: Vec::new(),
-            };
-        }
-        let mut z_index: Vec<RankWord> = (0..states.div_ceil(64))
-            .into_par_iter()
-            .map(|w| {
-                let bits = (w * 64..(w * 64 + 64).min(states))
-                    .filter(|&s| keeps_z(s))
-                    .fold(0u64, |bits, s| bits | 1 << (s % 64));
-                RankWord { bits, before: 0 }
-            })
-            .collect();
-        let mut stored = 0u64;
-        for word in &mut z_index {
-            word.before = stored;
-            stored += u64::from(word.bits.count_ones());
-        }
-        let z: Vec<S> = (0..stored).into_par_iter().map(|_| S::zero()).collect();
-        let values = Values { vw, z_index, z };
-        (0..states).into_par_iter().for_each(|s| {
-            if never(s) {
-                values.z_slot(s).expect("a never-ending state keeps Z").set(1.0);
+        let stride = if z == Some(ZLayout::Dense) { 3 } else { 2 };
+        let vw = (0..stride * states).into_par_iter().map(|_| S::zero()).collect();
+        let mut values = Values {
+            vw,
+            stride,
+            z_index: Vec::new(),
+            z: Vec::new(),
+        };
+        if z == Some(ZLayout::Sparse) {
+            let mut z_index: Vec<RankWord> = (0..states.div_ceil(64))
+                .into_par_iter()
+                .map(|w| {
+                    let bits = (w * 64..(w * 64 + 64).min(states))
+                        .filter(|&s| keeps_z(s))
+                        .fold(0u64, |bits, s| bits | 1 << (s % 64));
+                    RankWord { bits, before: 0 }
+                })
+                .collect();
+            let mut stored = 0u64;
+            for word in &mut z_index {
+                word.before = stored;
+                stored += u64::from(word.bits.count_ones());
             }
-        });
+            values.z = (0..stored).into_par_iter().map(|_| S::zero()).collect();
+            values.z_index = z_index;
+        }
+        if z.is_some() {
+            (0..states).into_par_iter().for_each(|s| {
+                if never(s) {
+                    values
+                        .z_slot(s)
+                        .expect("a never-ending state keeps Z")
+                        .set(1.0);
+                }
+            });
+        }
         values
     }
 
-    /// States that keep `Z`.
-    pub fn z_states(&self) -> u64 {
+    /// States that keep `Z` in a compact array (0 unless `Z` is sparse).
+    pub fn sparse_z_states(&self) -> u64 {
         self.z.len() as u64
     }
 
     /// The slot of `Z` of `state`, `None` where `Z` is not kept (it is 0 there).
     #[inline(always)]
     fn z_slot(&self, state: usize) -> Option<&S> {
+        if self.stride == 3 {
+            return Some(&self.vw[3 * state + 2]);
+        }
         let word = self.z_index.get(state / 64)?;
         let bit = 1u64 << (state % 64);
         if word.bits & bit == 0 {
@@ -185,8 +213,9 @@ impl<S: Slot> Values<S> {
     /// `[V, W]` (`K = 2`) or `[V, W, Z]` (`K = 3`) of `state`.
     #[inline(always)]
     pub fn load<const K: usize>(&self, state: usize) -> [f64; K] {
+        let at = self.stride * state;
         std::array::from_fn(|k| match k {
-            0 | 1 => self.vw[2 * state + k].get(),
+            0 | 1 => self.vw[at + k].get(),
             _ => self.z_slot(state).map_or(0.0, Slot::get),
         })
     }
@@ -202,8 +231,9 @@ impl<S: Slot> Values<S> {
             slot.set(x);
             assigned += slot.get();
         };
-        put(&self.vw[2 * state], x[0]);
-        put(&self.vw[2 * state + 1], x[1]);
+        let at = self.stride * state;
+        put(&self.vw[at], x[0]);
+        put(&self.vw[at + 1], x[1]);
         if K == 3 {
             match self.z_slot(state) {
                 Some(slot) => put(slot, x[2]),

@@ -49,7 +49,7 @@
 
 use super::game::{Game, MIN_CHUNK, Row};
 use super::layout::{CAN_NEVER, CAN_WIN, GoalClass, REACHED, SIDE_BITS};
-use super::storage::{Slot, Values};
+use super::storage::{Slot, Values, ZLayout};
 use crate::exact::ExactError;
 use crate::exact::group::{solve_one, solve_pair};
 use crate::fixpoint::{self, Stall, StopRule, SweepReport};
@@ -228,21 +228,25 @@ pub struct Iterated {
     pub stalled: bool,
     /// The work done.
     pub work: Work,
-    /// States that kept `Z`.
-    pub z_states: u64,
+    /// States that kept `Z` in the compact array (sparse `Z` only).
+    pub sparse_z_states: u64,
 }
 
 impl Run<'_> {
     /// Iterates to the tolerance: first block by block, then, if the openings are not yet
     /// certified, global sweeps; `may_stall` (rounded storage) lets the global sweeps end
-    /// in a stall.
-    pub fn go<S: Slot, const K: usize>(&self, may_stall: bool) -> Result<Iterated, ExactError> {
+    /// in a stall. `z` is how `Z` is kept (`K = 3` only).
+    pub fn go<S: Slot, const K: usize>(
+        &self,
+        may_stall: bool,
+        z: ZLayout,
+    ) -> Result<Iterated, ExactError> {
         let g = self.game;
         let flags = |state: usize| g.side_flags(state / 2, state % 2);
         // Z is kept where the never-ending set can be reached, and is 1, held fixed, on it.
         let vals = Values::<S>::new(
             g.na * g.nb * 2,
-            K == 3,
+            (K == 3).then_some(z),
             |s| flags(s) & CAN_NEVER != 0,
             |s| flags(s) & (CAN_NEVER | CAN_WIN) == CAN_NEVER,
         );
@@ -285,7 +289,7 @@ impl Run<'_> {
             lower: [lower(0), lower(1)],
             stalled,
             work,
-            z_states: vals.z_states(),
+            sparse_z_states: vals.sparse_z_states(),
         })
     }
 
