@@ -6,7 +6,7 @@ use approx::{abs_diff_eq, assert_abs_diff_eq};
 use wuerfelglueck::dice::Die;
 use wuerfelglueck::exact::checks::against_simulation;
 use wuerfelglueck::exact::matrix_free::{
-    FullOptions, Storage, ZLayout, estimate_bytes, solve_full, solve_full_with,
+    FullOptions, Storage, ZLayout, estimate_bytes, solve_full, solve_full_with, survey,
 };
 use wuerfelglueck::exact::solve::CAN_NEVER;
 use wuerfelglueck::exact::{
@@ -193,8 +193,10 @@ fn auto_storage_is_chosen_after_the_never_ending_search() {
     let reference = solve_full_with(&r, &a, &b, &options(1e-11), &auto).unwrap();
     assert!(reference.result.stats.never_states > 0);
     assert_eq!(reference.z_layout, Some(ZLayout::Dense));
+    // Dense `Z` fits: the search for the states that keep sparse `Z` does not even run.
+    assert_eq!((reference.z_states, reference.never_passes), (None, 0));
     let configs = reference.result.stats.configs;
-    let z = reference.z_states;
+    let z = survey(&r, &a, &b).unwrap().z_states;
     let bytes = |layout, value_bytes| estimate_bytes(configs, Some((layout, z)), value_bytes);
     let (dense_f64, sparse_f64) = (bytes(ZLayout::Dense, 8), bytes(ZLayout::Sparse, 8));
     assert!(estimate_bytes(configs, None, 8) < sparse_f64 && sparse_f64 < dense_f64);
@@ -212,6 +214,9 @@ fn auto_storage_is_chosen_after_the_never_ending_search() {
         let run = solve_full_with(&r, &a, &b, &opts, &auto).unwrap();
         assert_eq!((run.storage, run.z_layout), (storage, Some(layout)), "{limit}");
         assert_eq!(run.result.stats.memory_bytes, bytes(layout, storage.value_bytes()));
+        if layout == ZLayout::Sparse {
+            assert_eq!(run.z_states, Some(z));
+        }
         let p = run.result.bounds.p_a;
         let truth = reference.result.p_a;
         assert!(p.lo <= truth + 1e-12 && truth <= p.hi + 1e-12, "{limit}: {p:?}");
@@ -248,23 +253,24 @@ fn z_is_kept_where_the_never_ending_set_can_be_reached() {
             .iter()
             .filter(|&&f| f & CAN_NEVER != 0)
             .count() as u64;
-        assert_eq!(full.z_states, can_never, "{what}");
+        let z_states = survey(&r, &da, &db).unwrap().z_states;
+        assert_eq!(z_states, can_never, "{what}");
         let stats = full.result.stats;
-        assert!(full.z_states >= stats.never_states, "{what}");
-        assert_eq!(full.z_states == 0, stats.never_states == 0, "{what}");
-        if full.z_states > 0 && full.z_states < stats.states {
+        assert!(z_states >= stats.never_states, "{what}");
+        assert_eq!(z_states == 0, stats.never_states == 0, "{what}");
+        if z_states > 0 && z_states < stats.states {
             partial += 1;
         }
         let sparse = model.solve(&options(1e-11)).unwrap().0;
         check_result(&full.result, 1e-11).unwrap_or_else(|e| panic!("{what}: {e}"));
         assert_close(&full.result, &sparse, 1e-9, &what);
-        if full.z_states == 0 {
+        if z_states == 0 {
             assert_eq!(full.z_layout, None, "{what}");
             continue;
         }
         // The same solve with `Z` kept only where it is needed: the memory counted is that
         // of the kept `Z`, the figures those of the sparse solver.
-        let dense = estimate_bytes(stats.configs, Some((ZLayout::Dense, full.z_states)), 8);
+        let dense = estimate_bytes(stats.configs, Some((ZLayout::Dense, z_states)), 8);
         let opts = SolveOptions {
             max_memory: Some(dense - 1),
             ..options(1e-11)
@@ -272,9 +278,10 @@ fn z_is_kept_where_the_never_ending_set_can_be_reached() {
         let kept = solve_full_with(&r, &da, &db, &opts, &FullOptions::default()).unwrap();
         assert_eq!(kept.z_layout, Some(ZLayout::Sparse), "{what}");
         assert_eq!(kept.storage, Storage::F64, "{what}");
+        assert_eq!(kept.z_states, Some(z_states), "{what}");
         assert_eq!(
             kept.result.stats.memory_bytes,
-            estimate_bytes(stats.configs, Some((ZLayout::Sparse, full.z_states)), 8),
+            estimate_bytes(stats.configs, Some((ZLayout::Sparse, z_states)), 8),
             "{what}"
         );
         check_result(&kept.result, 1e-11).unwrap_or_else(|e| panic!("{what}: {e}"));

@@ -89,11 +89,12 @@ pub struct FullOutcome {
     pub classify_sweeps: usize,
     /// Passes of the reachability search.
     pub reach_passes: usize,
-    /// Passes of the "can reach the never-ending set" search (0 without such a set).
+    /// Passes of the "can reach the never-ending set" search (0 where it did not run: it
+    /// runs only when dense `Z` does not fit).
     pub never_passes: usize,
-    /// Reachable states that can reach the never-ending set (or are in it): the states that
-    /// keep `Z`.
-    pub z_states: u64,
+    /// Reachable states that can reach the never-ending set (or are in it), the states that
+    /// keep sparse `Z`; counted only when dense `Z` does not fit.
+    pub z_states: Option<u64>,
     /// Under `f32`: the iteration stopped gaining before the tolerance was reached; the
     /// intervals are as wide as they say.
     pub stalled: bool,
@@ -116,25 +117,29 @@ pub fn estimate_bytes(configs: [u64; 2], z: Option<(ZLayout, u64)>, value_bytes:
 struct Searched {
     reach_passes: usize,
     classify_sweeps: usize,
-    never_passes: usize,
     counts: stats::StateCounts,
 }
 
-/// Runs the three boolean searches on a fresh game: the states reachable from the openings,
-/// those of them that can reach a win, and those that can reach the never-ending set.
+/// Runs two boolean searches on a fresh game: the states reachable from the openings, and
+/// those of them that can reach a win.
 fn search_states(game: &Game) -> Searched {
     let (sa, sb) = game.start;
     let start = game.cell(sa, sb);
     // Either player may start: both sides of the opening pair.
     let reach_passes = reach(game, &[(start, 0), (start, 1)], REACHED, SPREAD);
     let classify_sweeps = can_reach(game, CAN_WIN, [CAN_WIN; 2], REACHED);
-    let never_passes = can_reach_never(game, CAN_WIN, CAN_NEVER, REACHED);
     Searched {
         reach_passes,
         classify_sweeps,
-        never_passes,
         counts: stats::count_states(game),
     }
+}
+
+/// The third search, needed only for sparse `Z`: marks the reachable states that can reach
+/// the never-ending set; returns the passes and their number.
+fn search_never(game: &Game) -> (usize, u64) {
+    let passes = can_reach_never(game, CAN_WIN, CAN_NEVER, REACHED);
+    (passes, stats::count_flag(game, CAN_NEVER))
 }
 
 /// What a matrix-free solve of a matchup would store, found by its searches alone (the
@@ -173,15 +178,16 @@ pub fn survey(rules: &Rules, a: &Die, b: &Die) -> Result<Survey, ExactError> {
     let configs = ordered.each_ref().map(|(c, _)| c.len() as u64);
     let game = Game::new(rules, [a, b], ordered);
     let counts = search_states(&game).counts;
+    let z_states = search_never(&game).1;
     let bytes = |layout: ZLayout, value_bytes: u64| {
-        let z = (counts.never > 0).then_some((layout, counts.can_never));
+        let z = (counts.never > 0).then_some((layout, z_states));
         estimate_bytes(configs, z, value_bytes)
     };
     Ok(Survey {
         configs,
         states: counts.states,
         never_states: counts.never,
-        z_states: counts.can_never,
+        z_states,
         dense_f64_bytes: bytes(ZLayout::Dense, 8),
         sparse_f64_bytes: bytes(ZLayout::Sparse, 8),
         dense_f32_bytes: bytes(ZLayout::Dense, 4),
@@ -241,13 +247,11 @@ pub fn solve_full_with(
     let Searched {
         reach_passes,
         classify_sweeps,
-        never_passes,
         counts,
     } = search_states(&game);
     let (sa, sb) = game.start;
     let start = game.cell(sa, sb);
     let never_states = counts.never;
-    let z_states = counts.can_never;
     // The storage is chosen only now, when the never-ending set is known: `f64` before
     // `f32`, and dense `Z` (the fastest sweeps) before sparse `Z` (less memory).
     let k = if never_states > 0 { 3 } else { 2 };
@@ -261,20 +265,32 @@ pub fn solve_full_with(
         Storage::F64 => &[Storage::F64],
         Storage::F32 => &[Storage::F32],
     };
-    let bytes_of = |storage: Storage, layout: Option<ZLayout>| {
-        estimate_bytes(configs, layout.map(|l| (l, z_states)), storage.value_bytes())
+    // Sparse `Z` needs one more search: run only if no dense candidate before it fits.
+    let mut never_search: Option<(usize, u64)> = None;
+    let mut bytes_of = |storage: Storage, layout: Option<ZLayout>| {
+        let z = layout.map(|l| match l {
+            ZLayout::Dense => (l, 0),
+            ZLayout::Sparse => (l, never_search.get_or_insert_with(|| search_never(&game)).1),
+        });
+        estimate_bytes(configs, z, storage.value_bytes())
     };
-    let candidates = storages
+    let mut candidates = storages
         .iter()
         .flat_map(|&s| layouts.iter().map(move |&l| (s, l)));
-    let (storage, z_layout) = candidates
-        .clone()
-        .find(|&(s, l)| fits(bytes_of(s, l)))
-        .ok_or_else(|| {
-            let (s, l) = candidates.last().expect("a storage to try");
-            memory_error(bytes_of(s, l))
-        })?;
-    let bytes = bytes_of(storage, z_layout);
+    let (storage, z_layout, bytes) = loop {
+        let Some((s, l)) = candidates.next() else {
+            let smallest = bytes_of(*storages.last().expect("a storage"), layouts[layouts.len() - 1]);
+            return Err(memory_error(smallest));
+        };
+        let bytes = bytes_of(s, l);
+        if fits(bytes) {
+            break (s, l, bytes);
+        }
+    };
+    let (never_passes, z_states) = match never_search {
+        Some((passes, z)) => (passes, Some(z)),
+        None => (0, None),
+    };
     let layout = z_layout.unwrap_or(ZLayout::Dense);
     let build_seconds = started.elapsed().as_secs_f64();
     let run = Run {
@@ -294,10 +310,10 @@ pub fn solve_full_with(
         _ => run.go::<F32Slot, 3>(true, layout)?,
     };
     let solve_seconds = solving.elapsed().as_secs_f64();
-    if z_layout == Some(ZLayout::Sparse) && sparse_z_states != z_states {
+    if z_layout == Some(ZLayout::Sparse) && Some(sparse_z_states) != z_states {
         // The memory plan counted other states than the storage kept: a bug, not a result.
         return Err(ExactError::TooLarge(format!(
-            "internal: {sparse_z_states} states keep Z, {z_states} were counted"
+            "internal: {sparse_z_states} states keep Z, {z_states:?} were counted"
         )));
     }
     let opening = |side: usize| {

@@ -6,7 +6,7 @@
 //! test checks them equal.
 
 use super::game::Game;
-use super::layout::{CAN_NEVER, CAN_WIN, REACHED};
+use super::layout::{CAN_WIN, REACHED};
 use rayon::prelude::*;
 
 /// What [`count_states`] counts.
@@ -18,8 +18,6 @@ pub struct StateCounts {
     pub states: u64,
     /// Reachable states that cannot reach a win.
     pub never: u64,
-    /// Reachable states that can reach the never-ending set (or are in it).
-    pub can_never: u64,
     /// Distinct successors (a win counts as one).
     pub transitions: u64,
     /// States with a self-loop that is eliminated.
@@ -32,7 +30,6 @@ impl StateCounts {
             cells: self.cells + y.cells,
             states: self.states + y.states,
             never: self.never + y.never,
-            can_never: self.can_never + y.can_never,
             transitions: self.transitions + y.transitions,
             self_loops: self.self_loops + y.self_loops,
         }
@@ -58,7 +55,6 @@ pub fn count_states(game: &Game) -> StateCounts {
                     }
                     counts.states += 1;
                     counts.never += u64::from(f & CAN_WIN == 0);
-                    counts.can_never += u64::from(f & CAN_NEVER != 0);
                     let (t, l) = count_side(game, &row, a, (cell, side), targets);
                     counts.transitions += t;
                     counts.self_loops += l;
@@ -93,4 +89,16 @@ fn count_side(
         targets.len() as u64 + u64::from(wins),
         u64::from(loops && !stuck),
     )
+}
+
+/// The states (pair and side) whose flags have all bits of `bits`.
+pub fn count_flag(game: &Game, bits: u8) -> u64 {
+    (0..game.na * game.nb)
+        .into_par_iter()
+        .map(|cell| {
+            (0..2)
+                .filter(|&side| game.side_flags(cell, side) & bits == bits)
+                .count() as u64
+        })
+        .sum()
 }

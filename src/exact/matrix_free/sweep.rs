@@ -243,12 +243,13 @@ impl Run<'_> {
     ) -> Result<Iterated, ExactError> {
         let g = self.game;
         let flags = |state: usize| g.side_flags(state / 2, state % 2);
-        // Z is kept where the never-ending set can be reached, and is 1, held fixed, on it.
+        // Z is kept where the never-ending set can be reached (sparse; that search has run
+        // then) or everywhere (dense), and is 1, held fixed, on the reachable part of it.
         let vals = Values::<S>::new(
             g.na * g.nb * 2,
             (K == 3).then_some(z),
             |s| flags(s) & CAN_NEVER != 0,
-            |s| flags(s) & (CAN_NEVER | CAN_WIN) == CAN_NEVER,
+            |s| flags(s) & (REACHED | CAN_WIN) == REACHED,
         );
         let (sa, sb) = g.start;
         let start = g.cell(sa, sb);
