@@ -19,10 +19,7 @@ fn main() -> Result<(), String> {
     let profile: Profile = profile.parse().map_err(|e| format!("profile: {e}"))?;
     let rules = Rules::new(board, profile);
     let limit = default_limit();
-    println!(
-        "limit {}",
-        limit.map_or("none".into(), |l| format_bytes(l))
-    );
+    println!("limit {}", limit.map_or("none".into(), format_bytes));
     println!(
         "| pair | configurations | states | never | keep Z | share | f64 dense Z | f64 sparse Z | f32 dense Z | f32 sparse Z | f64 fits |"
     );

@@ -212,14 +212,24 @@ fn auto_storage_is_chosen_after_the_never_ending_search() {
             ..options(1e-9)
         };
         let run = solve_full_with(&r, &a, &b, &opts, &auto).unwrap();
-        assert_eq!((run.storage, run.z_layout), (storage, Some(layout)), "{limit}");
-        assert_eq!(run.result.stats.memory_bytes, bytes(layout, storage.value_bytes()));
+        assert_eq!(
+            (run.storage, run.z_layout),
+            (storage, Some(layout)),
+            "{limit}"
+        );
+        assert_eq!(
+            run.result.stats.memory_bytes,
+            bytes(layout, storage.value_bytes())
+        );
         if layout == ZLayout::Sparse {
             assert_eq!(run.z_states, Some(z));
         }
         let p = run.result.bounds.p_a;
         let truth = reference.result.p_a;
-        assert!(p.lo <= truth + 1e-12 && truth <= p.hi + 1e-12, "{limit}: {p:?}");
+        assert!(
+            p.lo <= truth + 1e-12 && truth <= p.hi + 1e-12,
+            "{limit}: {p:?}"
+        );
         if storage == Storage::F64 {
             assert_abs_diff_eq!(run.result.p_a, truth, epsilon = 1e-9);
         }
@@ -287,7 +297,10 @@ fn z_is_kept_where_the_never_ending_set_can_be_reached() {
         check_result(&kept.result, 1e-11).unwrap_or_else(|e| panic!("{what}: {e}"));
         assert_close(&kept.result, &sparse, 1e-9, &what);
     }
-    assert!(partial >= 2, "no board where only part of the states keeps Z");
+    assert!(
+        partial >= 2,
+        "no board where only part of the states keeps Z"
+    );
 }
 
 #[test]

@@ -3,8 +3,8 @@
 use super::common::{RulesArgs, memory_limit, parse_die};
 use super::{CliError, Format};
 use crate::exact::matrix_free::Storage;
-use crate::exact::{solve_fitting, solve_matrix_free};
 use crate::exact::{ExactError, SolveOptions};
+use crate::exact::{solve_fitting, solve_matrix_free};
 use crate::report::{self, SolveReport};
 use clap::Args;
 use std::io::Write;

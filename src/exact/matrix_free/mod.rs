@@ -38,6 +38,41 @@
 //! | 1..6 vs 1..6 | 14,798 × 14,798 | 3.76e8 | 7.3 GB | 19-21 | 147 s (261 s on a loaded machine) |
 //!
 //! With `f32` storage the first pair stalls at a certified width of about 1.4e-6.
+//!
+//! # Sparse `Z`
+//! `Z` is exactly 0 at every state that cannot reach the never-ending set, and at every
+//! state no game reaches. Where `f64` values with `Z` next to `V, W` for every state of the
+//! product (dense, the fastest sweeps) do not fit the memory limit, one more boolean search
+//! ([`crate::exact::search::can_reach_never`], the "can reach a win" fixed point seeded
+//! with the never-ending set) marks the reachable states that can reach it, and only they
+//! keep `Z`, behind a rank index ([`storage::Values`]); the choice is `f64` dense, `f64`
+//! sparse, `f32` dense, `f32` sparse, the first that fits, and the memory guard counts the
+//! layout chosen ([`estimate_bytes`]). The certificate is unchanged (a `Z` not kept is the
+//! exact 0), and so are the results: bit for bit on one thread.
+//!
+//! Measured ([`survey`], `cargo run --release --example z_storage -- BOARD bwinf A:B ..`):
+//! nearly every reachable state can reach the never-ending set (while any piece can still
+//! end short of the goal, so can the game), so the saving is the `Z` of the states of the
+//! product no game reaches:
+//!
+//! | board | pair | reachable states | keep `Z` | `f64` dense | `f64` sparse | `f32` dense |
+//! |---|---|---|---|---|---|---|
+//! | 20/10/4/4 | 4..9 vs 5..10 | 1.677e7 | 99.0 % | 784 MiB | 683 MiB | 431 MiB |
+//! | 20/10/4/4 | 3..8 vs 6..11 | 1.718e7 | 99.1 % | 796 MiB | 694 MiB | 437 MiB |
+//! | 20/10/4/4 | 5..10 vs 6..11 | 1.282e7 | 99.2 % | 612 MiB | 535 MiB | 343 MiB |
+//! | 24/12/4/4 | 4..9 vs 5..10 | 5.448e7 | 99.4 % | 2.25 GiB | 1.96 GiB | 1.18 GiB |
+//! | 24/12/4/4 | 3..8 vs 6..11 | 4.897e7 | 99.4 % | 2.05 GiB | 1.79 GiB | 1.08 GiB |
+//! | 24/12/4/4 | 5..10 vs 6..11 | 4.136e7 | 99.7 % | 1.78 GiB | 1.55 GiB | 0.94 GiB |
+//! | BwInf | 4..9 vs 5..10 | 5.024e8 | 99.7 % | 19.9 GiB | 17.4 GiB | 10.2 GiB |
+//! | BwInf | 4..9 vs 6..11 | 4.894e8 | 99.7 % | 19.4 GiB | 17.0 GiB | 9.95 GiB |
+//! | BwInf | 5..10 vs 6..11 | FULL3 |
+//!
+//! So on the BwInf board the three `wuerfel1.txt` pairs that ran in `f32` (certified to
+//! about 2.3e-6) fit in `f64` with sparse `Z` under the default limit (80 % of 24 GiB =
+//! 18.8 GiB). The pairs `rank --exact` still simulates (1..20 vs 1..12, 1..20 vs 0..9,
+//! 1..20 vs 1..8, 1..12 vs 0..9) have no never-ending state (every die with a 1 and a 6
+//! ends every game), keep no `Z` at all, and gain nothing. Sparse `Z` costs time: SWEEPCOST
+
 //! `three-tries` is not supported (it would add the tries counter to the state).
 
 pub mod game;
@@ -59,7 +94,6 @@ use layout::{CAN_NEVER, CAN_WIN, REACHED, SPREAD};
 use std::time::Instant;
 use storage::{F32Slot, F64Slot};
 use sweep::{Iterated, Run};
-
 
 /// Options of the matrix-free solver beyond [`SolveOptions`].
 #[derive(Clone, Copy, Debug, PartialEq)]
@@ -279,7 +313,10 @@ pub fn solve_full_with(
         .flat_map(|&s| layouts.iter().map(move |&l| (s, l)));
     let (storage, z_layout, bytes) = loop {
         let Some((s, l)) = candidates.next() else {
-            let smallest = bytes_of(*storages.last().expect("a storage"), layouts[layouts.len() - 1]);
+            let smallest = bytes_of(
+                *storages.last().expect("a storage"),
+                layouts[layouts.len() - 1],
+            );
             return Err(memory_error(smallest));
         };
         let bytes = bytes_of(s, l);

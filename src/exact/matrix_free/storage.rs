@@ -152,7 +152,10 @@ impl<S: Slot> Values<S> {
     ) -> Values<S> {
         use rayon::prelude::*;
         let stride = if z == Some(ZLayout::Dense) { 3 } else { 2 };
-        let vw = (0..stride * states).into_par_iter().map(|_| S::zero()).collect();
+        let vw = (0..stride * states)
+            .into_par_iter()
+            .map(|_| S::zero())
+            .collect();
         let mut values = Values {
             vw,
             stride,
