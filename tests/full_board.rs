@@ -2,12 +2,13 @@
 //! boards, against itself on one thread, and against the Monte Carlo engine on the full
 //! BwInf board.
 
-use approx::abs_diff_eq;
+use approx::{abs_diff_eq, assert_abs_diff_eq};
 use wuerfelglueck::dice::Die;
 use wuerfelglueck::exact::checks::against_simulation;
 use wuerfelglueck::exact::matrix_free::{
-    FullOptions, Storage, estimate_bytes, solve_full, solve_full_with,
+    FullOptions, Storage, ZLayout, estimate_bytes, solve_full, solve_full_with, survey,
 };
+use wuerfelglueck::exact::solve::CAN_NEVER;
 use wuerfelglueck::exact::{
     ExactError, ExactResult, Model, SolveOptions, checks::check_result, solve_fitting,
     solve_matchup,
@@ -180,36 +181,126 @@ fn f32_storage_is_certified_but_coarser() {
     }
 }
 
-/// A never-ending set needs a third stored component. Under a limit that holds two `f64`
-/// components but not three, the automatic choice must fall to `f32` and still answer
-/// (it once chose `f64` before the never-ending set was known, and then refused).
+/// A never-ending set needs a third stored component, `Z`: next to `V, W` for every state
+/// (fastest), or only where the never-ending set can be reached (less memory). The choice is
+/// made after the never-ending search (it once chose `f64` before the never-ending set was
+/// known, and then refused): `f64` with dense `Z` where it fits, else `f64` with sparse
+/// `Z`, else `f32`, and every choice answers within its certified interval.
 #[test]
 fn auto_storage_is_chosen_after_the_never_ending_search() {
     let (r, a, b) = (rules("12/6/2/2", "bwinf"), die("2,6"), die("1..5"));
-    let reference = solve_full(&r, &a, &b, &options(1e-11)).unwrap();
-    assert!(reference.stats.never_states > 0);
-    let configs = reference.stats.configs;
-    let (two_f64, three_f64, three_f32) = (
-        estimate_bytes(configs, 2, 8),
-        estimate_bytes(configs, 3, 8),
-        estimate_bytes(configs, 3, 4),
+    let auto = FullOptions::default();
+    let reference = solve_full_with(&r, &a, &b, &options(1e-11), &auto).unwrap();
+    assert!(reference.result.stats.never_states > 0);
+    assert_eq!(reference.z_layout, Some(ZLayout::Dense));
+    // Dense `Z` fits: the search for the states that keep sparse `Z` does not even run.
+    assert_eq!((reference.z_states, reference.never_passes), (None, 0));
+    let configs = reference.result.stats.configs;
+    let z = survey(&r, &a, &b).unwrap().z_states;
+    let bytes = |layout, value_bytes| estimate_bytes(configs, Some((layout, z)), value_bytes);
+    let (dense_f64, sparse_f64) = (bytes(ZLayout::Dense, 8), bytes(ZLayout::Sparse, 8));
+    assert!(estimate_bytes(configs, None, 8) < sparse_f64 && sparse_f64 < dense_f64);
+    assert!(bytes(ZLayout::Dense, 4) < sparse_f64);
+    for (limit, storage, layout) in [
+        (dense_f64, Storage::F64, ZLayout::Dense),
+        (dense_f64 - 1, Storage::F64, ZLayout::Sparse),
+        (sparse_f64, Storage::F64, ZLayout::Sparse),
+        (sparse_f64 - 1, Storage::F32, ZLayout::Dense),
+    ] {
+        let opts = SolveOptions {
+            max_memory: Some(limit),
+            ..options(1e-9)
+        };
+        let run = solve_full_with(&r, &a, &b, &opts, &auto).unwrap();
+        assert_eq!(
+            (run.storage, run.z_layout),
+            (storage, Some(layout)),
+            "{limit}"
+        );
+        assert_eq!(
+            run.result.stats.memory_bytes,
+            bytes(layout, storage.value_bytes())
+        );
+        if layout == ZLayout::Sparse {
+            assert_eq!(run.z_states, Some(z));
+        }
+        let p = run.result.bounds.p_a;
+        let truth = reference.result.p_a;
+        assert!(
+            p.lo <= truth + 1e-12 && truth <= p.hi + 1e-12,
+            "{limit}: {p:?}"
+        );
+        if storage == Storage::F64 {
+            assert_abs_diff_eq!(run.result.p_a, truth, epsilon = 1e-9);
+        }
+    }
+}
+
+/// `Z` is kept exactly for the states that can reach the never-ending set: their number
+/// equals the sparse chain's own reverse search ([`CAN_NEVER`] rows), on boards where
+/// all, part or none of the states can reach it; the values agree with the sparse solver,
+/// and the memory counted is that of the kept `Z`.
+#[test]
+fn z_is_kept_where_the_never_ending_set_can_be_reached() {
+    let mut partial = 0;
+    for (board, a, b) in [
+        ("12/6/2/2", "2,6", "1..5"),
+        ("20/10/2/2", "6", "1..6"),
+        ("8/4/2/2", "6", "1..6"),
+        ("12/6/2/2", "5,6", "4,6"),
+        ("20/10/2/2", "4..9", "5..10"),
+        ("16/8/3/3", "3..8", "6..11"),
+        ("20/10/2/2", "1..6", "1,6"),
+    ] {
+        let (r, da, db) = (rules(board, "bwinf"), die(a), die(b));
+        let what = format!("{board} {a} vs {b}");
+        let full = solve_full_with(&r, &da, &db, &options(1e-11), &FullOptions::default())
+            .unwrap_or_else(|e| panic!("{what}: {e}"));
+        let model = Model::build(&r, &da, &db, &options(1e-11)).unwrap();
+        let can_never = model
+            .classes
+            .flags
+            .iter()
+            .filter(|&&f| f & CAN_NEVER != 0)
+            .count() as u64;
+        let z_states = survey(&r, &da, &db).unwrap().z_states;
+        assert_eq!(z_states, can_never, "{what}");
+        let stats = full.result.stats;
+        assert!(z_states >= stats.never_states, "{what}");
+        assert_eq!(z_states == 0, stats.never_states == 0, "{what}");
+        if z_states > 0 && z_states < stats.states {
+            partial += 1;
+        }
+        let sparse = model.solve(&options(1e-11)).unwrap().0;
+        check_result(&full.result, 1e-11).unwrap_or_else(|e| panic!("{what}: {e}"));
+        assert_close(&full.result, &sparse, 1e-9, &what);
+        if z_states == 0 {
+            assert_eq!(full.z_layout, None, "{what}");
+            continue;
+        }
+        // The same solve with `Z` kept only where it is needed: the memory counted is that
+        // of the kept `Z`, the figures those of the sparse solver.
+        let dense = estimate_bytes(stats.configs, Some((ZLayout::Dense, z_states)), 8);
+        let opts = SolveOptions {
+            max_memory: Some(dense - 1),
+            ..options(1e-11)
+        };
+        let kept = solve_full_with(&r, &da, &db, &opts, &FullOptions::default()).unwrap();
+        assert_eq!(kept.z_layout, Some(ZLayout::Sparse), "{what}");
+        assert_eq!(kept.storage, Storage::F64, "{what}");
+        assert_eq!(kept.z_states, Some(z_states), "{what}");
+        assert_eq!(
+            kept.result.stats.memory_bytes,
+            estimate_bytes(stats.configs, Some((ZLayout::Sparse, z_states)), 8),
+            "{what}"
+        );
+        check_result(&kept.result, 1e-11).unwrap_or_else(|e| panic!("{what}: {e}"));
+        assert_close(&kept.result, &sparse, 1e-9, &what);
+    }
+    assert!(
+        partial >= 2,
+        "no board where only part of the states keeps Z"
     );
-    assert!(two_f64 < three_f64 && three_f32 < three_f64);
-    let opts = SolveOptions {
-        max_memory: Some(three_f64 - 1),
-        ..options(1e-9)
-    };
-    let auto = solve_full_with(&r, &a, &b, &opts, &FullOptions::default()).unwrap();
-    assert_eq!(auto.storage, Storage::F32);
-    let p = auto.result.bounds.p_a;
-    assert!(p.lo <= reference.p_a + 1e-12 && reference.p_a <= p.hi + 1e-12);
-    // With room for three f64 components the same call keeps f64.
-    let roomy = SolveOptions {
-        max_memory: Some(three_f64),
-        ..opts
-    };
-    let wide = solve_full_with(&r, &a, &b, &roomy, &FullOptions::default()).unwrap();
-    assert_eq!(wide.storage, Storage::F64);
 }
 
 #[test]

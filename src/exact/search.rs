@@ -120,6 +120,26 @@ pub fn can_reach<S: Successors>(space: &S, mask: u8, wins: [u8; 2], only: u8) ->
     passes
 }
 
+/// After [`can_reach`] has set `win` on the states (with all bits of `only`) that can reach
+/// a win: sets `never` on the states that cannot (the never-ending set) and on every state
+/// that can reach one of them, the same least fixed point seeded with the never-ending
+/// set. Returns the passes (0 without a never-ending state).
+pub fn can_reach_never<S: Successors>(space: &S, win: u8, never: u8, only: u8) -> usize {
+    let seeded = space.pass(false, |_, s| {
+        let own = space.flags(s);
+        let stuck = own & only == only && own & win == 0;
+        if stuck {
+            space.add_flags(s, never);
+        }
+        stuck
+    });
+    if seeded {
+        can_reach(space, never, [0, 0], only)
+    } else {
+        0
+    }
+}
+
 /// Runs `work` on the ranges of `chunk` consecutive items of `0..n`, in increasing order
 /// (decreasing if `reverse`), handed out one by one to all rayon threads if `parallel`:
 /// at any moment the ranges being worked on are neighbours, so nearly every flag an item
@@ -232,5 +252,11 @@ mod tests {
         assert_eq!(passes, 2);
         can_reach(&line, 1, [1, 2], 0);
         assert!(line.flags(0) & 1 != 0 && line.flags(5) & 1 == 0);
+        // Among the reached states nothing is stuck; over all of them only state 5 is, and
+        // nothing else leads to it.
+        assert_eq!(can_reach_never(&line, 1, 32, 4), 0);
+        assert!(can_reach_never(&line, 1, 32, 0) > 0);
+        let never: Vec<bool> = (0..6).map(|s| line.flags(s) & 32 != 0).collect();
+        assert_eq!(never, [false, false, false, false, false, true]);
     }
 }

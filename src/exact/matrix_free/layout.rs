@@ -4,9 +4,9 @@
 //! Each player's reachable configurations ([`crate::exact::reachable::player_configs`])
 //! are ordered by pieces in the goal (most first), then most advanced first. The values
 //! live in one flat vector over the whole product `b × a × side × component`, `a` (player
-//! A's configuration) innermost after the side, with `K = 2` components (`V` = P(A wins),
-//! `W` = P(B wins)) or `K = 3` (plus `Z`, the probability of falling into the never-ending
-//! set) when such a set exists. The two sides of one pair of configurations (a "cell") are
+//! A's configuration) innermost after the side, with `V` = P(A wins) and `W` = P(B wins); `Z`, the probability of falling into the
+//! never-ending set, only for the states that can reach it, in a compact array
+//! ([`super::storage::Values`]). The two sides of one pair of configurations (a "cell") are
 //! neighbours, so the exact solve of the pair ([`crate::exact::group::solve_pair`])
 //! touches one cache line.
 
@@ -22,8 +22,11 @@ pub const CAN_WIN: u8 = 1;
 pub const REACHED: u8 = 4;
 /// The state's successors have been marked reachable too.
 pub const SPREAD: u8 = 16;
+/// The state can reach the never-ending set (or is in it): only such a state keeps `Z`
+/// ([`super::storage::Values`]).
+pub const CAN_NEVER: u8 = 64;
 /// The bits of side 0 in a cell's byte; side 1's are these shifted by one.
-pub const SIDE_BITS: u8 = CAN_WIN | REACHED | SPREAD;
+pub const SIDE_BITS: u8 = CAN_WIN | REACHED | SPREAD | CAN_NEVER;
 
 /// Configurations with the same number of pieces in the goal: an index range, since
 /// [`by_goal_count`] orders them so.

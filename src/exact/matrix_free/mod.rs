@@ -38,6 +38,46 @@
 //! | 1..6 vs 1..6 | 14,798 × 14,798 | 3.76e8 | 7.3 GB | 19-21 | 147 s (261 s on a loaded machine) |
 //!
 //! With `f32` storage the first pair stalls at a certified width of about 1.4e-6.
+//!
+//! # Sparse `Z`
+//! `Z` is exactly 0 at every state that cannot reach the never-ending set, and at every
+//! state no game reaches. Where `f64` values with `Z` next to `V, W` for every state of the
+//! product (dense, the fastest sweeps) do not fit the memory limit, one more boolean search
+//! ([`crate::exact::search::can_reach_never`], the "can reach a win" fixed point seeded
+//! with the never-ending set) marks the reachable states that can reach it, and only they
+//! keep `Z`, behind a rank index ([`storage::Values`]); the choice is `f64` dense, `f64`
+//! sparse, `f32` dense, `f32` sparse, the first that fits, and the memory guard counts the
+//! layout chosen ([`estimate_bytes`]). The certificate is unchanged (a `Z` not kept is the
+//! exact 0), and so are the results: bit for bit on one thread.
+//!
+//! Measured ([`survey`], `cargo run --release --example z_storage -- BOARD bwinf A:B ..`):
+//! nearly every reachable state can reach the never-ending set (while any piece can still
+//! end short of the goal, so can the game), so the saving is the `Z` of the states of the
+//! product no game reaches:
+//!
+//! | board | pair | reachable states | keep `Z` | `f64` dense | `f64` sparse | `f32` dense |
+//! |---|---|---|---|---|---|---|
+//! | 20/10/4/4 | 4..9 vs 5..10 | 1.677e7 | 99.0 % | 784 MiB | 683 MiB | 431 MiB |
+//! | 20/10/4/4 | 3..8 vs 6..11 | 1.718e7 | 99.1 % | 796 MiB | 694 MiB | 437 MiB |
+//! | 20/10/4/4 | 5..10 vs 6..11 | 1.282e7 | 99.2 % | 612 MiB | 535 MiB | 343 MiB |
+//! | 24/12/4/4 | 4..9 vs 5..10 | 5.448e7 | 99.4 % | 2.25 GiB | 1.96 GiB | 1.18 GiB |
+//! | 24/12/4/4 | 3..8 vs 6..11 | 4.897e7 | 99.4 % | 2.05 GiB | 1.79 GiB | 1.08 GiB |
+//! | 24/12/4/4 | 5..10 vs 6..11 | 4.136e7 | 99.7 % | 1.78 GiB | 1.55 GiB | 0.94 GiB |
+//! | BwInf | 4..9 vs 5..10 | 5.024e8 | 99.7 % | 19.9 GiB | 17.4 GiB | 10.2 GiB |
+//! | BwInf | 4..9 vs 6..11 | 4.894e8 | 99.7 % | 19.4 GiB | 17.0 GiB | 9.95 GiB |
+//! | BwInf | 5..10 vs 6..11 | 5.049e8 | 99.9 % | 20.3 GiB | 17.7 GiB | 10.4 GiB |
+//!
+//! So on the BwInf board the three `wuerfel1.txt` pairs that ran in `f32` (certified to
+//! about 2.3e-6) fit in `f64` with sparse `Z` under the default limit (80 % of 24 GiB =
+//! 18.8 GiB). The pairs `rank --exact` still simulates (1..20 vs 1..12, 1..20 vs 0..9,
+//! 1..20 vs 1..8, 1..12 vs 0..9) have no never-ending state (every die with a 1 and a 6
+//! ends every game), keep no `Z` at all, and gain nothing. Sparse `Z` costs time: a read
+//! of `Z` touches the index and a second array instead of the cache line of `V, W`. On
+//! 20/10/4/4, 4..9 vs 5..10, one thread, tolerance 1e-9, run back to back with the solver
+//! before it: 19.7 s (before), 19.8 s (dense `Z`), 31.1 s (sparse `Z`), all 10 sweep
+//! equivalents and the same figures to the last bit. Hence dense wherever it fits. (The
+//! survey of the three BwInf pairs needed 0.43 GB, no values.)
+
 //! `three-tries` is not supported (it would add the tries counter to the state).
 
 pub mod game;
@@ -46,16 +86,16 @@ pub mod stats;
 pub mod storage;
 pub mod sweep;
 
-pub use storage::Storage;
+pub use storage::{Storage, ZLayout};
 pub use sweep::Work;
 
 use super::bounds::StateBounds;
-use super::search::{can_reach, reach};
+use super::search::{can_reach, can_reach_never, reach};
 use super::{ExactError, ExactResult, ResultBounds, SolveOptions, SolveStats, memory, p_a_starts};
 use crate::dice::Die;
 use crate::rules::Rules;
 use game::Game;
-use layout::{CAN_WIN, REACHED, SPREAD};
+use layout::{CAN_NEVER, CAN_WIN, REACHED, SPREAD};
 use std::time::Instant;
 use storage::{F32Slot, F64Slot};
 use sweep::{Iterated, Run};
@@ -82,10 +122,18 @@ pub struct FullOutcome {
     pub result: ExactResult,
     /// The storage used (`F64` or `F32`, never `Auto`).
     pub storage: Storage,
+    /// How `Z` was kept (`None` without a never-ending state).
+    pub z_layout: Option<ZLayout>,
     /// Passes of the "can reach a win" search.
     pub classify_sweeps: usize,
     /// Passes of the reachability search.
     pub reach_passes: usize,
+    /// Passes of the "can reach the never-ending set" search (0 where it did not run: it
+    /// runs only when dense `Z` does not fit).
+    pub never_passes: usize,
+    /// Reachable states that can reach the never-ending set (or are in it), the states that
+    /// keep sparse `Z`; counted only when dense `Z` does not fit.
+    pub z_states: Option<u64>,
     /// Under `f32`: the iteration stopped gaining before the tolerance was reached; the
     /// intervals are as wide as they say.
     pub stalled: bool,
@@ -94,13 +142,96 @@ pub struct FullOutcome {
 }
 
 /// Bytes of the values, flags and tables of a matrix-free solve over `configs`
-/// configurations, with `components` values per state of `value_bytes` bytes each.
-pub fn estimate_bytes(configs: [u64; 2], components: u64, value_bytes: u64) -> u64 {
+/// configurations, `value_bytes` bytes a value: `V` and `W` for every state of the
+/// product, and with a never-ending set `z` = `Some((layout, z_states))`: `Z` for every
+/// state or, sparse, for the `z_states` that can reach it ([`storage::values_bytes`]).
+pub fn estimate_bytes(configs: [u64; 2], z: Option<(ZLayout, u64)>, value_bytes: u64) -> u64 {
     let cells = configs[0].saturating_mul(configs[1]);
-    cells
-        .saturating_mul(2 * components * value_bytes)
+    storage::values_bytes(cells.saturating_mul(2), z, value_bytes)
         .saturating_add(cells) // the flag byte per cell
         .saturating_add(memory::FIXED_BYTES)
+}
+
+/// What the boolean searches found, before any value is stored.
+struct Searched {
+    reach_passes: usize,
+    classify_sweeps: usize,
+    counts: stats::StateCounts,
+}
+
+/// Runs two boolean searches on a fresh game: the states reachable from the openings, and
+/// those of them that can reach a win.
+fn search_states(game: &Game) -> Searched {
+    let (sa, sb) = game.start;
+    let start = game.cell(sa, sb);
+    // Either player may start: both sides of the opening pair.
+    let reach_passes = reach(game, &[(start, 0), (start, 1)], REACHED, SPREAD);
+    let classify_sweeps = can_reach(game, CAN_WIN, [CAN_WIN; 2], REACHED);
+    Searched {
+        reach_passes,
+        classify_sweeps,
+        counts: stats::count_states(game),
+    }
+}
+
+/// The third search, needed only for sparse `Z`: marks the reachable states that can reach
+/// the never-ending set; returns the passes and their number.
+fn search_never(game: &Game) -> (usize, u64) {
+    let passes = can_reach_never(game, CAN_WIN, CAN_NEVER, REACHED);
+    (passes, stats::count_flag(game, CAN_NEVER))
+}
+
+/// What a matrix-free solve of a matchup would store, found by its searches alone (the
+/// flag byte per pair of configurations and the tables, no values): for the memory plan
+/// of pairs too large to solve here.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, serde::Serialize)]
+pub struct Survey {
+    /// Configurations of A and of B.
+    pub configs: [u64; 2],
+    /// Reachable states.
+    pub states: u64,
+    /// Reachable never-ending states.
+    pub never_states: u64,
+    /// Reachable states that keep `Z` (can reach the never-ending set).
+    pub z_states: u64,
+    /// [`estimate_bytes`] in `f64` with dense `Z` (no `Z` without a never-ending state).
+    pub dense_f64_bytes: u64,
+    /// [`estimate_bytes`] in `f64` with sparse `Z`.
+    pub sparse_f64_bytes: u64,
+    /// [`estimate_bytes`] in `f32` with dense `Z`.
+    pub dense_f32_bytes: u64,
+    /// [`estimate_bytes`] in `f32` with sparse `Z`.
+    pub sparse_f32_bytes: u64,
+}
+
+/// Surveys die `a` (player 1) against die `b` (player 2): builds the game and runs the
+/// searches of [`solve_full`], but stores no values. Needs one byte per pair of
+/// configurations plus the tables.
+pub fn survey(rules: &Rules, a: &Die, b: &Die) -> Result<Survey, ExactError> {
+    if rules.profile().three_tries {
+        return Err(ExactError::TooLarge(
+            "the matrix-free solver does not support three-tries".into(),
+        ));
+    }
+    let ordered = [Game::configs(rules, a), Game::configs(rules, b)];
+    let configs = ordered.each_ref().map(|(c, _)| c.len() as u64);
+    let game = Game::new(rules, [a, b], ordered);
+    let counts = search_states(&game).counts;
+    let z_states = search_never(&game).1;
+    let bytes = |layout: ZLayout, value_bytes: u64| {
+        let z = (counts.never > 0).then_some((layout, z_states));
+        estimate_bytes(configs, z, value_bytes)
+    };
+    Ok(Survey {
+        configs,
+        states: counts.states,
+        never_states: counts.never,
+        z_states,
+        dense_f64_bytes: bytes(ZLayout::Dense, 8),
+        sparse_f64_bytes: bytes(ZLayout::Sparse, 8),
+        dense_f32_bytes: bytes(ZLayout::Dense, 4),
+        sparse_f32_bytes: bytes(ZLayout::Sparse, 4),
+    })
 }
 
 /// Solves die `a` (player 1) against die `b` (player 2) exactly without a transition matrix, with the
@@ -146,31 +277,63 @@ pub fn solve_full_with(
         bytes,
         limit: options.max_memory.unwrap_or(u64::MAX),
     };
-    // The least this solve can need: two components in the smallest allowed storage.
-    let first = estimate_bytes(configs, 2, full.storage.value_bytes());
+    // The least this solve can need: no `Z`, in the smallest allowed storage.
+    let first = estimate_bytes(configs, None, full.storage.value_bytes());
     if !fits(first) {
         return Err(memory_error(first));
     }
     let game = Game::new(rules, [a, b], ordered);
+    let Searched {
+        reach_passes,
+        classify_sweeps,
+        counts,
+    } = search_states(&game);
     let (sa, sb) = game.start;
     let start = game.cell(sa, sb);
-    // Either player may start: both sides of the opening pair.
-    let reach_passes = reach(&game, &[(start, 0), (start, 1)], REACHED, SPREAD);
-    let classify_sweeps = can_reach(&game, CAN_WIN, [CAN_WIN; 2], REACHED);
-    let counts = stats::count_states(&game);
     let never_states = counts.never;
-    // The storage is chosen only now: a reachable never-ending state needs a third
-    // component, and `f64` for two components may fit where it does not fit for three.
+    // The storage is chosen only now, when the never-ending set is known: `f64` before
+    // `f32`, and dense `Z` (the fastest sweeps) before sparse `Z` (less memory).
     let k = if never_states > 0 { 3 } else { 2 };
-    let storage = match full.storage {
-        Storage::Auto if fits(estimate_bytes(configs, k, 8)) => Storage::F64,
-        Storage::Auto => Storage::F32,
-        s => s,
+    let layouts: &[Option<ZLayout>] = if k == 3 {
+        &[Some(ZLayout::Dense), Some(ZLayout::Sparse)]
+    } else {
+        &[None]
     };
-    let bytes = estimate_bytes(configs, k, storage.value_bytes());
-    if !fits(bytes) {
-        return Err(memory_error(bytes));
-    }
+    let storages: &[Storage] = match full.storage {
+        Storage::Auto => &[Storage::F64, Storage::F32],
+        Storage::F64 => &[Storage::F64],
+        Storage::F32 => &[Storage::F32],
+    };
+    // Sparse `Z` needs one more search: run only if no dense candidate before it fits.
+    let mut never_search: Option<(usize, u64)> = None;
+    let mut bytes_of = |storage: Storage, layout: Option<ZLayout>| {
+        let z = layout.map(|l| match l {
+            ZLayout::Dense => (l, 0),
+            ZLayout::Sparse => (l, never_search.get_or_insert_with(|| search_never(&game)).1),
+        });
+        estimate_bytes(configs, z, storage.value_bytes())
+    };
+    let mut candidates = storages
+        .iter()
+        .flat_map(|&s| layouts.iter().map(move |&l| (s, l)));
+    let (storage, z_layout, bytes) = loop {
+        let Some((s, l)) = candidates.next() else {
+            let smallest = bytes_of(
+                *storages.last().expect("a storage"),
+                layouts[layouts.len() - 1],
+            );
+            return Err(memory_error(smallest));
+        };
+        let bytes = bytes_of(s, l);
+        if fits(bytes) {
+            break (s, l, bytes);
+        }
+    };
+    let (never_passes, z_states) = match never_search {
+        Some((passes, z)) => (passes, Some(z)),
+        None => (0, None),
+    };
+    let layout = z_layout.unwrap_or(ZLayout::Dense);
     let build_seconds = started.elapsed().as_secs_f64();
     let run = Run {
         game: &game,
@@ -181,13 +344,20 @@ pub fn solve_full_with(
         lower,
         stalled,
         work,
+        sparse_z_states,
     } = match (storage, k) {
-        (Storage::F64, 2) => run.go::<F64Slot, 2>(false)?,
-        (Storage::F64, _) => run.go::<F64Slot, 3>(false)?,
-        (_, 2) => run.go::<F32Slot, 2>(true)?,
-        _ => run.go::<F32Slot, 3>(true)?,
+        (Storage::F64, 2) => run.go::<F64Slot, 2>(false, layout)?,
+        (Storage::F64, _) => run.go::<F64Slot, 3>(false, layout)?,
+        (_, 2) => run.go::<F32Slot, 2>(true, layout)?,
+        _ => run.go::<F32Slot, 3>(true, layout)?,
     };
     let solve_seconds = solving.elapsed().as_secs_f64();
+    if z_layout == Some(ZLayout::Sparse) && Some(sparse_z_states) != z_states {
+        // The memory plan counted other states than the storage kept: a bug, not a result.
+        return Err(ExactError::TooLarge(format!(
+            "internal: {sparse_z_states} states keep Z, {z_states:?} were counted"
+        )));
+    }
     let opening = |side: usize| {
         if k == 3 && game.side_flags(start, side) & CAN_WIN == 0 {
             StateBounds::NEVER
@@ -216,8 +386,11 @@ pub fn solve_full_with(
     Ok(FullOutcome {
         result,
         storage,
+        z_layout,
         classify_sweeps,
         reach_passes,
+        never_passes,
+        z_states,
         stalled,
         work,
     })

@@ -90,3 +90,15 @@ fn count_side(
         u64::from(loops && !stuck),
     )
 }
+
+/// The states (pair and side) whose flags have all bits of `bits`.
+pub fn count_flag(game: &Game, bits: u8) -> u64 {
+    (0..game.na * game.nb)
+        .into_par_iter()
+        .map(|cell| {
+            (0..2)
+                .filter(|&side| game.side_flags(cell, side) & bits == bits)
+                .count() as u64
+        })
+        .sum()
+}

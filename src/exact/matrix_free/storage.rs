@@ -82,3 +82,167 @@ impl Slot for F32Slot {
         self.0.store(f.to_bits(), Relaxed)
     }
 }
+
+/// How `Z` is kept where a never-ending state exists.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, serde::Serialize)]
+pub enum ZLayout {
+    /// Next to `V, W` for every state of the product: the fastest sweeps.
+    Dense,
+    /// Only for the states that can reach the never-ending set, through a rank index: less
+    /// memory, slower sweeps (see [`Values`]).
+    Sparse,
+}
+
+/// The values of a solve: `V` and `W` for every state of the product, and `Z` either next
+/// to them for every state ([`ZLayout::Dense`]) or only for the states that can reach the
+/// never-ending set ([`ZLayout::Sparse`]; everywhere else it is exactly 0). A state is
+/// addressed as `cell * 2 + side`.
+///
+/// # Sparse `Z`
+/// `Z` lives in a compact array indexed by rank: one bit per state says whether it is
+/// stored, and per word of 64 bits the number of stored states before it; a state's
+/// slot is that number plus the population count of the bits below its own. Bits and
+/// count share 16 bytes, so a read of `Z` costs the bit test and, for a stored state, one
+/// more load; the index takes 2 bits per state where `Z` takes 64 (`f64`) or 32 (`f32`).
+pub struct Values<S> {
+    /// `V, W` (and `Z` if dense) of state `s` from `stride * s`.
+    vw: Vec<S>,
+    /// 3 with dense `Z`, else 2.
+    stride: usize,
+    /// The rank index over the states, empty unless `Z` is sparse.
+    z_index: Vec<RankWord>,
+    /// `Z` of the stored states, in state order (sparse `Z` only).
+    z: Vec<S>,
+}
+
+/// 64 states of the rank index: which are stored, and how many are stored before them.
+#[derive(Clone, Copy, Default)]
+struct RankWord {
+    bits: u64,
+    before: u64,
+}
+
+/// Bytes of [`Values`] over `states` states, `value_bytes` a value: `V, W` everywhere,
+/// and with `z` = `Some((layout, z_states))` `Z` for all states (dense) or for the
+/// `z_states` that can reach the never-ending set (sparse, with the rank index).
+pub fn values_bytes(states: u64, z: Option<(ZLayout, u64)>, value_bytes: u64) -> u64 {
+    let vw = states.saturating_mul(2 * value_bytes);
+    match z {
+        None => vw,
+        Some((ZLayout::Dense, _)) => vw.saturating_add(states.saturating_mul(value_bytes)),
+        Some((ZLayout::Sparse, z_states)) => {
+            let index = states
+                .div_ceil(64)
+                .saturating_mul(size_of::<RankWord>() as u64);
+            vw.saturating_add(index)
+                .saturating_add(z_states.saturating_mul(value_bytes))
+        }
+    }
+}
+
+impl<S: Slot> Values<S> {
+    /// All values 0 over `states` states; with `z` = `Some(layout)` `Z` is kept (sparse: where
+    /// `keeps_z(state)`), and set to 1 where `never(state)`, a state of the never-ending
+    /// set, which must keep `Z`.
+    pub fn new(
+        states: usize,
+        z: Option<ZLayout>,
+        keeps_z: impl Fn(usize) -> bool + Sync,
+        never: impl Fn(usize) -> bool + Sync,
+    ) -> Values<S> {
+        use rayon::prelude::*;
+        let stride = if z == Some(ZLayout::Dense) { 3 } else { 2 };
+        let vw = (0..stride * states)
+            .into_par_iter()
+            .map(|_| S::zero())
+            .collect();
+        let mut values = Values {
+            vw,
+            stride,
+            z_index: Vec::new(),
+            z: Vec::new(),
+        };
+        if z == Some(ZLayout::Sparse) {
+            let mut z_index: Vec<RankWord> = (0..states.div_ceil(64))
+                .into_par_iter()
+                .map(|w| {
+                    let bits = (w * 64..(w * 64 + 64).min(states))
+                        .filter(|&s| keeps_z(s))
+                        .fold(0u64, |bits, s| bits | 1 << (s % 64));
+                    RankWord { bits, before: 0 }
+                })
+                .collect();
+            let mut stored = 0u64;
+            for word in &mut z_index {
+                word.before = stored;
+                stored += u64::from(word.bits.count_ones());
+            }
+            values.z = (0..stored).into_par_iter().map(|_| S::zero()).collect();
+            values.z_index = z_index;
+        }
+        if z.is_some() {
+            (0..states).into_par_iter().for_each(|s| {
+                if never(s) {
+                    values
+                        .z_slot(s)
+                        .expect("a never-ending state keeps Z")
+                        .set(1.0);
+                }
+            });
+        }
+        values
+    }
+
+    /// States that keep `Z` in a compact array (0 unless `Z` is sparse).
+    pub fn sparse_z_states(&self) -> u64 {
+        self.z.len() as u64
+    }
+
+    /// The slot of `Z` of `state`, `None` where `Z` is not kept (it is 0 there).
+    #[inline(always)]
+    fn z_slot(&self, state: usize) -> Option<&S> {
+        if self.stride == 3 {
+            return Some(&self.vw[3 * state + 2]);
+        }
+        let word = self.z_index.get(state / 64)?;
+        let bit = 1u64 << (state % 64);
+        if word.bits & bit == 0 {
+            return None;
+        }
+        let rank = word.before + u64::from((word.bits & (bit - 1)).count_ones());
+        Some(&self.z[rank as usize])
+    }
+
+    /// `[V, W]` (`K = 2`) or `[V, W, Z]` (`K = 3`) of `state`.
+    #[inline(always)]
+    pub fn load<const K: usize>(&self, state: usize) -> [f64; K] {
+        let at = self.stride * state;
+        std::array::from_fn(|k| match k {
+            0 | 1 => self.vw[at + k].get(),
+            _ => self.z_slot(state).map_or(0.0, Slot::get),
+        })
+    }
+
+    /// Stores `x` (`[V, W]` or `[V, W, Z]`) at `state`; returns the largest change of a
+    /// stored value and the sum of what is stored (rounded down under `f32`), which is what
+    /// the certificate sees. A `Z` that is not kept is 0 by the search that decided so.
+    #[inline(always)]
+    pub fn store<const K: usize>(&self, state: usize, x: [f64; K]) -> (f64, f64) {
+        let (mut change, mut assigned) = (0.0f64, 0.0);
+        let mut put = |slot: &S, x: f64| {
+            change = change.max((x - slot.get()).abs());
+            slot.set(x);
+            assigned += slot.get();
+        };
+        let at = self.stride * state;
+        put(&self.vw[at], x[0]);
+        put(&self.vw[at + 1], x[1]);
+        if K == 3 {
+            match self.z_slot(state) {
+                Some(slot) => put(slot, x[2]),
+                None => debug_assert_eq!(x[2], 0.0, "Z of a state that cannot reach N"),
+            }
+        }
+        (change, assigned)
+    }
+}

@@ -48,8 +48,8 @@
 //! reproducible.
 
 use super::game::{Game, MIN_CHUNK, Row};
-use super::layout::{CAN_WIN, GoalClass, REACHED, SIDE_BITS};
-use super::storage::Slot;
+use super::layout::{CAN_NEVER, CAN_WIN, GoalClass, REACHED, SIDE_BITS};
+use super::storage::{Slot, Values, ZLayout};
 use crate::exact::ExactError;
 use crate::exact::group::{solve_one, solve_pair};
 use crate::fixpoint::{self, Stall, StopRule, SweepReport};
@@ -98,7 +98,12 @@ pub struct Work {
 
 /// Updates the pair `(a, row.b)` (both sides) in place.
 #[inline(always)]
-fn update_cell<S: Slot, const K: usize>(game: &Game, vals: &[S], row: &Row, a: usize) -> Tally {
+fn update_cell<S: Slot, const K: usize>(
+    game: &Game,
+    vals: &Values<S>,
+    row: &Row,
+    a: usize,
+) -> Tally {
     let cell = game.cell(a, row.b);
     // One load of the cell's flags for both sides.
     let f = game.flags[cell].load(Relaxed);
@@ -117,9 +122,9 @@ fn update_cell<S: Slot, const K: usize>(game: &Game, vals: &[S], row: &Row, a: u
     let (mut s0, mut s1) = ([0.0f64; K], [0.0f64; K]);
     let mut c = [[0.0f64; 2]; 2];
     let add = |s: &mut [f64; K], p: f64, next: usize, side: usize| {
-        let at = (next * 2 + side) * K;
-        for (k, x) in s.iter_mut().enumerate() {
-            *x += p * vals[at + k].get();
+        let v = vals.load::<K>(next * 2 + side);
+        for (x, v) in s.iter_mut().zip(v) {
+            *x += p * v;
         }
     };
     // Written out per side (rather than through `Game::for_each_move`): this is the hot
@@ -147,17 +152,12 @@ fn update_cell<S: Slot, const K: usize>(game: &Game, vals: &[S], row: &Row, a: u
         }
     }
     let s = [s0, s1];
-    let base = cell * 2 * K;
+    let base = cell * 2;
     let mut tally = Tally::cell();
-    let mut put = |at: usize, x: [f64; K]| {
-        let mut assigned = 0.0;
-        for (k, &x) in x.iter().enumerate() {
-            let old = vals[at + k].get();
-            tally.change = tally.change.max((x - old).abs());
-            vals[at + k].set(x);
-            // What is stored (rounded down under f32) is what the certificate sees.
-            assigned += vals[at + k].get();
-        }
+    let mut put = |state: usize, x: [f64; K]| {
+        // What is stored (rounded down under f32) is what the certificate sees.
+        let (change, assigned) = vals.store(state, x);
+        tally.change = tally.change.max(change);
         tally.width = tally.width.max(1.0 - assigned);
     };
     // The never-ending side's fixed value: Z = 1.
@@ -166,11 +166,11 @@ fn update_cell<S: Slot, const K: usize>(game: &Game, vals: &[S], row: &Row, a: u
         [false, false] => {
             let [x0, x1] = solve_pair(c, s);
             put(base, x0);
-            put(base + K, x1);
+            put(base + 1, x1);
         }
         [true, _] => {
             let s1 = std::array::from_fn(|k| s[1][k] + c[1][0] * fixed(k));
-            put(base + K, solve_one(c[1][1], s1));
+            put(base + 1, solve_one(c[1][1], s1));
         }
         _ => {
             let s0 = std::array::from_fn(|k| s[0][k] + c[0][1] * fixed(k));
@@ -184,7 +184,7 @@ fn update_cell<S: Slot, const K: usize>(game: &Game, vals: &[S], row: &Row, a: u
 /// product for a global sweep), in the order of the module docs.
 fn sweep<S: Slot, const K: usize>(
     game: &Game,
-    vals: &[S],
+    vals: &Values<S>,
     rows: Range<usize>,
     cols: Range<usize>,
 ) -> Tally {
@@ -228,32 +228,34 @@ pub struct Iterated {
     pub stalled: bool,
     /// The work done.
     pub work: Work,
+    /// States that kept `Z` in the compact array (sparse `Z` only).
+    pub sparse_z_states: u64,
 }
 
 impl Run<'_> {
     /// Iterates to the tolerance: first block by block, then, if the openings are not yet
     /// certified, global sweeps; `may_stall` (rounded storage) lets the global sweeps end
-    /// in a stall.
-    pub fn go<S: Slot, const K: usize>(&self, may_stall: bool) -> Result<Iterated, ExactError> {
+    /// in a stall. `z` is how `Z` is kept (`K = 3` only).
+    pub fn go<S: Slot, const K: usize>(
+        &self,
+        may_stall: bool,
+        z: ZLayout,
+    ) -> Result<Iterated, ExactError> {
         let g = self.game;
-        let vals: Vec<S> = (0..g.na * g.nb * 2 * K).map(|_| S::zero()).collect();
-        if K == 3 {
-            // Z = 1 on the never-ending states, held fixed.
-            vals.par_chunks(2 * K)
-                .enumerate()
-                .for_each(|(cell, slots)| {
-                    for side in 0..2 {
-                        if g.side_flags(cell, side) & CAN_WIN == 0 {
-                            slots[side * K + 2].set(1.0);
-                        }
-                    }
-                });
-        }
+        let flags = |state: usize| g.side_flags(state / 2, state % 2);
+        // Z is kept where the never-ending set can be reached (sparse; that search has run
+        // then) or everywhere (dense), and is 1, held fixed, on the reachable part of it.
+        let vals = Values::<S>::new(
+            g.na * g.nb * 2,
+            (K == 3).then_some(z),
+            |s| flags(s) & CAN_NEVER != 0,
+            |s| flags(s) & (REACHED | CAN_WIN) == REACHED,
+        );
         let (sa, sb) = g.start;
         let start = g.cell(sa, sb);
         let lower = |side: usize| -> [f64; 3] {
-            let at = (start * 2 + side) * K;
-            std::array::from_fn(|k| if k < K { vals[at + k].get() } else { 0.0 })
+            let v = vals.load::<K>(start * 2 + side);
+            std::array::from_fn(|k| if k < K { v[k] } else { 0.0 })
         };
         let width = |side: usize| {
             if K == 3 && g.side_flags(start, side) & CAN_WIN == 0 {
@@ -288,6 +290,7 @@ impl Run<'_> {
             lower: [lower(0), lower(1)],
             stalled,
             work,
+            sparse_z_states: vals.sparse_z_states(),
         })
     }
 
@@ -305,7 +308,7 @@ impl Run<'_> {
     /// whether the opening block stalled.
     fn block_pass<S: Slot, const K: usize>(
         &self,
-        vals: &[S],
+        vals: &Values<S>,
         gap: &dyn Fn() -> f64,
     ) -> (Work, bool) {
         let g = self.game;
