@@ -45,6 +45,7 @@ pub mod layout;
 pub mod stats;
 pub mod storage;
 pub mod sweep;
+pub mod tries;
 
 pub use storage::Storage;
 pub use sweep::Work;
@@ -108,9 +109,9 @@ pub fn estimate_bytes(configs: [u64; 2], components: u64, value_bytes: u64) -> u
 /// storage chosen automatically (`f64` if it fits `options.max_memory`, else `f32`).
 ///
 /// Errors: [`ExactError::Options`] for options no solver can honour,
-/// [`ExactError::Memory`] (with `states` the product `2 × configs(A) × configs(B)`) when
-/// not even `f32` storage fits, [`ExactError::TooLarge`] under `three-tries` (not supported
-/// by this solver), [`ExactError::RollOff`], [`ExactError::NotConverged`].
+/// [`ExactError::Memory`] (with `states` the joint index `2 × configs(A) × configs(B)`,
+/// times 3 tries levels under `three-tries`) when
+/// not even `f32` storage fits, [`ExactError::RollOff`], [`ExactError::NotConverged`].
 pub fn solve_full(
     rules: &Rules,
     a: &Die,
@@ -130,15 +131,12 @@ pub fn solve_full_with(
 ) -> Result<FullOutcome, ExactError> {
     let started = Instant::now();
     options.validate().map_err(ExactError::Options)?;
-    if rules.profile().three_tries {
-        return Err(ExactError::TooLarge(
-            "the matrix-free solver does not support three-tries".into(),
-        ));
-    }
     let p_start = p_a_starts(rules, a, b)?;
     let ordered = [Game::configs(rules, a), Game::configs(rules, b)];
     let configs = ordered.each_ref().map(|(c, _)| c.len() as u64);
-    let product = configs[0] * configs[1] * 2;
+    // The joint index as the sparse solver has it: sides and tries levels (only level 0
+    // is stored, see `tries`).
+    let product = configs[0] * configs[1] * 2 * u64::from(memory::tries_levels(rules));
     let fits = |bytes: u64| options.max_memory.is_none_or(|l| bytes <= l);
     let memory_error = |bytes: u64| ExactError::Memory {
         states: product,

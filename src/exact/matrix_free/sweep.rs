@@ -50,6 +50,7 @@
 use super::game::{Game, MIN_CHUNK, Row};
 use super::layout::{CAN_WIN, GoalClass, REACHED, SIDE_BITS};
 use super::storage::Slot;
+use super::tries;
 use crate::exact::ExactError;
 use crate::exact::group::{solve_one, solve_pair};
 use crate::fixpoint::{self, Stall, StopRule, SweepReport};
@@ -96,9 +97,22 @@ pub struct Work {
     pub cell_updates: u64,
 }
 
-/// Updates the pair `(a, row.b)` (both sides) in place.
+/// The stored values of the state `(cell, side)` (tries level 0).
 #[inline(always)]
-fn update_cell<S: Slot, const K: usize>(game: &Game, vals: &[S], row: &Row, a: usize) -> Tally {
+fn load<S: Slot, const K: usize>(vals: &[S], cell: usize, side: usize) -> [f64; K] {
+    let at = (cell * 2 + side) * K;
+    std::array::from_fn(|k| vals[at + k].get())
+}
+
+/// Updates the pair `(a, row.b)` (both sides) in place; `TRIES`: some configuration has
+/// tries levels ([`super::tries`]).
+#[inline(always)]
+fn update_cell<S: Slot, const K: usize, const TRIES: bool>(
+    game: &Game,
+    vals: &[S],
+    row: &Row,
+    a: usize,
+) -> Tally {
     let cell = game.cell(a, row.b);
     // One load of the cell's flags for both sides.
     let f = game.flags[cell].load(Relaxed);
@@ -113,6 +127,28 @@ fn update_cell<S: Slot, const K: usize>(game: &Game, vals: &[S], row: &Row, a: u
     let skip = sides.map(|f| f & REACHED == 0 || (K == 3 && f & CAN_WIN == 0));
     if skip[0] && skip[1] {
         return Tally::cell();
+    }
+    let base = cell * 2 * K;
+    let mut tally = Tally::cell();
+    let mut put = |at: usize, x: [f64; K]| {
+        let mut assigned = 0.0;
+        for (k, &x) in x.iter().enumerate() {
+            let old = vals[at + k].get();
+            tally.change = tally.change.max((x - old).abs());
+            vals[at + k].set(x);
+            // What is stored (rounded down under f32) is what the certificate sees.
+            assigned += vals[at + k].get();
+        }
+        tally.width = tally.width.max(1.0 - assigned);
+    };
+    if TRIES && (0..2).any(|side| !skip[side] && game.levels(a, row.b, side) > 1) {
+        let x = tries::solve_cell(game, row, a, skip, |cell, side| {
+            load::<S, K>(vals, cell, side)
+        });
+        for side in (0..2).filter(|&side| !skip[side]) {
+            put(base + side * K, x[side]);
+        }
+        return tally;
     }
     let (mut s0, mut s1) = ([0.0f64; K], [0.0f64; K]);
     let mut c = [[0.0f64; 2]; 2];
@@ -147,19 +183,6 @@ fn update_cell<S: Slot, const K: usize>(game: &Game, vals: &[S], row: &Row, a: u
         }
     }
     let s = [s0, s1];
-    let base = cell * 2 * K;
-    let mut tally = Tally::cell();
-    let mut put = |at: usize, x: [f64; K]| {
-        let mut assigned = 0.0;
-        for (k, &x) in x.iter().enumerate() {
-            let old = vals[at + k].get();
-            tally.change = tally.change.max((x - old).abs());
-            vals[at + k].set(x);
-            // What is stored (rounded down under f32) is what the certificate sees.
-            assigned += vals[at + k].get();
-        }
-        tally.width = tally.width.max(1.0 - assigned);
-    };
     // The never-ending side's fixed value: Z = 1.
     let fixed = |k: usize| if k == 2 { 1.0 } else { 0.0 };
     match skip {
@@ -188,6 +211,21 @@ fn sweep<S: Slot, const K: usize>(
     rows: Range<usize>,
     cols: Range<usize>,
 ) -> Tally {
+    // Without tries levels the cell update is compiled without their branch.
+    if game.three_tries {
+        sweep_with::<S, K, true>(game, vals, rows, cols)
+    } else {
+        sweep_with::<S, K, false>(game, vals, rows, cols)
+    }
+}
+
+/// [`sweep`] for a given `TRIES` ([`update_cell`]).
+fn sweep_with<S: Slot, const K: usize, const TRIES: bool>(
+    game: &Game,
+    vals: &[S],
+    rows: Range<usize>,
+    cols: Range<usize>,
+) -> Tally {
     let mut tally = Tally::default();
     for b in rows {
         if game.won_b(b) {
@@ -201,7 +239,7 @@ fn sweep<S: Slot, const K: usize>(
             .with_min_len(MIN_CHUNK)
             .map(|a| {
                 if game.live(a, occ) {
-                    update_cell::<S, K>(game, vals, &row, a)
+                    update_cell::<S, K, TRIES>(game, vals, &row, a)
                 } else {
                     Tally::default()
                 }
