@@ -9,12 +9,21 @@ use wuerfelglueck::exact::matrix_free::{
     FullOptions, Storage, estimate_bytes, solve_full, solve_full_with,
 };
 use wuerfelglueck::exact::{
-    ExactError, ExactResult, Model, SolveOptions, SolverUsed, checks::check_result,
-    solve_fitting, solve_matchup,
+    ExactError, ExactResult, Model, SolveOptions, SolverUsed, checks::check_result, solve_fitting,
+    solve_matchup,
 };
 use wuerfelglueck::rules::{Board, Profile, Rules};
 use wuerfelglueck::sim::stats::Z999;
 use wuerfelglueck::sim::{Matchup, Stopping, StreamKey, run_duel};
+
+/// The full-board tests need about 1 GB each: they run one at a time, whatever the test
+/// threads.
+static FULL_BOARD: std::sync::Mutex<()> = std::sync::Mutex::new(());
+
+fn one_full_board_at_a_time() -> std::sync::MutexGuard<'static, ()> {
+    // A failed test poisons the lock; the others still run.
+    FULL_BOARD.lock().unwrap_or_else(|e| e.into_inner())
+}
 
 fn rules(board: &str, profile: &str) -> Rules {
     Rules::new(
@@ -73,7 +82,13 @@ fn cross_check(board: &str, profile: &str, a: &str, b: &str) -> ExactResult {
     assert_eq!(full.stats.configs, sparse.stats.configs);
     let counts = |r: &ExactResult| {
         let s = r.stats;
-        [s.product, s.states, s.never_states, s.transitions, s.self_loops]
+        [
+            s.product,
+            s.states,
+            s.never_states,
+            s.transitions,
+            s.self_loops,
+        ]
     };
     assert_eq!(
         counts(&full),
@@ -123,14 +138,24 @@ fn three_tries_equals_the_sparse_solver() {
         ("12/6/2/2", "three-tries", "1..6", "1..6"),
         ("12/6/2/2", "three-tries", "1,1,1,6,6,6", "6"),
         ("12/6/2/2", "three-tries+goal-last", "0..9", "1..5"),
-        ("12/6/2/2", "three-tries+no-jump-in-goal", "2,6", "1,1,1,6,6,6"),
+        (
+            "12/6/2/2",
+            "three-tries+no-jump-in-goal",
+            "2,6",
+            "1,1,1,6,6,6",
+        ),
         ("12/6/2/2", "three-tries+roll-off", "1..6", "0..9"),
         ("16/8/3/3", "three-tries", "1,1,1,6,6,6", "1,6,6,6,6,6"),
         ("16/8/3/3", "three-tries+goal-last", "1..6", "1,1,1,6,6,6"),
         ("16/8/3/3", "three-tries+no-jump-in-goal", "0..9", "1..6"),
         ("16/8/3/3", "three-tries+roll-off", "1,6,6,6,6,6", "1..5"),
         ("20/10/2/4", "three-tries", "1..6", "6"),
-        ("20/10/2/4", "three-tries+goal-last+no-jump-in-goal", "1,1,1,6,6,6", "0..9"),
+        (
+            "20/10/2/4",
+            "three-tries+goal-last+no-jump-in-goal",
+            "1,1,1,6,6,6",
+            "0..9",
+        ),
         (
             "20/10/2/4",
             "three-tries+goal-last+no-jump-in-goal+roll-off",
@@ -159,7 +184,11 @@ fn three_tries_equals_the_sparse_solver() {
 /// sparse matrix does not fit (it once kept the refusal), with the sparse answer.
 #[test]
 fn three_tries_falls_back_to_the_matrix_free_solver() {
-    let (r, a, b) = (rules("20/10/3/4", "three-tries"), die("1..6"), die("1,1,1,6,6,6"));
+    let (r, a, b) = (
+        rules("20/10/3/4", "three-tries"),
+        die("1..6"),
+        die("1,1,1,6,6,6"),
+    );
     let reference = solve_matchup(&r, &a, &b, &options(1e-10)).unwrap();
     let cells = reference.stats.configs[0] * reference.stats.configs[1];
     let limit = SolveOptions {
@@ -176,7 +205,12 @@ fn three_tries_falls_back_to_the_matrix_free_solver() {
     );
     let fitted = solve_fitting(&r, &a, &b, &limit).unwrap();
     assert_eq!(fitted.solver, SolverUsed::MatrixFree(Storage::F64));
-    assert_close(&fitted.result, &reference, 1e-9, "fallback under three-tries");
+    assert_close(
+        &fitted.result,
+        &reference,
+        1e-9,
+        "fallback under three-tries",
+    );
     assert_abs_diff_eq!(fitted.result.p_never, 0.0);
 }
 
@@ -387,6 +421,7 @@ fn assert_simulation_agrees(r: &Rules, a: &Die, b: &Die, exact: &ExactResult, ga
 /// inside the 99.9 % Wilson interval of each start's figures.
 #[test]
 fn full_board_agrees_with_simulation() {
+    let _one = one_full_board_at_a_time();
     let (r, a, b) = (Rules::bwinf(), die("1,1,1,6,6,6"), die("1,6,6,6,6,6"));
     let exact = solve_full(&r, &a, &b, &options(1e-9)).unwrap();
     check_result(&exact, 1e-9).unwrap();
@@ -401,6 +436,7 @@ fn full_board_agrees_with_simulation() {
 /// never-ending share included.
 #[test]
 fn full_board_never_ending_agrees_with_sparse_and_simulation() {
+    let _one = one_full_board_at_a_time();
     let (r, a, b) = (Rules::bwinf(), die("5,6"), die("4,6"));
     let exact = solve_full(&r, &a, &b, &options(1e-10)).unwrap();
     check_result(&exact, 1e-10).unwrap();
@@ -418,6 +454,7 @@ fn full_board_never_ending_agrees_with_sparse_and_simulation() {
 /// inside the 99.9 % Wilson interval of each start's figures.
 #[test]
 fn full_board_three_tries_agrees_with_simulation() {
+    let _one = one_full_board_at_a_time();
     let r = rules("40/20/4/4", "three-tries");
     let (a, b) = (die("1,1,1,6,6,6"), die("1,6,6,6,6,6"));
     let exact = solve_full(&r, &a, &b, &options(1e-9)).unwrap();

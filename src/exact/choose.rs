@@ -48,9 +48,7 @@ pub fn solve_fitting(
     options: &SolveOptions,
 ) -> Result<Fitted, ExactError> {
     match solve_matchup(rules, a, b, options) {
-        Err(ExactError::Memory { .. }) => {
-            solve_matrix_free(rules, a, b, options, Storage::Auto)
-        }
+        Err(ExactError::Memory { .. }) => solve_matrix_free(rules, a, b, options, Storage::Auto),
         other => other.map(|result| Fitted {
             result,
             solver: SolverUsed::Sparse,

@@ -186,7 +186,8 @@ impl Game {
     /// move, or `None` when A wins. A face that moves nothing leads to the cell itself.
     #[inline(always)]
     pub fn a_moves(&self, a: usize, b: usize, k: usize) -> Option<(usize, usize)> {
-        self.a_moves_at(a, b, k, 0).map(|(cell, side, _)| (cell, side))
+        self.a_moves_at(a, b, k, 0)
+            .map(|(cell, side, _)| (cell, side))
     }
 
     /// [`Game::a_moves`] from the tries level `tries`, with the tries level afterwards

@@ -38,7 +38,26 @@
 //! | 1..6 vs 1..6 | 14,798 × 14,798 | 3.76e8 | 7.3 GB | 19-21 | 147 s (261 s on a loaded machine) |
 //!
 //! With `f32` storage the first pair stalls at a certified width of about 1.4e-6.
-//! `three-tries` is not supported (it would add the tries counter to the state).
+//!
+//! # `three-tries`
+//! The tries counter (0, 1, 2) is part of the state, but only level 0 is stored: another
+//! try moves nothing, so levels 1 and 2 are never read from outside their cell, and the
+//! cell update solves all levels of the cell together exactly ([`tries`]). So `three-tries`
+//! costs no memory (the estimate, [`estimate_bytes`], is the same as without it) and
+//! changes nothing for the other profiles (the cell update is compiled without the tries
+//! branch there). The reachability and "can reach a win" searches see a state's levels as
+//! one turn; [`stats`] counts every level as the sparse solver does (the counts agree, a
+//! test checks them, as it checks the values against the sparse solver under every
+//! combination of switches).
+//!
+//! Measured on the BwInf board, tolerance 1e-9, `solve --a 1,1,1,6,6,6 --b 1,6,6,6,6,6
+//! --profile bwinf+three-tries --tolerance 1e-9 --matrix-free`: 1.601e7 states (1.597e7
+//! without the tries) of 1.50e8 joint indices, 0.85 GiB (as without), 15 sweep equivalents
+//! (as without), 22.5-56 s on the loaded machine where the same run without the tries took
+//! 18.7-29.7 s back to back; agrees with the sparse solver (which still fits here, at 1.44
+//! GiB, and which `solve_fitting` chooses) to 5e-11, the same states and transitions.
+//! 1..6 vs 1..6 under `three-tries` needs the same 7.3 GB as without (not run: the shared
+//! machine did not have them free).
 
 pub mod game;
 pub mod layout;
@@ -60,7 +79,6 @@ use layout::{CAN_WIN, REACHED, SPREAD};
 use std::time::Instant;
 use storage::{F32Slot, F64Slot};
 use sweep::{Iterated, Run};
-
 
 /// Options of the matrix-free solver beyond [`SolveOptions`].
 #[derive(Clone, Copy, Debug, PartialEq)]

@@ -11,8 +11,10 @@
 //! exact; captures run backwards and need further sweeps, about one per capture level.
 //! Within a pair of configurations `(a, b)` the two sides are solved together exactly
 //! ([`crate::exact::group::solve_pair`]): a roll that moves nothing keeps the state (a 6:
-//! same side, a self-loop) or passes the turn to the same pair. Only the states the
-//! reachability search marked are updated; no reachable state leads to another.
+//! same side, a self-loop) or passes the turn to the same pair; under `three-tries` the cells
+//! whose mover may take another try are solved with their tries levels ([`super::tries`]).
+//! Only the states the reachability search marked are updated; no reachable state leads to
+//! another.
 //!
 //! # Blocks by goal occupancy
 //! The pair (goal pieces of A, goal pieces of B) never decreases along a game, and each

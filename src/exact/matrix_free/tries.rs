@@ -21,6 +21,8 @@ use crate::exact::group::{MAX_GROUP, solve_group};
 /// of a skipped side of this cell its fixed value (a never-ending side: `Z = 1`; no
 /// updated row leads to an unreached one). Returns the new values at level 0 per side (a
 /// skipped side's entry is meaningless).
+// Rare (a few cells per thousand): kept out of the hot loop of the pair update.
+#[inline(never)]
 pub fn solve_cell<const K: usize>(
     game: &Game,
     row: &Row,
