@@ -128,8 +128,8 @@ pub fn estimate_bytes(configs: [u64; 2], components: u64, value_bytes: u64) -> u
 ///
 /// Errors: [`ExactError::Options`] for options no solver can honour,
 /// [`ExactError::Memory`] (with `states` the joint index `2 × configs(A) × configs(B)`,
-/// times 3 tries levels under `three-tries`) when
-/// not even `f32` storage fits, [`ExactError::RollOff`], [`ExactError::NotConverged`].
+/// times 3 tries levels under `three-tries`) when not even `f32` storage fits,
+/// [`ExactError::RollOff`], [`ExactError::NotConverged`].
 pub fn solve_full(
     rules: &Rules,
     a: &Die,
