@@ -10,12 +10,21 @@ use wuerfelglueck::exact::matrix_free::{
 };
 use wuerfelglueck::exact::solve::CAN_NEVER;
 use wuerfelglueck::exact::{
-    ExactError, ExactResult, Model, SolveOptions, checks::check_result, solve_fitting,
+    ExactError, ExactResult, Model, SolveOptions, SolverUsed, checks::check_result, solve_fitting,
     solve_matchup,
 };
 use wuerfelglueck::rules::{Board, Profile, Rules};
 use wuerfelglueck::sim::stats::Z999;
 use wuerfelglueck::sim::{Matchup, Stopping, StreamKey, run_duel};
+
+/// The full-board tests need about 1 GB each: they run one at a time, whatever the test
+/// threads.
+static FULL_BOARD: std::sync::Mutex<()> = std::sync::Mutex::new(());
+
+fn one_full_board_at_a_time() -> std::sync::MutexGuard<'static, ()> {
+    // A failed test poisons the lock; the others still run.
+    FULL_BOARD.lock().unwrap_or_else(|e| e.into_inner())
+}
 
 fn rules(board: &str, profile: &str) -> Rules {
     Rules::new(
@@ -72,6 +81,21 @@ fn cross_check(board: &str, profile: &str, a: &str, b: &str) -> ExactResult {
         &format!("{board} {profile} {a} vs {b}"),
     );
     assert_eq!(full.stats.configs, sparse.stats.configs);
+    let counts = |r: &ExactResult| {
+        let s = r.stats;
+        [
+            s.product,
+            s.states,
+            s.never_states,
+            s.transitions,
+            s.self_loops,
+        ]
+    };
+    assert_eq!(
+        counts(&full),
+        counts(&sparse),
+        "{board} {profile} {a} vs {b}: joint indices, states, never, transitions, self-loops"
+    );
     full
 }
 
@@ -103,23 +127,115 @@ fn roll_off_start_is_weighted() {
     cross_check("12/6/2/2", "roll-off", "1..6", "2,3,4,5,6,6");
 }
 
+/// `three-tries`: the tries levels are solved inside each cell and not stored (see
+/// `matrix_free::tries`); the results, states and transitions equal the sparse solver's,
+/// which keeps every level as a state of its own, alone and with every other switch, with
+/// dice that take many tries (1,1,1,6,6,6), none (only 6s), that never end a turn with a 6
+/// (1..5), and 0..9.
+#[test]
+fn three_tries_equals_the_sparse_solver() {
+    let mut never = 0;
+    for (board, profile, a, b) in [
+        ("12/6/2/2", "three-tries", "1..6", "1..6"),
+        ("12/6/2/2", "three-tries", "1,1,1,6,6,6", "6"),
+        ("12/6/2/2", "three-tries+goal-last", "0..9", "1..5"),
+        (
+            "12/6/2/2",
+            "three-tries+no-jump-in-goal",
+            "2,6",
+            "1,1,1,6,6,6",
+        ),
+        ("12/6/2/2", "three-tries+roll-off", "1..6", "0..9"),
+        ("16/8/3/3", "three-tries", "1,1,1,6,6,6", "1,6,6,6,6,6"),
+        ("16/8/3/3", "three-tries+goal-last", "1..6", "1,1,1,6,6,6"),
+        ("16/8/3/3", "three-tries+no-jump-in-goal", "0..9", "1..6"),
+        ("16/8/3/3", "three-tries+roll-off", "1,6,6,6,6,6", "1..5"),
+        ("20/10/2/4", "three-tries", "1..6", "6"),
+        (
+            "20/10/2/4",
+            "three-tries+goal-last+no-jump-in-goal",
+            "1,1,1,6,6,6",
+            "0..9",
+        ),
+        (
+            "20/10/2/4",
+            "three-tries+goal-last+no-jump-in-goal+roll-off",
+            "1..6",
+            "1,1,1,6,6,6",
+        ),
+    ] {
+        let r = cross_check(board, profile, a, b);
+        never += r.stats.never_states;
+        // The tries levels are reached: more states than without them. (Not so with a die
+        // of only 6s: it rolls again for ever once it is stuck, and its opponent never
+        // gets the turn.)
+        if a != "6" && b != "6" {
+            let plain = profile.replace("three-tries", "bwinf");
+            let without = solve_full(&rules(board, &plain), &die(a), &die(b), &options(1e-11));
+            assert!(
+                r.stats.states > without.unwrap().stats.states,
+                "{board} {profile} {a} vs {b}: no tries level reached"
+            );
+        }
+    }
+    assert!(never > 0, "no never-ending state under three-tries");
+}
+
+/// Under `three-tries` the choice of solver falls back to the matrix-free one when the
+/// sparse matrix does not fit (it once kept the refusal), with the sparse answer.
+#[test]
+fn three_tries_falls_back_to_the_matrix_free_solver() {
+    let (r, a, b) = (
+        rules("20/10/3/4", "three-tries"),
+        die("1..6"),
+        die("1,1,1,6,6,6"),
+    );
+    let reference = solve_matchup(&r, &a, &b, &options(1e-10)).unwrap();
+    let cells = reference.stats.configs[0] * reference.stats.configs[1];
+    let limit = SolveOptions {
+        max_memory: Some(estimate_bytes(reference.stats.configs, None, 8)),
+        ..options(1e-10)
+    };
+    assert!(cells > 0);
+    assert!(
+        matches!(
+            solve_matchup(&r, &a, &b, &limit),
+            Err(ExactError::Memory { .. })
+        ),
+        "the sparse solver fits: the test does not test the fallback"
+    );
+    let fitted = solve_fitting(&r, &a, &b, &limit).unwrap();
+    assert_eq!(fitted.solver, SolverUsed::MatrixFree(Storage::F64));
+    assert_close(
+        &fitted.result,
+        &reference,
+        1e-9,
+        "fallback under three-tries",
+    );
+    assert_abs_diff_eq!(fitted.result.p_never, 0.0);
+}
+
 /// The matrix-free solver iterates exactly the states reachable from the openings, as the
 /// sparse solver does, and counts their transitions, self-loops and never-ending states as
 /// the sparse solver's chain has them.
 #[test]
 fn counts_equal_the_sparse_chain() {
     let (mut self_loops, mut stuck_rows) = (0, 0);
-    for (board, a, b) in [
-        ("20/10/2/2", "1..6", "1,1,1,6,6,6"),
-        ("24/12/2/3", "1..6", "2,3,4,5,6,6"),
+    for (board, profile, a, b) in [
+        ("20/10/2/2", "bwinf", "1..6", "1,1,1,6,6,6"),
+        ("24/12/2/3", "bwinf", "1..6", "2,3,4,5,6,6"),
         // Never-ending states; a die of 6s whose pieces get stuck (rows that only loop).
-        ("12/6/2/2", "2,6", "1..5"),
-        ("8/4/2/2", "6", "1..6"),
+        ("12/6/2/2", "bwinf", "2,6", "1..5"),
+        ("8/4/2/2", "bwinf", "6", "1..6"),
+        // The tries levels count as states of their own, as in the sparse chain.
+        ("16/8/3/3", "three-tries", "1..6", "1,1,1,6,6,6"),
+        ("12/6/2/2", "three-tries+goal-last", "2,6", "1..5"),
+        ("8/4/2/2", "three-tries", "6", "1..6"),
     ] {
-        let (r, da, db) = (rules(board, "bwinf"), die(a), die(b));
+        let (r, da, db) = (rules(board, profile), die(a), die(b));
         let full = solve_full(&r, &da, &db, &options(1e-9)).unwrap().stats;
         let model = Model::build(&r, &da, &db, &options(1e-9)).unwrap();
-        let what = format!("{board} {a} vs {b}");
+        let what = format!("{board} {profile} {a} vs {b}");
         assert_eq!(full.states, model.chain.states() as u64, "{what}");
         assert_eq!(full.transitions, model.chain.transitions(), "{what}");
         assert_eq!(full.self_loops, model.chain.self_loops, "{what}");
@@ -316,10 +432,20 @@ fn memory_guard_names_the_product() {
         }
         other => panic!("{other:?}"),
     }
-    assert!(matches!(
-        solve_full(&rules("12/6/2/2", "three-tries"), &a, &b, &options(1e-9)),
-        Err(ExactError::TooLarge(_))
-    ));
+    // Under three-tries the guard names the joint index with its three tries levels.
+    match solve_full(&rules("40/20/2/4", "three-tries"), &a, &b, &opts) {
+        Err(ExactError::Memory {
+            states: tries_states,
+            ..
+        }) => {
+            let states = match solve_full(&r, &a, &b, &opts) {
+                Err(ExactError::Memory { states, .. }) => states,
+                other => panic!("{other:?}"),
+            };
+            assert_eq!(tries_states, 3 * states);
+        }
+        other => panic!("{other:?}"),
+    }
 }
 
 /// Options no solver can honour are refused before any work, by every entry point; a
@@ -383,6 +509,7 @@ fn assert_simulation_agrees(r: &Rules, a: &Die, b: &Die, exact: &ExactResult, ga
 /// inside the 99.9 % Wilson interval of each start's figures.
 #[test]
 fn full_board_agrees_with_simulation() {
+    let _one = one_full_board_at_a_time();
     let (r, a, b) = (Rules::bwinf(), die("1,1,1,6,6,6"), die("1,6,6,6,6,6"));
     let exact = solve_full(&r, &a, &b, &options(1e-9)).unwrap();
     check_result(&exact, 1e-9).unwrap();
@@ -397,6 +524,7 @@ fn full_board_agrees_with_simulation() {
 /// never-ending share included.
 #[test]
 fn full_board_never_ending_agrees_with_sparse_and_simulation() {
+    let _one = one_full_board_at_a_time();
     let (r, a, b) = (Rules::bwinf(), die("5,6"), die("4,6"));
     let exact = solve_full(&r, &a, &b, &options(1e-10)).unwrap();
     check_result(&exact, 1e-10).unwrap();
@@ -406,5 +534,23 @@ fn full_board_never_ending_agrees_with_sparse_and_simulation() {
     );
     let sparse = solve_matchup(&r, &a, &b, &options(1e-10)).unwrap();
     assert_close(&exact, &sparse, 1e-9, "5,6 vs 4,6 on the full board");
+    assert_simulation_agrees(&r, &a, &b, &exact, 200_000);
+}
+
+/// The full board under `three-tries`: 1,1,1,6,6,6 against 1,6,6,6,6,6 exactly (about 1 GB,
+/// as without the tries: the tries levels are not stored), and 200,000 simulated games
+/// inside the 99.9 % Wilson interval of each start's figures.
+#[test]
+fn full_board_three_tries_agrees_with_simulation() {
+    let _one = one_full_board_at_a_time();
+    let r = rules("40/20/4/4", "three-tries");
+    let (a, b) = (die("1,1,1,6,6,6"), die("1,6,6,6,6,6"));
+    let exact = solve_full(&r, &a, &b, &options(1e-9)).unwrap();
+    check_result(&exact, 1e-9).unwrap();
+    assert_eq!(exact.stats.never_states, 0);
+    assert_abs_diff_eq!(exact.p_never, 0.0);
+    // The tries levels are reached (A wins 0.1935 % here, 0.2033 % without them).
+    let plain = solve_full(&Rules::bwinf(), &a, &b, &options(1e-9)).unwrap();
+    assert!(exact.stats.states > plain.stats.states);
     assert_simulation_agrees(&r, &a, &b, &exact, 200_000);
 }

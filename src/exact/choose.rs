@@ -39,8 +39,8 @@ pub struct Fitted {
 }
 
 /// The exact answer by whichever solver fits: the sparse-matrix solver where its chain fits
-/// in memory, else the matrix-free one (`f64` values if they fit, else `f32`).
-/// `three-tries` has no matrix-free form, so its refusal stands.
+/// in memory, else the matrix-free one (`f64` values if they fit, else `f32`), under every
+/// profile.
 pub fn solve_fitting(
     rules: &Rules,
     a: &Die,
@@ -48,9 +48,7 @@ pub fn solve_fitting(
     options: &SolveOptions,
 ) -> Result<Fitted, ExactError> {
     match solve_matchup(rules, a, b, options) {
-        Err(ExactError::Memory { .. }) if !rules.profile().three_tries => {
-            solve_matrix_free(rules, a, b, options, Storage::Auto)
-        }
+        Err(ExactError::Memory { .. }) => solve_matrix_free(rules, a, b, options, Storage::Auto),
         other => other.map(|result| Fitted {
             result,
             solver: SolverUsed::Sparse,

@@ -33,6 +33,9 @@ pub struct RowMove {
     pub next: usize,
     /// The field B's piece landed on, in A's numbering, or [`NO_LANDING`].
     pub landing: u8,
+    /// Who rolls next and the tries counter, per tries counter before the roll
+    /// ([`crate::exact::tables::MoveEntry::turn`]).
+    pub turn: [u8; 3],
 }
 
 /// A row of the product: B's configuration `b` and its moves, computed once per row.
@@ -60,6 +63,12 @@ pub struct Game {
     /// cannot occur in a game (nor follow from one that can) and is skipped.
     occ_a: Vec<u64>,
     occ_b: Vec<u64>,
+    /// Per configuration: it may roll again without moving (`three-tries`, nothing in
+    /// play), so its states have three tries levels ([`Game::levels`]).
+    tries_a: Vec<bool>,
+    tries_b: Vec<bool>,
+    /// Some configuration of either player has tries levels.
+    pub three_tries: bool,
     /// Each player's configurations by pieces in the goal, in index order.
     pub classes_a: Vec<GoalClass>,
     /// B's classes.
@@ -95,7 +104,11 @@ impl Game {
         let sa = ca.index(start[0]).expect("opening configuration") as usize;
         let sb = cb.index(start[1]).expect("opening configuration") as usize;
         let (na, nb) = (ca.len(), cb.len());
+        let (tries_a, tries_b) = (takes_tries(&ta), takes_tries(&tb));
         Game {
+            three_tries: tries_a.iter().chain(&tries_b).any(|&t| t),
+            tries_a,
+            tries_b,
             fa: probs(&ta),
             fb: probs(&tb),
             won_a: ca.masks().iter().map(|&m| rules.has_won(m)).collect(),
@@ -162,6 +175,7 @@ impl Game {
                     same: e.turn[0] & 4 != 0,
                     next: e.next as usize,
                     landing: e.landing,
+                    turn: e.turn,
                 }
             })
             .collect();
@@ -172,6 +186,14 @@ impl Game {
     /// move, or `None` when A wins. A face that moves nothing leads to the cell itself.
     #[inline(always)]
     pub fn a_moves(&self, a: usize, b: usize, k: usize) -> Option<(usize, usize)> {
+        self.a_moves_at(a, b, k, 0)
+            .map(|(cell, side, _)| (cell, side))
+    }
+
+    /// [`Game::a_moves`] from the tries level `tries`, with the tries level afterwards
+    /// (non-zero only for another try, which stays in the cell).
+    #[inline(always)]
+    pub fn a_moves_at(&self, a: usize, b: usize, k: usize, tries: u8) -> Option<Target> {
         let e = self.ta.entry(a as u32, k);
         if e.won {
             return None;
@@ -181,9 +203,11 @@ impl Game {
         } else {
             self.tb.capture(b as u32, e.landing) as usize
         };
+        let turn = e.turn[usize::from(tries)];
         Some((
             self.cell(e.next as usize, b2),
-            usize::from(e.turn[0] & 4 == 0),
+            usize::from(turn & 4 == 0),
+            turn & 3,
         ))
     }
 
@@ -202,26 +226,80 @@ impl Game {
         Some((m.next * self.na + a2, usize::from(m.same)))
     }
 
+    /// [`Game::b_moves`] from the tries level `tries`, as [`Game::a_moves_at`].
+    #[inline(always)]
+    pub fn b_moves_at(&self, m: &RowMove, a: usize, tries: u8) -> Option<Target> {
+        let turn = m.turn[usize::from(tries)];
+        self.b_moves(m, a)
+            .map(|(cell, _)| (cell, usize::from(turn & 4 != 0), turn & 3))
+    }
+
+    /// Tries levels of the states at side `side` of the pair `(a, b)`: 3 when the mover
+    /// may roll again without moving (`three-tries`, nothing in play), else 1 (only level
+    /// 0 occurs).
+    #[inline(always)]
+    pub fn levels(&self, a: usize, b: usize, side: usize) -> u8 {
+        let tries = if side == 0 {
+            self.tries_a[a]
+        } else {
+            self.tries_b[b]
+        };
+        if tries { 3 } else { 1 }
+    }
+
     /// Calls `f(probability, successor)` for each distinct face of the mover at side
-    /// `side` of the pair `(a, row.b)`; the successor as in [`Game::a_moves`].
+    /// `side` of the pair `(a, row.b)` with tries level `tries`; the successor as in
+    /// [`Game::a_moves_at`].
     #[inline(always)]
     pub fn for_each_move(
         &self,
         row: &Row,
         a: usize,
-        side: usize,
-        mut f: impl FnMut(f64, Option<(usize, usize)>),
+        (side, tries): (usize, u8),
+        mut f: impl FnMut(f64, Option<Target>),
     ) {
         if side == 0 {
             for &(k, p) in &self.fa {
-                f(p, self.a_moves(a, row.b, k));
+                f(p, self.a_moves_at(a, row.b, k, tries));
             }
         } else {
             for m in &row.moves {
-                f(m.p, self.b_moves(m, a));
+                f(m.p, self.b_moves_at(m, a, tries));
             }
         }
     }
+}
+
+/// A successor state: cell, side to move, tries level.
+pub type Target = (usize, usize, u8);
+
+/// Per configuration of `t`: whether it has tries levels, i.e. some face at tries level 0
+/// gives another try. The solver keeps only level 0 of each state and folds the others
+/// into the exact solve of the cell ([`super::tries`]); that is exact because of what is
+/// checked here (and what the rules guarantee): a face either acts the same at every level
+/// without another try, or moves nothing and gives the tries `0 -> 1 -> 2 ->` pass. So the
+/// levels of a state share every successor outside the cell and can reach a win exactly
+/// when level 0 can. Panics if a table breaks this.
+fn takes_tries(t: &PlayerTables) -> Vec<bool> {
+    let faces = t.faces.len();
+    (0..t.moves.len() / faces.max(1))
+        .map(|c| {
+            let entries = (0..faces).map(|k| t.entry(c as u32, k));
+            let takes = entries.clone().any(|e| e.turn[0] & 3 != 0);
+            for e in entries.filter(|_| takes) {
+                let same_everywhere = e.turn == [e.turn[0]; 3] && e.turn[0] & 3 == 0;
+                let another_try = !e.won
+                    && e.next == c as u32
+                    && e.landing == NO_LANDING
+                    && e.turn == [4 | 1, 4 | 2, 0];
+                assert!(
+                    same_everywhere || another_try,
+                    "tries levels of configuration {c}: {e:?}"
+                );
+            }
+            takes
+        })
+        .collect()
 }
 
 /// `(face index, probability)` of the distinct faces of a player's tables.
@@ -279,12 +357,16 @@ impl Successors for Game {
         mut f: impl FnMut(Step<(usize, usize)>),
     ) {
         let a = cell - row.b * self.na;
-        self.for_each_move(row, a, side, |_, m| {
-            f(match m {
-                None => Step::Win(side),
-                Some(next) => Step::Next(next),
-            })
-        });
+        // The search sees only level 0 of each state: the moves of the other tries levels
+        // count as its own (the levels form one turn within the cell, see `takes_tries`).
+        for tries in 0..self.levels(a, row.b, side) {
+            self.for_each_move(row, a, (side, tries), |_, m| match m {
+                None => f(Step::Win(side)),
+                Some((next, to, 0)) => f(Step::Next((next, to))),
+                // The next try: visited as the next level.
+                Some(_) => {}
+            });
+        }
     }
 
     #[inline(always)]

@@ -77,14 +77,33 @@
 //! before it: 19.7 s (before), 19.8 s (dense `Z`), 31.1 s (sparse `Z`), all 10 sweep
 //! equivalents and the same figures to the last bit. Hence dense wherever it fits. (The
 //! survey of the three BwInf pairs needed 0.43 GB, no values.)
-
-//! `three-tries` is not supported (it would add the tries counter to the state).
+//!
+//! # `three-tries`
+//! The tries counter (0, 1, 2) is part of the state, but only level 0 is stored: another
+//! try moves nothing, so levels 1 and 2 are never read from outside their cell, and the
+//! cell update solves all levels of the cell together exactly ([`tries`]). So `three-tries`
+//! costs no memory (the estimate, [`estimate_bytes`], is the same as without it) and
+//! changes nothing for the other profiles (the cell update is compiled without the tries
+//! branch there). The reachability and "can reach a win" searches see a state's levels as
+//! one turn; [`stats`] counts every level as the sparse solver does (the counts agree, a
+//! test checks them, as it checks the values against the sparse solver under every
+//! combination of switches).
+//!
+//! Measured on the BwInf board, tolerance 1e-9, `solve --a 1,1,1,6,6,6 --b 1,6,6,6,6,6
+//! --profile bwinf+three-tries --tolerance 1e-9 --matrix-free`: 1.601e7 states (1.597e7
+//! without the tries) of 1.50e8 joint indices, 0.85 GiB (as without), 15 sweep equivalents
+//! (as without), 22.5-56 s on the loaded machine where the same run without the tries took
+//! 18.7-29.7 s back to back; agrees with the sparse solver (which still fits here, at 1.44
+//! GiB, and which `solve_fitting` chooses) to 5e-11, the same states and transitions.
+//! 1..6 vs 1..6 under `three-tries` needs the same 7.3 GB as without (not run: the shared
+//! machine did not have them free).
 
 pub mod game;
 pub mod layout;
 pub mod stats;
 pub mod storage;
 pub mod sweep;
+pub mod tries;
 
 pub use storage::{Storage, ZLayout};
 pub use sweep::Work;
@@ -238,9 +257,9 @@ pub fn survey(rules: &Rules, a: &Die, b: &Die) -> Result<Survey, ExactError> {
 /// storage chosen automatically (`f64` if it fits `options.max_memory`, else `f32`).
 ///
 /// Errors: [`ExactError::Options`] for options no solver can honour,
-/// [`ExactError::Memory`] (with `states` the product `2 × configs(A) × configs(B)`) when
-/// not even `f32` storage fits, [`ExactError::TooLarge`] under `three-tries` (not supported
-/// by this solver), [`ExactError::RollOff`], [`ExactError::NotConverged`].
+/// [`ExactError::Memory`] (with `states` the joint index `2 × configs(A) × configs(B)`,
+/// times 3 tries levels under `three-tries`) when not even `f32` storage fits,
+/// [`ExactError::RollOff`], [`ExactError::NotConverged`].
 pub fn solve_full(
     rules: &Rules,
     a: &Die,
@@ -260,15 +279,12 @@ pub fn solve_full_with(
 ) -> Result<FullOutcome, ExactError> {
     let started = Instant::now();
     options.validate().map_err(ExactError::Options)?;
-    if rules.profile().three_tries {
-        return Err(ExactError::TooLarge(
-            "the matrix-free solver does not support three-tries".into(),
-        ));
-    }
     let p_start = p_a_starts(rules, a, b)?;
     let ordered = [Game::configs(rules, a), Game::configs(rules, b)];
     let configs = ordered.each_ref().map(|(c, _)| c.len() as u64);
-    let product = configs[0] * configs[1] * 2;
+    // The joint index as the sparse solver has it: sides and tries levels (only level 0
+    // is stored, see `tries`).
+    let product = configs[0] * configs[1] * 2 * u64::from(memory::tries_levels(rules));
     let fits = |bytes: u64| options.max_memory.is_none_or(|l| bytes <= l);
     let memory_error = |bytes: u64| ExactError::Memory {
         states: product,

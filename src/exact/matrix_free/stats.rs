@@ -1,11 +1,12 @@
 //! The sparse solver's counts on the matrix-free game: the states reachable from the
-//! openings (exactly the sparse solver's states), their never-ending states, transitions
+//! openings (exactly the sparse solver's states, every tries level under `three-tries`
+//! included, though only level 0 is stored), their never-ending states, transitions
 //! and self-loops as [`crate::exact::transitions::Chain`] counts them: per state its
 //! distinct successors other than itself plus one if a face wins; a self-loop when some
 //! but not all of its faces lead back to it. Never-ending states count too, as there. A
 //! test checks them equal.
 
-use super::game::Game;
+use super::game::{Game, Target};
 use super::layout::{CAN_WIN, REACHED};
 use rayon::prelude::*;
 
@@ -53,11 +54,15 @@ pub fn count_states(game: &Game) -> StateCounts {
                     if f & REACHED == 0 {
                         continue;
                     }
-                    counts.states += 1;
-                    counts.never += u64::from(f & CAN_WIN == 0);
-                    let (t, l) = count_side(game, &row, a, (cell, side), targets);
-                    counts.transitions += t;
-                    counts.self_loops += l;
+                    // Every tries level of a reached state is reached, and never-ending
+                    // exactly when level 0 is (see `super::tries`).
+                    for tries in 0..game.levels(a, b, side) {
+                        counts.states += 1;
+                        counts.never += u64::from(f & CAN_WIN == 0);
+                        let (t, l) = count_side(game, &row, a, (cell, side, tries), targets);
+                        counts.transitions += t;
+                        counts.self_loops += l;
+                    }
                 }
             }
             counts
@@ -71,12 +76,12 @@ fn count_side(
     game: &Game,
     row: &super::game::Row,
     a: usize,
-    me: (usize, usize),
-    targets: &mut Vec<(usize, usize)>,
+    me: Target,
+    targets: &mut Vec<Target>,
 ) -> (u64, u64) {
     targets.clear();
     let (mut wins, mut loops) = (false, false);
-    game.for_each_move(row, a, me.1, |_, m| match m {
+    game.for_each_move(row, a, (me.1, me.2), |_, m| match m {
         None => wins = true,
         Some(next) if next == me => loops = true,
         Some(next) => targets.push(next),

@@ -11,8 +11,10 @@
 //! exact; captures run backwards and need further sweeps, about one per capture level.
 //! Within a pair of configurations `(a, b)` the two sides are solved together exactly
 //! ([`crate::exact::group::solve_pair`]): a roll that moves nothing keeps the state (a 6:
-//! same side, a self-loop) or passes the turn to the same pair. Only the states the
-//! reachability search marked are updated; no reachable state leads to another.
+//! same side, a self-loop) or passes the turn to the same pair; under `three-tries` the cells
+//! whose mover may take another try are solved with their tries levels ([`super::tries`]).
+//! Only the states the reachability search marked are updated; no reachable state leads to
+//! another.
 //!
 //! # Blocks by goal occupancy
 //! The pair (goal pieces of A, goal pieces of B) never decreases along a game, and each
@@ -50,6 +52,7 @@
 use super::game::{Game, MIN_CHUNK, Row};
 use super::layout::{CAN_NEVER, CAN_WIN, GoalClass, REACHED, SIDE_BITS};
 use super::storage::{Slot, Values, ZLayout};
+use super::tries;
 use crate::exact::ExactError;
 use crate::exact::group::{solve_one, solve_pair};
 use crate::fixpoint::{self, Stall, StopRule, SweepReport};
@@ -96,9 +99,10 @@ pub struct Work {
     pub cell_updates: u64,
 }
 
-/// Updates the pair `(a, row.b)` (both sides) in place.
+/// Updates the pair `(a, row.b)` (both sides) in place; `TRIES`: some configuration has
+/// tries levels ([`super::tries`]).
 #[inline(always)]
-fn update_cell<S: Slot, const K: usize>(
+fn update_cell<S: Slot, const K: usize, const TRIES: bool>(
     game: &Game,
     vals: &Values<S>,
     row: &Row,
@@ -118,6 +122,24 @@ fn update_cell<S: Slot, const K: usize>(
     let skip = sides.map(|f| f & REACHED == 0 || (K == 3 && f & CAN_WIN == 0));
     if skip[0] && skip[1] {
         return Tally::cell();
+    }
+    // The states of the cell: `base` (A to move) and `base + 1` (B to move), tries level 0.
+    let base = cell * 2;
+    let mut tally = Tally::cell();
+    let mut put = |state: usize, x: [f64; K]| {
+        // What is stored (rounded down under f32) is what the certificate sees.
+        let (change, assigned) = vals.store(state, x);
+        tally.change = tally.change.max(change);
+        tally.width = tally.width.max(1.0 - assigned);
+    };
+    if TRIES && (0..2).any(|side| !skip[side] && game.levels(a, row.b, side) > 1) {
+        let x = tries::solve_cell(game, row, a, skip, |cell, side| {
+            vals.load::<K>(cell * 2 + side)
+        });
+        for side in (0..2).filter(|&side| !skip[side]) {
+            put(base + side, x[side]);
+        }
+        return tally;
     }
     let (mut s0, mut s1) = ([0.0f64; K], [0.0f64; K]);
     let mut c = [[0.0f64; 2]; 2];
@@ -152,14 +174,6 @@ fn update_cell<S: Slot, const K: usize>(
         }
     }
     let s = [s0, s1];
-    let base = cell * 2;
-    let mut tally = Tally::cell();
-    let mut put = |state: usize, x: [f64; K]| {
-        // What is stored (rounded down under f32) is what the certificate sees.
-        let (change, assigned) = vals.store(state, x);
-        tally.change = tally.change.max(change);
-        tally.width = tally.width.max(1.0 - assigned);
-    };
     // The never-ending side's fixed value: Z = 1.
     let fixed = |k: usize| if k == 2 { 1.0 } else { 0.0 };
     match skip {
@@ -188,6 +202,21 @@ fn sweep<S: Slot, const K: usize>(
     rows: Range<usize>,
     cols: Range<usize>,
 ) -> Tally {
+    // Without tries levels the cell update is compiled without their branch.
+    if game.three_tries {
+        sweep_with::<S, K, true>(game, vals, rows, cols)
+    } else {
+        sweep_with::<S, K, false>(game, vals, rows, cols)
+    }
+}
+
+/// [`sweep`] for a given `TRIES` ([`update_cell`]).
+fn sweep_with<S: Slot, const K: usize, const TRIES: bool>(
+    game: &Game,
+    vals: &Values<S>,
+    rows: Range<usize>,
+    cols: Range<usize>,
+) -> Tally {
     let mut tally = Tally::default();
     for b in rows {
         if game.won_b(b) {
@@ -201,7 +230,7 @@ fn sweep<S: Slot, const K: usize>(
             .with_min_len(MIN_CHUNK)
             .map(|a| {
                 if game.live(a, occ) {
-                    update_cell::<S, K>(game, vals, &row, a)
+                    update_cell::<S, K, TRIES>(game, vals, &row, a)
                 } else {
                     Tally::default()
                 }
