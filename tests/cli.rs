@@ -559,3 +559,26 @@ fn every_solver_refuses_a_tolerance_below_what_f64_can_certify() {
     assert_eq!(out.status.code(), Some(2));
     assert!(String::from_utf8_lossy(&out.stderr).contains("--max-sweeps"));
 }
+
+#[test]
+fn converge_refuses_a_plan_beyond_the_game_cap_before_any_game() {
+    // 10^6 replicates of 10^8 games are 10^14 games, above the 10^13 every simulation is
+    // capped at; before, the product was neither checked nor capped.
+    let out = output(&[
+        "converge",
+        "--a",
+        "1..6",
+        "--b",
+        "2..7",
+        "--pieces",
+        "1",
+        "--reps",
+        "1000000",
+        "--max-games",
+        "100000000",
+    ]);
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(out.status.code(), Some(2), "{stderr}");
+    assert!(stderr.contains("--max-games"), "{stderr}");
+    assert!(out.stdout.is_empty());
+}

@@ -116,6 +116,19 @@ impl ConvergeArgs {
                     self.max_games, self.min_games
                 )));
             }
+            // Every replicate plays up to --max-games: the whole plan must fit the one cap
+            // every simulation has (checked, so a huge product cannot wrap).
+            let max_games = crate::sim::MAX_GAMES;
+            if u64::from(self.reps)
+                .checked_mul(self.max_games)
+                .is_none_or(|total| total > max_games)
+            {
+                return Err(CliError::input(format!(
+                    "--reps {} times --max-games {}: more than the {max_games} games a run may \
+                     play",
+                    self.reps, self.max_games
+                )));
+            }
             if self.points_per_decade == 0 {
                 return Err(CliError::input(
                     "--points-per-decade 0: expected at least 1 point per factor of ten",
@@ -221,6 +234,7 @@ pub fn run(args: ConvergeArgs, out: &mut dyn Write) -> Result<(), CliError> {
             seed: args.seed,
         };
         let grid = game_grid(config.min_games, config.max_games, config.points_per_decade);
+        // At most reps × max_games, checked in `validate`.
         let total = u64::from(args.reps) * grid.last().copied().unwrap_or(0);
         let bar = progress_bar(Some(total), "converge");
         let result =
