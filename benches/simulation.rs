@@ -46,7 +46,15 @@ fn rank_wuerfel0(c: &mut Criterion) {
     group.sample_size(10);
     group.throughput(Throughput::Elements(15 * 20_000));
     group.bench_function("20000 games per pair", |bench| {
-        bench.iter(|| black_box(simulate_tournament(&rules, &dice, &plan, &|_| {})))
+        bench.iter(|| {
+            black_box(simulate_tournament(
+                &rules,
+                &dice,
+                &plan,
+                &|_| {},
+                &|_, _| {},
+            ))
+        })
     });
     group.finish();
 }

@@ -308,3 +308,39 @@ fn matchups_are_checked_when_made() {
     assert!(Matchup::new(&rules, [&six, &sixes], 10).is_ok());
     assert!(Matchup::new(&roll_off, [&six, &five], 10).is_ok());
 }
+
+#[test]
+fn a_ranking_announces_every_pair_plan_before_playing_it_out() {
+    // `rank` says up front what each pair will play, as `duel` does: the announcement
+    // names the pair and carries the planned games, here the fixed 40,960 of `--games`.
+    use std::sync::Mutex;
+    use wuerfelglueck::rank::{SimulationPlan, simulate_tournament};
+    let rules = Rules::new("12/6/1/2".parse::<Board>().unwrap(), Profile::BWINF);
+    let dice: Vec<Die> = ["1..6", "2..7", "1,1,1,6,6,6"]
+        .iter()
+        .map(|d| d.parse().unwrap())
+        .collect();
+    let plan = SimulationPlan {
+        stopping: wuerfelglueck::sim::Stopping::games(40_960).unwrap(),
+        seed: 7,
+        max_rolls: 100_000,
+    };
+    let seen = Mutex::new(Vec::new());
+    let t = simulate_tournament(&rules, &dice, &plan, &|_| {}, &|pair, p| {
+        seen.lock()
+            .unwrap()
+            .push((pair.to_string(), p.games, p.played));
+    })
+    .unwrap();
+    let seen = seen.into_inner().unwrap();
+    assert_eq!(seen.len(), 3, "{seen:?}");
+    assert!(
+        seen[0].0.contains("1/3") && seen[0].0.contains("1..6 vs 2..7"),
+        "{seen:?}"
+    );
+    for (_, games, played) in &seen {
+        assert_eq!(*games, 40_960);
+        assert!(*played > 0 && *played <= *games);
+    }
+    assert_eq!(t.pairs().len(), 3);
+}

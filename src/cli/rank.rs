@@ -1,8 +1,8 @@
 //! `rank`: every pair of a dice list, the matrix and the ranking.
 
 use super::common::{
-    RulesArgs, SimArgs, check_roll_off, memory_limit, parse_die, progress_bar, read_dice,
-    status_line,
+    RulesArgs, SimArgs, check_roll_off, memory_limit, parse_die, plan_line, progress_bar,
+    read_dice, status_line,
 };
 use super::{CliError, Format, check_plot, plot_error};
 use crate::exact::SolveOptions;
@@ -10,7 +10,7 @@ use crate::exact::store::PairStore;
 use crate::rank::{SimulationPlan, simulate_tournament, solve_tournament};
 use crate::report::plot::heatmap_svg;
 use crate::report::{self, RankReport};
-use crate::sim::StoppingRule;
+use crate::sim::{DuelPlan, StoppingRule};
 use clap::Args;
 use std::io::Write;
 use std::path::PathBuf;
@@ -139,7 +139,15 @@ pub fn run(args: RankArgs, out: &mut dyn Write) -> Result<(), CliError> {
     } else {
         let t = args
             .sim
-            .in_pool(|| simulate_tournament(&rules, &dice, &plan, &|n| bar.inc(n)))?
+            .in_pool(|| {
+                // A pair that will take long says so up front, as `duel` does.
+                let announce = |pair: &str, p: &DuelPlan| {
+                    if let Some(line) = plan_line(&format!("rank, {pair}"), p) {
+                        bar.suspend(|| eprintln!("{line}"));
+                    }
+                };
+                simulate_tournament(&rules, &dice, &plan, &|n| bar.inc(n), &announce)
+            })?
             .map_err(CliError::failure)?;
         (t, Vec::new())
     };

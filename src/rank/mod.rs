@@ -10,7 +10,9 @@ use crate::exact::store::{Lookup, PairStore, StoreError, StoredPair};
 use crate::exact::{Bounds, ExactError, ExactResult, SolveOptions};
 use crate::rules::Rules;
 use crate::sim::stats::{self, Interval};
-use crate::sim::{DuelCounts, Matchup, SimError, Stopping, StreamKey, run_duel};
+use crate::sim::{
+    DuelCounts, DuelPlan, Matchup, SimError, Stopping, StreamKey, run_duel_announced,
+};
 use serde::Serialize;
 use std::path::PathBuf;
 
@@ -253,10 +255,21 @@ pub fn simulate_tournament(
     dice: &[Die],
     plan: &SimulationPlan,
     progress: &(dyn Fn(u64) + Sync),
+    announce: &(dyn Fn(&str, &DuelPlan) + Sync),
 ) -> Result<Tournament, SimError> {
     let mut tournament = Tournament::new(dice.to_vec());
-    for (stream, (i, j)) in tournament.pairs().into_iter().enumerate() {
-        let counts = simulate_pair(rules, dice, plan, stream, (i, j), progress)?;
+    let pairs = tournament.pairs();
+    for (stream, &(i, j)) in pairs.iter().enumerate() {
+        let name = format!(
+            "pair {}/{} ({} vs {})",
+            stream + 1,
+            pairs.len(),
+            dice[i],
+            dice[j]
+        );
+        let counts = simulate_pair(rules, dice, plan, stream, (i, j), progress, &|p| {
+            announce(&name, p)
+        })?;
         tournament.record_duel(i, j, &counts);
     }
     Ok(tournament)
@@ -270,10 +283,11 @@ fn simulate_pair(
     stream: usize,
     (i, j): (usize, usize),
     progress: &(dyn Fn(u64) + Sync),
+    announce: &(dyn Fn(&DuelPlan) + Sync),
 ) -> Result<DuelCounts, SimError> {
     let matchup = Matchup::new(rules, [&dice[i], &dice[j]], plan.max_rolls)?;
     let key = StreamKey::new(plan.seed).with_stream(stream as u64);
-    run_duel(&matchup, key, plan.stopping, progress)
+    run_duel_announced(&matchup, key, plan.stopping, progress, announce)
 }
 
 /// Why an exact ranking stopped: the pair at fault, what went wrong, and what was kept.
@@ -372,7 +386,7 @@ pub fn solve_tournament(
         let outcome =
             exact_pair(rules, a, b, options, store, &mut notes).and_then(|found| match found {
                 Some(record) => Ok(Some(record)),
-                None => simulate_pair(rules, dice, fallback, stream, (i, j), progress)
+                None => simulate_pair(rules, dice, fallback, stream, (i, j), progress, &|_| {})
                     .map(|counts| tournament.record_duel(i, j, &counts))
                     .map(|()| None)
                     .map_err(PairFailure::Sim),
