@@ -589,3 +589,23 @@ fn state_encoding_is_a_bijection_on_small_boards() {
         }
     }
 }
+
+/// The solvers of the rules-fixed game refuse `choice`: their figure would be that of
+/// `frontmost` against `frontmost` passed off as the game where players choose.
+#[test]
+fn the_rules_fixed_solvers_refuse_choice() {
+    for profile in ["choice", "choice+capture-duty"] {
+        let r = rules("12/6/1/1", profile);
+        let err = solve_matchup(&r, &die("1..6"), &die("1..6"), &options()).unwrap_err();
+        assert!(matches!(err, ExactError::Profile(_)), "{profile}: {err}");
+        let err = wuerfelglueck::exact::solve_matrix_free(
+            &r,
+            &die("1..6"),
+            &die("1..6"),
+            &options(),
+            wuerfelglueck::exact::matrix_free::Storage::F64,
+        )
+        .unwrap_err();
+        assert!(err.to_string().contains("choice"), "{profile}: {err}");
+    }
+}

@@ -397,3 +397,142 @@ fn a_board_whose_field_count_wraps_around_u32_is_refused() {
     assert!(Board::new(20, 10, 4, u32::MAX - 10).is_err());
     assert!(Board::new(60, 30, 4, 4).is_ok());
 }
+
+// ---- `choice` and `capture-duty` (RULES.md, profiles) ----
+
+/// The moves `rules` allows player 1 with `own` against player 2's `theirs` after `face`.
+fn legal(rules: &Rules, own: &[u32], theirs: &[u32], face: u32) -> Vec<Option<PieceMove>> {
+    rules
+        .legal_moves(pieces(own), pieces(theirs), 0, face)
+        .iter()
+        .map(Some)
+        .collect()
+}
+
+#[test]
+fn under_choice_any_piece_that_can_move_may_be_chosen() {
+    let r = rules("choice");
+    // Pieces on 10 and 30, two in B, A free, a 3: both may move, frontmost listed first.
+    assert_eq!(
+        legal(&r, &[10, 30], &[], 3),
+        vec![
+            mv(Some(30), 33, MoveRule::Chosen),
+            mv(Some(10), 13, MoveRule::Chosen)
+        ]
+    );
+    // The player picks the rear piece: it moves, the front one stays.
+    let mut s = state(&[10, 30], &[]);
+    let o = r
+        .play_move(&mut s, 3, mv(Some(10), 13, MoveRule::Chosen))
+        .unwrap();
+    assert_eq!(o.movement, mv(Some(10), 13, MoveRule::Chosen));
+    assert_eq!(s.pieces[0], pieces(&[13, 30]));
+    assert_eq!(s.to_move, 1, "a 3 passes the turn");
+    // The same position under `bwinf`: rule 3 allows the frontmost move alone.
+    assert_eq!(
+        legal(&rules("bwinf"), &[10, 30], &[], 3),
+        vec![mv(Some(30), 33, MoveRule::Frontmost)]
+    );
+}
+
+#[test]
+fn under_choice_a_six_still_must_bring_a_piece_in() {
+    let r = rules("choice");
+    assert_eq!(
+        legal(&r, &[10, 30], &[], 6),
+        vec![mv(None, 0, MoveRule::BringIn)]
+    );
+    let mut s = state(&[10, 30], &[]);
+    let err = r
+        .play_move(&mut s, 6, mv(Some(30), 36, MoveRule::Chosen))
+        .unwrap_err();
+    assert!(err.to_string().contains("not a legal move"), "{err}");
+    assert_eq!(s, state(&[10, 30], &[]), "a refused move changes nothing");
+}
+
+#[test]
+fn under_choice_the_start_field_must_still_be_cleared() {
+    let r = rules("choice");
+    // A piece on A while two wait: the 4 must move it, not 30.
+    assert_eq!(
+        legal(&r, &[0, 30], &[], 4),
+        vec![mv(Some(0), 4, MoveRule::ClearStart)]
+    );
+    // The piece on A is blocked by its own piece on 4: rule 3 with a choice applies.
+    assert_eq!(
+        legal(&r, &[0, 4, 30], &[], 4),
+        vec![
+            mv(Some(30), 34, MoveRule::Chosen),
+            mv(Some(4), 8, MoveRule::Chosen)
+        ]
+    );
+}
+
+#[test]
+fn under_choice_a_player_must_move_when_a_move_exists_and_passes_only_when_none_does() {
+    let r = rules("choice");
+    let mut s = state(&[10], &[]);
+    assert!(r.play_move(&mut s, 3, None).is_err(), "passing with a 3");
+    // A piece on d cannot move: the 2 moves nothing, and passing is the only move.
+    let mut s = state(&[43], &[]);
+    assert!(r.legal_moves(pieces(&[43]), 0, 0, 2).is_empty());
+    let o = r.play_move(&mut s, 2, None).unwrap();
+    assert_eq!(o.movement, None);
+    assert_eq!(s.to_move, 1);
+}
+
+#[test]
+fn capture_duty_leaves_only_the_capturing_moves() {
+    let r = rules("choice+capture-duty");
+    // Player 2's field 33 is player 1's field 13: the 3 from 10 captures there.
+    assert_eq!(
+        legal(&r, &[10, 30], &[33], 3),
+        vec![mv(Some(10), 13, MoveRule::Chosen)]
+    );
+    let mut s = state(&[10, 30], &[33]);
+    let o = r.play_roll(&mut s, 3);
+    assert_eq!(
+        o.captured,
+        Some(33),
+        "play_roll plays the frontmost capturing move"
+    );
+    assert_eq!(s.pieces, [pieces(&[13, 30]), 0]);
+    // Without the duty the non-capturing move is allowed too.
+    assert_eq!(legal(&rules("choice"), &[10, 30], &[33], 3).len(), 2);
+    // Nothing to capture: every move stays allowed.
+    assert_eq!(legal(&r, &[10, 30], &[5], 3).len(), 2);
+}
+
+#[test]
+fn capture_duty_needs_choice() {
+    let err = "capture-duty".parse::<Profile>().unwrap_err();
+    assert!(err.to_string().contains("needs choice"), "{err}");
+    let p: Profile = "choice+capture-duty".parse().unwrap();
+    assert!(p.choice && p.capture_duty);
+    assert_eq!(p.to_string(), "bwinf+choice+capture-duty");
+}
+
+#[test]
+fn goal_last_under_choice_allows_goal_pieces_only_when_no_track_piece_can_move() {
+    let r = rules("choice+goal-last");
+    assert_eq!(
+        legal(&r, &[10, 41], &[], 1),
+        vec![mv(Some(10), 11, MoveRule::Chosen)]
+    );
+    // The track piece on 39 cannot move 2 (41 is its own): now the goal piece may.
+    assert_eq!(
+        legal(&r, &[39, 41], &[], 2),
+        vec![mv(Some(41), 43, MoveRule::Chosen)]
+    );
+}
+
+#[test]
+fn no_jump_in_goal_under_choice_removes_the_jumping_move() {
+    let r = rules("choice+no-jump-in-goal");
+    // 38 + 4 = 42 jumps over the own piece on 41 (b): only 10 -> 14 remains.
+    assert_eq!(
+        legal(&r, &[10, 38, 41], &[], 4),
+        vec![mv(Some(10), 14, MoveRule::Chosen)]
+    );
+    assert_eq!(legal(&rules("choice"), &[10, 38, 41], &[], 4).len(), 2);
+}

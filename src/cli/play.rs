@@ -108,6 +108,7 @@ fn narrate(rules: &Rules, o: &RollOutcome) -> String {
                 MoveRule::BringIn => "brought in",
                 MoveRule::ClearStart => "clears the start field",
                 MoveRule::Frontmost => "frontmost that can move",
+                MoveRule::Chosen => "chosen",
             };
             format!("{from} -> {} ({why})", board.field_name(m.to))
         }

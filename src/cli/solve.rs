@@ -80,9 +80,10 @@ pub fn run(args: SolveArgs, out: &mut dyn Write) -> Result<(), CliError> {
             .install(solve),
     }
     .map_err(|e| match e {
-        ExactError::RollOff | ExactError::TooLarge(_) | ExactError::Options(_) => {
-            CliError::input(e)
-        }
+        ExactError::RollOff
+        | ExactError::TooLarge(_)
+        | ExactError::Options(_)
+        | ExactError::Profile(_) => CliError::input(e),
         ExactError::Memory { .. } | ExactError::NotConverged(_) => CliError::failure(e),
     })?;
     let report = SolveReport::new(

@@ -152,6 +152,9 @@ pub enum ExactError {
     NotConverged(NotConverged),
     /// The options cannot be honoured (tolerance or sweep limit).
     Options(OptionsError),
+    /// The profile lets players choose their moves (`choice`, `capture-duty`), which the
+    /// solvers of the rules-fixed game do not model.
+    Profile(String),
 }
 
 impl fmt::Display for ExactError {
@@ -181,6 +184,7 @@ impl fmt::Display for ExactError {
             ExactError::TooLarge(what) => write!(f, "state space too large: {what}"),
             ExactError::NotConverged(e) => write!(f, "{e}"),
             ExactError::Options(e) => write!(f, "{e}"),
+            ExactError::Profile(what) => write!(f, "{what}"),
         }
     }
 }
@@ -325,6 +329,23 @@ pub struct Model {
     pub build_seconds: f64,
 }
 
+/// Refuses the profiles the Markov-chain solvers cannot express: they solve the one game
+/// the rules fix (rule 3 plays the frontmost piece), so under `choice`, where the players
+/// pick their moves, their answer would be that of one strategy pair passed off as the
+/// game's; and their move tables hold each player's move per own configuration and face,
+/// which `capture-duty` breaks. The game with choices has its own solver.
+pub fn check_profile(rules: &Rules) -> Result<(), ExactError> {
+    let profile = rules.profile();
+    if profile.choice || !profile.moves_depend_on_own_pieces_only() {
+        Err(ExactError::Profile(format!(
+            "profile {profile}: under choice the players pick their moves, which the \
+             Markov-chain solver of the rules-fixed game does not model"
+        )))
+    } else {
+        Ok(())
+    }
+}
+
 /// P(A starts) under the rules: 1/2, or under `roll-off` `P(a > b) / (1 - P(a == b))`.
 pub fn p_a_starts(rules: &Rules, a: &Die, b: &Die) -> Result<f64, ExactError> {
     if !rules.profile().roll_off {
@@ -359,6 +380,7 @@ impl Model {
     ) -> Result<Model, ExactError> {
         let started = Instant::now();
         options.validate().map_err(ExactError::Options)?;
+        check_profile(rules)?;
         let p_a_starts = p_a_starts(rules, a, b)?;
         let check = |e: &MemoryEstimate, exact_count: bool| match options.max_memory {
             Some(limit) if e.bytes > limit => Err(ExactError::Memory {

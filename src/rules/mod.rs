@@ -10,4 +10,4 @@ mod turn;
 pub use board::{Board, BoardError};
 pub use profile::{Profile, ProfileError};
 pub use state::{GameState, Player};
-pub use turn::{MoveRule, PieceMove, RollOutcome, Rules, Turn};
+pub use turn::{IllegalMove, LegalMoves, MoveRule, PieceMove, RollOutcome, Rules, Turn};

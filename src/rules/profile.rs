@@ -13,6 +13,12 @@ pub struct Profile {
     pub three_tries: bool,
     /// `roll-off`: both players roll, the higher face starts, instead of alternating starts.
     pub roll_off: bool,
+    /// `choice`: under rule 3 the player chooses which movable piece moves (the game as
+    /// played at the table); rules 1 and 2 stay compulsory.
+    pub choice: bool,
+    /// `capture-duty` (only with `choice`): if a rule-3 move captures, a capturing move
+    /// must be chosen ("Schlagzwang").
+    pub capture_duty: bool,
 }
 
 /// Why a profile name was rejected.
@@ -34,11 +40,38 @@ impl Profile {
         no_jump_in_goal: false,
         three_tries: false,
         roll_off: false,
+        choice: false,
+        capture_duty: false,
     };
 
     /// The switch names in the order they are printed.
-    pub const SWITCHES: [&'static str; 4] =
-        ["goal-last", "no-jump-in-goal", "three-tries", "roll-off"];
+    pub const SWITCHES: [&'static str; 6] = [
+        "goal-last",
+        "no-jump-in-goal",
+        "three-tries",
+        "roll-off",
+        "choice",
+        "capture-duty",
+    ];
+
+    /// Whether the move a face makes depends on the mover's own pieces alone (so it can be
+    /// tabulated per player, as the Markov-chain solvers do). `capture-duty` breaks this:
+    /// which moves are allowed depends on where the opponent stands.
+    pub fn moves_depend_on_own_pieces_only(&self) -> bool {
+        !self.capture_duty
+    }
+
+    /// Checks that the switches can be combined: `capture-duty` needs `choice`.
+    pub fn check(&self) -> Result<(), ProfileError> {
+        if self.capture_duty && !self.choice {
+            return Err(ProfileError(
+                "capture-duty needs choice: without choice rule 3 already fixes the move \
+                 (write choice+capture-duty)"
+                    .into(),
+            ));
+        }
+        Ok(())
+    }
 
     fn switch_mut(&mut self, name: &str) -> Option<&mut bool> {
         match name {
@@ -46,6 +79,8 @@ impl Profile {
             "no-jump-in-goal" => Some(&mut self.no_jump_in_goal),
             "three-tries" => Some(&mut self.three_tries),
             "roll-off" => Some(&mut self.roll_off),
+            "choice" => Some(&mut self.choice),
+            "capture-duty" => Some(&mut self.capture_duty),
             _ => None,
         }
     }
@@ -73,7 +108,8 @@ impl std::str::FromStr for Profile {
     type Err = ProfileError;
 
     /// Parses `bwinf` or a list of switches joined by `+` or `,`, with or without a
-    /// leading `bwinf`: `bwinf+goal-last`, `goal-last,three-tries`.
+    /// leading `bwinf`: `bwinf+goal-last`, `goal-last,three-tries`. Refuses combinations
+    /// [`Profile::check`] refuses.
     fn from_str(s: &str) -> Result<Profile, ProfileError> {
         let mut profile = Profile::BWINF;
         for name in s.split(['+', ',']).map(str::trim) {
@@ -91,6 +127,7 @@ impl std::str::FromStr for Profile {
                 }
             }
         }
+        profile.check()?;
         Ok(profile)
     }
 }

@@ -12,6 +12,103 @@ pub enum MoveRule {
     ClearStart,
     /// Rule 3: the frontmost piece that can move, moves.
     Frontmost,
+    /// Rule 3 under `choice`: the player chose this piece among those that can move.
+    Chosen,
+}
+
+/// The moves one roll allows the player to move, from the mover's view (see
+/// [`Rules::legal_moves`]): none (rule 4), one compulsory move (rules 1 and 2, and rule 3
+/// without `choice`), or under `choice` one move for each piece the player may pick.
+///
+/// A move is named by the field its piece leaves; all moves of one roll go `face` fields.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct LegalMoves {
+    face: u32,
+    rule: MoveRule,
+    /// Fields whose piece may move `face`; empty when bringing in or when nothing moves.
+    sources: u64,
+    /// Rule 1: the one move brings a piece from `B` to `A`.
+    bring_in: bool,
+}
+
+impl LegalMoves {
+    const NONE: LegalMoves = LegalMoves {
+        face: 0,
+        rule: MoveRule::Frontmost,
+        sources: 0,
+        bring_in: false,
+    };
+
+    /// Number of moves to choose from (0 when nothing can move).
+    pub fn len(&self) -> usize {
+        usize::from(self.bring_in) + self.sources.count_ones() as usize
+    }
+
+    /// Nothing can move (rule 4).
+    pub fn is_empty(&self) -> bool {
+        self.len() == 0
+    }
+
+    /// The face rolled.
+    pub fn face(&self) -> u32 {
+        self.face
+    }
+
+    /// The rule that decides among these moves: [`MoveRule::Chosen`] when the player picks.
+    pub fn rule(&self) -> MoveRule {
+        self.rule
+    }
+
+    /// Bit mask of the fields whose piece may move (empty for rule 1 and rule 4).
+    pub fn sources(&self) -> u64 {
+        self.sources
+    }
+
+    /// The move of the piece on `from` (`None`: from `B`), if it is one of these moves.
+    pub fn get(&self, from: Option<u32>) -> Option<PieceMove> {
+        let legal = match from {
+            None => self.bring_in,
+            Some(f) => f < 64 && self.sources >> f & 1 == 1,
+        };
+        legal.then(|| PieceMove {
+            from,
+            to: from.map_or(0, |f| f + self.face),
+            rule: self.rule,
+        })
+    }
+
+    /// Whether `movement` is one of these moves (same piece, same target, same rule).
+    pub fn contains(&self, movement: &PieceMove) -> bool {
+        self.get(movement.from) == Some(*movement)
+    }
+
+    /// The moves, frontmost piece first (the order [`Rules::legal_moves`] documents).
+    pub fn iter(&self) -> impl Iterator<Item = PieceMove> + '_ {
+        let bring_in = self.bring_in.then_some(PieceMove {
+            from: None,
+            to: 0,
+            rule: self.rule,
+        });
+        let mut rest = self.sources;
+        let face = self.face;
+        let rule = self.rule;
+        bring_in.into_iter().chain(std::iter::from_fn(move || {
+            (rest != 0).then(|| {
+                let from = 63 - rest.leading_zeros();
+                rest &= !(1u64 << from);
+                PieceMove {
+                    from: Some(from),
+                    to: from + face,
+                    rule,
+                }
+            })
+        }))
+    }
+
+    /// The frontmost of these moves: what `frontmost` (the `bwinf` rule 3) plays.
+    pub fn frontmost(&self) -> Option<PieceMove> {
+        self.iter().next()
+    }
 }
 
 /// A piece's move in its owner's numbering; `from == None` means from `B`.
@@ -42,6 +139,37 @@ pub struct RollOutcome {
     pub winner: Option<Player>,
 }
 
+/// A move the rules do not allow for the roll (see [`Rules::play_move`]).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct IllegalMove {
+    /// The face rolled.
+    pub face: u32,
+    /// The move asked for (`None`: no move although one is possible).
+    pub movement: Option<PieceMove>,
+}
+
+impl std::fmt::Display for IllegalMove {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self.movement {
+            None => write!(
+                f,
+                "a {} must move a piece: passing is not allowed",
+                self.face
+            ),
+            Some(m) => {
+                let from = m.from.map_or("B".to_string(), |x| x.to_string());
+                write!(
+                    f,
+                    "moving {from} to {} is not a legal move for a {}",
+                    m.to, self.face
+                )
+            }
+        }
+    }
+}
+
+impl std::error::Error for IllegalMove {}
+
 /// A board with a profile: everything needed to play a roll.
 ///
 /// The masks are computed once so that the hot path is a handful of bit operations.
@@ -58,8 +186,12 @@ pub struct Rules {
     packed_goal: [u64; 65],
     /// What to add (mod track length) to a field of player 1 or 2 to get the opponent's number.
     shift_to_opponent: [u32; 2],
-    /// No switch changes which piece moves (`goal-last` and `no-jump-in-goal` are off).
+    /// No switch changes which piece moves (`goal-last`, `no-jump-in-goal` and
+    /// `capture-duty` are off).
     plain_order: bool,
+    /// `capture-duty` is on: rule 3 must capture if it can, so the move depends on the
+    /// opponent's pieces too.
+    capture_duty: bool,
 }
 
 /// A roll's effect as [`Rules::roll_from_view`] reports it, from the mover's view.
@@ -82,15 +214,6 @@ pub struct Turn {
     decision: Decision,
 }
 
-/// Everything one roll did, before it is described.
-#[derive(Clone, Copy, Debug)]
-struct Step {
-    decision: Decision,
-    /// Bit of the captured opponent piece in the opponent's numbering, 0 if none.
-    captured_bit: u64,
-    won: bool,
-}
-
 /// The move selected for a roll, in the form the hot path needs.
 #[derive(Clone, Copy, Debug)]
 struct Decision {
@@ -102,6 +225,25 @@ struct Decision {
 }
 
 impl Decision {
+    /// The decision that plays `movement` (nothing when `None`).
+    #[inline(always)]
+    fn of(movement: Option<PieceMove>) -> Decision {
+        match movement {
+            Some(m) => Decision {
+                moved: true,
+                to: m.to,
+                from_bit: m.from.map_or(0, |f| 1u64 << f),
+                rule: m.rule,
+            },
+            None => Decision {
+                moved: false,
+                to: 0,
+                from_bit: 0,
+                rule: MoveRule::Frontmost,
+            },
+        }
+    }
+
     #[inline(always)]
     fn new_own(&self, own: u64) -> u64 {
         if self.moved {
@@ -133,7 +275,8 @@ impl Rules {
             last_field: board.last_field(),
             pieces: board.pieces(),
             packed_goal,
-            plain_order: !profile.goal_last && !profile.no_jump_in_goal,
+            plain_order: !profile.goal_last && !profile.no_jump_in_goal && !profile.capture_duty,
+            capture_duty: profile.capture_duty,
             shift_to_opponent: [board.opponent_field(0, 0), board.opponent_field(1, 0)],
         }
     }
@@ -316,31 +459,88 @@ impl Rules {
         own & self.track_mask == 0 && own == self.packed_goal[own.count_ones() as usize]
     }
 
-    /// Applies the rolled `face` to `state` and says what happened.
+    /// The moves rolling `face` allows the player to move, whose pieces are `own`, against
+    /// the opponent's pieces `other` (in the opponent's numbering), by rules 1 to 4.
+    ///
+    /// Rules 1 and 2 are compulsory and come first. Otherwise, without `choice`, rule 3
+    /// fixes the one move (the frontmost piece that can move); under `choice` every piece
+    /// not in `B` that can move `face` may be picked, narrowed by the switches that
+    /// restrict rule 3: under `goal-last` goal pieces only when no track piece can move
+    /// (the switch read as a restriction of the choice), under `no-jump-in-goal` no jump
+    /// over own goal pieces, under `capture-duty` only the capturing moves when one
+    /// captures. Listed frontmost piece first, so [`LegalMoves::frontmost`] is what the
+    /// `bwinf` rule 3 would play among them.
+    pub fn legal_moves(&self, own: u64, other: u64, mover: Player, face: u32) -> LegalMoves {
+        let someone_waits = own.count_ones() < self.pieces;
+        let start_taken = own & 1 != 0;
+        let can_step = face != 0 && face <= self.last_field;
+        let only = |rule, sources, bring_in| LegalMoves {
+            face,
+            rule,
+            sources,
+            bring_in,
+        };
+        if face == 6 && someone_waits && !start_taken {
+            return only(MoveRule::BringIn, 0, true);
+        }
+        if someone_waits && start_taken && can_step && self.can_move(own, 0, face) {
+            return only(MoveRule::ClearStart, 1, false);
+        }
+        if !can_step {
+            return LegalMoves {
+                face,
+                ..LegalMoves::NONE
+            };
+        }
+        let mut sources = if self.profile.goal_last {
+            match self.movable(own & self.track_mask, own, face) {
+                0 => self.movable(own & self.goal_mask, own, face),
+                on_track => on_track,
+            }
+        } else {
+            self.movable(own, own, face)
+        };
+        if !self.profile.choice {
+            // Rule 3 of `bwinf`: the frontmost of them, alone.
+            sources &= (1u64 << 63)
+                .checked_shr(sources.leading_zeros())
+                .unwrap_or(0);
+            return only(MoveRule::Frontmost, sources, false);
+        }
+        if self.capture_duty {
+            let opponents = self.board.track_in_other_view(1 - mover, other);
+            let capturing = (opponents >> face) & sources;
+            if capturing != 0 {
+                sources = capturing;
+            }
+        }
+        only(MoveRule::Chosen, sources, false)
+    }
+
+    /// The fields among `candidates` whose piece can move `face` (`1 <= face <= last_field`).
+    #[inline(always)]
+    fn movable(&self, candidates: u64, own: u64, face: u32) -> u64 {
+        let mut sources = ((candidates << face) & !own & self.field_mask) >> face;
+        if self.profile.no_jump_in_goal {
+            let mut rest = sources;
+            while rest != 0 {
+                let from = rest.trailing_zeros();
+                rest &= rest - 1;
+                if !self.goal_path_clear(own, from, from + face) {
+                    sources &= !(1u64 << from);
+                }
+            }
+        }
+        sources
+    }
+
+    /// Applies the rolled `face` to `state` and says what happened; the rules alone pick the
+    /// move (rule 3 plays the frontmost piece, under `capture-duty` the frontmost capturing
+    /// one). Under `choice` use [`Rules::play_move`] to play a chosen move.
     ///
     /// After a win the state keeps the winner as `to_move`; the game is over.
     #[inline(always)]
     pub fn play_roll(&self, state: &mut GameState, face: u32) -> RollOutcome {
-        let mover = state.mover();
-        let step = self.advance(state, face);
-        let d = step.decision;
-        RollOutcome {
-            mover,
-            face,
-            movement: d.moved.then(|| PieceMove {
-                from: (d.from_bit != 0).then(|| d.from_bit.trailing_zeros()),
-                to: d.to,
-                rule: d.rule,
-            }),
-            captured: (step.captured_bit != 0).then(|| step.captured_bit.trailing_zeros()),
-            rolls_again: !step.won && state.mover() == mover,
-            winner: step.won.then_some(mover),
-        }
-    }
-
-    /// Applies `face`: moves, captures, decides who rolls next.
-    #[inline(always)]
-    fn advance(&self, state: &mut GameState, face: u32) -> Step {
         let mover = state.mover();
         let turn = self.roll_from_view(
             state.pieces[mover],
@@ -349,21 +549,59 @@ impl Rules {
             state.tries,
             face,
         );
+        self.record(state, face, turn)
+    }
+
+    /// Applies the rolled `face` with the move the player chose (`None` only when nothing
+    /// can move); refuses a move [`Rules::legal_moves`] does not allow.
+    pub fn play_move(
+        &self,
+        state: &mut GameState,
+        face: u32,
+        movement: Option<PieceMove>,
+    ) -> Result<RollOutcome, IllegalMove> {
+        let mover = state.mover();
+        let (own, other) = (state.pieces[mover], state.pieces[1 - mover]);
+        let legal = self.legal_moves(own, other, mover, face);
+        let allowed = match &movement {
+            None => legal.is_empty(),
+            Some(m) => legal.contains(m),
+        };
+        if !allowed {
+            return Err(IllegalMove { face, movement });
+        }
+        let turn = self.roll_with_move(own, other, mover, state.tries, face, movement);
+        Ok(self.record(state, face, turn))
+    }
+
+    /// Writes a roll's effect into `state` and describes it.
+    #[inline(always)]
+    fn record(&self, state: &mut GameState, face: u32, turn: Turn) -> RollOutcome {
+        let mover = state.mover();
         state.pieces[mover] = turn.own;
         state.pieces[1 - mover] = turn.other;
         state.tries = turn.tries;
         state.to_move ^= u8::from(turn.passes);
-        Step {
-            decision: turn.decision,
-            captured_bit: turn.captured_bit,
-            won: turn.won,
+        let d = turn.decision;
+        RollOutcome {
+            mover,
+            face,
+            movement: d.moved.then(|| PieceMove {
+                from: (d.from_bit != 0).then(|| d.from_bit.trailing_zeros()),
+                to: d.to,
+                rule: d.rule,
+            }),
+            captured: (turn.captured_bit != 0).then(|| turn.captured_bit.trailing_zeros()),
+            rolls_again: !turn.won && !turn.passes,
+            winner: turn.won.then_some(mover),
         }
     }
 
     /// One roll seen from the player to move: its pieces `own`, the opponent's `other`,
-    /// `tries` used this turn. The core of [`Rules::play_roll`]; the simulator calls it
-    /// directly so that its state stays in registers (it swaps `own` and `other` when the
-    /// turn passes instead of indexing by player).
+    /// `tries` used this turn; the rules pick the move as in [`Rules::play_roll`]. The core
+    /// of [`Rules::play_roll`]; the simulator calls it directly so that its state stays in
+    /// registers (it swaps `own` and `other` when the turn passes instead of indexing by
+    /// player).
     #[inline(always)]
     pub fn roll_from_view(
         &self,
@@ -373,7 +611,46 @@ impl Rules {
         tries: u8,
         face: u32,
     ) -> Turn {
-        let d = self.decide(own, face);
+        let d = if self.capture_duty {
+            // Rare profile: the move depends on the opponent, so go through the list.
+            Decision::of(self.legal_moves(own, other, mover, face).frontmost())
+        } else {
+            self.decide(own, face)
+        };
+        self.finish(own, other, mover, tries, face, d)
+    }
+
+    /// One roll seen from the player to move, playing `movement`, which must be one of
+    /// [`Rules::legal_moves`] for this roll (`None` when there is none). The strategies'
+    /// path of the simulator; the caller guarantees legality ([`Rules::play_move`] checks it).
+    #[inline(always)]
+    pub fn roll_with_move(
+        &self,
+        own: u64,
+        other: u64,
+        mover: Player,
+        tries: u8,
+        face: u32,
+        movement: Option<PieceMove>,
+    ) -> Turn {
+        debug_assert!(match &movement {
+            None => self.legal_moves(own, other, mover, face).is_empty(),
+            Some(m) => self.legal_moves(own, other, mover, face).contains(m),
+        });
+        self.finish(own, other, mover, tries, face, Decision::of(movement))
+    }
+
+    /// Everything after the move is known: capture, win, who rolls next.
+    #[inline(always)]
+    fn finish(
+        &self,
+        own: u64,
+        other: u64,
+        mover: Player,
+        tries: u8,
+        face: u32,
+        d: Decision,
+    ) -> Turn {
         let new_own = d.new_own(own);
         // A landing on a track field captures whatever opponent piece stands there.
         let lands_on_track = d.moved & (d.to < self.board.track_len());
@@ -432,6 +709,40 @@ mod tests {
             prop_assert_eq!(fast.moved, slow.moved);
             if fast.moved {
                 prop_assert_eq!((fast.to, fast.from_bit, fast.rule), (slow.to, slow.from_bit, slow.rule));
+            }
+        }
+    }
+
+    proptest! {
+        /// Without `choice` the legal moves are the one move rule 3 fixes, under every
+        /// switch that changes the order.
+        #[test]
+        fn without_choice_the_one_legal_move_is_the_rules_move(
+            own in bwinf_mask(),
+            face in 0u32..70,
+            profile in proptest::sample::select(vec!["bwinf", "goal-last", "no-jump-in-goal", "goal-last+no-jump-in-goal"]),
+        ) {
+            let rules = Rules::new(Board::BWINF, profile.parse().unwrap());
+            let legal = rules.legal_moves(own, 0, 0, face);
+            prop_assert!(legal.len() <= 1);
+            prop_assert_eq!(legal.frontmost(), rules.choose_move(own, face));
+        }
+
+        /// Under `choice` the rules' own pick (frontmost) is among the legal moves and is the
+        /// first of them, and every listed move lands on a field free of own pieces.
+        #[test]
+        fn under_choice_the_frontmost_move_is_legal(
+            own in bwinf_mask(),
+            other in bwinf_mask(),
+            face in 0u32..70,
+        ) {
+            let rules = Rules::new(Board::BWINF, "choice".parse().unwrap());
+            let legal = rules.legal_moves(own, other, 0, face);
+            let frontmost = rules.choose_move(own, face).map(|m| m.to);
+            prop_assert_eq!(legal.frontmost().map(|m| m.to), frontmost);
+            for m in legal.iter() {
+                prop_assert!(own & (1u64 << m.to) == 0);
+                prop_assert!(m.to <= 43);
             }
         }
     }

@@ -279,6 +279,7 @@ pub fn solve_full_with(
 ) -> Result<FullOutcome, ExactError> {
     let started = Instant::now();
     options.validate().map_err(ExactError::Options)?;
+    super::check_profile(rules)?;
     let p_start = p_a_starts(rules, a, b)?;
     let ordered = [Game::configs(rules, a), Game::configs(rules, b)];
     let configs = ordered.each_ref().map(|(c, _)| c.len() as u64);
