@@ -16,3 +16,4 @@ pub mod rank;
 pub mod report;
 pub mod rules;
 pub mod sim;
+pub mod strategy;
