@@ -63,8 +63,8 @@ pub fn run(args: TableArgs, out: &mut dyn Write) -> Result<(), CliError> {
         .collect::<Result<_, _>>()?;
     let seats = seats(&rules, dice.len(), "--die (one per player)")?;
     let refs: Vec<&Die> = dice.iter().collect();
-    let table = Table::new(&seats, &refs, args.sim.max_rolls()?, args.seating)
-        .map_err(table_error)?;
+    let table =
+        Table::new(&seats, &refs, args.sim.max_rolls()?, args.seating).map_err(table_error)?;
     let precision = args.sim.precision.unwrap_or(DEFAULT_PRECISION);
     let stop = table
         .stopping(args.sim.games, precision)
@@ -96,6 +96,68 @@ pub fn run(args: TableArgs, out: &mut dyn Write) -> Result<(), CliError> {
             },
         },
     );
+    crate::report::write(out, &report, args.format)?;
+    Ok(())
+}
+
+/// Runs `rank --players N`: every N-subset of `dice` at a table, and the pairwise ranking.
+pub fn rank_at_tables(
+    args: &super::rank::RankArgs,
+    rules: &Rules,
+    dice: &[Die],
+    players: usize,
+    out: &mut dyn Write,
+) -> Result<(), CliError> {
+    if !(3..=4).contains(&players) {
+        return Err(CliError::input(format!(
+            "--players {players}: expected 3 or 4 (rank without --players is the two-player ranking)"
+        )));
+    }
+    if dice.len() < players {
+        return Err(CliError::input(format!(
+            "--players {players}: the list has only {} dice, too few for one table",
+            dice.len()
+        )));
+    }
+    let seats = seats(rules, players, "--players")?;
+    let max_rolls = args.sim.max_rolls()?;
+    let precision = args.sim.precision.unwrap_or(DEFAULT_PRECISION);
+    let plan = crate::rank::SimulationPlan {
+        stopping: args.sim.stopping()?,
+        seed: args.sim.seed,
+        max_rolls,
+    };
+    let bar = progress_bar(None, &format!("tables of {players}"));
+    let (tables, pairwise) = args.sim.in_pool(|| {
+        let tables = crate::rank::table::simulate_tables(
+            &seats,
+            dice,
+            args.sim.games,
+            precision,
+            args.sim.seed,
+            max_rolls,
+            &|n| bar.inc(n),
+        );
+        let pairwise =
+            crate::rank::simulate_tournament(rules, dice, &plan, &|n| bar.inc(n), &|_, _| {});
+        (tables, pairwise)
+    })?;
+    bar.finish_and_clear();
+    let tables = tables.map_err(table_error)?;
+    let pairwise = pairwise.map_err(CliError::failure)?;
+    let report = crate::report::TableRankReport {
+        players,
+        fair_share: 1.0 / players as f64,
+        dice: dice.to_vec(),
+        ranking: tables.ranking,
+        pairwise: pairwise.ranking(),
+        tables: tables.tables,
+        profile: rules.profile().to_string(),
+        board: rules.board().to_string(),
+        seed: args.sim.seed,
+        precision: args.sim.games.is_none().then_some(precision),
+        games: args.sim.games,
+    };
     crate::report::write(out, &report, args.format)?;
     Ok(())
 }

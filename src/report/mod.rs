@@ -26,7 +26,7 @@ pub use files::{OutputFile, PlotError};
 pub use pig::{ComparisonReport, GameReport, QueryReport, SimulationReport};
 pub use ranking::RankReport;
 pub use solve::{BoundsReport, SolveReport};
-pub use table::{TableReport, TableSettings};
+pub use table::{TableRankReport, TableReport, TableSettings};
 
 use serde::Serialize;
 use std::fmt;

@@ -80,6 +80,8 @@ pub struct Seats {
     start: [u32; MAX_SEATS],
     /// `shift[m][j]`: what to add (mod T) to a track field of seat `m` to get seat `j`'s number.
     shift: [[u32; MAX_SEATS]; MAX_SEATS],
+    /// `turn_shift[m][k]`: `shift[m][j]` for the seat `j` that comes `k` turns after `m`.
+    turn_shift: [[u32; MAX_SEATS]; MAX_SEATS],
     track_len: u32,
 }
 
@@ -105,7 +107,8 @@ pub struct SeatTurn {
     pub passes: bool,
     /// Rolls used in this turn under `three-tries`.
     pub tries: u8,
-    /// The captured piece: its seat and field in that seat's numbering.
+    /// The captured piece: its seat and field in that seat's numbering (from
+    /// [`Seats::roll_in_turn_order`]: how many turns after the mover that seat comes).
     pub captured: Option<(usize, u32)>,
 }
 
@@ -145,11 +148,18 @@ impl Seats {
                 shift[m][j] = (start[m] + t - start[j]) % t;
             }
         }
+        let mut turn_shift = [[0u32; MAX_SEATS]; MAX_SEATS];
+        for m in 0..players {
+            for k in 0..players {
+                turn_shift[m][k] = shift[m][(m + k) % players];
+            }
+        }
         Ok(Seats {
             rules,
             players,
             start,
             shift,
+            turn_shift,
             track_len: t,
         })
     }
@@ -206,12 +216,8 @@ impl Seats {
         }
     }
 
-    /// Applies `face` rolled by `mover` to the seats' `pieces`, with `tries` used this turn.
-    ///
-    /// The mover's move, win, extra roll and tries come from [`Rules::roll_from_view`]
-    /// (called with no opponent pieces, so it captures nothing); this function adds the
-    /// capture of whatever piece of another seat stands on the landing field, if that is a
-    /// track field. At most one piece stands on a field, so at most one is captured.
+    /// Applies `face` rolled by `mover` to the seats' `pieces` (indexed by seat), with
+    /// `tries` used this turn; see [`Seats::roll_in_turn_order`].
     #[inline(always)]
     pub fn roll(
         &self,
@@ -220,25 +226,56 @@ impl Seats {
         tries: u8,
         face: u32,
     ) -> SeatTurn {
-        let own = pieces[mover];
+        let seat_of = |k: usize| (mover + k) % self.players;
+        let mut in_turn_order = [0u64; MAX_SEATS];
+        for (k, slot) in in_turn_order.iter_mut().enumerate().take(self.players) {
+            *slot = pieces[seat_of(k)];
+        }
+        let mut turn = self.roll_in_turn_order(&mut in_turn_order, mover, tries, face);
+        for (k, &mask) in in_turn_order.iter().enumerate().take(self.players) {
+            pieces[seat_of(k)] = mask;
+        }
+        turn.captured = turn.captured.map(|(k, field)| (seat_of(k), field));
+        turn
+    }
+
+    /// Applies `face` rolled by seat `mover` with `tries` used this turn, the pieces given
+    /// in turn order: `pieces[0]` the mover's, `pieces[k]` those of the seat `k` turns
+    /// later (`N` must be the number of players). The simulator keeps its position this way,
+    /// rotated by one when the turn passes, so that every index is a constant and the
+    /// position stays in registers.
+    ///
+    /// The mover's move, win, extra roll and tries come from [`Rules::roll_from_view`]
+    /// (called with no opponent pieces, so it captures nothing); this function adds the
+    /// capture of whatever piece of another seat stands on the landing field, if that is a
+    /// track field. At most one piece stands on a field, so at most one is captured.
+    #[inline(always)]
+    pub fn roll_in_turn_order<const N: usize>(
+        &self,
+        pieces: &mut [u64; N],
+        mover: usize,
+        tries: u8,
+        face: u32,
+    ) -> SeatTurn {
+        debug_assert_eq!(N, self.players);
+        let own = pieces[0];
         let turn = self.rules.roll_from_view(own, 0, 0, tries, face);
-        pieces[mover] = turn.own;
+        pieces[0] = turn.own;
         // The landing field is the one bit the move set (a move never lands where it left).
-        let landed = turn.own & !own;
-        let to = landed.trailing_zeros();
+        let to = (turn.own & !own).trailing_zeros() & 63;
         let on_track = u64::from(turn.moved & (to < self.track_len));
+        let shifts = &self.turn_shift[mover];
         let mut captured = None;
-        for step in 1..self.players {
-            let mut seat = mover + step;
-            if seat >= self.players {
-                seat -= self.players;
+        for k in 1..N {
+            let mut field = to + shifts[k];
+            if field >= self.track_len {
+                field -= self.track_len;
             }
-            let field = self.field_for(mover, seat, to & 63);
-            let hit = pieces[seat] & (on_track << field);
-            if hit != 0 {
-                pieces[seat] ^= hit;
-                captured = Some((seat, field));
+            let bit = on_track << field;
+            if pieces[k] & bit != 0 {
+                captured = Some((k, field));
             }
+            pieces[k] &= !bit;
         }
         SeatTurn {
             moved: turn.moved,

@@ -205,43 +205,92 @@ impl<'a> Table<'a> {
     }
 
     /// Plays one game with `seated[s]` the die in seat `s`.
-    ///
-    /// The pieces live in a fixed array indexed by seat; [`Seats::roll`] does the move and
-    /// the captures.
     #[inline(always)]
     pub fn play<R: Rng>(&self, seated: &[&Die; MAX_SEATS], rng: &mut R) -> TableEnd {
-        let mut state = self.seats.start();
+        match self.seats.players() {
+            2 => self.play_in_turn_order::<2, R>(seated, rng),
+            3 => self.play_in_turn_order::<3, R>(seated, rng),
+            _ => self.play_in_turn_order::<4, R>(seated, rng),
+        }
+    }
+
+    /// [`Table::play`] for `N` players. The position is kept in turn order (the mover's
+    /// pieces and die first) and rotated by one seat when the turn passes, as the duel
+    /// swaps its two players: the hot loop never indexes by seat.
+    #[inline(always)]
+    fn play_in_turn_order<const N: usize, R: Rng>(
+        &self,
+        seated: &[&Die; MAX_SEATS],
+        rng: &mut R,
+    ) -> TableEnd {
+        let mut pieces = [1u64; N];
+        let mut dice: [&Die; N] = std::array::from_fn(|s| seated[s]);
         let mut mover = 0usize;
         let mut tries = 0u8;
         let mut idle = 0u32;
         let mut rolls = 0u64;
         loop {
             rolls += 1;
-            let face = seated[mover].roll(rng);
-            let turn = self.seats.roll(&mut state.pieces, mover, tries, face);
+            let face = dice[0].roll(rng);
+            let turn = self
+                .seats
+                .roll_in_turn_order(&mut pieces, mover, tries, face);
             idle = if turn.moved { 0 } else { idle + 1 };
+            // The three ways a game can end are rare; one combined test keeps the loop to a
+            // single well-predicted branch.
             let check_stuck = !turn.moved & idle.is_multiple_of(IDLE_CHECK_INTERVAL);
             if turn.won | check_stuck | (rolls >= self.max_rolls) {
-                if turn.won {
-                    return TableEnd::Won { seat: mover, rolls };
-                }
-                state.to_move = if turn.passes {
-                    self.seats.next_seat(mover)
-                } else {
-                    mover
-                } as u8;
-                if check_stuck && never_ends(self.seats, seated, &state.pieces, state.to_move) {
-                    return TableEnd::Endless;
-                }
-                if rolls >= self.max_rolls {
-                    return TableEnd::Capped;
+                if let Some(end) = self.ending(
+                    seated,
+                    &pieces,
+                    mover,
+                    turn.won,
+                    turn.passes,
+                    rolls,
+                    check_stuck,
+                ) {
+                    return end;
                 }
             }
             tries = turn.tries;
             if turn.passes {
+                pieces.rotate_left(1);
+                dice.rotate_left(1);
                 mover = self.seats.next_seat(mover);
             }
         }
+    }
+
+    /// The rare path of [`Table::play`]: a win, a stuck position or the cap.
+    #[cold]
+    #[inline(never)]
+    #[allow(clippy::too_many_arguments)]
+    fn ending<const N: usize>(
+        &self,
+        seated: &[&Die; MAX_SEATS],
+        in_turn_order: &[u64; N],
+        mover: usize,
+        won: bool,
+        passes: bool,
+        rolls: u64,
+        check_stuck: bool,
+    ) -> Option<TableEnd> {
+        if won {
+            return Some(TableEnd::Won { seat: mover, rolls });
+        }
+        let mut pieces = [0u64; MAX_SEATS];
+        for (k, &mask) in in_turn_order.iter().enumerate() {
+            pieces[(mover + k) % N] = mask;
+        }
+        let next = if passes {
+            self.seats.next_seat(mover)
+        } else {
+            mover
+        };
+        if check_stuck && never_ends(self.seats, seated, &pieces, next as u8) {
+            return Some(TableEnd::Endless);
+        }
+        (rolls >= self.max_rolls).then_some(TableEnd::Capped)
     }
 
     /// Plays chunk `chunk`: `rounds` rounds from the chunk's own stream.
@@ -368,7 +417,8 @@ impl<'a> Table<'a> {
                 for target in [planned, self.whole_chunks(h, 0.25)?] {
                     let target_chunks = target / self.chunk_games();
                     if target_chunks > done {
-                        counts = counts + self.play_chunks(key, done..target_chunks, uncut, progress);
+                        counts =
+                            counts + self.play_chunks(key, done..target_chunks, uncut, progress);
                         done = target_chunks;
                     }
                     if counts.widest_half_width() <= h {
@@ -395,7 +445,10 @@ impl<'a> Table<'a> {
             games: stats::Z95 * stats::Z95 * variance / (half_width * half_width),
         };
         let games = stats::games_for_half_width(variance, half_width, stats::Z95)
-            .and_then(|n| n.div_ceil(self.chunk_games()).checked_mul(self.chunk_games()))
+            .and_then(|n| {
+                n.div_ceil(self.chunk_games())
+                    .checked_mul(self.chunk_games())
+            })
             .ok_or_else(too_fine)?;
         if games > MAX_GAMES {
             return Err(too_fine().into());
