@@ -337,3 +337,109 @@ fn the_precision_rule_holds_for_every_die() {
     }
     assert_eq!(counts.games % 6, 0);
 }
+
+mod exact {
+    //! The exact N-player chain against the two-player solver and against simulation.
+
+    use super::*;
+    use wuerfelglueck::exact::SolveOptions;
+    use wuerfelglueck::exact::seats::{solve_all_seatings, solve_seats};
+
+    fn options(tolerance: f64) -> SolveOptions {
+        SolveOptions::new(tolerance, 1_000_000, None).unwrap()
+    }
+
+    fn seats_on(board: &str, profile: &str, players: usize) -> Seats {
+        let rules = Rules::new(board.parse().unwrap(), profile.parse().unwrap());
+        Seats::new(rules, players).unwrap()
+    }
+
+    /// With two seats the chain is the duel's: the same figures as the two-player solver.
+    #[test]
+    fn two_seats_agree_with_the_two_player_solver() {
+        for (board, profile, a, b) in [
+            ("12/6/2/2", "bwinf", "1..6", "1,1,1,6,6,6"),
+            ("10/3/2/3", "bwinf+three-tries", "1..6", "2..7"),
+            ("10/5/2/2", "bwinf+goal-last+no-jump-in-goal", "1,6", "1..6"),
+        ] {
+            let seats = seats_on(board, profile, 2);
+            let (da, db): (Die, Die) = (a.parse().unwrap(), b.parse().unwrap());
+            let mine = solve_seats(&seats, &[&da, &db], &options(1e-12)).unwrap();
+            let theirs =
+                wuerfelglueck::exact::solve_matchup(seats.rules(), &da, &db, &options(1e-12))
+                    .unwrap();
+            approx::assert_abs_diff_eq!(mine.p(0), theirs.p_a_if_a_starts, epsilon = 1e-10);
+            approx::assert_abs_diff_eq!(mine.p(1), theirs.p_b_if_a_starts, epsilon = 1e-10);
+            approx::assert_abs_diff_eq!(
+                mine.p_never.lo,
+                theirs.p_never_if_a_starts,
+                epsilon = 1e-10
+            );
+            for s in 0..2 {
+                assert!(mine.p_win[s].hi - mine.p_win[s].lo <= 1e-12 + 1e-15);
+            }
+        }
+    }
+
+    /// `z = (simulated - exact) / standard error` for every seat, within 4.5 (a false
+    /// alarm about once in 150,000 comparisons), plus the certified width.
+    fn assert_agrees(exact: &[(f64, f64)], wins: &[u64], games: u64, what: &str) {
+        for (s, (&(lo, hi), &w)) in exact.iter().zip(wins).enumerate() {
+            let p = (lo + hi) / 2.0;
+            let se = (p * (1.0 - p) / games as f64).sqrt().max(1e-12);
+            let sim = w as f64 / games as f64;
+            let z = (sim - p).abs() / se;
+            assert!(
+                z <= 4.5 + (hi - lo) / se,
+                "{what}, seat/die {s}: simulated {sim}, exact [{lo}, {hi}], z = {z:.2}"
+            );
+        }
+    }
+
+    #[test]
+    fn fixed_seats_agree_with_simulation() {
+        let standard = Die::standard();
+        let sixes: Die = "1,1,1,6,6,6".parse().unwrap();
+        let wide: Die = "0..9".parse().unwrap();
+        for (board, players, dice) in [
+            // One piece each on the full track, three players.
+            ("40/20/1/4", 3, vec![&standard, &sixes, &wide]),
+            // One piece each, four players on a shorter track.
+            ("20/10/1/2", 4, vec![&standard, &sixes, &wide, &standard]),
+            // Two pieces each on a small board, three players.
+            ("10/5/2/2", 3, vec![&wide, &standard, &sixes]),
+        ] {
+            let seats = seats_on(board, "bwinf", players);
+            let exact = solve_seats(&seats, &dice, &options(1e-10)).unwrap();
+            let bounds: Vec<(f64, f64)> = exact.p_win.iter().map(|b| (b.lo, b.hi)).collect();
+            let sum: f64 = (0..players).map(|s| exact.p(s)).sum::<f64>() + exact.p_never.lo;
+            approx::assert_abs_diff_eq!(sum, 1.0, epsilon = 1e-9);
+            let table = Table::new(&seats, &dice, 1_000_000, Seating::Fixed).unwrap();
+            let games = 60_000;
+            let counts = table
+                .run(StreamKey::new(21), TableStop::Games(games), &|_| {})
+                .unwrap();
+            let wins: Vec<u64> = (0..players).map(|s| counts.wins[s][s]).collect();
+            assert_agrees(&bounds, &wins, games, board);
+        }
+    }
+
+    #[test]
+    fn all_seatings_agree_with_simulation() {
+        let seats = seats_on("20/10/1/2", "bwinf", 3);
+        let dice: Vec<Die> = ["1..6", "1,1,1,6,6,6", "2..7"]
+            .iter()
+            .map(|d| d.parse().unwrap())
+            .collect();
+        let refs: Vec<&Die> = dice.iter().collect();
+        let exact = solve_all_seatings(&seats, &refs, &options(1e-10)).unwrap();
+        let table = Table::new(&seats, &refs, 1_000_000, Seating::All).unwrap();
+        let games = 6 * 10_000;
+        let counts = table
+            .run(StreamKey::new(8), TableStop::Games(games), &|_| {})
+            .unwrap();
+        let bounds: Vec<(f64, f64)> = exact.iter().map(|b| (b.lo, b.hi)).collect();
+        let wins: Vec<u64> = (0..3).map(|i| counts.wins_of(i)).collect();
+        assert_agrees(&bounds, &wins, games, "all seatings");
+    }
+}
