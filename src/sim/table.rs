@@ -254,8 +254,10 @@ impl<'a> Table<'a> {
             }
             tries = turn.tries;
             if turn.passes {
-                pieces.rotate_left(1);
-                dice.rotate_left(1);
+                // Element by element with constant indices (not `rotate_left`, which goes
+                // through memory): the arrays stay in registers.
+                pieces = std::array::from_fn(|k| pieces[(k + 1) % N]);
+                dice = std::array::from_fn(|k| dice[(k + 1) % N]);
                 mover = self.seats.next_seat(mover);
             }
         }
