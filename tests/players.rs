@@ -443,3 +443,197 @@ mod exact {
         assert_agrees(&bounds, &wins, games, "all seatings");
     }
 }
+
+mod cli {
+    //! `table`, `rank --players` and `play --players` as a user runs them.
+
+    use std::process::Command;
+
+    fn run(args: &[&str]) -> (i32, String, String) {
+        let out = Command::new(env!("CARGO_BIN_EXE_wuerfelglueck"))
+            .args(args)
+            .output()
+            .unwrap();
+        (
+            out.status.code().unwrap_or(-1),
+            String::from_utf8(out.stdout).unwrap(),
+            String::from_utf8(out.stderr).unwrap(),
+        )
+    }
+
+    #[test]
+    fn table_json_has_the_documented_fields() {
+        let (code, out, err) = run(&[
+            "table",
+            "--die",
+            "1..6",
+            "--die",
+            "1,1,1,6,6,6",
+            "--die",
+            "0..9",
+            "--die",
+            "1..20",
+            "--games",
+            "2400",
+            "--seed",
+            "5",
+            "--format",
+            "json",
+        ]);
+        assert_eq!(code, 0, "{err}");
+        let v: serde_json::Value = serde_json::from_str(&out).unwrap();
+        for key in [
+            "dice",
+            "players",
+            "p_win",
+            "ci95",
+            "unfinished",
+            "per_seat",
+            "games",
+            "seed",
+            "profile",
+            "board",
+        ] {
+            assert!(v.get(key).is_some(), "missing {key}");
+        }
+        assert_eq!(v["players"], 4);
+        assert_eq!(v["games"], 2400);
+        assert_eq!(v["dice"][1], "1,1,1,6,6,6");
+        assert_eq!(v["p_win"].as_array().unwrap().len(), 4);
+        assert_eq!(v["per_seat"].as_array().unwrap().len(), 4);
+        let sum: f64 = v["p_win"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|p| p.as_f64().unwrap())
+            .sum();
+        let unfinished = v["unfinished"].as_f64().unwrap() / 2400.0;
+        approx::assert_abs_diff_eq!(sum + unfinished, 1.0, epsilon = 1e-12);
+        for i in 0..4 {
+            let ci = &v["ci95"][i];
+            let p = v["p_win"][i].as_f64().unwrap();
+            assert!(ci[0].as_f64().unwrap() <= p && p <= ci[1].as_f64().unwrap());
+        }
+        // CSV: one row per die after the header.
+        let (code, csv, _) = run(&[
+            "table", "--die", "1..6", "--die", "2..7", "--die", "0..9", "--games", "600",
+            "--format", "csv",
+        ]);
+        assert_eq!(code, 0);
+        assert_eq!(csv.lines().count(), 4);
+        assert!(csv.starts_with("die,p_win,ci95_lo,ci95_hi,p_win_seat0"));
+    }
+
+    #[test]
+    fn bad_tables_are_refused_with_the_option_at_fault() {
+        for (args, needle) in [
+            (vec!["table", "--die", "1..6"], "--die"),
+            (
+                vec![
+                    "table", "--die", "1..6", "--die", "1..6", "--die", "1..6", "--games", "7",
+                ],
+                "--games",
+            ),
+            (
+                vec![
+                    "table",
+                    "--die",
+                    "1..6",
+                    "--die",
+                    "1..6",
+                    "--die",
+                    "1..6",
+                    "--profile",
+                    "roll-off",
+                ],
+                "roll-off",
+            ),
+            (
+                vec![
+                    "table", "--die", "1..6", "--die", "1..6", "--die", "1..6", "--offset", "7",
+                ],
+                "--offset",
+            ),
+            (
+                vec!["rank", "data/wuerfel0.txt", "--players", "5"],
+                "--players",
+            ),
+            (
+                vec!["rank", "data/wuerfel2.txt", "--players", "4", "--exact"],
+                "--exact",
+            ),
+            (
+                vec!["play", "--a", "1..6", "--b", "1..6", "--players", "3"],
+                "--die",
+            ),
+        ] {
+            let (code, _, err) = run(&args);
+            assert_eq!(code, 2, "{args:?}: {err}");
+            assert!(err.contains(needle), "{args:?}: {err}");
+        }
+    }
+
+    #[test]
+    fn rank_at_tables_marks_the_fair_share_and_the_pairwise_rank() {
+        let (code, out, err) = run(&[
+            "rank",
+            "data/wuerfel2.txt",
+            "--players",
+            "4",
+            "--games",
+            "2400",
+            "--format",
+            "json",
+        ]);
+        assert_eq!(code, 0, "{err}");
+        let v: serde_json::Value = serde_json::from_str(&out).unwrap();
+        assert_eq!(v["players"], 4);
+        approx::assert_abs_diff_eq!(v["fair_share"].as_f64().unwrap(), 0.25);
+        // Five dice: C(5, 4) = 5 tables, each die at 4 of them.
+        assert_eq!(v["tables"].as_array().unwrap().len(), 5);
+        assert_eq!(v["ranking"].as_array().unwrap().len(), 5);
+        assert_eq!(v["pairwise"].as_array().unwrap().len(), 5);
+        for e in v["ranking"].as_array().unwrap() {
+            assert_eq!(e["tables"], 4);
+        }
+        let (code, text, _) = run(&[
+            "rank",
+            "data/wuerfel2.txt",
+            "--players",
+            "3",
+            "--games",
+            "600",
+        ]);
+        assert_eq!(code, 0);
+        assert!(text.contains("1/3 = 0.3333"), "{text}");
+        assert!(text.contains("pairwise"), "{text}");
+    }
+
+    #[test]
+    fn play_at_a_table_shows_every_seat() {
+        let (code, out, err) = run(&[
+            "play",
+            "--players",
+            "4",
+            "--a",
+            "1..6",
+            "--b",
+            "1..6",
+            "--die",
+            "1..6",
+            "--die",
+            "1,1,1,6,6,6",
+            "--seed",
+            "2",
+        ]);
+        assert_eq!(code, 0, "{err}");
+        let first_roll = out
+            .lines()
+            .find(|l| l.trim_start().starts_with("1 "))
+            .unwrap();
+        for seat in ["A:", "B:", "C:", "D:"] {
+            assert!(first_roll.contains(seat), "{first_roll}");
+        }
+        assert!(out.trim_end().ends_with("rolls."), "{out}");
+    }
+}

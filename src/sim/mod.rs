@@ -18,4 +18,6 @@ pub use plan::{
     games_for_precision, worst_case_games,
 };
 pub use stream::{GameRng, StreamKey, splitmix64};
-pub use table::{Seating, Table, TableCounts, TableEnd, TableError, TableStop, permutations};
+pub use table::{
+    Seating, Table, TableCounts, TableEnd, TableError, TableStop, permutations, table_never_ends,
+};

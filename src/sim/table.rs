@@ -289,7 +289,7 @@ impl<'a> Table<'a> {
         } else {
             mover
         };
-        if check_stuck && never_ends(self.seats, seated, &pieces, next as u8) {
+        if check_stuck && table_never_ends(self.seats, seated, &pieces, next as u8) {
             return Some(TableEnd::Endless);
         }
         (rolls >= self.max_rolls).then_some(TableEnd::Capped)
@@ -461,7 +461,7 @@ impl<'a> Table<'a> {
 
 /// Whether a table game can provably never change again: the mover cannot move and its die
 /// shows only 6s (it rolls forever), or no seat can move with its die (nothing ever moves).
-pub fn never_ends(
+pub fn table_never_ends(
     seats: &Seats,
     seated: &[&Die; MAX_SEATS],
     pieces: &[u64; MAX_SEATS],
