@@ -107,6 +107,7 @@ pub mod memory;
 pub mod options;
 pub mod reachable;
 pub mod search;
+pub mod seats;
 pub mod solve;
 pub mod store;
 pub mod tables;

@@ -5,6 +5,8 @@
 //! which, as long as every figure carries an interval (a confidence interval or certified
 //! bounds).
 
+pub mod table;
+
 use crate::dice::Die;
 use crate::exact::store::{Lookup, PairStore, StoreError, StoredPair};
 use crate::exact::{Bounds, ExactError, ExactResult, SolveOptions};

@@ -15,6 +15,7 @@ mod pig;
 pub mod plot;
 mod ranking;
 mod solve;
+mod table;
 
 pub use converge::{
     CONVERGENCE_CSV_HEADER, ConvergenceReport, ExactSummary, Header, STOPPING_CSV_HEADER,
@@ -25,6 +26,7 @@ pub use files::{OutputFile, PlotError};
 pub use pig::{ComparisonReport, GameReport, QueryReport, SimulationReport};
 pub use ranking::RankReport;
 pub use solve::{BoundsReport, SolveReport};
+pub use table::{TableRankReport, TableReport, TableSettings};
 
 use serde::Serialize;
 use std::fmt;
