@@ -41,9 +41,9 @@ fn exact_matrix(rules: &Rules, family: &Family) -> Vec<Vec<f64>> {
     let n = family.len();
     let options = SolveOptions::new(1e-12, 100_000, None).unwrap();
     let mut m = vec![vec![f64::NAN; n]; n];
-    for i in 0..n {
-        for j in i + 1..n {
-            let r = solve_matchup(rules, &family.dice()[i], &family.dice()[j], &options).unwrap();
+    for (i, a) in family.dice().iter().enumerate() {
+        for (j, b) in family.dice().iter().enumerate().skip(i + 1) {
+            let r = solve_matchup(rules, a, b, &options).unwrap();
             m[i][j] = r.p_a;
             m[j][i] = r.p_b;
         }
@@ -191,4 +191,141 @@ fn a_search_gives_the_same_counts_on_one_and_on_two_threads() {
     assert_eq!(one.counts, two.counts);
     assert_eq!(one.best_mean, two.best_mean);
     assert_abs_diff_eq!(one.mean_estimate(0), two.mean_estimate(0), epsilon = 0.0);
+}
+
+fn command(args: &[&str]) -> std::process::Output {
+    std::process::Command::new(env!("CARGO_BIN_EXE_wuerfelglueck"))
+        .args(args)
+        .output()
+        .unwrap()
+}
+
+/// A small search on a reduced board: every documented JSON field, the exact confirmation
+/// agreeing with the race, the store read back on a rerun.
+#[test]
+fn search_json_has_the_documented_fields_and_the_store_is_reused() {
+    let dir = std::env::temp_dir().join(format!("wg-search-store-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    let args = [
+        "search",
+        "--faces",
+        "2",
+        "--values",
+        "5..6",
+        "--track",
+        "12",
+        "--offset",
+        "6",
+        "--pieces",
+        "1",
+        "--goal-fields",
+        "1",
+        "--confirm",
+        "3",
+        "--format",
+        "json",
+        "--store",
+        dir.to_str().unwrap(),
+    ];
+    let out = command(&args);
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let v: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+    for key in [
+        "family",
+        "best_mean",
+        "condorcet",
+        "maximin",
+        "cycles",
+        "games",
+        "error_probability",
+        "seed",
+        "confirmation",
+        "dice",
+    ] {
+        assert!(v.get(key).is_some(), "missing {key}");
+    }
+    assert_eq!(v["family"].as_array().unwrap().len(), 3);
+    for key in ["die", "mean_p", "ci95"] {
+        assert!(v["best_mean"].get(key).is_some(), "best_mean.{key}");
+    }
+    for key in ["die", "worst_p"] {
+        assert!(v["maximin"].get(key).is_some(), "maximin.{key}");
+    }
+    let confirmed = v["confirmation"].as_array().unwrap();
+    assert_eq!(confirmed.len(), 3);
+    for c in confirmed {
+        assert_eq!(c["status"], "exact");
+        assert_eq!(c["agrees"], true);
+    }
+    // The rerun reads the three pairs from the store.
+    let again = command(&args);
+    let v: serde_json::Value = serde_json::from_slice(&again.stdout).unwrap();
+    let notes: Vec<&str> = v["confirmation"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .filter_map(|c| c["note"].as_str())
+        .collect();
+    assert_eq!(notes.len(), 3);
+    assert!(notes.iter().all(|n| n.contains("read from")), "{notes:?}");
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+#[test]
+fn bad_families_are_refused_with_the_option_named() {
+    for (args, expected) in [
+        (
+            vec!["search", "--faces", "6", "--values", "0..19"],
+            "177100 dice",
+        ),
+        (
+            vec!["search", "--faces", "6", "--values", "6..1"],
+            "backwards",
+        ),
+        (
+            vec!["search", "--faces", "6", "--values", "1-6"],
+            "--values",
+        ),
+        (
+            vec!["search", "--faces", "0", "--values", "1..6"],
+            "at least one face",
+        ),
+        (
+            vec![
+                "search",
+                "--faces",
+                "2",
+                "--values",
+                "1..6",
+                "--max-games",
+                "1000",
+            ],
+            "--max-games",
+        ),
+        (
+            vec![
+                "search",
+                "--faces",
+                "2",
+                "--values",
+                "1..6",
+                "--error-probability",
+                "0",
+            ],
+            "--error-probability",
+        ),
+        (
+            vec!["search", "--faces", "1", "--values", "3..3"],
+            "at least two",
+        ),
+    ] {
+        let out = command(&args);
+        assert_eq!(out.status.code(), Some(2), "{args:?}");
+        let err = String::from_utf8_lossy(&out.stderr);
+        assert!(err.contains(expected), "{args:?}: {err}");
+    }
 }
