@@ -8,6 +8,7 @@
 
 pub mod cli;
 pub mod dice;
+pub mod dice_search;
 pub mod exact;
 pub mod experiments;
 pub mod fixpoint;

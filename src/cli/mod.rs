@@ -8,6 +8,7 @@ pub mod converge;
 pub mod duel;
 pub mod play;
 pub mod rank;
+pub mod search;
 pub mod solve;
 pub mod table;
 pub mod wubbel;
@@ -44,6 +45,8 @@ pub enum Command {
     Pig(wubbel::WubbelArgs),
     /// The simulation against the exact solver: error, interval coverage, stopping rules.
     Converge(converge::ConvergeArgs),
+    /// Search a family of dice (e.g. all six-sided dice with faces 1..6) for the best die.
+    Search(search::SearchArgs),
 }
 
 pub use crate::report::Format;
@@ -127,5 +130,6 @@ pub fn run(cli: Cli, out: &mut dyn std::io::Write) -> Result<(), CliError> {
         Command::Wubbel(args) => wubbel::run(args, out),
         Command::Pig(args) => wubbel::run_pig(args, out),
         Command::Converge(args) => converge::run(args, out),
+        Command::Search(args) => search::run(args, out),
     }
 }

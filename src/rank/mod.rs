@@ -133,16 +133,15 @@ impl Tournament {
             let (p_lo, p_hi) = (mine.lo.max(0.0), mine.hi.min(1.0));
             let (q_lo, q_hi) = (theirs.lo.max(0.0), theirs.hi.min(1.0));
             let q = (q_lo + q_hi) / 2.0;
-            // p / (p + q) grows with p and falls with q: its bounds come from the corners.
-            let share_of = |p: f64, q: f64| if p + q > 0.0 { p / (p + q) } else { 0.5 };
+            let (mine, theirs) = (
+                Interval { lo: p_lo, hi: p_hi },
+                Interval { lo: q_lo, hi: q_hi },
+            );
             PairFigure {
                 p,
-                interval: Interval { lo: p_lo, hi: p_hi },
+                interval: mine,
                 share: share_of(p, q),
-                share_interval: Interval {
-                    lo: share_of(p_lo, q_hi),
-                    hi: share_of(p_hi, q_lo),
-                },
+                share_interval: share_bounds(mine, theirs),
                 unfinished: result.p_never,
                 method: Method::Exact,
                 games: None,
@@ -237,6 +236,22 @@ impl Tournament {
             groups.push(group);
         }
         groups
+    }
+}
+
+/// P(row wins | the game ends) = `p / (p + q)` for P(row wins) `p` and P(column wins)
+/// `q`; 1/2 when neither can win.
+pub fn share_of(p: f64, q: f64) -> f64 {
+    if p + q > 0.0 { p / (p + q) } else { 0.5 }
+}
+
+/// Bounds on P(row wins | the game ends) from bounds on P(row wins) (`mine`) and on
+/// P(column wins) (`theirs`): `p / (p + q)` grows with `p` and falls with `q`, so its
+/// bounds come from the corners.
+pub fn share_bounds(mine: Interval, theirs: Interval) -> Interval {
+    Interval {
+        lo: share_of(mine.lo, theirs.hi),
+        hi: share_of(mine.hi, theirs.lo),
     }
 }
 
@@ -422,8 +437,9 @@ pub fn solve_tournament(
 
 /// One pair of an exact ranking: the record from `store` if it is valid and narrow enough,
 /// else a new solve (written to `store`), else `None` if the pair does not fit and is to be
-/// simulated. What the store held and why it was not used goes to `notes`.
-fn exact_pair(
+/// simulated. What the store held and why it was not used goes to `notes`. Public for the
+/// exact confirmation of [`crate::dice_search`], which solves a few pairs the same way.
+pub fn exact_pair(
     rules: &Rules,
     a: &Die,
     b: &Die,

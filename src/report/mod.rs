@@ -14,6 +14,7 @@ pub mod files;
 mod pig;
 pub mod plot;
 mod ranking;
+mod search;
 mod solve;
 mod table;
 
@@ -25,6 +26,7 @@ pub use duel::{DuelReport, write_duel};
 pub use files::{OutputFile, PlotError};
 pub use pig::{ComparisonReport, GameReport, QueryReport, SimulationReport};
 pub use ranking::RankReport;
+pub use search::{BestMean, ConfirmationLine, DieLine, Maximin, SearchReport};
 pub use solve::{BoundsReport, SolveReport};
 pub use table::{TableRankReport, TableReport, TableSettings};
 
