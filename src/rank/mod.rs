@@ -423,8 +423,8 @@ pub fn solve_tournament(
 /// What one pair of an exact ranking came to.
 #[derive(Clone, Debug, PartialEq)]
 pub enum ExactPairOutcome {
-    /// Solved exactly, or read from the store.
-    Solved(StoredPair),
+    /// Solved exactly, or read from the store (boxed: a record is five times the counts).
+    Solved(Box<StoredPair>),
     /// Too large to solve under the memory limit: simulated with the fallback plan.
     Simulated(DuelCounts),
 }
@@ -451,7 +451,7 @@ pub fn exact_ranking_pair(
 ) -> Result<ExactPairOutcome, PairFailure> {
     // A pair that fits neither solver is simulated and marked; its failure is the pair's.
     match exact_pair(rules, &dice[i], &dice[j], options, store, notes)? {
-        Some(record) => Ok(ExactPairOutcome::Solved(record)),
+        Some(record) => Ok(ExactPairOutcome::Solved(Box::new(record))),
         None => simulate_pair(rules, dice, fallback, stream, (i, j), progress, &|_| {})
             .map(ExactPairOutcome::Simulated)
             .map_err(PairFailure::Sim),
