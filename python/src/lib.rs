@@ -127,7 +127,12 @@ impl Opts {
             precision: self.precision,
             seed: count("--seed", self.seed)?,
             max_rolls: count("--max-rolls", self.max_rolls)?,
-            threads: self.threads.map(|t| count("--threads", t)).transpose()?,
+            // Always a pool of the call's own: a call stopped by Ctrl-C must never hold up
+            // the next one on rayon's global pool.
+            threads: Some(match self.threads {
+                Some(t) => count("--threads", t)?,
+                None => default_threads(),
+            }),
         })
     }
 
@@ -155,6 +160,16 @@ impl Opts {
             .map(|dir| PairStore::open(dir).map_err(|e| CliError::input(format!("--store {e}"))))
             .transpose()
     }
+}
+
+/// The threads of a call without `threads`: `RAYON_NUM_THREADS` if set (as the CLI), else
+/// all cores.
+fn default_threads() -> usize {
+    std::env::var("RAYON_NUM_THREADS")
+        .ok()
+        .and_then(|n| n.parse::<usize>().ok())
+        .filter(|&n| n > 0)
+        .unwrap_or_else(|| std::thread::available_parallelism().map_or(1, |n| n.get()))
 }
 
 /// A report as it leaves for Python: its JSON text, its table, its CSV text (if it has one).
