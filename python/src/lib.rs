@@ -25,7 +25,8 @@ use std::time::{Duration, Instant};
 use wuerfelglueck::cli::common::{
     RulesArgs, SimArgs, check_roll_off, memory_limit, parse_die, read_dice,
 };
-use wuerfelglueck::cli::{CliError, Cli, rule_error};
+use wuerfelglueck::cli::{Cli, CliError, check_plot, plot_error, rule_error};
+use wuerfelglueck::report::plot::heatmap_svg;
 use wuerfelglueck::dice::Die;
 use wuerfelglueck::exact::store::{PairStore, StoredPair};
 use wuerfelglueck::exact::{ExactError, SolveOptions, least_memory, solve_fitting, solve_matrix_free};
@@ -104,6 +105,8 @@ struct Opts {
     store: Option<PathBuf>,
     matrix_free: bool,
     f32: bool,
+    plot: Option<PathBuf>,
+    overwrite: bool,
 }
 
 impl Opts {
@@ -397,6 +400,8 @@ fn rank_report(t: &Tournament, rules: &Rules, seed: u64, started: Instant, notes
 fn rank(py: Python<'_>, dice: DiceArg, exact: bool, opts: Opts, progress: Option<Py<PyAny>>) -> PyResult<Native> {
     run_detached(py, progress, move |monitor| {
         let rules = opts.rules()?;
+        // Checked before any work, as `rank --plot` does.
+        let plot = check_plot(opts.plot.as_deref(), opts.overwrite)?;
         let dice = rank_dice(&dice, &rules)?;
         let plan = opts.plan()?;
         let sim = opts.sim()?;
@@ -417,7 +422,12 @@ fn rank(py: Python<'_>, dice: DiceArg, exact: bool, opts: Opts, progress: Option
                 .map_err(CliError::failure)?;
             (t, Vec::new())
         };
-        rank_report(&tournament, &rules, plan.seed, started, notes)
+        let report = rank_report(&tournament, &rules, plan.seed, started, notes)?;
+        if let Some(plot) = plot {
+            plot.write(&heatmap_svg(&tournament).map_err(plot_error)?)
+                .map_err(plot_error)?;
+        }
+        Ok(report)
     })
 }
 

@@ -198,7 +198,7 @@ _DEFAULTS = dict(
     games=None, precision=None, seed=1, max_rolls=100_000, threads=None,
     track=40, offset=20, pieces=4, goal_fields=4, profile="bwinf",
     tolerance=1e-9, max_sweeps=100_000, max_memory=None, store=None,
-    matrix_free=False, f32=False,
+    matrix_free=False, f32=False, plot=None, overwrite=False,
 )
 
 
@@ -215,8 +215,9 @@ def _options(base: Optional[dict] = None, rules: Optional[Rules] = None, **given
         opts.update(_board_options(rules.board), profile=rules.profile)
     if opts["max_memory"] is not None:
         opts["max_memory"] = str(opts["max_memory"])
-    if opts["store"] is not None:
-        opts["store"] = os.fspath(opts["store"])
+    for path in ("store", "plot"):
+        if opts[path] is not None:
+            opts[path] = os.fspath(opts[path])
     return opts
 
 
@@ -260,19 +261,22 @@ def rank(dice, *, exact: bool = False, games: Optional[int] = None,
          threads: Optional[int] = None, track: int = 40, offset: int = 20, pieces: int = 4,
          goal_fields: int = 4, profile: str = "bwinf", rules: Optional[Rules] = None,
          tolerance: float = 1e-9, max_memory: Union[int, str, None] = None,
-         store: Union[str, os.PathLike, None] = None, progress: Progress = None) -> RankResult:
+         store: Union[str, os.PathLike, None] = None, plot: Union[str, os.PathLike, None] = None,
+         overwrite: bool = False, progress: Progress = None) -> RankResult:
     """Every pair of ``dice`` (a BwInf dice file, or a list of dice): the matrix, the
     ranking, undecided pairs and cycles (``rank``).
 
     ``exact=True`` solves the pairs exactly where they fit in ``max_memory`` (bytes, or e.g.
     ``"16GiB"``; default 80 % of the RAM) to ``tolerance``; ``store`` keeps each solved pair
-    in a directory, so an interrupted ranking resumes. For a cluster see
+    in a directory, so an interrupted ranking resumes. ``plot`` draws the matrix as an SVG
+    heat map (an existing file is replaced only with ``overwrite=True``). For a cluster see
     :func:`wuerfelglueck.distributed.rank`.
     """
     opts = _options(games=games, precision=precision, seed=seed, max_rolls=max_rolls,
                     threads=threads, track=track, offset=offset, pieces=pieces,
                     goal_fields=goal_fields, profile=profile, rules=rules,
-                    tolerance=tolerance, max_memory=max_memory, store=store)
+                    tolerance=tolerance, max_memory=max_memory, store=store, plot=plot,
+                    overwrite=overwrite)
     _exact_only(exact, tolerance=tolerance != 1e-9, max_memory=max_memory, store=store)
     return _result(RankResult, _native.rank(_dice(dice), exact, opts, progress))
 
@@ -321,14 +325,15 @@ def _argv(**options) -> list:
     return argv
 
 
-def _game(command: str, goal, bust, faces, tolerance, query, compare, hold, simulate, seed):
+def _game(command: str, goal, bust, faces, tolerance, query, compare, hold, simulate, seed,
+          plot, overwrite):
     if isinstance(faces, (list, tuple)):
         faces = ",".join(str(f) for f in faces)
     if isinstance(query, (list, tuple)):
         query = ",".join(str(q) for q in query)
     argv = [command] + _argv(goal=goal, bust=bust, faces=faces, tolerance=tolerance,
                              query=query, compare=compare, hold=hold, simulate=simulate,
-                             seed=seed)
+                             seed=seed, plot=_path(plot), overwrite=overwrite)
     text, _ = _native.cli(argv)
     return GameResult(json.loads(text))
 
@@ -336,19 +341,24 @@ def _game(command: str, goal, bust, faces, tolerance, query, compare, hold, simu
 def wubbel(*, goal: Optional[int] = None, bust: Optional[int] = None, faces: DieLike = "1..6",
            tolerance: Optional[float] = None, query=None, compare: bool = False,
            hold: Optional[Sequence[int]] = None, simulate: Optional[int] = None,
-           seed: Optional[int] = None) -> GameResult:
+           seed: Optional[int] = None, plot: Union[str, os.PathLike, None] = None,
+           overwrite: bool = False) -> GameResult:
     """Wubbel (goal 50, bust face 6): optimal play (``wubbel``); ``query=(e, g)`` adds the
     decisions at scores (e, g); ``compare=True`` evaluates optimal play against "hold at
-    n" for each n in ``hold``, checked by ``simulate`` games."""
-    return _game("wubbel", goal, bust, faces, tolerance, query, compare, hold, simulate, seed)
+    n" for each n in ``hold``, checked by ``simulate`` games; ``plot`` writes the decision
+    map (SVG; an existing file is replaced only with ``overwrite=True``)."""
+    return _game("wubbel", goal, bust, faces, tolerance, query, compare, hold, simulate, seed,
+                 plot, overwrite)
 
 
 def pig(*, goal: Optional[int] = None, bust: Optional[int] = None, faces: DieLike = "1..6",
         tolerance: Optional[float] = None, query=None, compare: bool = False,
         hold: Optional[Sequence[int]] = None, simulate: Optional[int] = None,
-        seed: Optional[int] = None) -> GameResult:
+        seed: Optional[int] = None, plot: Union[str, os.PathLike, None] = None,
+        overwrite: bool = False) -> GameResult:
     """Pig (goal 100, bust face 1): the same as :func:`wubbel` with Pig's defaults."""
-    return _game("pig", goal, bust, faces, tolerance, query, compare, hold, simulate, seed)
+    return _game("pig", goal, bust, faces, tolerance, query, compare, hold, simulate, seed,
+                 plot, overwrite)
 
 
 def converge(a: DieLike, b: DieLike, *, reps: Optional[int] = None,
@@ -359,11 +369,12 @@ def converge(a: DieLike, b: DieLike, *, reps: Optional[int] = None,
              max_rolls: Optional[int] = None, threads: Optional[int] = None,
              track: Optional[int] = None, offset: Optional[int] = None,
              pieces: Optional[int] = None, goal_fields: Optional[int] = None,
-             profile: Optional[str] = None) -> ConvergeResult:
+             profile: Optional[str] = None, plot: Union[str, os.PathLike, None] = None,
+             overwrite: bool = False) -> ConvergeResult:
     """The simulation against the exact solver (``converge``): error and interval coverage
     over a grid of game counts, or with ``stopping=True`` the stopping rules
     (``stopping_rules`` is the CLI's ``--rules``). Options left at ``None`` take the
-    command's defaults (board 40/20/2/4). Ctrl-C returns at once; the run finishes in the
+    command's defaults (board 40/20/2/4); ``plot`` writes the command's SVG picture. Ctrl-C returns at once; the run finishes in the
     background."""
     argv = ["converge", "--a", str(Die(a)) if isinstance(a, Die) else _text(a),
             "--b", str(Die(b)) if isinstance(b, Die) else _text(b)]
@@ -371,9 +382,14 @@ def converge(a: DieLike, b: DieLike, *, reps: Optional[int] = None,
                   points_per_decade=points_per_decade, stopping=stopping,
                   rules=stopping_rules, precision=precision, look_every=look_every,
                   seed=seed, max_rolls=max_rolls, threads=threads, track=track,
-                  offset=offset, pieces=pieces, goal_fields=goal_fields, profile=profile)
+                  offset=offset, pieces=pieces, goal_fields=goal_fields, profile=profile,
+                  plot=_path(plot), overwrite=overwrite)
     text, _ = _native.cli(argv)
     return ConvergeResult(json.loads(text))
+
+
+def _path(p) -> Optional[str]:
+    return None if p is None else os.fspath(p)
 
 
 def _text(d: DieLike) -> str:
