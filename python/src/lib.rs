@@ -26,16 +26,20 @@ use wuerfelglueck::cli::common::{
     RulesArgs, SimArgs, check_roll_off, memory_limit, parse_die, read_dice,
 };
 use wuerfelglueck::cli::{Cli, CliError, check_plot, plot_error, rule_error};
-use wuerfelglueck::report::plot::heatmap_svg;
 use wuerfelglueck::dice::Die;
-use wuerfelglueck::exact::store::{PairStore, StoredPair};
-use wuerfelglueck::exact::{ExactError, SolveOptions, least_memory, solve_fitting, solve_matrix_free};
 use wuerfelglueck::exact::matrix_free::Storage;
+use wuerfelglueck::exact::store::{PairStore, StoredPair};
+use wuerfelglueck::exact::{
+    ExactError, SolveOptions, least_memory, solve_fitting, solve_matrix_free,
+};
 use wuerfelglueck::rank::{
     ExactPairOutcome, PairFailure, RankError, SimulationPlan, Tournament, exact_ranking_pair,
     simulate_pair, simulate_tournament, solve_tournament,
 };
-use wuerfelglueck::report::{self, DuelReport, Format, RankReport, Report, SolveReport, write_duel};
+use wuerfelglueck::report::plot::heatmap_svg;
+use wuerfelglueck::report::{
+    self, DuelReport, Format, RankReport, Report, SolveReport, write_duel,
+};
 use wuerfelglueck::rules::Rules;
 use wuerfelglueck::sim::{DuelCounts, StartCounts, StreamKey, run_duel_announced};
 
@@ -80,7 +84,9 @@ fn die_of(option: &str, arg: &DieArg) -> Result<Die, CliError> {
 /// A whole number from Python for option `option`, which must not be negative.
 fn count<T: TryFrom<i64>>(option: &str, value: i64) -> Result<T, CliError> {
     T::try_from(value).map_err(|_| {
-        CliError::input(format!("{option} {value}: expected a non-negative whole number in range"))
+        CliError::input(format!(
+            "{option} {value}: expected a non-negative whole number in range"
+        ))
     })
 }
 
@@ -185,7 +191,10 @@ fn native<R: Report>(report: &R) -> Result<Native, CliError> {
         report::write(&mut out, report, format)?;
         Ok(String::from_utf8(out).expect("reports are UTF-8"))
     };
-    let csv = R::FORMATS.contains(&Format::Csv).then(|| text(Format::Csv)).transpose()?;
+    let csv = R::FORMATS
+        .contains(&Format::Csv)
+        .then(|| text(Format::Csv))
+        .transpose()?;
     Ok((text(Format::Json)?, text(Format::Table)?, csv))
 }
 
@@ -224,7 +233,11 @@ impl Monitor {
     }
 
     fn snapshot(&self) -> (u64, String) {
-        let message = self.message.lock().unwrap_or_else(|e| e.into_inner()).clone();
+        let message = self
+            .message
+            .lock()
+            .unwrap_or_else(|e| e.into_inner())
+            .clone();
         (self.games.load(Ordering::Relaxed), message)
     }
 }
@@ -282,7 +295,9 @@ fn run_detached<T: Send + 'static>(
             }
             Err(mpsc::RecvTimeoutError::Timeout) => {}
             Err(mpsc::RecvTimeoutError::Disconnected) => {
-                return Err(PyRuntimeError::new_err("internal error: the work thread vanished"));
+                return Err(PyRuntimeError::new_err(
+                    "internal error: the work thread vanished",
+                ));
             }
         }
         if let Err(e) = py.check_signals() {
@@ -314,7 +329,13 @@ fn rules(opts: Opts) -> PyResult<(String, String)> {
 /// `duel`: one matchup simulated (the CLI's `duel`).
 #[pyfunction]
 #[pyo3(signature = (a, b, opts, progress=None))]
-fn duel(py: Python<'_>, a: DieArg, b: DieArg, opts: Opts, progress: Option<Py<PyAny>>) -> PyResult<Native> {
+fn duel(
+    py: Python<'_>,
+    a: DieArg,
+    b: DieArg,
+    opts: Opts,
+    progress: Option<Py<PyAny>>,
+) -> PyResult<Native> {
     run_detached(py, progress, move |monitor| {
         let rules = opts.rules()?;
         let a = die_of("--a", &a)?;
@@ -348,7 +369,11 @@ fn duel(py: Python<'_>, a: DieArg, b: DieArg, opts: Opts, progress: Option<Py<Py
             write_duel(&mut out, &report, format)?;
             Ok(String::from_utf8(out).expect("reports are UTF-8"))
         };
-        Ok((text(Format::Json)?, text(Format::Table)?, Some(text(Format::Csv)?)))
+        Ok((
+            text(Format::Json)?,
+            text(Format::Table)?,
+            Some(text(Format::Csv)?),
+        ))
     })
 }
 
@@ -364,7 +389,9 @@ fn rank_dice(dice: &DiceArg, rules: &Rules) -> Result<Vec<Die>, CliError> {
     let (dice, source) = match dice {
         DiceArg::File(file) => (read_dice(file)?, file.display().to_string()),
         DiceArg::Dice(list) => (
-            list.iter().map(|d| die_of("--die", d)).collect::<Result<Vec<_>, _>>()?,
+            list.iter()
+                .map(|d| die_of("--die", d))
+                .collect::<Result<Vec<_>, _>>()?,
             "--die".to_string(),
         ),
     };
@@ -383,7 +410,13 @@ fn rank_dice(dice: &DiceArg, rules: &Rules) -> Result<Vec<Die>, CliError> {
 }
 
 /// The report of a ranking, as `rank` builds it.
-fn rank_report(t: &Tournament, rules: &Rules, seed: u64, started: Instant, notes: Vec<String>) -> Result<Native, CliError> {
+fn rank_report(
+    t: &Tournament,
+    rules: &Rules,
+    seed: u64,
+    started: Instant,
+    notes: Vec<String>,
+) -> Result<Native, CliError> {
     native(&RankReport::new(
         t,
         rules.profile().to_string(),
@@ -397,7 +430,13 @@ fn rank_report(t: &Tournament, rules: &Rules, seed: u64, started: Instant, notes
 /// `rank`: every pair of a list of dice (the CLI's `rank`), simulated or exact.
 #[pyfunction]
 #[pyo3(signature = (dice, exact, opts, progress=None))]
-fn rank(py: Python<'_>, dice: DiceArg, exact: bool, opts: Opts, progress: Option<Py<PyAny>>) -> PyResult<Native> {
+fn rank(
+    py: Python<'_>,
+    dice: DiceArg,
+    exact: bool,
+    opts: Opts,
+    progress: Option<Py<PyAny>>,
+) -> PyResult<Native> {
     run_detached(py, progress, move |monitor| {
         let rules = opts.rules()?;
         // Checked before any work, as `rank --plot` does.
@@ -412,7 +451,15 @@ fn rank(py: Python<'_>, dice: DiceArg, exact: bool, opts: Opts, progress: Option
             let store = opts.store()?;
             let pair_started = |pair: &str| monitor.set_message(&format!("exact {pair}"));
             sim.in_pool(|| {
-                solve_tournament(&rules, &dice, &options, &plan, store.as_ref(), &pair_started, &games)
+                solve_tournament(
+                    &rules,
+                    &dice,
+                    &options,
+                    &plan,
+                    store.as_ref(),
+                    &pair_started,
+                    &games,
+                )
             })?
             .map_err(CliError::failure)?
         } else {
@@ -434,7 +481,13 @@ fn rank(py: Python<'_>, dice: DiceArg, exact: bool, opts: Opts, progress: Option
 /// `solve`: one matchup solved exactly (the CLI's `solve`).
 #[pyfunction]
 #[pyo3(signature = (a, b, opts, progress=None))]
-fn solve(py: Python<'_>, a: DieArg, b: DieArg, opts: Opts, progress: Option<Py<PyAny>>) -> PyResult<Native> {
+fn solve(
+    py: Python<'_>,
+    a: DieArg,
+    b: DieArg,
+    opts: Opts,
+    progress: Option<Py<PyAny>>,
+) -> PyResult<Native> {
     run_detached(py, progress, move |monitor| {
         let started = Instant::now();
         let rules = opts.rules()?;
@@ -541,7 +594,16 @@ fn rank_plan(
 fn counts_to_list(c: &DuelCounts) -> Vec<u64> {
     [c.a_started, c.b_started]
         .iter()
-        .flat_map(|s| [s.games, s.a_wins, s.b_wins, s.unfinished, s.endless, s.rolls])
+        .flat_map(|s| {
+            [
+                s.games,
+                s.a_wins,
+                s.b_wins,
+                s.unfinished,
+                s.endless,
+                s.rolls,
+            ]
+        })
         .collect()
 }
 
@@ -556,7 +618,10 @@ fn counts_from_list(v: &[u64]) -> Result<DuelCounts, String> {
             endless: s[4],
             rolls: s[5],
         };
-        let sum = c.a_wins.checked_add(c.b_wins).and_then(|x| x.checked_add(c.unfinished));
+        let sum = c
+            .a_wins
+            .checked_add(c.b_wins)
+            .and_then(|x| x.checked_add(c.unfinished));
         if sum != Some(c.games) || c.endless > c.unfinished {
             return Err(format!("counts that do not add up: {s:?}"));
         }
@@ -577,14 +642,25 @@ fn counts_from_list(v: &[u64]) -> Result<DuelCounts, String> {
 /// pair's `notes`, or `{"error": ".."}` if the pair failed.
 #[pyfunction]
 #[pyo3(signature = (dice, exact, opts, stream, i, j))]
-fn rank_pair(py: Python<'_>, dice: DiceArg, exact: bool, opts: Opts, stream: usize, i: usize, j: usize) -> PyResult<String> {
+fn rank_pair(
+    py: Python<'_>,
+    dice: DiceArg,
+    exact: bool,
+    opts: Opts,
+    stream: usize,
+    i: usize,
+    j: usize,
+) -> PyResult<String> {
     run_detached(py, None, move |monitor| {
         let rules = opts.rules()?;
         let dice = rank_dice(&dice, &rules)?;
         let plan = opts.plan()?;
         let sim = opts.sim()?;
         if i >= dice.len() || j >= dice.len() || i >= j {
-            return Err(CliError::input(format!("pair ({i}, {j}) is not a pair of the {} dice", dice.len())));
+            return Err(CliError::input(format!(
+                "pair ({i}, {j}) is not a pair of the {} dice",
+                dice.len()
+            )));
         }
         let games = |n| monitor.add_games(n);
         let payload = if exact {
@@ -592,15 +668,29 @@ fn rank_pair(py: Python<'_>, dice: DiceArg, exact: bool, opts: Opts, stream: usi
             let store = opts.store()?;
             let mut notes = Vec::new();
             let outcome = sim.in_pool(|| {
-                exact_ranking_pair(&rules, &dice, &options, &plan, store.as_ref(), stream, (i, j), &games, &mut notes)
+                exact_ranking_pair(
+                    &rules,
+                    &dice,
+                    &options,
+                    &plan,
+                    store.as_ref(),
+                    stream,
+                    (i, j),
+                    &games,
+                    &mut notes,
+                )
             })?;
             match outcome {
                 Ok(ExactPairOutcome::Solved(record)) => json!({"record": record, "notes": notes}),
-                Ok(ExactPairOutcome::Simulated(c)) => json!({"counts": counts_to_list(&c), "notes": notes}),
+                Ok(ExactPairOutcome::Simulated(c)) => {
+                    json!({"counts": counts_to_list(&c), "notes": notes})
+                }
                 Err(e) => json!({"error": e.to_string(), "notes": notes}),
             }
         } else {
-            match sim.in_pool(|| simulate_pair(&rules, &dice, &plan, stream, (i, j), &games, &|_| {}))? {
+            match sim
+                .in_pool(|| simulate_pair(&rules, &dice, &plan, stream, (i, j), &games, &|_| {}))?
+            {
                 Ok(c) => json!({"counts": counts_to_list(&c), "notes": []}),
                 Err(e) => json!({"error": e.to_string(), "notes": []}),
             }
@@ -614,7 +704,14 @@ fn rank_pair(py: Python<'_>, dice: DiceArg, exact: bool, opts: Opts, stream: usi
 /// checked as the store checks it (dice, board, profile, bounds) before it is used. The
 /// first failed pair (in pair order) fails the ranking with the local ranking's message.
 #[pyfunction]
-fn rank_assemble(py: Python<'_>, dice: DiceArg, exact: bool, opts: Opts, payloads: Vec<String>, seconds: f64) -> PyResult<Native> {
+fn rank_assemble(
+    py: Python<'_>,
+    dice: DiceArg,
+    exact: bool,
+    opts: Opts,
+    payloads: Vec<String>,
+    seconds: f64,
+) -> PyResult<Native> {
     py.detach(|| {
         let rules = opts.rules()?;
         let dice = rank_dice(&dice, &rules)?;
@@ -622,14 +719,28 @@ fn rank_assemble(py: Python<'_>, dice: DiceArg, exact: bool, opts: Opts, payload
         let mut tournament = Tournament::new(dice.clone());
         let pairs = tournament.pairs();
         if payloads.len() != pairs.len() {
-            return Err(CliError::failure(format!("{} results for {} pairs", payloads.len(), pairs.len())));
+            return Err(CliError::failure(format!(
+                "{} results for {} pairs",
+                payloads.len(),
+                pairs.len()
+            )));
         }
-        let tolerance = if exact { opts.solve_options()?.tolerance } else { 0.0 };
+        let tolerance = if exact {
+            opts.solve_options()?.tolerance
+        } else {
+            0.0
+        };
         let mut notes = Vec::new();
         let mut solved = 0;
         for (k, (&(i, j), text)) in pairs.iter().zip(&payloads).enumerate() {
             let (a, b) = (&dice[i], &dice[j]);
-            let bad = |what: String| CliError::failure(format!("pair {}/{}, {a} vs {b}: {what}", k + 1, pairs.len()));
+            let bad = |what: String| {
+                CliError::failure(format!(
+                    "pair {}/{}, {a} vs {b}: {what}",
+                    k + 1,
+                    pairs.len()
+                ))
+            };
             let payload: serde_json::Value =
                 serde_json::from_str(text).map_err(|e| bad(format!("unreadable result: {e}")))?;
             if let Some(list) = payload.get("notes").and_then(|n| n.as_array()) {
@@ -648,7 +759,9 @@ fn rank_assemble(py: Python<'_>, dice: DiceArg, exact: bool, opts: Opts, payload
             } else if let Some(record) = payload.get("record") {
                 let record: StoredPair = serde_json::from_value(record.clone())
                     .map_err(|e| bad(format!("unreadable record: {e}")))?;
-                record.check(&rules, a, b).map_err(|e| bad(format!("record refused: {e}")))?;
+                record
+                    .check(&rules, a, b)
+                    .map_err(|e| bad(format!("record refused: {e}")))?;
                 ExactPairOutcome::Solved(Box::new(record))
             } else {
                 let list: Vec<u64> = payload
