@@ -114,7 +114,7 @@ pub mod tables;
 pub mod transitions;
 
 pub use bounds::{Bounds, StateBounds};
-pub use choose::{Fitted, SolverUsed, solve_fitting, solve_matrix_free};
+pub use choose::{Fitted, SolverUsed, least_memory, solve_fitting, solve_matrix_free};
 pub use memory::{MemoryEstimate, estimate_memory};
 pub use options::{OptionsError, SolveOptions};
 
