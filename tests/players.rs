@@ -643,7 +643,7 @@ mod cli {
 
 /// The larger cross-check of the README: one piece each on the full 40-field track, three
 /// and four players, exact against 4,000,000 simulated games per table (fixed seats).
-/// About a minute for three players and longer for four (1.5 GB): run by hand with
+/// A second for three players, a minute or two for four (1.3 GB): run by hand with
 /// `cargo test --release --test players -- --ignored --nocapture`.
 #[test]
 #[ignore]
