@@ -2,6 +2,9 @@
 //! position, the two-seat table against the duel engine roll by roll, and the simulator's
 //! counts.
 
+// Seats are numbers in these positions; indexing by seat reads like the rules.
+#![allow(clippy::needless_range_loop)]
+
 use approx::assert_abs_diff_eq;
 use rand::RngExt;
 use wuerfelglueck::dice::Die;
@@ -635,5 +638,55 @@ mod cli {
             assert!(first_roll.contains(seat), "{first_roll}");
         }
         assert!(out.trim_end().ends_with("rolls."), "{out}");
+    }
+}
+
+/// The larger cross-check of the README: one piece each on the full 40-field track, three
+/// and four players, exact against 4,000,000 simulated games per table (fixed seats).
+/// A second for three players, a minute or two for four (1.3 GB): run by hand with
+/// `cargo test --release --test players -- --ignored --nocapture`.
+#[test]
+#[ignore]
+fn one_piece_each_on_the_full_track_exact_against_simulation() {
+    use wuerfelglueck::exact::SolveOptions;
+    use wuerfelglueck::exact::seats::solve_seats;
+    let all: Vec<Die> = ["1..6", "1,1,1,6,6,6", "0..9", "2..7"]
+        .iter()
+        .map(|d| d.parse().unwrap())
+        .collect();
+    for players in [3, 4] {
+        let rules = Rules::new("40/20/1/4".parse().unwrap(), Profile::BWINF);
+        let seats = Seats::new(rules, players).unwrap();
+        let dice: Vec<&Die> = all.iter().take(players).collect();
+        let started = std::time::Instant::now();
+        let exact = solve_seats(
+            &seats,
+            &dice,
+            &SolveOptions::new(1e-9, 1_000_000, None).unwrap(),
+        )
+        .unwrap();
+        let solved = started.elapsed().as_secs_f64();
+        let table = Table::new(&seats, &dice, 1_000_000, Seating::Fixed).unwrap();
+        let games = 4_000_000;
+        let counts = table
+            .run(StreamKey::new(1), TableStop::Games(games), &|_| {})
+            .unwrap();
+        println!(
+            "{players} players, 40/20/1/4, fixed seats: {} reachable states, {} sweeps, {solved:.0} s",
+            exact.reachable, exact.sweeps
+        );
+        for s in 0..players {
+            let p = exact.p(s);
+            let sim = counts.wins[s][s] as f64 / games as f64;
+            let se = (p * (1.0 - p) / games as f64).sqrt();
+            println!(
+                "  seat {s} {:<12} exact [{:.10}, {:.10}]  simulated {sim:.6}  z = {:+.2}",
+                dice[s].to_string(),
+                exact.p_win[s].lo,
+                exact.p_win[s].hi,
+                (sim - p) / se
+            );
+            assert!(((sim - p) / se).abs() < 4.5);
+        }
     }
 }

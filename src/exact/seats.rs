@@ -230,9 +230,9 @@ impl<'a> Chain<'a> {
 
     fn encode(&self, pieces: &[u64; MAX_SEATS], mover: usize, tries: u8) -> usize {
         let mut tuple = 0;
-        for s in 0..self.players {
-            let k = self.configs[s]
-                .binary_search(&pieces[s])
+        for (s, (configs, mask)) in self.configs.iter().zip(pieces).enumerate() {
+            let k = configs
+                .binary_search(mask)
                 .expect("the configurations are closed under moves and captures");
             tuple += k * self.stride[s];
         }

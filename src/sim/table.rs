@@ -239,8 +239,8 @@ impl<'a> Table<'a> {
             // The three ways a game can end are rare; one combined test keeps the loop to a
             // single well-predicted branch.
             let check_stuck = !turn.moved & idle.is_multiple_of(IDLE_CHECK_INTERVAL);
-            if turn.won | check_stuck | (rolls >= self.max_rolls) {
-                if let Some(end) = self.ending(
+            if (turn.won | check_stuck | (rolls >= self.max_rolls))
+                && let Some(end) = self.ending(
                     seated,
                     &pieces,
                     mover,
@@ -248,9 +248,9 @@ impl<'a> Table<'a> {
                     turn.passes,
                     rolls,
                     check_stuck,
-                ) {
-                    return end;
-                }
+                )
+            {
+                return end;
             }
             tries = turn.tries;
             if turn.passes {
