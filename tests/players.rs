@@ -199,13 +199,15 @@ fn switches_without_a_meaning_at_a_table_are_refused() {
         assert!(matches!(&e, SeatsError::Switch { name, .. } if name == "roll-off"));
         assert!(e.to_string().contains("roll-off"), "{e}");
     }
-    // `choice` and `capture-duty` (issue 11) are either unknown to the profile parser or
-    // refused here; never silently played as something else.
+    // `choice` and `capture-duty` are refused at a table (the N-player game with choices
+    // is not zero-sum; see README), never silently played as something else.
     for switch in ["choice", "choice+capture-duty"] {
-        if let Ok(profile) = format!("bwinf+{switch}").parse::<Profile>() {
-            let e = Seats::new(Rules::new(Board::BWINF, profile), 3).unwrap_err();
-            assert!(matches!(e, SeatsError::Switch { .. }), "{e}");
-        }
+        let profile = format!("bwinf+{switch}").parse::<Profile>().unwrap();
+        let e = Seats::new(Rules::new(Board::BWINF, profile), 3).unwrap_err();
+        assert!(
+            matches!(&e, SeatsError::Switch { name, .. } if name == "choice"),
+            "{e}"
+        );
     }
     let fine = Rules::new(
         Board::BWINF,

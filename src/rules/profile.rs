@@ -89,16 +89,19 @@ impl Profile {
         let mut copy = *self;
         copy.switch_mut(name).map(|b| *b).unwrap_or(false)
     }
+
+    /// The names of the switches that are on, in the order of [`Profile::SWITCHES`].
+    pub fn switches_on(&self) -> impl Iterator<Item = &'static str> + '_ {
+        Self::SWITCHES.into_iter().filter(|name| self.switch(name))
+    }
 }
 
 impl fmt::Display for Profile {
     /// `bwinf`, or `bwinf+goal-last+three-tries` with the switches that are on.
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         write!(f, "bwinf")?;
-        for name in Self::SWITCHES {
-            if self.switch(name) {
-                write!(f, "+{name}")?;
-            }
+        for name in self.switches_on() {
+            write!(f, "+{name}")?;
         }
         Ok(())
     }

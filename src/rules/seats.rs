@@ -313,13 +313,11 @@ impl Seats {
 
 /// Refuses the switches of `profile` that are not in [`TABLE_SWITCHES`], by name.
 ///
-/// Reads the names from the profile's printed form, so a switch added to [`Profile`] later
-/// is refused here until someone decides what it means at a table.
+/// Goes through every switch that is on ([`Profile::switches_on`]), so a switch added to
+/// [`Profile`] later is refused here until someone decides what it means at a table.
 fn refuse_switches(profile: &Profile, players: usize) -> Result<(), SeatsError> {
-    let printed = profile.to_string();
-    match printed
-        .split('+')
-        .skip(1)
+    match profile
+        .switches_on()
         .find(|name| !TABLE_SWITCHES.contains(name))
     {
         Some(name) => Err(SeatsError::Switch {
