@@ -110,3 +110,10 @@ def test_ctrl_c_interrupts_a_long_call_and_its_threads_stop():
     while threads() > before and time.monotonic() < deadline:
         time.sleep(0.05)
     assert threads() <= before
+
+
+def test_exact_only_options_need_exact(cli):
+    message = cli("rank", "data/wuerfel0.txt", "--store", "somewhere", expect_error=True)
+    with pytest.raises(ValueError) as raised:
+        wg.rank(["1..6", "2..7"], store="somewhere")
+    assert str(raised.value) == message.splitlines()[0] + " --exact"
