@@ -334,7 +334,7 @@ def _game(command: str, goal, bust, faces, tolerance, query, compare, hold, simu
     argv = [command] + _argv(goal=goal, bust=bust, faces=faces, tolerance=tolerance,
                              query=query, compare=compare, hold=hold, simulate=simulate,
                              seed=seed, plot=_path(plot), overwrite=overwrite)
-    text, _ = _native.cli(argv)
+    text = _native.cli(argv)
     return GameResult(json.loads(text))
 
 
@@ -384,7 +384,7 @@ def converge(a: DieLike, b: DieLike, *, reps: Optional[int] = None,
                   seed=seed, max_rolls=max_rolls, threads=threads, track=track,
                   offset=offset, pieces=pieces, goal_fields=goal_fields, profile=profile,
                   plot=_path(plot), overwrite=overwrite)
-    text, _ = _native.cli(argv)
+    text = _native.cli(argv)
     return ConvergeResult(json.loads(text))
 
 
