@@ -344,3 +344,31 @@ fn a_ranking_announces_every_pair_plan_before_playing_it_out() {
     }
     assert_eq!(t.pairs().len(), 3);
 }
+
+/// A caller that gives up unwinds from the progress callback (the Python package on Ctrl-C):
+/// the callback hears of each chunk before it is played, so after the first unwinding no
+/// chunk is played at all. Regression test: the callback was called only after a chunk's
+/// games, so every chunk still ran after the caller had given up.
+#[test]
+fn a_progress_callback_can_stop_a_duel_before_any_chunk_is_played() {
+    use std::sync::atomic::{AtomicU64, Ordering};
+    let rules = Rules::new(Board::new(40, 20, 4, 4).unwrap(), Profile::default());
+    let die = Die::standard();
+    let matchup = wuerfelglueck::sim::Matchup::new(&rules, [&die, &die], 100_000).unwrap();
+    let played = AtomicU64::new(0);
+    let stop = |games: u64| {
+        played.fetch_add(games, Ordering::Relaxed);
+        std::panic::resume_unwind(Box::new("given up"));
+    };
+    let outcome = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
+        wuerfelglueck::sim::run_duel(
+            &matchup,
+            wuerfelglueck::sim::StreamKey::new(1),
+            // Seconds of games, should the callback come only after a chunk.
+            wuerfelglueck::sim::Stopping::games(1 << 22).unwrap(),
+            &stop,
+        )
+    }));
+    assert!(outcome.is_err());
+    assert_eq!(played.load(Ordering::Relaxed), 0);
+}

@@ -526,26 +526,22 @@ fn solve(
 }
 
 /// Runs the CLI itself on `args` (without the program name) with `--format json`: for
-/// `wubbel`, `pig` and `converge`, whose options map one to one. Returns the JSON text and
-/// the table. Errors carry the CLI's message; clap's own refusals are `ValueError`s.
+/// `wubbel`, `pig` and `converge`, whose options map one to one. Returns the JSON text.
+/// Errors carry the CLI's message; clap's own refusals are `ValueError`s (their first line).
 #[pyfunction]
-fn cli(py: Python<'_>, args: Vec<String>) -> PyResult<(String, String)> {
+fn cli(py: Python<'_>, args: Vec<String>) -> PyResult<String> {
     run_detached(py, None, move |_| {
-        let run = |format: &str| -> Result<String, CliError> {
-            let argv = std::iter::once("wuerfelglueck".to_string())
-                .chain(args.iter().cloned())
-                .chain(["--format".to_string(), format.to_string()]);
-            let parsed = <Cli as clap::Parser>::try_parse_from(argv).map_err(|e| {
-                let text = e.render().to_string();
-                let first = text.lines().next().unwrap_or_default();
-                CliError::input(first.trim_start_matches("error: ").to_string())
-            })?;
-            let mut out = Vec::new();
-            wuerfelglueck::cli::run(parsed, &mut out)?;
-            Ok(String::from_utf8(out).expect("reports are UTF-8"))
-        };
-        let json = run("json")?;
-        Ok((json, String::new()))
+        let argv = std::iter::once("wuerfelglueck".to_string())
+            .chain(args)
+            .chain(["--format".to_string(), "json".to_string()]);
+        let parsed = <Cli as clap::Parser>::try_parse_from(argv).map_err(|e| {
+            let text = e.render().to_string();
+            let first = text.lines().next().unwrap_or_default();
+            CliError::input(first.trim_start_matches("error: ").to_string())
+        })?;
+        let mut out = Vec::new();
+        wuerfelglueck::cli::run(parsed, &mut out)?;
+        Ok(String::from_utf8(out).expect("reports are UTF-8"))
     })
 }
 

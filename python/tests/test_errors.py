@@ -87,3 +87,33 @@ def test_progress_is_reported_and_an_exception_in_it_stops_the_call():
 
     with pytest.raises(Stop):
         wg.duel("1..6", "1..6", games=10**9, progress=stop)
+
+
+def test_ctrl_c_interrupts_a_long_call_and_its_threads_stop():
+    import os
+    import signal
+    import threading
+    import time
+
+    def threads():
+        return len(os.listdir("/proc/self/task"))
+
+    before = threads()
+    timer = threading.Timer(0.5, os.kill, (os.getpid(), signal.SIGINT))
+    timer.start()
+    with pytest.raises(KeyboardInterrupt):
+        # About 100 core-seconds of games, should Ctrl-C not stop it.
+        wg.duel("1..6", "1..6", games=10**8)
+    timer.join()
+    # The work stops before its next chunk: its threads end (polled, not timed).
+    deadline = time.monotonic() + 60
+    while threads() > before and time.monotonic() < deadline:
+        time.sleep(0.05)
+    assert threads() <= before
+
+
+def test_exact_only_options_need_exact(cli):
+    message = cli("rank", "data/wuerfel0.txt", "--store", "somewhere", expect_error=True)
+    with pytest.raises(ValueError) as raised:
+        wg.rank(["1..6", "2..7"], store="somewhere")
+    assert str(raised.value) == message.splitlines()[0] + " --exact"

@@ -286,8 +286,8 @@ def _exact_only(exact: bool, **given) -> None:
     if not exact:
         for name, used in given.items():
             if used not in (None, False):
-                option = "--" + name.replace("_", "-")
-                raise ValueError(f"{option} requires --exact")
+                # clap's words for the CLI's `requires = "exact"`.
+                raise ValueError("the following required arguments were not provided: --exact")
 
 
 def solve(a: DieLike, b: DieLike, *, tolerance: float = 1e-12, max_sweeps: int = 100_000,
@@ -334,7 +334,7 @@ def _game(command: str, goal, bust, faces, tolerance, query, compare, hold, simu
     argv = [command] + _argv(goal=goal, bust=bust, faces=faces, tolerance=tolerance,
                              query=query, compare=compare, hold=hold, simulate=simulate,
                              seed=seed, plot=_path(plot), overwrite=overwrite)
-    text, _ = _native.cli(argv)
+    text = _native.cli(argv)
     return GameResult(json.loads(text))
 
 
@@ -374,8 +374,8 @@ def converge(a: DieLike, b: DieLike, *, reps: Optional[int] = None,
     """The simulation against the exact solver (``converge``): error and interval coverage
     over a grid of game counts, or with ``stopping=True`` the stopping rules
     (``stopping_rules`` is the CLI's ``--rules``). Options left at ``None`` take the
-    command's defaults (board 40/20/2/4); ``plot`` writes the command's SVG picture. Ctrl-C returns at once; the run finishes in the
-    background."""
+    command's defaults (board 40/20/2/4); ``plot`` writes the command's SVG picture. Ctrl-C
+    returns at once; the run finishes in the background."""
     argv = ["converge", "--a", str(Die(a)) if isinstance(a, Die) else _text(a),
             "--b", str(Die(b)) if isinstance(b, Die) else _text(b)]
     argv += _argv(reps=reps, min_games=min_games, max_games=max_games,
@@ -384,7 +384,7 @@ def converge(a: DieLike, b: DieLike, *, reps: Optional[int] = None,
                   seed=seed, max_rolls=max_rolls, threads=threads, track=track,
                   offset=offset, pieces=pieces, goal_fields=goal_fields, profile=profile,
                   plot=_path(plot), overwrite=overwrite)
-    text, _ = _native.cli(argv)
+    text = _native.cli(argv)
     return ConvergeResult(json.loads(text))
 
 

@@ -174,7 +174,9 @@ fn play_chunk_portable(matchup: &Matchup, key: StreamKey, chunk: u64, pairs: u64
 }
 
 /// Plays chunks `chunks` (each [`CHUNK_PAIRS`] pairs, the last one cut to `total_pairs`)
-/// in parallel and adds them up. `progress` is told how many games each chunk played.
+/// in parallel and adds them up. `progress` is told how many games each chunk played, and
+/// told 0 before each chunk starts: a caller that gives up (the Python package on Ctrl-C)
+/// unwinds from there, so no further chunk is played.
 ///
 /// The counts cannot overflow in any run that can finish: a plan has at most
 /// [`MAX_GAMES`](super::plan::MAX_GAMES) games, and their rolls stay far below `u64::MAX`.
@@ -188,6 +190,7 @@ pub fn play_chunks(
     chunks
         .into_par_iter()
         .map(|chunk| {
+            progress(0);
             let pairs =
                 CHUNK_PAIRS.min(total_pairs.saturating_sub(chunk.saturating_mul(CHUNK_PAIRS)));
             let counts = play_chunk(matchup, key, chunk, pairs);
