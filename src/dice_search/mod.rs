@@ -135,7 +135,8 @@ pub struct ExactFigures {
 }
 
 /// The dice the exact confirmation looks at: the best-mean candidates and the runner-up by
-/// mean (the closest rival), the maximin die and its runner-up, the Condorcet winner,
+/// mean (the closest rival), the maximin die and its runner-up (unless that race is
+/// undecided), the Condorcet winner,
 /// then the next dice by mean; at most `limit`, in that order of priority.
 pub fn confirmation_dice(outcome: &RaceOutcome, limit: usize) -> Vec<usize> {
     let mut by_mean: Vec<usize> = (0..outcome.n).collect();
@@ -147,8 +148,12 @@ pub fn confirmation_dice(outcome: &RaceOutcome, limit: usize) -> Vec<usize> {
     let mut wanted = vec![outcome.best_mean.leader];
     wanted.extend(&outcome.best_mean.candidates);
     wanted.extend(by_mean.iter().take(2));
-    wanted.push(outcome.maximin.leader);
-    wanted.extend(by_worst.iter().take(2));
+    // An undecided maximin race names an arbitrary die among ties (e.g. every die's worst
+    // case is 0 when some die lets no game end): no use confirming it.
+    if outcome.maximin.status != RaceStatus::Undecided {
+        wanted.push(outcome.maximin.leader);
+        wanted.extend(by_worst.iter().take(2));
+    }
     if let Condorcet::Winner(c) = outcome.condorcet {
         wanted.push(c);
     }

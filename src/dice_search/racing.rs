@@ -324,6 +324,14 @@ impl RaceOutcome {
         (estimate, bound)
     }
 
+    /// The opponents die `i` is not shown to beat (its pair's interval of P(i wins | the
+    /// game ends) is not above 1/2): what stands between a Condorcet candidate and the title.
+    pub fn not_beaten(&self, i: usize) -> Vec<usize> {
+        (0..self.n)
+            .filter(|&j| j != i && !self.figure(i, j).beats())
+            .collect()
+    }
+
     /// Games die `i` played in all.
     pub fn games_of(&self, i: usize) -> u64 {
         (0..self.n)
@@ -671,10 +679,13 @@ fn live_pairs(state: &mut State, config: &RaceConfig, top: usize) -> Vec<bool> {
             // Each candidate's pair with the lowest upper bound (it decides how soon the
             // die can be dropped); the two leaders' every pair that can still be their
             // worst (they decide the lower bound the others are measured against).
-            let mut active = State::active(&state.maximin_active);
-            active.sort_by(|&a, &b| o.worst(b).1.lo.total_cmp(&o.worst(a).1.lo));
-            for (rank, &i) in active.iter().enumerate() {
-                let (_, worst) = o.worst(i);
+            // Each die's worst case computed once: O(n) per die.
+            let mut active: Vec<(usize, Interval)> = State::active(&state.maximin_active)
+                .into_iter()
+                .map(|i| (i, o.worst(i).1))
+                .collect();
+            active.sort_by(|a, b| b.1.lo.total_cmp(&a.1.lo));
+            for (rank, &(i, worst)) in active.iter().enumerate() {
                 let others = (0..n).filter(|&j| j != i);
                 if rank < 2 {
                     others

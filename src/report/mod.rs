@@ -26,7 +26,7 @@ pub use duel::{DuelReport, write_duel};
 pub use files::{OutputFile, PlotError};
 pub use pig::{ComparisonReport, GameReport, QueryReport, SimulationReport};
 pub use ranking::RankReport;
-pub use search::{BestMean, ConfirmationLine, DieLine, Maximin, SearchReport};
+pub use search::{BestMean, ConfirmationLine, DieLine, Maximin, OpenCandidate, SearchReport};
 pub use solve::{BoundsReport, SolveReport};
 pub use table::{TableRankReport, TableReport, TableSettings};
 

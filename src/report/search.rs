@@ -43,6 +43,15 @@ pub struct Maximin {
     pub candidates: Vec<String>,
 }
 
+/// A Condorcet candidate and the opponents it is not shown to beat.
+#[derive(Clone, Debug, Serialize)]
+pub struct OpenCandidate {
+    /// The candidate.
+    pub die: String,
+    /// Opponents it is not shown to beat (undecided, or games that never end).
+    pub not_beaten: Vec<String>,
+}
+
 /// One die's figures, for the landscape.
 #[derive(Clone, Debug, Serialize)]
 pub struct DieLine {
@@ -119,6 +128,8 @@ pub struct SearchReport {
     pub condorcet_status: &'static str,
     /// Under `undecided`: the dice nobody was shown to beat.
     pub condorcet_candidates: Vec<String>,
+    /// Under `undecided`: each candidate with the opponents it is not shown to beat.
+    pub condorcet_open: Vec<OpenCandidate>,
     /// The die with the best worst case.
     pub maximin: Maximin,
     /// Intransitive triples among the top dice `[a, b, c]`: a beats b beats c beats a.
@@ -203,6 +214,16 @@ impl SearchReport {
             },
             condorcet,
             condorcet_status,
+            condorcet_open: match &outcome.condorcet {
+                Condorcet::Undecided(c) => c
+                    .iter()
+                    .map(|&i| OpenCandidate {
+                        die: name(i),
+                        not_beaten: names(&outcome.not_beaten(i)),
+                    })
+                    .collect(),
+                _ => Vec::new(),
+            },
             condorcet_candidates,
             maximin: Maximin {
                 die: maximin,
@@ -315,11 +336,32 @@ impl Report for SearchReport {
                 out,
                 "Condorcet winner:  none (every die is beaten by another)"
             )?,
-            _ => writeln!(
-                out,
-                "Condorcet winner:  undecided; beaten by nobody so far: {}",
-                self.condorcet_candidates.join("  ")
-            )?,
+            _ => {
+                writeln!(
+                    out,
+                    "Condorcet winner:  undecided; beaten by nobody so far: {}",
+                    self.condorcet_candidates.join("  ")
+                )?;
+                for open in &self.condorcet_open {
+                    let shown: Vec<&String> = open.not_beaten.iter().take(8).collect();
+                    writeln!(
+                        out,
+                        "  {} is not shown to beat {} dice: {}{}",
+                        open.die,
+                        open.not_beaten.len(),
+                        shown
+                            .iter()
+                            .map(|s| s.as_str())
+                            .collect::<Vec<_>>()
+                            .join("  "),
+                        if open.not_beaten.len() > 8 {
+                            "  .."
+                        } else {
+                            ""
+                        }
+                    )?;
+                }
+            }
         }
         let m = &self.maximin;
         writeln!(
