@@ -29,9 +29,7 @@ use wuerfelglueck::cli::{Cli, CliError, check_plot, plot_error, rule_error};
 use wuerfelglueck::dice::Die;
 use wuerfelglueck::exact::matrix_free::Storage;
 use wuerfelglueck::exact::store::{PairStore, StoredPair};
-use wuerfelglueck::exact::{
-    ExactError, SolveOptions, least_memory, solve_fitting, solve_matrix_free,
-};
+use wuerfelglueck::exact::{SolveOptions, least_memory, solve_fitting, solve_matrix_free};
 use wuerfelglueck::rank::{
     ExactPairOutcome, PairFailure, RankError, SimulationPlan, Tournament, exact_ranking_pair,
     simulate_pair, simulate_tournament, solve_tournament,
@@ -506,11 +504,12 @@ fn solve(
                     solve_fitting(&rules, &a, &b, &options)
                 }
             })?
-            .map_err(|e| match e {
-                ExactError::RollOff | ExactError::TooLarge(_) | ExactError::Options(_) => {
+            .map_err(|e| {
+                if e.is_input_error() {
                     CliError::input(e)
+                } else {
+                    CliError::failure(e)
                 }
-                ExactError::Memory { .. } | ExactError::NotConverged(_) => CliError::failure(e),
             })?;
         native(&SolveReport::new(
             [a.to_string(), b.to_string()],

@@ -2,8 +2,8 @@
 
 use super::common::{RulesArgs, memory_limit, parse_die};
 use super::{CliError, Format};
+use crate::exact::SolveOptions;
 use crate::exact::matrix_free::Storage;
-use crate::exact::{ExactError, SolveOptions};
 use crate::exact::{solve_fitting, solve_matrix_free};
 use crate::report::{self, SolveReport};
 use clap::Args;
@@ -79,12 +79,12 @@ pub fn run(args: SolveArgs, out: &mut dyn Write) -> Result<(), CliError> {
             .map_err(|e| CliError::failure(format!("cannot start {n} threads: {e}")))?
             .install(solve),
     }
-    .map_err(|e| match e {
-        ExactError::RollOff
-        | ExactError::TooLarge(_)
-        | ExactError::Options(_)
-        | ExactError::Profile(_) => CliError::input(e),
-        ExactError::Memory { .. } | ExactError::NotConverged(_) => CliError::failure(e),
+    .map_err(|e| {
+        if e.is_input_error() {
+            CliError::input(e)
+        } else {
+            CliError::failure(e)
+        }
     })?;
     let report = SolveReport::new(
         [a.to_string(), b.to_string()],

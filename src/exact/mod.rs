@@ -190,6 +190,20 @@ impl fmt::Display for ExactError {
     }
 }
 
+impl ExactError {
+    /// Whether the error lies in what was asked (dice, profile, options: exit code 2 in the
+    /// CLI, `ValueError` in Python) rather than in what the run could reach (memory, sweeps).
+    pub fn is_input_error(&self) -> bool {
+        match self {
+            ExactError::RollOff
+            | ExactError::TooLarge(_)
+            | ExactError::Options(_)
+            | ExactError::Profile(_) => true,
+            ExactError::Memory { .. } | ExactError::NotConverged(_) => false,
+        }
+    }
+}
+
 impl std::error::Error for ExactError {}
 
 /// The certified intervals of every reported figure.
