@@ -9,6 +9,7 @@ pub mod duel;
 pub mod play;
 pub mod rank;
 pub mod solve;
+pub mod strategy;
 pub mod wubbel;
 
 use clap::{Parser, Subcommand};

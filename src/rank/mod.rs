@@ -13,6 +13,7 @@ use crate::sim::stats::{self, Interval};
 use crate::sim::{
     DuelCounts, DuelPlan, Matchup, SimError, Stopping, StreamKey, run_duel_announced,
 };
+use crate::strategy::Strategy;
 use serde::Serialize;
 use std::path::PathBuf;
 
@@ -249,10 +250,24 @@ pub struct SimulationPlan {
     pub max_rolls: u64,
 }
 
-/// Simulates every pair of `dice`. `progress` is told of every chunk of games played.
+/// Simulates every pair of `dice`, every die playing `frontmost`. `progress` is told of
+/// every chunk of games played.
 pub fn simulate_tournament(
     rules: &Rules,
     dice: &[Die],
+    plan: &SimulationPlan,
+    progress: &(dyn Fn(u64) + Sync),
+    announce: &(dyn Fn(&str, &DuelPlan) + Sync),
+) -> Result<Tournament, SimError> {
+    simulate_tournament_playing(rules, dice, &Strategy::Frontmost, plan, progress, announce)
+}
+
+/// [`simulate_tournament`] with every die playing `strategy` (each pair resolves it against
+/// the other die, see [`Matchup::playing`]); anything but `frontmost` needs `choice`.
+pub fn simulate_tournament_playing(
+    rules: &Rules,
+    dice: &[Die],
+    strategy: &Strategy,
     plan: &SimulationPlan,
     progress: &(dyn Fn(u64) + Sync),
     announce: &(dyn Fn(&str, &DuelPlan) + Sync),
@@ -267,25 +282,35 @@ pub fn simulate_tournament(
             dice[i],
             dice[j]
         );
-        let counts = simulate_pair(rules, dice, plan, stream, (i, j), progress, &|p| {
-            announce(&name, p)
-        })?;
+        let counts = simulate_pair(
+            rules,
+            dice,
+            strategy,
+            plan,
+            stream,
+            (i, j),
+            progress,
+            &|p| announce(&name, p),
+        )?;
         tournament.record_duel(i, j, &counts);
     }
     Ok(tournament)
 }
 
 /// One pair of a simulated ranking; pair number `stream` has its own random streams.
+#[allow(clippy::too_many_arguments)]
 fn simulate_pair(
     rules: &Rules,
     dice: &[Die],
+    strategy: &Strategy,
     plan: &SimulationPlan,
     stream: usize,
     (i, j): (usize, usize),
     progress: &(dyn Fn(u64) + Sync),
     announce: &(dyn Fn(&DuelPlan) + Sync),
 ) -> Result<DuelCounts, SimError> {
-    let matchup = Matchup::new(rules, [&dice[i], &dice[j]], plan.max_rolls)?;
+    let matchup = Matchup::new(rules, [&dice[i], &dice[j]], plan.max_rolls)?
+        .playing([strategy.clone(), strategy.clone()])?;
     let key = StreamKey::new(plan.seed).with_stream(stream as u64);
     run_duel_announced(&matchup, key, plan.stopping, progress, announce)
 }
@@ -386,10 +411,19 @@ pub fn solve_tournament(
         let outcome =
             exact_pair(rules, a, b, options, store, &mut notes).and_then(|found| match found {
                 Some(record) => Ok(Some(record)),
-                None => simulate_pair(rules, dice, fallback, stream, (i, j), progress, &|_| {})
-                    .map(|counts| tournament.record_duel(i, j, &counts))
-                    .map(|()| None)
-                    .map_err(PairFailure::Sim),
+                None => simulate_pair(
+                    rules,
+                    dice,
+                    &Strategy::Frontmost,
+                    fallback,
+                    stream,
+                    (i, j),
+                    progress,
+                    &|_| {},
+                )
+                .map(|counts| tournament.record_duel(i, j, &counts))
+                .map(|()| None)
+                .map_err(PairFailure::Sim),
             });
         let record = match outcome {
             Ok(Some(record)) => record,

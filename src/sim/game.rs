@@ -2,6 +2,7 @@
 
 use crate::dice::Die;
 use crate::rules::{GameState, Player, Rules};
+use crate::strategy::Strategy;
 use rand::Rng;
 
 /// How a game ended.
@@ -24,12 +25,17 @@ pub enum GameEnd {
 /// Idle streaks this long are rare in live games, so the check costs nothing on average.
 const IDLE_CHECK_INTERVAL: u32 = 64;
 
-/// A matchup ready to play: rules, both dice and the roll cap, checked by
-/// [`Matchup::new`] so that every game of it ends.
-#[derive(Clone, Copy, Debug)]
+/// A matchup ready to play: rules, both dice, both players' strategies and the roll cap,
+/// checked by [`Matchup::new`] / [`Matchup::with_strategies`] so that every game of it ends.
+#[derive(Clone, Debug)]
 pub struct Matchup<'a> {
     rules: &'a Rules,
     dice: [&'a Die; 2],
+    /// Each player's strategy, resolved against the other player's die
+    /// ([`Strategy::against`]).
+    strategies: [Strategy; 2],
+    /// Both play `frontmost`: the rules alone pick every move (the fast path).
+    rules_pick: bool,
     max_rolls: u64,
 }
 
@@ -43,6 +49,12 @@ pub enum MatchupError {
         /// The one face of both dice.
         face: u32,
     },
+    /// A strategy other than `frontmost` without the `choice` profile, under which rule 3
+    /// fixes every move and there is nothing to choose.
+    StrategyNeedsChoice {
+        /// The player (0 = die A) given the strategy.
+        player: Player,
+    },
 }
 
 impl std::fmt::Display for MatchupError {
@@ -53,6 +65,12 @@ impl std::fmt::Display for MatchupError {
                 f,
                 "the roll-off can never decide who starts: both dice show only {face}"
             ),
+            MatchupError::StrategyNeedsChoice { player } => write!(
+                f,
+                "die {}'s strategy picks among moves, which needs the choice profile: without \
+                 it rule 3 fixes every move (the frontmost piece that can move)",
+                ["A", "B"][*player]
+            ),
         }
     }
 }
@@ -61,7 +79,7 @@ impl std::error::Error for MatchupError {}
 
 impl<'a> Matchup<'a> {
     /// Die A (`dice[0]`) against die B under `rules`; a game reaching `max_rolls` rolls is
-    /// counted as unfinished.
+    /// counted as unfinished. Both players play `frontmost` (see [`Matchup::playing`]).
     ///
     /// Refuses a cap of 0 and, under `roll-off`, two dice that always show the same face.
     /// Every other pair of dice can be played: the rules move a piece only for faces
@@ -79,8 +97,47 @@ impl<'a> Matchup<'a> {
         Ok(Matchup {
             rules,
             dice,
+            strategies: [Strategy::Frontmost, Strategy::Frontmost],
+            rules_pick: true,
             max_rolls,
         })
+    }
+
+    /// As [`Matchup::new`], with die A playing `strategies[0]` and die B `strategies[1]`
+    /// (see [`Matchup::playing`]).
+    pub fn with_strategies(
+        rules: &'a Rules,
+        dice: [&'a Die; 2],
+        strategies: [Strategy; 2],
+        max_rolls: u64,
+    ) -> Result<Self, MatchupError> {
+        Self::new(rules, dice, max_rolls)?.playing(strategies)
+    }
+
+    /// The same matchup with die A playing `strategies[0]` and die B `strategies[1]`.
+    ///
+    /// Each strategy is resolved against the other player's die ([`Strategy::against`]:
+    /// `safe` measures threats with it). Refuses a strategy other than `frontmost` unless
+    /// the profile has `choice`.
+    pub fn playing(self, strategies: [Strategy; 2]) -> Result<Self, MatchupError> {
+        if let Some(player) = (0..2).find(|&p| !strategies[p].is_frontmost()) {
+            if !self.rules.profile().choice {
+                return Err(MatchupError::StrategyNeedsChoice { player });
+            }
+        }
+        Ok(Matchup {
+            rules_pick: strategies.iter().all(Strategy::is_frontmost),
+            strategies: [
+                strategies[0].against(self.dice[1]),
+                strategies[1].against(self.dice[0]),
+            ],
+            ..self
+        })
+    }
+
+    /// Die A's and die B's strategies, as played (resolved against the other die).
+    pub fn strategies(&self) -> &[Strategy; 2] {
+        &self.strategies
     }
 
     /// The rules.
@@ -100,21 +157,44 @@ impl<'a> Matchup<'a> {
 
     /// Plays one game from the opening position with `first` to move.
     ///
+    /// When both players play `frontmost` the rules pick every move
+    /// ([`Rules::roll_from_view`], the `bwinf` fast path); otherwise each roll lists the
+    /// legal moves and the mover's strategy picks one. The two loops are the same code,
+    /// compiled twice, so the fast path pays nothing for strategies.
+    #[inline(always)]
+    pub fn play<R: Rng>(&self, first: Player, rng: &mut R) -> GameEnd {
+        if self.rules_pick {
+            self.play_game::<false, R>(first, rng)
+        } else {
+            self.play_game::<true, R>(first, rng)
+        }
+    }
+
+    /// One game; `CHOOSING`: the strategies pick the moves, else the rules do.
+    ///
     /// The position lives in locals from the mover's view (its pieces, the opponent's,
     /// its die) and is swapped when the turn passes: the hot loop then never indexes by
     /// player, and the state stays in registers.
     #[inline(always)]
-    pub fn play<R: Rng>(&self, first: Player, rng: &mut R) -> GameEnd {
+    fn play_game<const CHOOSING: bool, R: Rng>(&self, first: Player, rng: &mut R) -> GameEnd {
         let start = GameState::start(first);
         let (mut own, mut other) = (start.pieces[first], start.pieces[1 - first]);
         let (mut mover, mut tries) = (first, 0u8);
         let mut dice = [self.dice[first], self.dice[1 - first]];
+        let mut strategies = [&self.strategies[first], &self.strategies[1 - first]];
         let mut idle = 0u32;
         let mut rolls = 0u64;
         loop {
             rolls += 1;
             let face = dice[0].roll(rng);
-            let turn = self.rules.roll_from_view(own, other, mover, tries, face);
+            let turn = if CHOOSING {
+                let legal = self.rules.legal_moves(own, other, mover, face);
+                let movement = strategies[0].choose(self.rules, own, other, mover, &legal, rng);
+                self.rules
+                    .roll_with_move(own, other, mover, tries, face, movement)
+            } else {
+                self.rules.roll_from_view(own, other, mover, tries, face)
+            };
             idle = if turn.moved { 0 } else { idle + 1 };
             // The three ways a game can end are rare; one combined test keeps the loop to a
             // single well-predicted branch.
@@ -138,6 +218,9 @@ impl<'a> Matchup<'a> {
                 (own, other) = (turn.other, turn.own);
                 mover ^= 1;
                 dice.swap(0, 1);
+                if CHOOSING {
+                    strategies.swap(0, 1);
+                }
             } else {
                 (own, other) = (turn.own, turn.other);
             }
