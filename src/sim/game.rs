@@ -120,10 +120,10 @@ impl<'a> Matchup<'a> {
     /// `safe` measures threats with it). Refuses a strategy other than `frontmost` unless
     /// the profile has `choice`.
     pub fn playing(self, strategies: [Strategy; 2]) -> Result<Self, MatchupError> {
-        if let Some(player) = (0..2).find(|&p| !strategies[p].is_frontmost()) {
-            if !self.rules.profile().choice {
-                return Err(MatchupError::StrategyNeedsChoice { player });
-            }
+        if let Some(player) = (0..2).find(|&p| !strategies[p].is_frontmost())
+            && !self.rules.profile().choice
+        {
+            return Err(MatchupError::StrategyNeedsChoice { player });
         }
         Ok(Matchup {
             rules_pick: strategies.iter().all(Strategy::is_frontmost),
@@ -290,4 +290,31 @@ pub fn never_ends(rules: &Rules, dice: [&Die; 2], state: &GameState) -> bool {
     let other = 1 - mover;
     cannot_move(rules, dice[mover], state.pieces[mover])
         && (dice[mover].only_sixes() || cannot_move(rules, dice[other], state.pieces[other]))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::sim::StreamKey;
+
+    /// The strategies' loop with both players on `frontmost` plays exactly the games of the
+    /// rules' fast path (frontmost draws nothing from the stream), under every profile the
+    /// choice of move matters for.
+    #[test]
+    fn the_strategies_loop_on_frontmost_equals_the_fast_path() {
+        let (a, b): (Die, Die) = ("1..6".parse().unwrap(), "0..9".parse().unwrap());
+        for profile in ["choice", "choice+capture-duty", "choice+goal-last"] {
+            let rules = Rules::new(crate::rules::Board::BWINF, profile.parse().unwrap());
+            let m = Matchup::new(&rules, [&a, &b], 100_000).unwrap();
+            let (mut fast, mut choosing) = (StreamKey::new(5).rng(0), StreamKey::new(5).rng(0));
+            for game in 0..2000 {
+                let first = game % 2;
+                assert_eq!(
+                    m.play_game::<false, _>(first, &mut fast),
+                    m.play_game::<true, _>(first, &mut choosing),
+                    "{profile}, game {game}"
+                );
+            }
+        }
+    }
 }
