@@ -1,15 +1,17 @@
 //! Throughput of the Monte Carlo engine, single-threaded, on the BwInf board.
 //!
 //! `cargo bench --bench simulation`; criterion reports time per chunk of
-//! `CHUNK_GAMES` games and the throughput in games per second, and the time of a whole
-//! ranking of `data/wuerfel0.txt`.
+//! `CHUNK_GAMES` games and the throughput in games per second (the `bwinf` fast path, and
+//! the strategies' path under `choice`), and the time of a whole ranking of
+//! `data/wuerfel0.txt`.
 
 use criterion::{Criterion, Throughput, criterion_group, criterion_main};
 use std::hint::black_box;
 use wuerfelglueck::dice::Die;
 use wuerfelglueck::rank::{SimulationPlan, simulate_tournament};
-use wuerfelglueck::rules::Rules;
+use wuerfelglueck::rules::{Board, Rules};
 use wuerfelglueck::sim::{CHUNK_GAMES, CHUNK_PAIRS, Matchup, Stopping, StreamKey, play_chunk};
+use wuerfelglueck::strategy::Strategy;
 
 fn games_per_second(c: &mut Criterion) {
     let rules = Rules::bwinf();
@@ -19,6 +21,32 @@ fn games_per_second(c: &mut Criterion) {
         let die_a: Die = a.parse().unwrap();
         let die_b: Die = b.parse().unwrap();
         let matchup = Matchup::new(&rules, [&die_a, &die_b], 100_000).unwrap();
+        let key = StreamKey::new(1);
+        let mut chunk = 0u64;
+        group.bench_function(format!("{a} vs {b}"), |bench| {
+            bench.iter(|| {
+                chunk += 1;
+                black_box(play_chunk(&matchup, key, chunk, CHUNK_PAIRS))
+            })
+        });
+    }
+    group.finish();
+}
+
+/// The strategies' path under `choice`: every roll lists the legal moves and a strategy
+/// picks one (the `bwinf` fast path above does not).
+fn games_per_second_with_strategies(c: &mut Criterion) {
+    let rules = Rules::new(Board::BWINF, "choice".parse().unwrap());
+    let die: Die = "1..6".parse().unwrap();
+    let mut group = c.benchmark_group("single-thread games, choice, 1..6 vs 1..6");
+    group.throughput(Throughput::Elements(CHUNK_GAMES));
+    for (a, b) in [
+        ("frontmost", "frontmost"),
+        ("safe", "capture"),
+        ("random", "rearmost"),
+    ] {
+        let strategies: [Strategy; 2] = [a.parse().unwrap(), b.parse().unwrap()];
+        let matchup = Matchup::with_strategies(&rules, [&die, &die], strategies, 100_000).unwrap();
         let key = StreamKey::new(1);
         let mut chunk = 0u64;
         group.bench_function(format!("{a} vs {b}"), |bench| {
@@ -59,5 +87,10 @@ fn rank_wuerfel0(c: &mut Criterion) {
     group.finish();
 }
 
-criterion_group!(benches, games_per_second, rank_wuerfel0);
+criterion_group!(
+    benches,
+    games_per_second,
+    games_per_second_with_strategies,
+    rank_wuerfel0
+);
 criterion_main!(benches);

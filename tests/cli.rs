@@ -367,6 +367,8 @@ fn csv_has_the_promised_columns_and_no_nan() {
         "max_rolls",
         "stopping",
         "precision",
+        "strategy_a",
+        "strategy_b",
     ];
     assert_eq!(header, scalar_fields);
     let json = json(&[

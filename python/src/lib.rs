@@ -40,6 +40,7 @@ use wuerfelglueck::report::{
 };
 use wuerfelglueck::rules::Rules;
 use wuerfelglueck::sim::{DuelCounts, StartCounts, StreamKey, run_duel_announced};
+use wuerfelglueck::strategy::Strategy;
 
 /// The CLI's error as a Python exception: bad input (exit code 2) is a `ValueError`, a
 /// failure while running (exit code 1) a `RuntimeError`.
@@ -683,9 +684,18 @@ fn rank_pair(
                 Err(e) => json!({"error": e.to_string(), "notes": notes}),
             }
         } else {
-            match sim
-                .in_pool(|| simulate_pair(&rules, &dice, &plan, stream, (i, j), &games, &|_| {}))?
-            {
+            match sim.in_pool(|| {
+                simulate_pair(
+                    &rules,
+                    &dice,
+                    &Strategy::Frontmost,
+                    &plan,
+                    stream,
+                    (i, j),
+                    &games,
+                    &|_| {},
+                )
+            })? {
                 Ok(c) => json!({"counts": counts_to_list(&c), "notes": []}),
                 Err(e) => json!({"error": e.to_string(), "notes": []}),
             }

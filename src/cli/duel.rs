@@ -1,6 +1,7 @@
 //! `duel`: one matchup simulated.
 
 use super::common::{RulesArgs, SimArgs, parse_die, plan_line, progress_bar};
+use super::strategy::StrategyArgs;
 use super::{CliError, Format};
 use crate::report::{DuelReport, write_duel};
 use crate::sim::{StoppingRule, StreamKey, run_duel_announced};
@@ -22,6 +23,9 @@ pub struct DuelArgs {
     /// Board and rule profile.
     #[command(flatten)]
     pub rules: RulesArgs,
+    /// Strategies under --profile choice.
+    #[command(flatten)]
+    pub strategy: StrategyArgs,
     /// Output format.
     #[arg(long, value_enum, default_value_t = Format::Table)]
     pub format: Format,
@@ -32,8 +36,13 @@ pub fn run(args: DuelArgs, out: &mut dyn Write) -> Result<(), CliError> {
     let rules = args.rules.rules()?;
     let a = parse_die("--a", &args.die_a)?;
     let b = parse_die("--b", &args.die_b)?;
+    let strategies = args.strategy.strategies(&rules)?;
     let stopping = args.sim.stopping()?;
-    let matchup = args.sim.matchup(&rules, &a, &b)?;
+    let matchup = args
+        .sim
+        .matchup(&rules, &a, &b)?
+        .playing(strategies)
+        .map_err(CliError::input)?;
     let total = match stopping.rule() {
         StoppingRule::Games(n) => Some(n),
         StoppingRule::Precision(_) => None,
@@ -59,7 +68,8 @@ pub fn run(args: DuelArgs, out: &mut dyn Write) -> Result<(), CliError> {
         args.sim.seed,
         matchup.max_rolls(),
         stopping.claimed_half_width(),
-    );
+    )
+    .with_strategies(matchup.strategies());
     write_duel(out, &report, args.format)?;
     Ok(())
 }

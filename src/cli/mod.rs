@@ -10,6 +10,7 @@ pub mod play;
 pub mod rank;
 pub mod search;
 pub mod solve;
+pub mod strategy;
 pub mod table;
 pub mod wubbel;
 

@@ -2,7 +2,8 @@
 
 use super::CliError;
 use super::common::{RulesArgs, matchup, parse_die};
-use crate::rules::{GameState, MoveRule, RollOutcome, Rules};
+use super::strategy::StrategyArgs;
+use crate::rules::{GameState, LegalMoves, MoveRule, PieceMove, RollOutcome, Rules};
 use crate::sim::StreamKey;
 use clap::Args;
 use std::io::Write;
@@ -34,6 +35,9 @@ pub struct PlayArgs {
     /// Board and rule profile.
     #[command(flatten)]
     pub rules: RulesArgs,
+    /// Strategies under --profile choice.
+    #[command(flatten)]
+    pub strategy: StrategyArgs,
 }
 
 const NAMES: [&str; 2] = ["A", "B"];
@@ -46,7 +50,10 @@ pub fn run(args: PlayArgs, out: &mut dyn Write) -> Result<(), CliError> {
     let rules = args.rules.rules()?;
     let a = parse_die("--a", &args.die_a)?;
     let b = parse_die("--b", &args.die_b)?;
-    let matchup = matchup(&rules, &a, &b, args.max_rolls, "--max-rolls")?;
+    let strategies = args.strategy.strategies(&rules)?;
+    let matchup = matchup(&rules, &a, &b, args.max_rolls, "--max-rolls")?
+        .playing(strategies)
+        .map_err(CliError::input)?;
     let mut rng = StreamKey::new(args.seed).rng(0);
     let default_first = usize::from(args.first == "b");
     let first = matchup.first_player(default_first, &mut rng);
@@ -57,6 +64,13 @@ pub fn run(args: PlayArgs, out: &mut dyn Write) -> Result<(), CliError> {
         rules.profile(),
         args.seed
     )?;
+    if rules.profile().choice {
+        let [sa, sb] = matchup.strategies();
+        writeln!(
+            out,
+            "Strategies: A {sa}, B {sb}. Where a roll leaves a choice, the legal moves follow in [...]."
+        )?;
+    }
     writeln!(
         out,
         "Fields from each owner's view: A = start field, 1..{} track, {}.. goal; B's field r is A's field (r + {}) mod {}.",
@@ -76,12 +90,18 @@ pub fn run(args: PlayArgs, out: &mut dyn Write) -> Result<(), CliError> {
     for roll in 1..=args.max_rolls {
         let mover = state.mover();
         let face = matchup.dice()[mover].roll(&mut rng);
-        let outcome = rules.play_roll(&mut state, face);
+        let (own, other) = (state.pieces[mover], state.pieces[1 - mover]);
+        let legal = rules.legal_moves(own, other, mover, face);
+        let chosen =
+            matchup.strategies()[mover].choose(&rules, own, other, mover, &legal, &mut rng);
+        let outcome = rules
+            .play_move(&mut state, face, chosen)
+            .map_err(|e| CliError::failure(format!("internal error: the strategy chose {e}")))?;
         writeln!(
             out,
             "{roll:>5}  {} rolls {face:>2}: {:<52} A: {}   B: {}",
             NAMES[mover],
-            narrate(&rules, &outcome),
+            narrate(&rules, &outcome) + &choices(&rules, &legal),
             describe(&rules, &state, 0),
             describe(&rules, &state, 1)
         )?;
@@ -106,20 +126,35 @@ fn describe(rules: &Rules, state: &GameState, player: usize) -> String {
     state.describe(rules.board(), player)
 }
 
+/// The legal moves of a roll that left a choice, as ` [5->8, 10->13]`; empty otherwise.
+fn choices(rules: &Rules, legal: &LegalMoves) -> String {
+    if legal.len() < 2 {
+        return String::new();
+    }
+    let moves: Vec<String> = legal.iter().map(|m| move_text(rules, &m)).collect();
+    format!(" [{}]", moves.join(", "))
+}
+
+/// A move as `17->20` (fields in the mover's numbering, `B` for the waiting area).
+fn move_text(rules: &Rules, m: &PieceMove) -> String {
+    let board = rules.board();
+    let from = m.from.map_or("B".to_string(), |f| board.field_name(f));
+    format!("{from}->{}", board.field_name(m.to))
+}
+
 /// One roll in words: the move, the rule that chose it, a capture, who is next.
 fn narrate(rules: &Rules, o: &RollOutcome) -> String {
     let board = rules.board();
     let mut text = match o.movement {
         None => "no piece can move".to_string(),
         Some(m) => {
-            let from = m.from.map_or("B".to_string(), |f| board.field_name(f));
             let why = match m.rule {
                 MoveRule::BringIn => "brought in",
                 MoveRule::ClearStart => "clears the start field",
                 MoveRule::Frontmost => "frontmost that can move",
                 MoveRule::Chosen => "chosen",
             };
-            format!("{from} -> {} ({why})", board.field_name(m.to))
+            format!("{} ({why})", move_text(rules, &m).replace("->", " -> "))
         }
     };
     if let Some(f) = o.captured {

@@ -4,13 +4,15 @@ use super::common::{
     RulesArgs, SimArgs, check_roll_off, memory_limit, parse_die, plan_line, progress_bar,
     read_dice, status_line,
 };
+use super::strategy::StrategyArgs;
 use super::{CliError, Format, check_plot, plot_error};
 use crate::exact::SolveOptions;
 use crate::exact::store::PairStore;
-use crate::rank::{SimulationPlan, simulate_tournament, solve_tournament};
+use crate::rank::{SimulationPlan, simulate_tournament_playing, solve_tournament};
 use crate::report::plot::heatmap_svg;
 use crate::report::{self, RankReport};
 use crate::sim::{DuelPlan, StoppingRule};
+use crate::strategy::Strategy;
 use clap::Args;
 use std::io::Write;
 use std::path::PathBuf;
@@ -31,6 +33,10 @@ pub struct RankArgs {
     /// Board and rule profile.
     #[command(flatten)]
     pub rules: RulesArgs,
+    /// Strategies under --profile choice: a ranking plays every die with --strategy
+    /// (--strategy-a / --strategy-b are refused).
+    #[command(flatten)]
+    pub strategy: StrategyArgs,
     /// Solve every pair exactly (value iteration); pairs too large for memory are simulated
     /// and marked.
     #[arg(long)]
@@ -70,6 +76,13 @@ pub struct RankArgs {
 /// Runs `rank`.
 pub fn run(args: RankArgs, out: &mut dyn Write) -> Result<(), CliError> {
     let rules = args.rules.rules()?;
+    let strategy = rank_strategy(&args.strategy, &rules)?;
+    if args.exact && !strategy.is_frontmost() {
+        return Err(CliError::input(format!(
+            "--strategy {strategy} with --exact: the exact ranking solves the rules' own \
+             moves only; leave out --exact to simulate"
+        )));
+    }
     let plot = check_plot(args.plot.as_deref(), args.overwrite)?;
     let (dice, source) = match &args.file {
         Some(file) => (read_dice(file)?, file.display().to_string()),
@@ -153,7 +166,14 @@ pub fn run(args: RankArgs, out: &mut dyn Write) -> Result<(), CliError> {
                         bar.suspend(|| eprintln!("{line}"));
                     }
                 };
-                simulate_tournament(&rules, &dice, &plan, &|n| bar.inc(n), &announce)
+                simulate_tournament_playing(
+                    &rules,
+                    &dice,
+                    &strategy,
+                    &plan,
+                    &|n| bar.inc(n),
+                    &announce,
+                )
             })?
             .map_err(CliError::failure)?;
         (t, Vec::new())
@@ -166,7 +186,8 @@ pub fn run(args: RankArgs, out: &mut dyn Write) -> Result<(), CliError> {
         Some(plan.seed),
         started.elapsed().as_secs_f64(),
         notes,
-    );
+    )
+    .with_strategy(&strategy);
     report::write(out, &report, args.format)?;
     if let Some(plot) = plot {
         // The results are out first: a failing picture does not take them along.
@@ -175,4 +196,21 @@ pub fn run(args: RankArgs, out: &mut dyn Write) -> Result<(), CliError> {
             .map_err(plot_error)?;
     }
     Ok(())
+}
+
+/// The one strategy every die plays in a ranking.
+fn rank_strategy(args: &StrategyArgs, rules: &crate::rules::Rules) -> Result<Strategy, CliError> {
+    for (given, option) in [
+        (&args.strategy_a, "--strategy-a"),
+        (&args.strategy_b, "--strategy-b"),
+    ] {
+        if given.is_some() {
+            return Err(CliError::input(format!(
+                "{option}: a ranking plays every die with the same strategy; use --strategy \
+                 (duel plays two different ones)"
+            )));
+        }
+    }
+    let [strategy, _] = args.strategies(rules)?;
+    Ok(strategy)
 }

@@ -396,7 +396,7 @@ fn game_rng(seed: u64, rep: u64) -> GameRng {
 /// yielding whether A won each.
 fn games(matchup: &Matchup, seed: u64, rep: u64) -> impl Iterator<Item = bool> {
     let mut rng = game_rng(seed, rep);
-    let matchup = *matchup;
+    let matchup = matchup.clone();
     (0u64..).map(move |i| {
         let first = matchup.first_player((i % 2) as Player, &mut rng);
         matches!(

@@ -15,6 +15,7 @@ use crate::sim::stats::{self, Interval};
 use crate::sim::{
     DuelCounts, DuelPlan, Matchup, SimError, Stopping, StreamKey, run_duel_announced,
 };
+use crate::strategy::Strategy;
 use serde::Serialize;
 use std::path::PathBuf;
 
@@ -266,10 +267,24 @@ pub struct SimulationPlan {
     pub max_rolls: u64,
 }
 
-/// Simulates every pair of `dice`. `progress` is told of every chunk of games played.
+/// Simulates every pair of `dice`, every die playing `frontmost`. `progress` is told of
+/// every chunk of games played.
 pub fn simulate_tournament(
     rules: &Rules,
     dice: &[Die],
+    plan: &SimulationPlan,
+    progress: &(dyn Fn(u64) + Sync),
+    announce: &(dyn Fn(&str, &DuelPlan) + Sync),
+) -> Result<Tournament, SimError> {
+    simulate_tournament_playing(rules, dice, &Strategy::Frontmost, plan, progress, announce)
+}
+
+/// [`simulate_tournament`] with every die playing `strategy` (each pair resolves it against
+/// the other die, see [`Matchup::playing`]); anything but `frontmost` needs `choice`.
+pub fn simulate_tournament_playing(
+    rules: &Rules,
+    dice: &[Die],
+    strategy: &Strategy,
     plan: &SimulationPlan,
     progress: &(dyn Fn(u64) + Sync),
     announce: &(dyn Fn(&str, &DuelPlan) + Sync),
@@ -284,30 +299,41 @@ pub fn simulate_tournament(
             dice[i],
             dice[j]
         );
-        let counts = simulate_pair(rules, dice, plan, stream, (i, j), progress, &|p| {
-            announce(&name, p)
-        })?;
+        let counts = simulate_pair(
+            rules,
+            dice,
+            strategy,
+            plan,
+            stream,
+            (i, j),
+            progress,
+            &|p| announce(&name, p),
+        )?;
         tournament.record_duel(i, j, &counts);
     }
     Ok(tournament)
 }
 
-/// One pair of a simulated ranking: dice `i` (as A) and `j` (as B) of `dice`, pair number
-/// `stream` in [`Tournament::pairs`] order, which selects the pair's own random streams.
+/// One pair of a simulated ranking: dice `i` (as A) and `j` (as B) of `dice`, both playing
+/// `strategy`, pair number `stream` in [`Tournament::pairs`] order, which selects the pair's
+/// own random streams.
 ///
 /// [`simulate_tournament`] runs this for every pair in turn; a caller that spreads the pairs
 /// over processes or machines (the Python package's Dask ranking) runs it for one pair and
 /// gets exactly the counts of the local ranking for the same seed.
+#[allow(clippy::too_many_arguments)]
 pub fn simulate_pair(
     rules: &Rules,
     dice: &[Die],
+    strategy: &Strategy,
     plan: &SimulationPlan,
     stream: usize,
     (i, j): (usize, usize),
     progress: &(dyn Fn(u64) + Sync),
     announce: &(dyn Fn(&DuelPlan) + Sync),
 ) -> Result<DuelCounts, SimError> {
-    let matchup = Matchup::new(rules, [&dice[i], &dice[j]], plan.max_rolls)?;
+    let matchup = Matchup::new(rules, [&dice[i], &dice[j]], plan.max_rolls)?
+        .playing([strategy.clone(), strategy.clone()])?;
     let key = StreamKey::new(plan.seed).with_stream(stream as u64);
     run_duel_announced(&matchup, key, plan.stopping, progress, announce)
 }
@@ -469,9 +495,18 @@ pub fn exact_ranking_pair(
     // A pair that fits neither solver is simulated and marked; its failure is the pair's.
     match exact_pair(rules, &dice[i], &dice[j], options, store, notes)? {
         Some(record) => Ok(ExactPairOutcome::Solved(Box::new(record))),
-        None => simulate_pair(rules, dice, fallback, stream, (i, j), progress, &|_| {})
-            .map(ExactPairOutcome::Simulated)
-            .map_err(PairFailure::Sim),
+        None => simulate_pair(
+            rules,
+            dice,
+            &Strategy::Frontmost,
+            fallback,
+            stream,
+            (i, j),
+            progress,
+            &|_| {},
+        )
+        .map(ExactPairOutcome::Simulated)
+        .map_err(PairFailure::Sim),
     }
 }
 
@@ -706,7 +741,16 @@ mod tests {
         let local = simulate_tournament(&rules, &dice, &plan, &none, &|_, _| {}).unwrap();
         let mut by_pair = Tournament::new(dice.clone());
         for (stream, &(i, j)) in by_pair.pairs().iter().enumerate() {
-            let counts = simulate_pair(&rules, &dice, &plan, stream, (i, j), &none, &|_| {});
+            let counts = simulate_pair(
+                &rules,
+                &dice,
+                &Strategy::Frontmost,
+                &plan,
+                stream,
+                (i, j),
+                &none,
+                &|_| {},
+            );
             by_pair.record_duel(i, j, &counts.unwrap());
         }
         assert_eq!(by_pair, local);

@@ -4,6 +4,7 @@ use super::{CsvTable, csv_number, csv_optional, defined, header, prob, thousands
 use crate::dice::Die;
 use crate::sim::DuelCounts;
 use crate::sim::stats::Interval;
+use crate::strategy::Strategy;
 use serde::Serialize;
 use std::io::{self, Write};
 
@@ -18,6 +19,10 @@ pub struct DuelReport {
     pub profile: String,
     /// Board, e.g. `40/20/4/4`.
     pub board: String,
+    /// Die A's strategy (`frontmost` unless the profile has `choice`).
+    pub strategy_a: String,
+    /// Die B's strategy.
+    pub strategy_b: String,
     /// Games played.
     pub games: u64,
     /// Games die A won.
@@ -72,6 +77,8 @@ impl DuelReport {
             die_b: dice[1].clone(),
             profile,
             board,
+            strategy_a: Strategy::Frontmost.name(),
+            strategy_b: Strategy::Frontmost.name(),
             games: total.games,
             a_wins: total.a_wins,
             b_wins: total.b_wins,
@@ -94,6 +101,23 @@ impl DuelReport {
             .to_string(),
             precision,
         }
+    }
+
+    /// The report of a duel in which die A played `strategies[0]` and die B `strategies[1]`
+    /// ([`DuelReport::new`] assumes `frontmost` for both).
+    pub fn with_strategies(self, strategies: &[Strategy; 2]) -> DuelReport {
+        DuelReport {
+            strategy_a: strategies[0].name(),
+            strategy_b: strategies[1].name(),
+            ..self
+        }
+    }
+
+    /// Whether a player chose its moves by a strategy other than `frontmost`.
+    fn strategies_matter(&self) -> bool {
+        [&self.strategy_a, &self.strategy_b]
+            .iter()
+            .any(|s| s.as_str() != "frontmost")
     }
 }
 
@@ -123,6 +147,8 @@ impl super::Report for DuelReport {
                 "max_rolls",
                 "stopping",
                 "precision",
+                "strategy_a",
+                "strategy_b",
             ]),
             rows: vec![vec![
                 r.die_a.to_string(),
@@ -146,6 +172,8 @@ impl super::Report for DuelReport {
                 r.max_rolls.to_string(),
                 r.stopping.clone(),
                 csv_optional(r.precision),
+                r.strategy_a.clone(),
+                r.strategy_b.clone(),
             ]],
         })
     }
@@ -155,6 +183,9 @@ impl super::Report for DuelReport {
         writeln!(out, "die A         {}", r.die_a)?;
         writeln!(out, "die B         {}", r.die_b)?;
         writeln!(out, "rules         {} on board {}", r.profile, r.board)?;
+        if r.strategies_matter() || r.profile.contains("choice") {
+            writeln!(out, "strategies    A {}, B {}", r.strategy_a, r.strategy_b)?;
+        }
         let rule = match r.precision {
             Some(h) => format!("until the 95 % half-width is at most {h}"),
             None => "fixed count".to_string(),

@@ -2,6 +2,7 @@
 
 use super::{CsvTable, csv_number, defined, header, prob, thousands};
 use crate::rank::{Method, PairFigure, RankEntry, Tournament};
+use crate::strategy::Strategy;
 
 /// `simulated` or `exact`, as in the JSON.
 fn method_name(m: Method) -> &'static str {
@@ -41,6 +42,11 @@ pub struct RankReport {
     pub profile: String,
     /// Board.
     pub board: String,
+    /// The strategy of the row die in every pair (`frontmost` unless the profile has
+    /// `choice`); a ranking plays every die with the same strategy.
+    pub strategy_a: String,
+    /// The strategy of the column die (the same as `strategy_a`).
+    pub strategy_b: String,
     /// The seed of the simulated figures.
     pub seed: Option<u64>,
     /// Seconds the ranking took.
@@ -108,10 +114,22 @@ impl RankReport {
             cyclic_groups: t.cyclic_groups(),
             profile,
             board,
+            strategy_a: Strategy::Frontmost.name(),
+            strategy_b: Strategy::Frontmost.name(),
             seed,
             seconds,
             notes,
             figures: t.matrix.clone(),
+        }
+    }
+
+    /// The report of a ranking in which every die played `strategy` ([`RankReport::new`]
+    /// assumes `frontmost`).
+    pub fn with_strategy(self, strategy: &Strategy) -> RankReport {
+        RankReport {
+            strategy_a: strategy.name(),
+            strategy_b: strategy.name(),
+            ..self
         }
     }
 }
@@ -164,7 +182,11 @@ fn write_table(out: &mut dyn Write, report: &RankReport) -> io::Result<()> {
     let labels: Vec<String> = (0..report.dice.len())
         .map(|i| format!("D{}", i + 1))
         .collect();
-    writeln!(out, "Rules {} on board {}.", report.profile, report.board)?;
+    write!(out, "Rules {} on board {}", report.profile, report.board)?;
+    if report.profile.contains("choice") || report.strategy_a != "frontmost" {
+        write!(out, "; every die plays the strategy {}", report.strategy_a)?;
+    }
+    writeln!(out, ".")?;
     writeln!(out, "Dice:")?;
     for (label, die) in labels.iter().zip(&report.dice) {
         writeln!(out, "  {label:>4}  {die}")?;

@@ -2,6 +2,7 @@
 
 use crate::dice::Die;
 use crate::rules::{GameState, Player, Rules};
+use crate::strategy::Strategy;
 use rand::Rng;
 
 /// How a game ended.
@@ -20,16 +21,23 @@ pub enum GameEnd {
     Endless,
 }
 
-/// After this many rolls in a row without a move the game checks whether it is stuck.
-/// Idle streaks this long are rare in live games, so the check costs nothing on average.
-const IDLE_CHECK_INTERVAL: u32 = 64;
+/// Every this many rolls a game checks whether it is stuck (when that roll moved nothing).
+/// One test against a precomputed roll number also covers the roll cap, so the hot loop
+/// keeps no idle counter; a stuck game is recognised at most this many rolls late.
+const STUCK_CHECK_INTERVAL: u64 = 64;
 
-/// A matchup ready to play: rules, both dice and the roll cap, checked by
-/// [`Matchup::new`] so that every game of it ends.
-#[derive(Clone, Copy, Debug)]
+/// A matchup ready to play: rules, both dice, both players' strategies and the roll cap,
+/// checked by [`Matchup::new`] / [`Matchup::with_strategies`] so that every game of it ends.
+#[derive(Clone, Debug)]
 pub struct Matchup<'a> {
     rules: &'a Rules,
     dice: [&'a Die; 2],
+    /// Each player's strategy, resolved against the other player's die
+    /// ([`Strategy::against`]).
+    strategies: [Strategy; 2],
+    /// Both play `frontmost` and the move depends on the mover's own pieces only (no
+    /// `capture-duty`): [`Rules::choose_move`] picks every move (the fast path).
+    rules_pick: bool,
     max_rolls: u64,
 }
 
@@ -43,6 +51,12 @@ pub enum MatchupError {
         /// The one face of both dice.
         face: u32,
     },
+    /// A strategy other than `frontmost` without the `choice` profile, under which rule 3
+    /// fixes every move and there is nothing to choose.
+    StrategyNeedsChoice {
+        /// The player (0 = die A) given the strategy.
+        player: Player,
+    },
 }
 
 impl std::fmt::Display for MatchupError {
@@ -53,6 +67,12 @@ impl std::fmt::Display for MatchupError {
                 f,
                 "the roll-off can never decide who starts: both dice show only {face}"
             ),
+            MatchupError::StrategyNeedsChoice { player } => write!(
+                f,
+                "die {}'s strategy picks among moves, which needs the choice profile: without \
+                 it rule 3 fixes every move (the frontmost piece that can move)",
+                ["A", "B"][*player]
+            ),
         }
     }
 }
@@ -61,7 +81,7 @@ impl std::error::Error for MatchupError {}
 
 impl<'a> Matchup<'a> {
     /// Die A (`dice[0]`) against die B under `rules`; a game reaching `max_rolls` rolls is
-    /// counted as unfinished.
+    /// counted as unfinished. Both players play `frontmost` (see [`Matchup::playing`]).
     ///
     /// Refuses a cap of 0 and, under `roll-off`, two dice that always show the same face.
     /// Every other pair of dice can be played: the rules move a piece only for faces
@@ -79,8 +99,48 @@ impl<'a> Matchup<'a> {
         Ok(Matchup {
             rules,
             dice,
+            strategies: [Strategy::Frontmost, Strategy::Frontmost],
+            rules_pick: rules.profile().moves_depend_on_own_pieces_only(),
             max_rolls,
         })
+    }
+
+    /// As [`Matchup::new`], with die A playing `strategies[0]` and die B `strategies[1]`
+    /// (see [`Matchup::playing`]).
+    pub fn with_strategies(
+        rules: &'a Rules,
+        dice: [&'a Die; 2],
+        strategies: [Strategy; 2],
+        max_rolls: u64,
+    ) -> Result<Self, MatchupError> {
+        Self::new(rules, dice, max_rolls)?.playing(strategies)
+    }
+
+    /// The same matchup with die A playing `strategies[0]` and die B `strategies[1]`.
+    ///
+    /// Each strategy is resolved against the other player's die ([`Strategy::against`]:
+    /// `safe` measures threats with it). Refuses a strategy other than `frontmost` unless
+    /// the profile has `choice`.
+    pub fn playing(self, strategies: [Strategy; 2]) -> Result<Self, MatchupError> {
+        if let Some(player) = (0..2).find(|&p| !strategies[p].is_frontmost())
+            && !self.rules.profile().choice
+        {
+            return Err(MatchupError::StrategyNeedsChoice { player });
+        }
+        Ok(Matchup {
+            rules_pick: strategies.iter().all(Strategy::is_frontmost)
+                && self.rules.profile().moves_depend_on_own_pieces_only(),
+            strategies: [
+                strategies[0].against(self.dice[1]),
+                strategies[1].against(self.dice[0]),
+            ],
+            ..self
+        })
+    }
+
+    /// Die A's and die B's strategies, as played (resolved against the other die).
+    pub fn strategies(&self) -> &[Strategy; 2] {
+        &self.strategies
     }
 
     /// The rules.
@@ -100,26 +160,53 @@ impl<'a> Matchup<'a> {
 
     /// Plays one game from the opening position with `first` to move.
     ///
-    /// The position lives in locals from the mover's view (its pieces, the opponent's,
-    /// its die) and is swapped when the turn passes: the hot loop then never indexes by
-    /// player, and the state stays in registers.
+    /// When both players play `frontmost` and the profile has no `capture-duty`, the rules
+    /// pick every move from the mover's pieces alone ([`Rules::choose_move`], the `bwinf`
+    /// fast path); otherwise each roll lists the legal moves and the mover's strategy picks
+    /// one. The two loops are the same code, compiled twice, so the fast path pays nothing
+    /// for strategies.
     #[inline(always)]
     pub fn play<R: Rng>(&self, first: Player, rng: &mut R) -> GameEnd {
+        if self.rules_pick {
+            self.play_game::<false, R>(first, rng)
+        } else {
+            self.play_game::<true, R>(first, rng)
+        }
+    }
+
+    /// One game; `CHOOSING`: the strategies pick the moves, else the rules do.
+    ///
+    /// The position lives in locals from the mover's view (its pieces, the opponent's)
+    /// and is swapped when the turn passes, so the state stays in registers.
+    #[inline(always)]
+    fn play_game<const CHOOSING: bool, R: Rng>(&self, first: Player, rng: &mut R) -> GameEnd {
         let start = GameState::start(first);
         let (mut own, mut other) = (start.pieces[first], start.pieces[1 - first]);
         let (mut mover, mut tries) = (first, 0u8);
+        // The mover's die first: swapped with the turn, so a roll needs no index.
         let mut dice = [self.dice[first], self.dice[1 - first]];
-        let mut idle = 0u32;
         let mut rolls = 0u64;
+        let mut next_check = STUCK_CHECK_INTERVAL.min(self.max_rolls);
         loop {
             rolls += 1;
             let face = dice[0].roll(rng);
-            let turn = self.rules.roll_from_view(own, other, mover, tries, face);
-            idle = if turn.moved { 0 } else { idle + 1 };
+            let turn = if CHOOSING {
+                let legal = self.rules.legal_moves(own, other, mover, face);
+                let movement =
+                    self.strategies[mover].choose(self.rules, own, other, mover, &legal, rng);
+                self.rules
+                    .roll_with_move(own, other, mover, tries, face, movement)
+            } else {
+                // The rules' own move (what `roll_from_view` plays), taken from
+                // `choose_move`: that path never asks for the opponent's pieces, and the
+                // compiler keeps the move in registers (measured faster).
+                let movement = self.rules.choose_move(own, face);
+                self.rules
+                    .roll_with_move(own, other, mover, tries, face, movement)
+            };
             // The three ways a game can end are rare; one combined test keeps the loop to a
             // single well-predicted branch.
-            let check_stuck = !turn.moved & idle.is_multiple_of(IDLE_CHECK_INTERVAL);
-            if turn.won | check_stuck | (rolls >= self.max_rolls) {
+            if turn.won | (rolls >= next_check) {
                 let state = GameState {
                     pieces: if mover == 0 {
                         [turn.own, turn.other]
@@ -129,11 +216,14 @@ impl<'a> Matchup<'a> {
                     to_move: (mover ^ usize::from(turn.passes)) as u8,
                     tries: turn.tries,
                 };
-                if let Some(end) = self.ending(&state, turn.won, mover, rolls, check_stuck) {
+                if let Some(end) = self.ending(&state, turn.won, turn.moved, mover, rolls) {
                     return end;
                 }
+                next_check = (rolls + STUCK_CHECK_INTERVAL).min(self.max_rolls);
             }
             tries = turn.tries;
+            // A branch, not a select: the next roll's work then starts on the predicted
+            // path at once instead of waiting for this roll's result (measured faster).
             if turn.passes {
                 (own, other) = (turn.other, turn.own);
                 mover ^= 1;
@@ -151,9 +241,9 @@ impl<'a> Matchup<'a> {
         &self,
         state: &GameState,
         won: bool,
+        moved: bool,
         mover: Player,
         rolls: u64,
-        check_stuck: bool,
     ) -> Option<GameEnd> {
         if won {
             return Some(GameEnd::Won {
@@ -161,7 +251,7 @@ impl<'a> Matchup<'a> {
                 rolls,
             });
         }
-        if check_stuck && never_ends(self.rules, self.dice, state) {
+        if !moved && never_ends(self.rules, self.dice, state) {
             return Some(GameEnd::Endless);
         }
         (rolls >= self.max_rolls).then_some(GameEnd::Capped)
@@ -194,9 +284,21 @@ pub fn roll_off_can_decide(dice: [&Die; 2]) -> bool {
 
 /// Whether `player` with `die` can never move again until the opponent changes its pieces.
 pub fn cannot_move(rules: &Rules, die: &Die, own: u64) -> bool {
-    die.face_counts()
+    // Only faces 1..=63 can move a piece (the last field is at most 63); a bit mask of them
+    // visits each distinct face once without allocating.
+    let mut faces = die
+        .faces()
         .iter()
-        .all(|&(face, _)| rules.choose_move(own, face).is_none())
+        .filter(|&&f| (1..64).contains(&f))
+        .fold(0u64, |mask, &f| mask | 1u64 << f);
+    while faces != 0 {
+        let face = faces.trailing_zeros();
+        faces &= faces - 1;
+        if rules.choose_move(own, face).is_some() {
+            return false;
+        }
+    }
+    true
 }
 
 /// Whether the game can provably never end from `state`: the player to move can never
@@ -207,4 +309,39 @@ pub fn never_ends(rules: &Rules, dice: [&Die; 2], state: &GameState) -> bool {
     let other = 1 - mover;
     cannot_move(rules, dice[mover], state.pieces[mover])
         && (dice[mover].only_sixes() || cannot_move(rules, dice[other], state.pieces[other]))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::sim::StreamKey;
+
+    /// The strategies' loop with both players on `frontmost` plays exactly the games of the
+    /// rules' fast path (frontmost draws nothing from the stream), under switches that
+    /// change the move order or the turn too.
+    #[test]
+    fn the_strategies_loop_on_frontmost_equals_the_fast_path() {
+        let (a, b): (Die, Die) = ("1..6".parse().unwrap(), "0..9".parse().unwrap());
+        for profile in [
+            "bwinf",
+            "goal-last+no-jump-in-goal",
+            "three-tries",
+            "choice",
+            "choice+capture-duty",
+            "choice+goal-last",
+        ] {
+            let rules = Rules::new(crate::rules::Board::BWINF, profile.parse().unwrap());
+            let m = Matchup::new(&rules, [&a, &b], 100_000).unwrap();
+            assert_eq!(m.rules_pick, !rules.profile().capture_duty, "{profile}");
+            let (mut fast, mut choosing) = (StreamKey::new(5).rng(0), StreamKey::new(5).rng(0));
+            for game in 0..2000 {
+                let first = game % 2;
+                assert_eq!(
+                    m.play(first, &mut fast),
+                    m.play_game::<true, _>(first, &mut choosing),
+                    "{profile}, game {game}"
+                );
+            }
+        }
+    }
 }

@@ -80,8 +80,8 @@ impl fmt::Display for StrategyError {
             ),
             StrategyError::TableNotAvailable(file) => write!(
                 f,
-                "strategy table:{file} needs an exact policy file written by the exact solver, \
-                 which is not available yet; use one of {}",
+                "table:FILE (FILE {file}) needs an exact policy file written by the exact \
+                 solver, which is not available yet; use one of {}",
                 STRATEGY_NAMES.join(", ")
             ),
         }
