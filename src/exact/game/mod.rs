@@ -63,6 +63,7 @@
 //! ([`memory_bytes`]).
 
 pub mod evaluate;
+pub mod file;
 pub mod policy;
 pub mod space;
 pub mod sweep;
