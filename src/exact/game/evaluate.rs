@@ -26,25 +26,24 @@ impl PairSpace<'_> {
     /// Returns false if a policy picked a move that does not exist.
     #[inline(always)]
     pub fn played(&self, index: usize, k: usize, mut f: impl FnMut(f64, Target)) -> bool {
-        let mut options = [Target::Win(0); 64];
-        let n = self.space.options(index, k, |m, t| options[m] = t);
-        match n {
+        let mut ok = true;
+        self.space.with_options(index, k, |options| match options.len() {
             0 => {
                 let face = self.space.faces(index)[k].0;
                 f(1.0, Target::Next(self.space.no_move_target(index, face)));
             }
             1 => f(1.0, options[0]),
-            _ => match decide(self.space, self.policies[index & 1], index, k) {
+            n => match decide(self.space, self.policies[index & 1], index, k) {
                 Pick::One(m) if m < n => f(1.0, options[m]),
-                Pick::One(_) => return false,
+                Pick::One(_) => ok = false,
                 Pick::Uniform => {
-                    for &t in &options[..n] {
+                    for &t in options {
                         f(1.0 / n as f64, t);
                     }
                 }
             },
-        }
-        true
+        });
+        ok
     }
 
     /// Whether the pair can reach no win from `index` (P(never) = 1 there).
@@ -92,15 +91,26 @@ pub fn classify_pair(pair: &PairSpace<'_>) -> usize {
     )
 }
 
+/// The values to start from: 0, and P(never) = 1 where the pair can reach no win.
+pub fn new_pair_store(pair: &PairSpace<'_>) -> Store<3> {
+    let store = Store::new(pair.space.len(), [0.0; 3]);
+    for i in 0..pair.space.len() {
+        if pair.never(i) {
+            store.store(i, [0.0, 0.0, 1.0]);
+        }
+    }
+    store
+}
+
 /// One sweep of `V`, `W`, `Z` under the pair; returns the largest change, or `None` if a
 /// policy picked a move that does not exist.
 pub fn pair_sweep(pair: &PairSpace<'_>, store: &Store<3>) -> Option<f64> {
     let bad = std::sync::atomic::AtomicBool::new(false);
     let space = pair.space;
+    // The never-ending set holds [0, 0, 1] (see `new_pair_store`).
     let value = |t: Target| match t {
         Target::Win(0) => [1.0, 0.0, 0.0],
         Target::Win(_) => [0.0, 1.0, 0.0],
-        Target::Next(j) if pair.never(j) => [0.0, 0.0, 1.0],
         Target::Next(j) => store.load(j),
     };
     let change = sweep(

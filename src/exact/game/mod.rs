@@ -65,6 +65,7 @@
 pub mod evaluate;
 pub mod file;
 pub mod policy;
+pub mod position;
 pub mod space;
 pub mod sweep;
 pub mod value;
@@ -76,12 +77,12 @@ use super::{ExactError, ExactResult, ResultBounds, SolveStats};
 use crate::dice::Die;
 use crate::fixpoint::{self, Stall, SweepReport};
 use crate::rules::Rules;
-use evaluate::{PairSpace, classify_pair, pair_sweep};
+use evaluate::{PairSpace, classify_pair, new_pair_store, pair_sweep};
 use policy::{MovePolicy, Pick, PolicyTable, decide};
 use space::{GameSpace, Target, flag};
 use std::time::Instant;
 use sweep::Store;
-use value::{Bracket, never, target_value, value_sweep};
+use value::{Bracket, never, new_bracket, target_value, value_sweep};
 
 /// How one side plays.
 #[derive(Clone, Copy)]
@@ -297,7 +298,7 @@ fn solve(
         Side::Optimal => None,
         Side::Fixed(p) => Some(p),
     });
-    let bracket: Bracket = Store::new(len, [-1.0, 1.0]);
+    let bracket: Bracket = new_bracket(&space);
     let rule = options.stop_rule();
     let mut bad = false;
     let value_width = |b: &Bracket| {
@@ -370,7 +371,7 @@ fn solve(
         for k in 0..space.faces(i).len() {
             let mut mids = [0.0f64; 64];
             let n = space.options(i, k, |m, t| {
-                let [lo, hi] = target_value(&space, &bracket, t);
+                let [lo, hi] = target_value(&bracket, t);
                 mids[m] = 0.5 * (lo + hi);
             });
             if n < 2 {
@@ -405,7 +406,7 @@ fn solve(
         policies,
     };
     classify_pair(&pair);
-    let store: Store<3> = Store::new(len, [0.0; 3]);
+    let store: Store<3> = new_pair_store(&pair);
     let certify = |o: usize, store: &Store<3>| {
         if pair.never(o) {
             StateBounds::NEVER

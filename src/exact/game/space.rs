@@ -324,6 +324,22 @@ impl GameSpace {
         n
     }
 
+    /// Calls `f` with the targets of [`GameSpace::options`] in order, collected on the stack
+    /// (on the heap for boards of more than 8 pieces).
+    #[inline(always)]
+    pub fn with_options(&self, index: usize, k: usize, f: impl FnOnce(&[Target])) {
+        const INLINE: usize = 8;
+        if self.rules.board().pieces() as usize <= INLINE {
+            let mut buf = [Target::Win(0); INLINE];
+            let n = self.options(index, k, |m, t| buf[m] = t);
+            f(&buf[..n]);
+        } else {
+            let mut buf = Vec::new();
+            self.options(index, k, |_, t| buf.push(t));
+            f(&buf);
+        }
+    }
+
     /// Where a roll of `face` that moves nothing leads from `index`: the same pieces, the
     /// same side after a 6, else the other side.
     #[inline(always)]

@@ -25,52 +25,70 @@ pub fn never(space: &GameSpace, index: usize) -> bool {
     space.flag(index) & (flag::WIN_A | flag::WIN_B) == 0
 }
 
-/// The value of a target under the bracket: `+1` / `-1` for a win, 0 in the never-ending
-/// set, else the stored pair.
+/// The value of a target under the bracket: `+1` / `-1` for a win, else the stored pair
+/// (the never-ending set holds 0, see [`new_bracket`]).
 #[inline(always)]
-pub fn target_value(space: &GameSpace, bracket: &Bracket, t: Target) -> [f64; 2] {
+pub fn target_value(bracket: &Bracket, t: Target) -> [f64; 2] {
     match t {
         Target::Win(0) => [1.0, 1.0],
         Target::Win(_) => [-1.0, -1.0],
-        Target::Next(j) if never(space, j) => [0.0, 0.0],
         Target::Next(j) => bracket.load(j),
     }
 }
 
+/// The bracket to start from: `[-1, +1]`, and `[0, 0]` where no win is reachable.
+pub fn new_bracket(space: &GameSpace) -> Bracket {
+    let bracket = Store::new(space.len(), [-1.0, 1.0]);
+    for i in 0..space.len() {
+        if never(space, i) {
+            bracket.store(i, [0.0, 0.0]);
+        }
+    }
+    bracket
+}
+
 /// The options' values folded by the mover's rule: max for A, min for B, or the fixed
-/// policy's pick (`None` if the policy picked a move that does not exist).
+/// policy's pick (`Err` if the policy picked a move that does not exist); `Ok(None)` if
+/// nothing can move.
+#[inline(always)]
 pub fn fold_options(
     space: &GameSpace,
     bracket: &Bracket,
     index: usize,
     k: usize,
     fixed: Option<&dyn MovePolicy>,
-) -> Option<Option<[f64; 2]>> {
+) -> Result<Option<[f64; 2]>, ()> {
     let mover: Player = index & 1;
-    let mut values: [[f64; 2]; 64] = [[0.0; 2]; 64];
-    let n = space.options(index, k, |m, t| values[m] = target_value(space, bracket, t));
-    if n == 0 {
-        return Some(None);
-    }
-    let values = &values[..n];
-    let folded = match fixed {
-        Some(policy) if n > 1 => match decide(space, policy, index, k) {
-            Pick::One(m) => *values.get(m)?,
-            Pick::Uniform => {
-                let w = 1.0 / n as f64;
-                values
-                    .iter()
-                    .fold([0.0, 0.0], |acc, v| [acc[0] + w * v[0], acc[1] + w * v[1]])
-            }
-        },
-        _ => {
-            let pick = |a: f64, b: f64| if mover == 0 { a.max(b) } else { a.min(b) };
-            values[1..].iter().fold(values[0], |acc, v| {
-                [pick(acc[0], v[0]), pick(acc[1], v[1])]
-            })
-        }
+    let Some(policy) = fixed else {
+        let mut best: Option<[f64; 2]> = None;
+        space.options(index, k, |_, t| {
+            let v = target_value(bracket, t);
+            best = Some(match best {
+                None => v,
+                Some(b) if mover == 0 => [b[0].max(v[0]), b[1].max(v[1])],
+                Some(b) => [b[0].min(v[0]), b[1].min(v[1])],
+            });
+        });
+        return Ok(best);
     };
-    Some(Some(folded))
+    let mut result = Ok(None);
+    space.with_options(index, k, |targets| {
+        let values = |t: &Target| target_value(bracket, *t);
+        result = match targets.len() {
+            0 => Ok(None),
+            1 => Ok(Some(values(&targets[0]))),
+            n => match decide(space, policy, index, k) {
+                Pick::One(m) => targets.get(m).map(|t| Some(values(t))).ok_or(()),
+                Pick::Uniform => {
+                    let w = 1.0 / n as f64;
+                    Ok(Some(targets.iter().map(values).fold([0.0, 0.0], |acc, v| {
+                        [acc[0] + w * v[0], acc[1] + w * v[1]]
+                    })))
+                }
+            },
+        };
+    });
+    result
 }
 
 /// One sweep of both iterates; `fixed[p]` is player `p`'s policy if it does not optimise.
@@ -95,12 +113,12 @@ pub fn value_sweep(
             let mut stay = [0.0; 2];
             for (k, &(face, p)) in space.faces(index).iter().enumerate() {
                 match fold_options(space, bracket, index, k, fixed[index & 1]) {
-                    Some(Some(v)) => {
+                    Ok(Some(v)) => {
                         outside[0] += p * v[0];
                         outside[1] += p * v[1];
                     }
-                    Some(None) => stay[space.no_move_target(index, face) & 1] += p,
-                    None => bad.store(true, std::sync::atomic::Ordering::Relaxed),
+                    Ok(None) => stay[space.no_move_target(index, face) & 1] += p,
+                    Err(()) => bad.store(true, std::sync::atomic::Ordering::Relaxed),
                 }
             }
             Some(RowUpdate { outside, stay })
