@@ -4,8 +4,8 @@
 # working directory there (so `import wg` works), but the executed copies are written to a
 # temporary directory: the committed notebooks and their outputs are never touched.
 #
-# Needs the packages of notebooks/requirements.txt (python3 -m pip install -r ...).
-# Builds target/release/wuerfelglueck with cargo if it is missing.
+# Needs the packages of notebooks/requirements.txt and the Python package wuerfelglueck
+# (from the repository root: python3 -m pip install -r notebooks/requirements.txt ./python).
 #
 # Usage: notebooks/run_all.sh [NOTEBOOK.ipynb ...]   (default: all notebooks)
 #        PYTHON=/path/to/python notebooks/run_all.sh  (another interpreter)
@@ -18,8 +18,9 @@ export WUERFELGLUECK_QUICK="${WUERFELGLUECK_QUICK:-1}"
 out="$(mktemp -d "${TMPDIR:-/tmp}/wuerfelglueck-notebooks.XXXXXX")"
 trap 'rm -rf "$out"' EXIT
 
-if [ ! -x "$root/target/release/wuerfelglueck" ]; then
-    (cd "$root" && cargo build --release)
+if ! "${PYTHON:-python3}" -c "import wuerfelglueck" 2>/dev/null; then
+    echo "the Python package wuerfelglueck is not installed: python3 -m pip install ./python" >&2
+    exit 1
 fi
 
 if [ "$#" -eq 0 ]; then

@@ -1,5 +1,6 @@
-"""Helpers shared by the notebooks: find the repository, build the binary if it is
-missing, run it and read its JSON or CSV output.
+"""Helpers shared by the notebooks: find the repository (for the dice files), quick mode,
+a temporary directory and two statistics helpers. The computations themselves call the
+Python package `wuerfelglueck` (`pip install ./python`, see the README).
 
 Quick mode (environment variable WUERFELGLUECK_QUICK=1, set by run_all.sh) shrinks every
 game count so that all notebooks run in a minute or two; the committed outputs come from
@@ -8,16 +9,10 @@ full runs.
 
 from __future__ import annotations
 
-import io
-import json
 import math
 import os
-import shlex
-import subprocess
 import tempfile
 from pathlib import Path
-
-import pandas as pd
 
 QUICK = os.environ.get("WUERFELGLUECK_QUICK", "") not in ("", "0")
 
@@ -43,42 +38,7 @@ def _find_root() -> Path:
 
 
 ROOT = _find_root()
-BIN = ROOT / "target" / "release" / "wuerfelglueck"
 TMP = Path(tempfile.mkdtemp(prefix="wuerfelglueck-nb-"))
-
-
-def ensure_binary() -> Path:
-    """Builds target/release/wuerfelglueck with cargo if it does not exist."""
-    if not BIN.exists():
-        subprocess.run(["cargo", "build", "--release"], cwd=ROOT, check=True)
-    return BIN
-
-
-def command(args) -> str:
-    """The command line as a user would type it (from the repository root)."""
-    return "wuerfelglueck " + " ".join(shlex.quote(str(a)) for a in args)
-
-
-def run(args, show: bool = True) -> str:
-    """Runs the binary from the repository root; prints the command; returns stdout."""
-    ensure_binary()
-    args = [str(a) for a in args]
-    if show:
-        print("$", command(args))
-    done = subprocess.run([str(BIN), *args], cwd=ROOT, capture_output=True, text=True)
-    if done.returncode != 0:
-        raise RuntimeError(f"{command(args)} failed ({done.returncode}): {done.stderr}")
-    return done.stdout
-
-
-def run_json(args, show: bool = True):
-    """Runs the binary with --format json and parses the output."""
-    return json.loads(run([*args, "--format", "json"], show))
-
-
-def run_csv(args, show: bool = True) -> pd.DataFrame:
-    """Runs the binary with --format csv and reads the output as a data frame."""
-    return pd.read_csv(io.StringIO(run([*args, "--format", "csv"], show)))
 
 
 def temp_file(name: str) -> Path:

@@ -8,6 +8,7 @@
 
 pub mod cli;
 pub mod dice;
+pub mod dice_search;
 pub mod exact;
 pub mod experiments;
 pub mod fixpoint;
@@ -16,3 +17,4 @@ pub mod rank;
 pub mod report;
 pub mod rules;
 pub mod sim;
+pub mod strategy;

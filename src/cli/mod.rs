@@ -8,7 +8,9 @@ pub mod converge;
 pub mod duel;
 pub mod play;
 pub mod rank;
+pub mod search;
 pub mod solve;
+pub mod table;
 pub mod wubbel;
 
 use clap::{Parser, Subcommand};
@@ -31,6 +33,8 @@ pub enum Command {
     Rank(rank::RankArgs),
     /// Simulate one die against another, each starting half the games.
     Duel(duel::DuelArgs),
+    /// Simulate 2 to 4 dice at one table of as many players, every seating equally often.
+    Table(table::TableArgs),
     /// Solve one die against another exactly, with certified intervals (reduced boards).
     Solve(solve::SolveArgs),
     /// Play one game and print it roll by roll.
@@ -41,6 +45,8 @@ pub enum Command {
     Pig(wubbel::WubbelArgs),
     /// The simulation against the exact solver: error, interval coverage, stopping rules.
     Converge(converge::ConvergeArgs),
+    /// Search a family of dice (e.g. all six-sided dice with faces 1..6) for the best die.
+    Search(search::SearchArgs),
 }
 
 pub use crate::report::Format;
@@ -118,10 +124,12 @@ pub fn run(cli: Cli, out: &mut dyn std::io::Write) -> Result<(), CliError> {
     match cli.command {
         Command::Rank(args) => rank::run(args, out),
         Command::Duel(args) => duel::run(args, out),
+        Command::Table(args) => table::run(args, out),
         Command::Solve(args) => solve::run(args, out),
         Command::Play(args) => play::run(args, out),
         Command::Wubbel(args) => wubbel::run(args, out),
         Command::Pig(args) => wubbel::run_pig(args, out),
         Command::Converge(args) => converge::run(args, out),
+        Command::Search(args) => search::run(args, out),
     }
 }

@@ -25,6 +25,12 @@ pub struct PlayArgs {
     /// Stop after this many rolls if nobody has won.
     #[arg(long = "max-rolls", default_value_t = 10_000)]
     pub max_rolls: u64,
+    /// Players at the table, 2 to 4: seats A (moves first), B, then one `--die` each.
+    #[arg(long, default_value_t = 2)]
+    pub players: usize,
+    /// The dice of seats C and D with `--players 3` or `4`.
+    #[arg(long = "die", value_name = "FACES")]
+    pub more_dice: Vec<String>,
     /// Board and rule profile.
     #[command(flatten)]
     pub rules: RulesArgs,
@@ -34,6 +40,9 @@ const NAMES: [&str; 2] = ["A", "B"];
 
 /// Runs `play`.
 pub fn run(args: PlayArgs, out: &mut dyn Write) -> Result<(), CliError> {
+    if args.players != 2 || !args.more_dice.is_empty() {
+        return super::table::play_at_table(&args, out);
+    }
     let rules = args.rules.rules()?;
     let a = parse_die("--a", &args.die_a)?;
     let b = parse_die("--b", &args.die_b)?;

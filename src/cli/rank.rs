@@ -51,6 +51,10 @@ pub struct RankArgs {
     /// its pair solved again.
     #[arg(long, value_name = "DIR", requires = "exact")]
     pub store: Option<PathBuf>,
+    /// Also play every N-subset of the dice at a table of N = 3 or 4 players and rank the
+    /// dice by their mean P(win) there, beside the pairwise ranking.
+    #[arg(long, value_name = "N", conflicts_with_all = ["exact", "plot"])]
+    pub players: Option<usize>,
     /// Output format.
     #[arg(long, default_value_t = Format::Table, value_parser = Format::parser(&Format::ALL))]
     pub format: Format,
@@ -82,6 +86,9 @@ pub fn run(args: RankArgs, out: &mut dyn Write) -> Result<(), CliError> {
             "{source}: rank needs at least two dice, found {}",
             dice.len()
         )));
+    }
+    if let Some(players) = args.players {
+        return super::table::rank_at_tables(&args, &rules, &dice, players, out);
     }
     for (i, a) in dice.iter().enumerate() {
         for b in &dice[i + 1..] {

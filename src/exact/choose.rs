@@ -72,3 +72,44 @@ pub fn solve_matrix_free(
         stalled: outcome.stalled,
     })
 }
+
+/// The least memory (bytes) with which [`solve_fitting`] can solve `a` against `b` exactly:
+/// the smaller of the sparse solver's estimate ([`super::estimate_memory`]) and the
+/// matrix-free solver's smallest plan (`f32` values, no never-ending set). Below this
+/// limit every solver refuses for memory (and `rank --exact` simulates the pair); at or
+/// above it a solve may still need more (a never-ending set, the sparse estimate's slack),
+/// so this is for planning where to run a pair, e.g. on which machine of a cluster.
+///
+/// Takes what [`super::estimate_memory`] takes: well under a second on the BwInf board.
+pub fn least_memory(rules: &Rules, a: &Die, b: &Die) -> u64 {
+    let sparse = super::estimate_memory(rules, a, b);
+    if rules.profile().three_tries {
+        // The matrix-free solver does not support three-tries.
+        return sparse.bytes;
+    }
+    let matrix_free = super::matrix_free::estimate_bytes(sparse.configs, None, 4);
+    sparse.bytes.min(matrix_free)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::rules::{Board, Profile};
+
+    #[test]
+    fn below_the_least_memory_every_solver_refuses_and_at_it_one_solves() {
+        let rules = Rules::new(Board::new(20, 10, 2, 2).unwrap(), Profile::default());
+        let a: Die = "1..6".parse().unwrap();
+        let b: Die = "1,1,1,6,6,6".parse().unwrap();
+        let least = least_memory(&rules, &a, &b);
+        assert!(least <= super::super::estimate_memory(&rules, &a, &b).bytes);
+        let options = |limit| SolveOptions::new(1e-9, 100_000, Some(limit)).unwrap();
+        assert!(matches!(
+            solve_fitting(&rules, &a, &b, &options(least - 1)),
+            Err(ExactError::Memory { .. })
+        ));
+        // These dice always bring their pieces home: no never-ending set, so the least
+        // plan is enough.
+        assert!(solve_fitting(&rules, &a, &b, &options(least)).is_ok());
+    }
+}

@@ -108,13 +108,14 @@ pub mod memory;
 pub mod options;
 pub mod reachable;
 pub mod search;
+pub mod seats;
 pub mod solve;
 pub mod store;
 pub mod tables;
 pub mod transitions;
 
 pub use bounds::{Bounds, StateBounds};
-pub use choose::{Fitted, SolverUsed, solve_fitting, solve_matrix_free};
+pub use choose::{Fitted, SolverUsed, least_memory, solve_fitting, solve_matrix_free};
 pub use memory::{MemoryEstimate, estimate_memory};
 pub use options::{OptionsError, SolveOptions};
 

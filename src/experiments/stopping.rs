@@ -306,9 +306,16 @@ pub const CS_ALPHA: f64 = 0.05;
 /// `sum p_i = n p`, so at even `n` the interval is one for `p` itself. The rule looks only
 /// after complete pairs.
 pub fn cs_half_width(games: u64, rho: f64) -> f64 {
+    cs_half_width_at(games, rho, CS_ALPHA)
+}
+
+/// [`cs_half_width`] at risk `alpha` instead of [`CS_ALPHA`]: the same boundary with
+/// `alpha` in place of 0.05 (the search for the best die splits its error probability over
+/// many sequences, see [`crate::dice_search`]). Infinite for 0 games.
+pub fn cs_half_width_at(games: u64, rho: f64, alpha: f64) -> f64 {
     let n = games as f64;
     let v = n / 4.0 + rho;
-    (v * (v / (rho * CS_ALPHA * CS_ALPHA)).ln()).sqrt() / n
+    (v * (v / (rho * alpha * alpha)).ln()).sqrt() / n
 }
 
 /// The games (even) after which the confidence sequence is first at most `half_width`

@@ -5,6 +5,8 @@
 //! which, as long as every figure carries an interval (a confidence interval or certified
 //! bounds).
 
+pub mod table;
+
 use crate::dice::Die;
 use crate::exact::store::{Lookup, PairStore, StoreError, StoredPair};
 use crate::exact::{Bounds, ExactError, ExactResult, SolveOptions};
@@ -131,16 +133,15 @@ impl Tournament {
             let (p_lo, p_hi) = (mine.lo.max(0.0), mine.hi.min(1.0));
             let (q_lo, q_hi) = (theirs.lo.max(0.0), theirs.hi.min(1.0));
             let q = (q_lo + q_hi) / 2.0;
-            // p / (p + q) grows with p and falls with q: its bounds come from the corners.
-            let share_of = |p: f64, q: f64| if p + q > 0.0 { p / (p + q) } else { 0.5 };
+            let (mine, theirs) = (
+                Interval { lo: p_lo, hi: p_hi },
+                Interval { lo: q_lo, hi: q_hi },
+            );
             PairFigure {
                 p,
-                interval: Interval { lo: p_lo, hi: p_hi },
+                interval: mine,
                 share: share_of(p, q),
-                share_interval: Interval {
-                    lo: share_of(p_lo, q_hi),
-                    hi: share_of(p_hi, q_lo),
-                },
+                share_interval: share_bounds(mine, theirs),
                 unfinished: result.p_never,
                 method: Method::Exact,
                 games: None,
@@ -238,6 +239,22 @@ impl Tournament {
     }
 }
 
+/// P(row wins | the game ends) = `p / (p + q)` for P(row wins) `p` and P(column wins)
+/// `q`; 1/2 when neither can win.
+pub fn share_of(p: f64, q: f64) -> f64 {
+    if p + q > 0.0 { p / (p + q) } else { 0.5 }
+}
+
+/// Bounds on P(row wins | the game ends) from bounds on P(row wins) (`mine`) and on
+/// P(column wins) (`theirs`): `p / (p + q)` grows with `p` and falls with `q`, so its
+/// bounds come from the corners.
+pub fn share_bounds(mine: Interval, theirs: Interval) -> Interval {
+    Interval {
+        lo: share_of(mine.lo, theirs.hi),
+        hi: share_of(mine.hi, theirs.lo),
+    }
+}
+
 /// Settings of a simulated ranking.
 #[derive(Clone, Copy, Debug)]
 pub struct SimulationPlan {
@@ -275,8 +292,13 @@ pub fn simulate_tournament(
     Ok(tournament)
 }
 
-/// One pair of a simulated ranking; pair number `stream` has its own random streams.
-fn simulate_pair(
+/// One pair of a simulated ranking: dice `i` (as A) and `j` (as B) of `dice`, pair number
+/// `stream` in [`Tournament::pairs`] order, which selects the pair's own random streams.
+///
+/// [`simulate_tournament`] runs this for every pair in turn; a caller that spreads the pairs
+/// over processes or machines (the Python package's Dask ranking) runs it for one pair and
+/// gets exactly the counts of the local ranking for the same seed.
+pub fn simulate_pair(
     rules: &Rules,
     dice: &[Die],
     plan: &SimulationPlan,
@@ -317,6 +339,8 @@ pub enum PairFailure {
     Store(StoreError),
     /// A pair simulated because it does not fit could not be simulated.
     Sim(SimError),
+    /// The pair failed in another process (e.g. a cluster worker), which reported this.
+    Elsewhere(String),
 }
 
 impl std::fmt::Display for PairFailure {
@@ -325,6 +349,7 @@ impl std::fmt::Display for PairFailure {
             PairFailure::Exact(e) => write!(f, "{e}"),
             PairFailure::Store(e) => write!(f, "{e}"),
             PairFailure::Sim(e) => write!(f, "{e}"),
+            PairFailure::Elsewhere(e) => f.write_str(e),
         }
     }
 }
@@ -382,18 +407,18 @@ pub fn solve_tournament(
     for (stream, &(i, j)) in pairs.iter().enumerate() {
         let (a, b) = (&dice[i], &dice[j]);
         pair_started(&format!("{}/{}: {a} vs {b}", stream + 1, pairs.len()));
-        // A pair that fits neither solver is simulated and marked; its failure is the pair's.
-        let outcome =
-            exact_pair(rules, a, b, options, store, &mut notes).and_then(|found| match found {
-                Some(record) => Ok(Some(record)),
-                None => simulate_pair(rules, dice, fallback, stream, (i, j), progress, &|_| {})
-                    .map(|counts| tournament.record_duel(i, j, &counts))
-                    .map(|()| None)
-                    .map_err(PairFailure::Sim),
-            });
-        let record = match outcome {
-            Ok(Some(record)) => record,
-            Ok(None) => continue,
+        let outcome = match exact_ranking_pair(
+            rules,
+            dice,
+            options,
+            fallback,
+            store,
+            stream,
+            (i, j),
+            progress,
+            &mut notes,
+        ) {
+            Ok(outcome) => outcome,
             Err(cause) => {
                 return Err(Box::new(RankError {
                     pair: (stream + 1, pairs.len()),
@@ -405,23 +430,88 @@ pub fn solve_tournament(
                 }));
             }
         };
-        solved += 1;
-        let width = record.certified_width();
-        if width > options.tolerance {
-            notes.push(format!(
-                "{a} vs {b}: {} reached a certified width of {width:.1e} only",
-                record.solver
-            ));
+        if tournament.record_exact_outcome(i, j, &outcome, options.tolerance, &mut notes) {
+            solved += 1;
         }
-        tournament.record_exact(i, j, &record.result);
     }
     Ok((tournament, notes))
 }
 
+/// What one pair of an exact ranking came to.
+#[derive(Clone, Debug, PartialEq)]
+pub enum ExactPairOutcome {
+    /// Solved exactly, or read from the store (boxed: a record is five times the counts).
+    Solved(Box<StoredPair>),
+    /// Too large to solve under the memory limit: simulated with the fallback plan.
+    Simulated(DuelCounts),
+}
+
+/// One pair of an exact ranking, as [`solve_tournament`] does it: dice `i` (as A) and `j`
+/// (as B) of `dice`, pair number `stream` in [`Tournament::pairs`] order. The record from
+/// `store` if it is valid and narrow enough, else a new solve (written to `store` at once),
+/// else, if the pair does not fit, a simulation with `fallback` on the pair's own streams.
+/// What the store held, why it was not used, and why a pair was simulated go to `notes`.
+///
+/// A caller that spreads the pairs over processes or machines runs this for one pair each
+/// and hands the outcomes, in pair order, to [`Tournament::record_exact_outcome`].
+#[allow(clippy::too_many_arguments)]
+pub fn exact_ranking_pair(
+    rules: &Rules,
+    dice: &[Die],
+    options: &SolveOptions,
+    fallback: &SimulationPlan,
+    store: Option<&PairStore>,
+    stream: usize,
+    (i, j): (usize, usize),
+    progress: &(dyn Fn(u64) + Sync),
+    notes: &mut Vec<String>,
+) -> Result<ExactPairOutcome, PairFailure> {
+    // A pair that fits neither solver is simulated and marked; its failure is the pair's.
+    match exact_pair(rules, &dice[i], &dice[j], options, store, notes)? {
+        Some(record) => Ok(ExactPairOutcome::Solved(Box::new(record))),
+        None => simulate_pair(rules, dice, fallback, stream, (i, j), progress, &|_| {})
+            .map(ExactPairOutcome::Simulated)
+            .map_err(PairFailure::Sim),
+    }
+}
+
+impl Tournament {
+    /// Records the outcome of pair (`i` as die A, `j` as die B) of an exact ranking solved
+    /// to `tolerance`; a solved pair whose certified width stayed above the tolerance gets a
+    /// note. True if the pair was solved exactly (or read from the store).
+    pub fn record_exact_outcome(
+        &mut self,
+        i: usize,
+        j: usize,
+        outcome: &ExactPairOutcome,
+        tolerance: f64,
+        notes: &mut Vec<String>,
+    ) -> bool {
+        match outcome {
+            ExactPairOutcome::Simulated(counts) => {
+                self.record_duel(i, j, counts);
+                false
+            }
+            ExactPairOutcome::Solved(record) => {
+                let width = record.certified_width();
+                if width > tolerance {
+                    notes.push(format!(
+                        "{} vs {}: {} reached a certified width of {width:.1e} only",
+                        self.dice[i], self.dice[j], record.solver
+                    ));
+                }
+                self.record_exact(i, j, &record.result);
+                true
+            }
+        }
+    }
+}
+
 /// One pair of an exact ranking: the record from `store` if it is valid and narrow enough,
 /// else a new solve (written to `store`), else `None` if the pair does not fit and is to be
-/// simulated. What the store held and why it was not used goes to `notes`.
-fn exact_pair(
+/// simulated. What the store held and why it was not used goes to `notes`. Public for the
+/// exact confirmation of [`crate::dice_search`], which solves a few pairs the same way.
+pub fn exact_pair(
     rules: &Rules,
     a: &Die,
     b: &Die,
@@ -595,5 +685,55 @@ mod tests {
         assert_eq!(ranking[2].index, 0);
         assert_eq!(ranking[0].beaten + ranking[1].beaten, 2);
         assert_eq!(ranking.iter().map(|e| e.undecided).sum::<usize>(), 2);
+    }
+
+    /// The pair-by-pair functions a distributed ranking uses give the local rankings'
+    /// results, pair for pair, note for note.
+    #[test]
+    fn pair_by_pair_rankings_equal_the_local_ones() {
+        use crate::rules::{Board, Profile};
+        let rules = Rules::new(Board::new(20, 10, 2, 2).unwrap(), Profile::default());
+        let dice: Vec<Die> = ["1..6", "1,1,1,6,6,6", "2..7"]
+            .iter()
+            .map(|d| d.parse().unwrap())
+            .collect();
+        let plan = SimulationPlan {
+            stopping: Stopping::games(2048).unwrap(),
+            seed: 7,
+            max_rolls: 100_000,
+        };
+        let none = |_: u64| {};
+        let local = simulate_tournament(&rules, &dice, &plan, &none, &|_, _| {}).unwrap();
+        let mut by_pair = Tournament::new(dice.clone());
+        for (stream, &(i, j)) in by_pair.pairs().iter().enumerate() {
+            let counts = simulate_pair(&rules, &dice, &plan, stream, (i, j), &none, &|_| {});
+            by_pair.record_duel(i, j, &counts.unwrap());
+        }
+        assert_eq!(by_pair, local);
+
+        // A limit that the pair with 2..7 cannot meet, so both paths simulate some pairs.
+        let options =
+            SolveOptions::new(1e-9, 100_000, Some(crate::exact::memory::FIXED_BYTES)).unwrap();
+        let (local, local_notes) =
+            solve_tournament(&rules, &dice, &options, &plan, None, &|_| {}, &none).unwrap();
+        let mut by_pair = Tournament::new(dice.clone());
+        let mut notes = Vec::new();
+        for (stream, &(i, j)) in by_pair.pairs().iter().enumerate() {
+            let outcome = exact_ranking_pair(
+                &rules,
+                &dice,
+                &options,
+                &plan,
+                None,
+                stream,
+                (i, j),
+                &none,
+                &mut notes,
+            )
+            .unwrap();
+            by_pair.record_exact_outcome(i, j, &outcome, options.tolerance, &mut notes);
+        }
+        assert_eq!(by_pair, local);
+        assert_eq!(notes, local_notes);
     }
 }

@@ -14,7 +14,9 @@ pub mod files;
 mod pig;
 pub mod plot;
 mod ranking;
+mod search;
 mod solve;
+mod table;
 
 pub use converge::{
     CONVERGENCE_CSV_HEADER, ConvergenceReport, ExactSummary, Header, STOPPING_CSV_HEADER,
@@ -24,7 +26,9 @@ pub use duel::{DuelReport, write_duel};
 pub use files::{OutputFile, PlotError};
 pub use pig::{ComparisonReport, GameReport, QueryReport, SimulationReport};
 pub use ranking::RankReport;
+pub use search::{BestMean, ConfirmationLine, DieLine, Maximin, SearchReport};
 pub use solve::{BoundsReport, SolveReport};
+pub use table::{TableRankReport, TableReport, TableSettings};
 
 use serde::Serialize;
 use std::fmt;

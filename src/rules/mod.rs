@@ -4,10 +4,12 @@
 
 mod board;
 mod profile;
+mod seats;
 mod state;
 mod turn;
 
 pub use board::{Board, BoardError};
 pub use profile::{Profile, ProfileError};
+pub use seats::{MAX_SEATS, SeatState, SeatTurn, Seats, SeatsError, TABLE_SWITCHES};
 pub use state::{GameState, Player};
 pub use turn::{IllegalMove, LegalMoves, MoveRule, PieceMove, RollOutcome, Rules, Turn};

@@ -6,6 +6,7 @@ mod game;
 mod plan;
 pub mod stats;
 mod stream;
+mod table;
 
 pub use duel::{
     CHUNK_GAMES, CHUNK_PAIRS, DuelCounts, SimError, StartCounts, play_chunk, play_chunks, run_duel,
@@ -17,3 +18,6 @@ pub use plan::{
     games_for_precision, worst_case_games,
 };
 pub use stream::{GameRng, StreamKey, splitmix64};
+pub use table::{
+    Seating, Table, TableCounts, TableEnd, TableError, TableStop, permutations, table_never_ends,
+};

@@ -1,4 +1,4 @@
-//! The SVG pictures (plotters, SVG backend): the heat map of a ranking, the convergence
+//! The SVG pictures (plotters, SVG backend): the heat map of a ranking, the landscape of a search, the convergence
 //! and stopping-rule plots of `converge`, and the decision map of `wubbel` and `pig`.
 //!
 //! Each function returns the SVG document as text; the command writes it through
@@ -9,10 +9,12 @@
 mod decision_map;
 mod experiments;
 mod heatmap;
+mod landscape;
 
 pub use decision_map::decision_map_svg;
 pub use experiments::{convergence_svg, stopping_svg};
 pub use heatmap::{heat_colour, heatmap_svg};
+pub use landscape::landscape_svg;
 
 use crate::report::PlotError;
 use std::fmt::Display;

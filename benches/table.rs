@@ -1,0 +1,35 @@
+//! Throughput of the table simulator, single-threaded, on the BwInf board: four players of
+//! 1..6 (every seating), and the two-seat table beside the duel engine it must match.
+//!
+//! `cargo bench --bench table`; criterion reports the time per chunk and the throughput in
+//! complete games per second.
+
+use criterion::{Criterion, Throughput, criterion_group, criterion_main};
+use std::hint::black_box;
+use wuerfelglueck::dice::Die;
+use wuerfelglueck::rules::{Rules, Seats};
+use wuerfelglueck::sim::{Seating, StreamKey, Table};
+
+fn table_games_per_second(c: &mut Criterion) {
+    let die = Die::standard();
+    let mut group = c.benchmark_group("single-thread table games, bwinf board");
+    for players in [4usize, 3, 2] {
+        let seats = Seats::new(Rules::bwinf(), players).unwrap();
+        let dice = vec![&die; players];
+        let table = Table::new(&seats, &dice, 100_000, Seating::All).unwrap();
+        let rounds = table.chunk_games() / table.round_games();
+        group.throughput(Throughput::Elements(table.chunk_games()));
+        let key = StreamKey::new(1);
+        let mut chunk = 0u64;
+        group.bench_function(format!("{players} x 1..6"), |bench| {
+            bench.iter(|| {
+                chunk += 1;
+                black_box(table.play_chunk(key, chunk, rounds))
+            })
+        });
+    }
+    group.finish();
+}
+
+criterion_group!(benches, table_games_per_second);
+criterion_main!(benches);

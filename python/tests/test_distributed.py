@@ -1,0 +1,66 @@
+"""The Dask ranking equals the local one, and goes through the same store."""
+
+import json
+
+import pytest
+
+import wuerfelglueck as wg
+import wuerfelglueck.distributed as wgd
+from conftest import without_timing
+
+distributed = pytest.importorskip("distributed")
+
+SMALL = dict(track=20, offset=10, pieces=2, goal_fields=2)
+DICE = ["1..6", "2..7", "1,1,1,6,6,6", "0..9"]
+
+
+@pytest.fixture(scope="module")
+def client():
+    with distributed.LocalCluster(n_workers=2, processes=True, threads_per_worker=1,
+                                  dashboard_address=None) as cluster, \
+            distributed.Client(cluster) as client:
+        yield client
+
+
+def test_simulated_ranking_equals_local(client):
+    far = wgd.rank(DICE, client, games=8192, seed=11)
+    near = wg.rank(DICE, games=8192, seed=11)
+    assert without_timing(far.to_dict()) == without_timing(near.to_dict())
+
+
+def test_precision_ranking_of_a_file_equals_local(client, root):
+    far = wgd.rank(root / "data" / "wuerfel2.txt", client, precision=0.01, seed=4)
+    near = wg.rank(root / "data" / "wuerfel2.txt", precision=0.01, seed=4)
+    assert without_timing(far.to_dict()) == without_timing(near.to_dict())
+
+
+def test_exact_ranking_equals_local_and_resumes_from_the_store(client, tmp_path):
+    store = tmp_path / "store"
+    near = wg.rank(DICE, exact=True, **SMALL)
+    far = wgd.rank(DICE, client, exact=True, store=store, **SMALL)
+    assert without_timing(far.to_dict()) == without_timing(near.to_dict())
+    records = sorted(store.glob("*.json"))
+    assert len(records) == 6
+    # A run cut off after some pairs: remove two records; the rerun reads the others.
+    for r in records[:2]:
+        r.unlink()
+    again = wgd.rank(DICE, client, exact=True, store=store, **SMALL)
+    assert sum("read from" in n for n in again.notes) == 4
+    assert again.matrix == far.matrix
+    assert len(sorted(store.glob("*.json"))) == 6
+    # The local ranking reads the cluster's records.
+    local = wg.rank(DICE, exact=True, store=store, **SMALL)
+    assert sum("read from" in n for n in local.notes) == 6
+
+
+def test_a_pair_that_fits_no_worker_is_simulated_and_marked(client):
+    # A max_memory below every pair's need: the local ranking simulates every pair.
+    near = wg.rank(DICE[:3], exact=True, max_memory=1000, games=2048, **SMALL)
+    far = wgd.rank(DICE[:3], client, exact=True, max_memory=1000, games=2048, **SMALL)
+    assert without_timing(far.to_dict()) == without_timing(near.to_dict())
+    assert all(m in (None, "simulated") for row in far.method for m in row)
+
+
+def test_bad_input_fails_before_any_task(client):
+    with pytest.raises(ValueError, match="--games"):
+        wgd.rank(DICE, client, games=3)

@@ -1,0 +1,396 @@
+"""Which die wins "Mensch ärgere Dich nicht"? Python bindings of the Rust library
+``wuerfelglueck`` (BwInf 40, task 4 "Würfelglück").
+
+Every function does what the command of the same name does, with the same options as
+keyword arguments (``--goal-fields`` is ``goal_fields``), the same defaults, the same results
+(``to_dict()`` has exactly the field names of the command's ``--format json``) and the same
+error messages (a ``ValueError`` for bad input, a ``RuntimeError`` for a failure while
+running). The Rust library does all the work; this module only names the options.
+
+Dice are written as in the CLI (``"1..6"``, ``"1,1,1,6,6,6"``), as lists of faces, or as
+:class:`Die` values. Long calls release the GIL, can be stopped with Ctrl-C, and report
+progress to an optional ``progress(games_played, message)`` callback (called about every
+0.1 s on the calling thread when something changed).
+
+Quick start::
+
+    import wuerfelglueck as wg
+    wg.duel("1..6", "1,1,1,6,6,6", games=20_000).p_a
+    wg.rank("data/wuerfel0.txt", precision=0.01).to_pandas()
+    wg.solve("1..6", "1..6", pieces=2).to_dict()["p_a"]
+
+Distributed rankings on a Dask cluster: :mod:`wuerfelglueck.distributed`.
+"""
+
+from __future__ import annotations
+
+import copy
+import io
+import json
+import os
+from typing import Any, Callable, Optional, Sequence, Union
+
+from . import _native
+
+__all__ = [
+    "Die",
+    "Board",
+    "Rules",
+    "Result",
+    "DuelResult",
+    "RankResult",
+    "SolveResult",
+    "GameResult",
+    "ConvergeResult",
+    "duel",
+    "rank",
+    "solve",
+    "wubbel",
+    "pig",
+    "converge",
+]
+
+__version__ = "0.1.0"
+
+
+class Die:
+    """A die: a non-empty list of faces, each equally likely.
+
+    ``Die("1..6")``, ``Die("1,1,1,6,6,6")`` or ``Die([1, 2, 3, 4, 5, 6])``; bad input raises
+    ``ValueError`` with the library's message. ``str(die)`` is the CLI's notation.
+    """
+
+    __slots__ = ("faces", "_text")
+
+    def __init__(self, faces: Union[str, Sequence[int], "Die"]):
+        if isinstance(faces, Die):
+            faces = faces.faces
+        arg = faces if isinstance(faces, str) else list(faces)
+        self.faces, self._text = _native.die(arg)
+
+    def __str__(self) -> str:
+        return self._text
+
+    def __repr__(self) -> str:
+        return f"Die({self._text!r})"
+
+    def __eq__(self, other: object) -> bool:
+        return isinstance(other, Die) and self.faces == other.faces
+
+    def __hash__(self) -> int:
+        return hash(tuple(self.faces))
+
+
+class Board:
+    """The board: ``track`` fields, player 2's start ``offset``, ``pieces`` per player and
+    ``goal_fields`` per player (the BwInf board by default). Checked by :class:`Rules`."""
+
+    __slots__ = ("track", "offset", "pieces", "goal_fields")
+
+    def __init__(self, track: int = 40, offset: int = 20, pieces: int = 4, goal_fields: int = 4):
+        self.track, self.offset, self.pieces, self.goal_fields = track, offset, pieces, goal_fields
+        Rules(self)  # the library's check, with its message
+
+    def __str__(self) -> str:
+        return f"{self.track}/{self.offset}/{self.pieces}/{self.goal_fields}"
+
+    def __repr__(self) -> str:
+        return (f"Board(track={self.track}, offset={self.offset}, pieces={self.pieces}, "
+                f"goal_fields={self.goal_fields})")
+
+
+class Rules:
+    """A board and a rule profile (``"bwinf"``, optionally with switches joined by ``+``:
+    ``goal-last``, ``no-jump-in-goal``, ``three-tries``, ``roll-off``). Pass it to any
+    function as ``rules=``; bad values raise ``ValueError`` with the CLI's message."""
+
+    __slots__ = ("board", "profile", "_names")
+
+    def __init__(self, board: Optional[Board] = None, profile: str = "bwinf"):
+        if board is None:
+            board = Board.__new__(Board)
+            board.track, board.offset, board.pieces, board.goal_fields = 40, 20, 4, 4
+        self.board, self.profile = board, profile
+        self._names = _native.rules(_options(_board_options(board), profile=profile))
+
+    def __repr__(self) -> str:
+        return f"Rules({self.board!r}, profile={self._names[1]!r})"
+
+
+class Result:
+    """A command's results. The fields of the command's JSON are attributes (``r.p_a``);
+    ``to_dict()`` is that JSON as a dict, ``str(r)`` the command's table (where it has one),
+    ``to_pandas()`` its CSV as a data frame (where it is tabular)."""
+
+    def __init__(self, data: dict, table: str = "", csv: Optional[str] = None):
+        self._data, self._table, self._csv = data, table, csv
+
+    def __getattr__(self, name: str) -> Any:
+        try:
+            return self.__dict__["_data"][name]
+        except KeyError:
+            raise AttributeError(f"{type(self).__name__} has no field {name!r}") from None
+
+    def __dir__(self):
+        return sorted(set(super().__dir__()) | set(self._data))
+
+    def to_dict(self) -> dict:
+        """The results with exactly the field names of the command's ``--format json``."""
+        return copy.deepcopy(self._data)
+
+    def to_json(self) -> str:
+        """The results as JSON text."""
+        return json.dumps(self._data)
+
+    def to_pandas(self):
+        """The command's ``--format csv`` output as a ``pandas.DataFrame``."""
+        import pandas as pd
+
+        if self._csv is None:
+            raise TypeError(f"{type(self).__name__} has no tabular form")
+        return pd.read_csv(io.StringIO(self._csv), keep_default_na=False, na_values=[""])
+
+    def __str__(self) -> str:
+        return self._table or json.dumps(self._data, indent=2)
+
+    def __repr__(self) -> str:
+        shown = ", ".join(f"{k}={v!r}" for k, v in list(self._data.items())[:4])
+        return f"{type(self).__name__}({shown}, ...)"
+
+
+class DuelResult(Result):
+    """The result of :func:`duel` (fields as in ``duel --format json``)."""
+
+
+class RankResult(Result):
+    """The result of :func:`rank` (fields as in ``rank --format json``); ``to_pandas()`` has
+    one row per ordered pair (``rank --format csv``)."""
+
+
+class SolveResult(Result):
+    """The result of :func:`solve` (fields as in ``solve --format json``)."""
+
+
+class GameResult(Result):
+    """The result of :func:`wubbel` or :func:`pig` (fields as in ``wubbel --format json``)."""
+
+
+class ConvergeResult(Result):
+    """The result of :func:`converge` (fields as in ``converge --format json``);
+    ``to_pandas()`` is the table of grid points (or of stopping rules)."""
+
+    def to_pandas(self):
+        import pandas as pd
+
+        for field in ("points", "rules"):
+            rows = self._data.get(field)
+            if isinstance(rows, list) and rows and isinstance(rows[0], dict):
+                return pd.DataFrame(rows)
+        raise TypeError("this converge result has no table of points or rules")
+
+
+Progress = Optional[Callable[[int, str], Any]]
+DieLike = Union[str, Sequence[int], Die]
+
+# Every option the native module takes, with the CLI's defaults (`solve` and `rank` differ
+# only in the tolerance, set by each function).
+_DEFAULTS = dict(
+    games=None, precision=None, seed=1, max_rolls=100_000, threads=None,
+    track=40, offset=20, pieces=4, goal_fields=4, profile="bwinf",
+    tolerance=1e-9, max_sweeps=100_000, max_memory=None, store=None,
+    matrix_free=False, f32=False, plot=None, overwrite=False,
+)
+
+
+def _board_options(board: Board) -> dict:
+    return dict(track=board.track, offset=board.offset, pieces=board.pieces,
+                goal_fields=board.goal_fields)
+
+
+def _options(base: Optional[dict] = None, rules: Optional[Rules] = None, **given) -> dict:
+    opts = dict(_DEFAULTS)
+    opts.update(base or {})
+    opts.update(given)
+    if rules is not None:
+        opts.update(_board_options(rules.board), profile=rules.profile)
+    if opts["max_memory"] is not None:
+        opts["max_memory"] = str(opts["max_memory"])
+    for path in ("store", "plot"):
+        if opts[path] is not None:
+            opts[path] = os.fspath(opts[path])
+    return opts
+
+
+def _die(d: DieLike):
+    if isinstance(d, Die):
+        return list(d.faces)
+    return d if isinstance(d, str) else list(d)
+
+
+def _dice(dice) -> Union[str, list]:
+    """A dice file (a path) or a list of dice."""
+    if isinstance(dice, (str, os.PathLike)):
+        return os.fspath(dice)
+    return [_die(d) for d in dice]
+
+
+def _result(cls, native) -> Result:
+    text, table, csv = native
+    return cls(json.loads(text), table, csv)
+
+
+def duel(a: DieLike, b: DieLike, *, games: Optional[int] = None,
+         precision: Optional[float] = None, seed: int = 1, max_rolls: int = 100_000,
+         threads: Optional[int] = None, track: int = 40, offset: int = 20, pieces: int = 4,
+         goal_fields: int = 4, profile: str = "bwinf", rules: Optional[Rules] = None,
+         progress: Progress = None) -> DuelResult:
+    """Die ``a`` against die ``b``, simulated, each starting half the games (``duel``).
+
+    ``games`` (even) or ``precision`` (the 95 % half-width to reach; 0.002 when neither is
+    given). The same seed gives the same counts as ``wuerfelglueck duel`` on any number of
+    threads.
+    """
+    opts = _options(games=games, precision=precision, seed=seed, max_rolls=max_rolls,
+                    threads=threads, track=track, offset=offset, pieces=pieces,
+                    goal_fields=goal_fields, profile=profile, rules=rules)
+    return _result(DuelResult, _native.duel(_die(a), _die(b), opts, progress))
+
+
+def rank(dice, *, exact: bool = False, games: Optional[int] = None,
+         precision: Optional[float] = None, seed: int = 1, max_rolls: int = 100_000,
+         threads: Optional[int] = None, track: int = 40, offset: int = 20, pieces: int = 4,
+         goal_fields: int = 4, profile: str = "bwinf", rules: Optional[Rules] = None,
+         tolerance: float = 1e-9, max_memory: Union[int, str, None] = None,
+         store: Union[str, os.PathLike, None] = None, plot: Union[str, os.PathLike, None] = None,
+         overwrite: bool = False, progress: Progress = None) -> RankResult:
+    """Every pair of ``dice`` (a BwInf dice file, or a list of dice): the matrix, the
+    ranking, undecided pairs and cycles (``rank``).
+
+    ``exact=True`` solves the pairs exactly where they fit in ``max_memory`` (bytes, or e.g.
+    ``"16GiB"``; default 80 % of the RAM) to ``tolerance``; ``store`` keeps each solved pair
+    in a directory, so an interrupted ranking resumes. ``plot`` draws the matrix as an SVG
+    heat map (an existing file is replaced only with ``overwrite=True``). For a cluster see
+    :func:`wuerfelglueck.distributed.rank`.
+    """
+    opts = _options(games=games, precision=precision, seed=seed, max_rolls=max_rolls,
+                    threads=threads, track=track, offset=offset, pieces=pieces,
+                    goal_fields=goal_fields, profile=profile, rules=rules,
+                    tolerance=tolerance, max_memory=max_memory, store=store, plot=plot,
+                    overwrite=overwrite)
+    _exact_only(exact, tolerance=tolerance != 1e-9, max_memory=max_memory, store=store)
+    return _result(RankResult, _native.rank(_dice(dice), exact, opts, progress))
+
+
+def _exact_only(exact: bool, **given) -> None:
+    """The CLI refuses the exact-only options without --exact; so does the package."""
+    if not exact:
+        for name, used in given.items():
+            if used not in (None, False):
+                option = "--" + name.replace("_", "-")
+                raise ValueError(f"{option} requires --exact")
+
+
+def solve(a: DieLike, b: DieLike, *, tolerance: float = 1e-12, max_sweeps: int = 100_000,
+          max_memory: Union[int, str, None] = None, threads: Optional[int] = None,
+          matrix_free: bool = False, f32: bool = False, track: int = 40, offset: int = 20,
+          pieces: int = 4, goal_fields: int = 4, profile: str = "bwinf",
+          rules: Optional[Rules] = None, progress: Progress = None) -> SolveResult:
+    """Die ``a`` against die ``b``, solved exactly, with certified intervals (``solve``).
+
+    Ctrl-C returns at once; a solve already running finishes in the background.
+    """
+    opts = _options(tolerance=tolerance, max_sweeps=max_sweeps, max_memory=max_memory,
+                    threads=threads, matrix_free=matrix_free, f32=f32, track=track,
+                    offset=offset, pieces=pieces, goal_fields=goal_fields, profile=profile,
+                    rules=rules)
+    return _result(SolveResult, _native.solve(_die(a), _die(b), opts, progress))
+
+
+def _argv(**options) -> list:
+    """Command-line options from keyword arguments; ``None`` and ``False`` are left out (the
+    command's default), ``True`` is a switch, a list is comma-separated."""
+    argv = []
+    for name, value in options.items():
+        if value is None or value is False:
+            continue
+        option = "--" + name.replace("_", "-")
+        if value is True:
+            argv.append(option)
+        elif isinstance(value, (list, tuple)):
+            argv += [option, ",".join(str(v) for v in value)]
+        elif isinstance(value, Die):
+            argv += [option, str(value)]
+        else:
+            argv += [option, str(value)]
+    return argv
+
+
+def _game(command: str, goal, bust, faces, tolerance, query, compare, hold, simulate, seed,
+          plot, overwrite):
+    if isinstance(faces, (list, tuple)):
+        faces = ",".join(str(f) for f in faces)
+    if isinstance(query, (list, tuple)):
+        query = ",".join(str(q) for q in query)
+    argv = [command] + _argv(goal=goal, bust=bust, faces=faces, tolerance=tolerance,
+                             query=query, compare=compare, hold=hold, simulate=simulate,
+                             seed=seed, plot=_path(plot), overwrite=overwrite)
+    text, _ = _native.cli(argv)
+    return GameResult(json.loads(text))
+
+
+def wubbel(*, goal: Optional[int] = None, bust: Optional[int] = None, faces: DieLike = "1..6",
+           tolerance: Optional[float] = None, query=None, compare: bool = False,
+           hold: Optional[Sequence[int]] = None, simulate: Optional[int] = None,
+           seed: Optional[int] = None, plot: Union[str, os.PathLike, None] = None,
+           overwrite: bool = False) -> GameResult:
+    """Wubbel (goal 50, bust face 6): optimal play (``wubbel``); ``query=(e, g)`` adds the
+    decisions at scores (e, g); ``compare=True`` evaluates optimal play against "hold at
+    n" for each n in ``hold``, checked by ``simulate`` games; ``plot`` writes the decision
+    map (SVG; an existing file is replaced only with ``overwrite=True``)."""
+    return _game("wubbel", goal, bust, faces, tolerance, query, compare, hold, simulate, seed,
+                 plot, overwrite)
+
+
+def pig(*, goal: Optional[int] = None, bust: Optional[int] = None, faces: DieLike = "1..6",
+        tolerance: Optional[float] = None, query=None, compare: bool = False,
+        hold: Optional[Sequence[int]] = None, simulate: Optional[int] = None,
+        seed: Optional[int] = None, plot: Union[str, os.PathLike, None] = None,
+        overwrite: bool = False) -> GameResult:
+    """Pig (goal 100, bust face 1): the same as :func:`wubbel` with Pig's defaults."""
+    return _game("pig", goal, bust, faces, tolerance, query, compare, hold, simulate, seed,
+                 plot, overwrite)
+
+
+def converge(a: DieLike, b: DieLike, *, reps: Optional[int] = None,
+             min_games: Optional[int] = None, max_games: Optional[int] = None,
+             points_per_decade: Optional[int] = None, stopping: bool = False,
+             stopping_rules: Optional[Sequence[str]] = None, precision: Optional[float] = None,
+             look_every: Optional[int] = None, seed: Optional[int] = None,
+             max_rolls: Optional[int] = None, threads: Optional[int] = None,
+             track: Optional[int] = None, offset: Optional[int] = None,
+             pieces: Optional[int] = None, goal_fields: Optional[int] = None,
+             profile: Optional[str] = None, plot: Union[str, os.PathLike, None] = None,
+             overwrite: bool = False) -> ConvergeResult:
+    """The simulation against the exact solver (``converge``): error and interval coverage
+    over a grid of game counts, or with ``stopping=True`` the stopping rules
+    (``stopping_rules`` is the CLI's ``--rules``). Options left at ``None`` take the
+    command's defaults (board 40/20/2/4); ``plot`` writes the command's SVG picture. Ctrl-C returns at once; the run finishes in the
+    background."""
+    argv = ["converge", "--a", str(Die(a)) if isinstance(a, Die) else _text(a),
+            "--b", str(Die(b)) if isinstance(b, Die) else _text(b)]
+    argv += _argv(reps=reps, min_games=min_games, max_games=max_games,
+                  points_per_decade=points_per_decade, stopping=stopping,
+                  rules=stopping_rules, precision=precision, look_every=look_every,
+                  seed=seed, max_rolls=max_rolls, threads=threads, track=track,
+                  offset=offset, pieces=pieces, goal_fields=goal_fields, profile=profile,
+                  plot=_path(plot), overwrite=overwrite)
+    text, _ = _native.cli(argv)
+    return ConvergeResult(json.loads(text))
+
+
+def _path(p) -> Optional[str]:
+    return None if p is None else os.fspath(p)
+
+
+def _text(d: DieLike) -> str:
+    return d if isinstance(d, str) else ",".join(str(f) for f in d)

@@ -1,0 +1,142 @@
+"""Type stubs of wuerfelglueck (Python bindings of the Rust library)."""
+
+import os
+from typing import Any, Callable, Optional, Sequence, Union
+
+import pandas
+
+__version__: str
+
+DieLike = Union[str, Sequence[int], "Die"]
+PathLike = Union[str, os.PathLike]
+Progress = Optional[Callable[[int, str], Any]]
+
+class Die:
+    faces: list[int]
+    def __init__(self, faces: DieLike) -> None: ...
+
+class Board:
+    track: int
+    offset: int
+    pieces: int
+    goal_fields: int
+    def __init__(self, track: int = 40, offset: int = 20, pieces: int = 4,
+                 goal_fields: int = 4) -> None: ...
+
+class Rules:
+    board: Board
+    profile: str
+    def __init__(self, board: Optional[Board] = None, profile: str = "bwinf") -> None: ...
+
+class Result:
+    def to_dict(self) -> dict[str, Any]: ...
+    def to_json(self) -> str: ...
+    def to_pandas(self) -> pandas.DataFrame: ...
+    def __getattr__(self, name: str) -> Any: ...
+
+class DuelResult(Result):
+    die_a: str
+    die_b: str
+    profile: str
+    board: str
+    games: int
+    a_wins: int
+    b_wins: int
+    unfinished: int
+    endless: int
+    p_a: float
+    ci95: list[float]
+    p_b: float
+    p_a_if_a_starts: Optional[float]
+    p_a_if_b_starts: Optional[float]
+    games_a_started: int
+    mean_rolls: Optional[float]
+    seed: int
+    max_rolls: int
+    stopping: str
+    precision: Optional[float]
+
+class RankResult(Result):
+    dice: list[str]
+    matrix: list[list[Optional[float]]]
+    ci95: list[list[Optional[list[float]]]]
+    share: list[list[Optional[float]]]
+    unfinished: list[list[Optional[float]]]
+    method: list[list[Optional[str]]]
+    ranking: list[dict[str, Any]]
+    undecided: list[list[int]]
+    cycles: list[list[int]]
+    cyclic_groups: list[list[int]]
+    profile: str
+    board: str
+    seed: Optional[int]
+    seconds: float
+    notes: list[str]
+
+class SolveResult(Result):
+    p_a: float
+    p_a_if_a_starts: float
+    p_a_if_b_starts: float
+    p_b: float
+    p_never: float
+    p_never_if_a_starts: float
+    p_never_if_b_starts: float
+    bounds: dict[str, list[float]]
+    p_a_starts: float
+    states: int
+    product_states: int
+    never_states: int
+    transitions: int
+    iterations: int
+    memory_bytes: int
+    build_seconds: float
+    solve_seconds: float
+    seconds: float
+
+class GameResult(Result):
+    goal: int
+    bust: int
+    faces: list[int]
+    p_start: float
+    iterations: int
+
+class ConvergeResult(Result): ...
+
+def duel(a: DieLike, b: DieLike, *, games: Optional[int] = None,
+         precision: Optional[float] = None, seed: int = 1, max_rolls: int = 100_000,
+         threads: Optional[int] = None, track: int = 40, offset: int = 20, pieces: int = 4,
+         goal_fields: int = 4, profile: str = "bwinf", rules: Optional[Rules] = None,
+         progress: Progress = None) -> DuelResult: ...
+def rank(dice: Union[PathLike, Sequence[DieLike]], *, exact: bool = False,
+         games: Optional[int] = None, precision: Optional[float] = None, seed: int = 1,
+         max_rolls: int = 100_000, threads: Optional[int] = None, track: int = 40,
+         offset: int = 20, pieces: int = 4, goal_fields: int = 4, profile: str = "bwinf",
+         rules: Optional[Rules] = None, tolerance: float = 1e-9,
+         max_memory: Union[int, str, None] = None, store: Optional[PathLike] = None,
+         plot: Optional[PathLike] = None, overwrite: bool = False,
+         progress: Progress = None) -> RankResult: ...
+def solve(a: DieLike, b: DieLike, *, tolerance: float = 1e-12, max_sweeps: int = 100_000,
+          max_memory: Union[int, str, None] = None, threads: Optional[int] = None,
+          matrix_free: bool = False, f32: bool = False, track: int = 40, offset: int = 20,
+          pieces: int = 4, goal_fields: int = 4, profile: str = "bwinf",
+          rules: Optional[Rules] = None, progress: Progress = None) -> SolveResult: ...
+def wubbel(*, goal: Optional[int] = None, bust: Optional[int] = None, faces: DieLike = "1..6",
+           tolerance: Optional[float] = None, query: Optional[Sequence[int]] = None,
+           compare: bool = False, hold: Optional[Sequence[int]] = None,
+           simulate: Optional[int] = None, seed: Optional[int] = None,
+           plot: Optional[PathLike] = None, overwrite: bool = False) -> GameResult: ...
+def pig(*, goal: Optional[int] = None, bust: Optional[int] = None, faces: DieLike = "1..6",
+        tolerance: Optional[float] = None, query: Optional[Sequence[int]] = None,
+        compare: bool = False, hold: Optional[Sequence[int]] = None,
+        simulate: Optional[int] = None, seed: Optional[int] = None,
+        plot: Optional[PathLike] = None, overwrite: bool = False) -> GameResult: ...
+def converge(a: DieLike, b: DieLike, *, reps: Optional[int] = None,
+             min_games: Optional[int] = None, max_games: Optional[int] = None,
+             points_per_decade: Optional[int] = None, stopping: bool = False,
+             stopping_rules: Optional[Sequence[str]] = None,
+             precision: Optional[float] = None, look_every: Optional[int] = None,
+             seed: Optional[int] = None, max_rolls: Optional[int] = None,
+             threads: Optional[int] = None, track: Optional[int] = None,
+             offset: Optional[int] = None, pieces: Optional[int] = None,
+             goal_fields: Optional[int] = None, profile: Optional[str] = None,
+             plot: Optional[PathLike] = None, overwrite: bool = False) -> ConvergeResult: ...

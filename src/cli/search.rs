@@ -1,0 +1,274 @@
+//! `search`: the best die of a family, by racing with anytime-valid confidence sequences,
+//! confirmed exactly where the pairs fit.
+
+use super::common::{RulesArgs, SimArgs, memory_limit, progress_bar, read_dice, status_line};
+use super::{CliError, Format, check_plot, plot_error};
+use crate::dice::excerpt;
+use crate::dice_search::{
+    Design, Family, RaceConfig, SearchError, confirm, confirmation_dice, race,
+};
+use crate::exact::SolveOptions;
+use crate::exact::store::PairStore;
+use crate::report::plot::landscape_svg;
+use crate::report::{self, SearchReport};
+use clap::Args;
+use std::io::Write;
+use std::path::PathBuf;
+
+/// Search a family of dice for the best one: every die with --faces K faces from
+/// --values A..B (e.g. --faces 6 --values 1..6, the 462 six-sided dice), or the dice of a
+/// BwInf dice file.
+#[derive(Args, Debug)]
+pub struct SearchArgs {
+    /// A dice file (instead of --faces and --values).
+    #[arg(conflicts_with_all = ["faces", "values"], required_unless_present = "faces")]
+    pub file: Option<PathBuf>,
+    /// Faces per die of the family.
+    #[arg(long, requires = "values")]
+    pub faces: Option<u32>,
+    /// The values the faces are drawn from, `A..B` (e.g. `1..6`, `0..9`).
+    #[arg(long, value_name = "A..B", requires = "faces")]
+    pub values: Option<String>,
+    /// Every statement of the answer holds together with at least 1 minus this
+    /// probability.
+    #[arg(
+        long = "error-probability",
+        default_value_t = 0.01,
+        value_name = "DELTA"
+    )]
+    pub error_probability: f64,
+    /// Indifference: the best-mean and maximin races stop once the leader is provably
+    /// within this of every other candidate (0: only when one candidate is left).
+    #[arg(long, default_value_t = 0.001)]
+    pub epsilon: f64,
+    /// The most games a pair may play (a multiple of 1024); a question still open when its
+    /// pairs reach it is reported as undecided.
+    #[arg(long = "max-games", default_value_t = 262_144, value_name = "N")]
+    pub max_games: u64,
+    /// How many dice of highest mean are checked for intransitive cycles.
+    #[arg(long, default_value_t = 6)]
+    pub top: usize,
+    /// `racing` (games go to undecided pairs) or `round-robin` (every pair plays until all
+    /// is decided, for comparison).
+    #[arg(long, default_value = "racing", value_parser = ["racing", "round-robin"])]
+    pub design: String,
+    /// Seed of the random streams.
+    #[arg(long, default_value_t = 1)]
+    pub seed: u64,
+    /// A game reaching this many rolls is counted as unfinished.
+    #[arg(long = "max-rolls", default_value_t = 100_000)]
+    pub max_rolls: u64,
+    /// Worker threads (default: all cores).
+    #[arg(long)]
+    pub threads: Option<usize>,
+    /// Board and rule profile.
+    #[command(flatten)]
+    pub rules: RulesArgs,
+    /// Dice among which every pair is solved exactly (the top candidates and their
+    /// closest rivals); 0 for none.
+    #[arg(long, default_value_t = 4, value_name = "K")]
+    pub confirm: usize,
+    /// Width of the certified intervals of the exact confirmation.
+    #[arg(long, default_value_t = 1e-9)]
+    pub tolerance: f64,
+    /// Solve a pair exactly only if its estimated memory stays below this (bytes, or e.g.
+    /// `2GiB`; default 80 % of the RAM); larger pairs are marked "not solved".
+    #[arg(long = "max-memory", value_name = "SIZE")]
+    pub max_memory: Option<String>,
+    /// Keep the exactly solved pairs in DIR and read them from there (as `rank --exact
+    /// --store`), so a rerun does not solve them again. The racing itself is not stored:
+    /// a rerun with the same seed plays the same games again.
+    #[arg(long, value_name = "DIR")]
+    pub store: Option<PathBuf>,
+    /// Output format.
+    #[arg(long, default_value_t = Format::Table, value_parser = Format::parser(&Format::ALL))]
+    pub format: Format,
+    /// Draw the landscape (mean P(win) against the number of 6s, the smallest face and
+    /// the mean face) into FILE (SVG).
+    #[arg(long, value_name = "FILE")]
+    pub plot: Option<PathBuf>,
+    /// Allow --plot to replace an existing file.
+    #[arg(long, requires = "plot")]
+    pub overwrite: bool,
+}
+
+/// Parses `A..B` of `--values`.
+fn parse_values(text: &str) -> Result<(u32, u32), CliError> {
+    let bad = || {
+        CliError::input(format!(
+            "--values {}: expected a range A..B of faces, e.g. 1..6",
+            excerpt(text)
+        ))
+    };
+    let (lo, hi) = text.trim().split_once("..").ok_or_else(bad)?;
+    let lo: u32 = lo.trim().parse().map_err(|_| bad())?;
+    let hi: u32 = hi.trim().parse().map_err(|_| bad())?;
+    Ok((lo, hi))
+}
+
+fn input(option: &str) -> impl Fn(SearchError) -> CliError + '_ {
+    move |e| CliError::input(format!("{option}: {e}"))
+}
+
+/// Runs `search`.
+pub fn run(args: SearchArgs, out: &mut dyn Write) -> Result<(), CliError> {
+    let rules = args.rules.rules()?;
+    let plot = check_plot(args.plot.as_deref(), args.overwrite)?;
+    let family = match (&args.file, args.faces, &args.values) {
+        (Some(file), _, _) => {
+            let dice = read_dice(file)?;
+            let description = format!("the {} dice of {}", dice.len(), file.display());
+            Family::from_dice(dice, description)
+                .map_err(|e| CliError::input(format!("{}: {e}", file.display())))?
+        }
+        (None, Some(faces), Some(values)) => {
+            let (lo, hi) = parse_values(values)?;
+            Family::multisets(faces, lo, hi)
+                .map_err(|e| CliError::input(format!("--faces {faces} --values {values}: {e}")))?
+        }
+        _ => {
+            return Err(CliError::input(
+                "expected a dice file, or --faces K with --values A..B",
+            ));
+        }
+    };
+    let design = if args.design == "round-robin" {
+        Design::RoundRobin
+    } else {
+        Design::Racing
+    };
+    let config = RaceConfig::new(
+        args.error_probability,
+        args.epsilon,
+        args.max_games,
+        args.top,
+        args.seed,
+        args.max_rolls,
+        design,
+    )
+    .map_err(|e| {
+        let option = match e {
+            SearchError::ErrorProbability(_) => "--error-probability",
+            SearchError::Epsilon(_) => "--epsilon",
+            SearchError::GamesPerPair(_) => "--max-games",
+            SearchError::Top(_) => "--top",
+            _ => "--max-rolls",
+        };
+        input(option)(e)
+    })?;
+    let options = SolveOptions::new(
+        args.tolerance,
+        SolveOptions::default().max_sweeps,
+        memory_limit(args.max_memory.as_deref())?,
+    )
+    .map_err(|e| super::rule_error(e.0))?;
+    let store = match &args.store {
+        Some(dir) => {
+            Some(PairStore::open(dir).map_err(|e| CliError::input(format!("--store {e}")))?)
+        }
+        None => None,
+    };
+    let pool = SimArgs {
+        games: None,
+        precision: None,
+        seed: args.seed,
+        max_rolls: args.max_rolls,
+        threads: args.threads,
+    };
+    let started = std::time::Instant::now();
+    let bar = progress_bar(
+        None,
+        &format!(
+            "search, {} dice",
+            crate::report::thousands(family.len() as u64)
+        ),
+    );
+    let (outcome, confirmations) = pool
+        .in_pool(|| {
+            // On a terminal the bar shows the round; otherwise (a long run in the background)
+            // each round is one line on stderr.
+            let round = |r: &crate::dice_search::RoundInfo| {
+                let line = format!(
+                    "search round {}: {} pairs, {} best-mean candidates, {} games so far",
+                    r.round,
+                    crate::report::thousands(r.live_pairs as u64),
+                    r.mean_candidates,
+                    crate::report::thousands(r.games_so_far)
+                );
+                if bar.is_hidden() {
+                    eprintln!("{line} [{:.0} s]", started.elapsed().as_secs_f64());
+                } else {
+                    bar.set_message(line);
+                }
+            };
+            let outcome = race(&rules, &family, &config, &|n| bar.inc(n), &round)?;
+            bar.finish_and_clear();
+            let dice = confirmation_dice(&outcome, args.confirm);
+            let status = status_line("exact");
+            let confirmations = confirm(
+                &rules,
+                &family,
+                &outcome,
+                &dice,
+                &options,
+                store.as_ref(),
+                &|pair| status.set_message(format!("exact {pair}")),
+            )?;
+            status.finish_and_clear();
+            Ok::<_, SearchError>((outcome, confirmations))
+        })?
+        .map_err(|e| match e {
+            SearchError::Matchup { .. } => {
+                CliError::input(format!("--profile {}: {e}", rules.profile()))
+            }
+            SearchError::GamesPerPair(_) => input("--max-games")(e),
+            other => CliError::failure(other),
+        })?;
+    let mut notes = vec![
+        "the racing is not stored: a rerun with the same seed plays the same games again; \
+         --store keeps the exact confirmations"
+            .to_string(),
+    ];
+    if confirmations.iter().any(|c| c.exact.is_none()) {
+        notes.push(
+            "pairs marked \"not solved\" do not fit in --max-memory; see the README for the \
+             full-board command"
+                .to_string(),
+        );
+    }
+    if confirmations
+        .iter()
+        .any(|c| c.exact.as_ref().is_some_and(|e| !e.agrees))
+    {
+        notes.push(
+            "an exact figure lies outside the search's interval: an event of probability at \
+             most the error probability, or a bug"
+                .to_string(),
+        );
+    }
+    let report = SearchReport::new(
+        &family,
+        &outcome,
+        &config,
+        &confirmations,
+        rules.profile().to_string(),
+        rules.board().to_string(),
+        started.elapsed().as_secs_f64(),
+        notes,
+    );
+    report::write(out, &report, args.format)?;
+    if let Some(plot) = plot {
+        out.flush()?;
+        let title = format!(
+            "{}, {} board, {}",
+            family.description(),
+            report.board,
+            report.profile
+        );
+        plot.write(
+            &landscape_svg(&report.dice, &report.best_mean.die, &title).map_err(plot_error)?,
+        )
+        .map_err(plot_error)?;
+    }
+    Ok(())
+}

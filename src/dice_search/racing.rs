@@ -1,0 +1,770 @@
+//! Successive elimination ("racing") over the pairs of a family, with anytime-valid
+//! confidence sequences and one overall error probability.
+//!
+//! # The design
+//! The search plays in rounds. Every pair that is still *live* gets one more batch of
+//! chunks of games (the batch grows by half the games scheduled so far, so rounds stay
+//! few); a pair is live while one of the four questions still needs it:
+//!
+//! * **best mean**: every pair touching a die that can still have the highest mean
+//!   P(win) (an *active* die). Such pairs are live in every round, so an active die has
+//!   played exactly the same number of games against every opponent, and its mean is
+//!   the mean of all its games: one confidence sequence for the sum of those games.
+//!   A die leaves when its upper bound falls below another active die's lower bound.
+//! * **Condorcet winner**: for every die that no other die beats yet, its undecided pair
+//!   most likely to show it beaten (the lowest upper bound); for the one of them with
+//!   the highest mean, every undecided pair (all must be decided to name it the winner).
+//! * **maximin**: for each die that can still have the best worst case, the pair with
+//!   the lowest upper bound (it decides when the die can be dropped); for the two with
+//!   the highest lower bounds, every pair that can still be their worst.
+//! * **cycles**: the undecided pairs among the [`RaceConfig::top`] dice of highest mean.
+//!
+//! No pair plays more than [`RaceConfig::max_games_per_pair`] games; a question still
+//! open when its pairs reach the cap is reported as undecided, with its candidates.
+//!
+//! # The guarantee, and where the error probability goes
+//! Every interval is Robbins' normal-mixture confidence sequence measured by the
+//! convergence experiments ([`crate::experiments::stopping::cs_half_width_at`]): with
+//! probability `1 - alpha` it holds at *every* game at once, so looking after every round
+//! and stopping on what one sees costs nothing, and no union bound over rounds is needed.
+//! The overall error probability `delta` is split by a union bound over the sequences:
+//!
+//! * `delta / 2` over the `n` dice's means (`delta / (2 n)` each);
+//! * `delta / 2` over the `2 P` one-sided figures P(i beats j), P(j beats i) of the
+//!   `P = n (n - 1) / 2` pairs (`delta / (4 P)` each).
+//!
+//! With probability at least `1 - delta` all of them hold at all times; then the true best
+//! die is never eliminated, every "beats" (the interval of P(i wins | the game ends),
+//! from the corners of the two figures' intervals, [`crate::rank::share_bounds`]) is
+//! true, and so is every statement the search makes: the die it names best has a mean at
+//! most `epsilon` below the best one's (exactly the best when it is the last one left),
+//! the Condorcet winner beats every other die, "no Condorcet winner" holds, and each
+//! reported cycle is one.
+//!
+//! # Why the sums are valid sequences
+//! A game's outcome lies in [0, 1] whatever the opponent and the starting player, so the
+//! Hoeffding-lemma argument of the experiments applies to any sequence of games whose
+//! win probabilities are fixed before they are played: the centred sum is a mixture
+//! supermartingale. A die's mean is looked at only after complete batches, when every
+//! opponent has played the same number of games against it, half of them starting; the
+//! sum of the games' win probabilities is then exactly the number of games times its mean.
+//!
+//! # Reproducibility
+//! Pair `k` (in the order of [`pair_index`]) draws chunk `c` from stream `k` of the seed,
+//! as a ranking does ([`crate::sim::StreamKey`]), so a search gives the same games, the
+//! same counts and the same answer on any number of threads.
+
+use super::SearchError;
+use super::family::Family;
+use crate::experiments::stopping::cs_half_width_at;
+use crate::rank::{Method, PairFigure, Tournament, share_bounds, share_of};
+use crate::rules::Rules;
+use crate::sim::stats::Interval;
+use crate::sim::{CHUNK_GAMES, MAX_GAMES, Matchup, StreamKey, play_chunks};
+use rayon::prelude::*;
+use serde::Serialize;
+
+/// The mixture precision of a pair's confidence sequences, in games: one chunk. At the
+/// small risks of a search (1e-8 per sequence for the 462 six-sided dice) the `ln(1 /
+/// alpha^2)` term dominates the boundary, and a small mixture precision keeps it narrow
+/// from the first chunk on (half-width 0.21 after 1,024 games, where 8,192 would give
+/// 0.54) while costing under 3 % at 10^5 to 10^6 games. A die's mean uses this times its
+/// number of opponents.
+pub const RHO_PAIR: f64 = 1024.0;
+
+/// How games are given to pairs.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum Design {
+    /// Successive elimination: games go to the pairs that can still change an answer.
+    Racing,
+    /// Every pair plays in every round until every question is answered: the full round
+    /// robin with the same intervals and the same stopping rule, for comparison.
+    RoundRobin,
+}
+
+/// Settings of a search, checked by [`RaceConfig::new`].
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct RaceConfig {
+    /// The overall error probability `delta`: every statement holds together with
+    /// probability at least `1 - delta`.
+    pub error_probability: f64,
+    /// Indifference: the best-mean and maximin races stop when the leader is provably
+    /// within this of every other candidate.
+    pub epsilon: f64,
+    /// The most games any pair plays (a whole number of chunks).
+    pub max_games_per_pair: u64,
+    /// How many dice of highest mean are checked for intransitive cycles.
+    pub top: usize,
+    /// The seed of the random streams.
+    pub seed: u64,
+    /// A game reaching this many rolls is unfinished.
+    pub max_rolls: u64,
+    /// Racing or the round robin.
+    pub design: Design,
+}
+
+impl RaceConfig {
+    /// Checks the settings: `error_probability` in (0, 0.5], `epsilon` in [0, 0.5),
+    /// `max_games_per_pair` a positive multiple of [`CHUNK_GAMES`] of at most
+    /// [`MAX_GAMES`], `top` at least 3 (a cycle needs three dice), `max_rolls` at least 1.
+    pub fn new(
+        error_probability: f64,
+        epsilon: f64,
+        max_games_per_pair: u64,
+        top: usize,
+        seed: u64,
+        max_rolls: u64,
+        design: Design,
+    ) -> Result<RaceConfig, SearchError> {
+        if !(error_probability > 0.0 && error_probability <= 0.5) {
+            return Err(SearchError::ErrorProbability(error_probability));
+        }
+        if !(0.0..0.5).contains(&epsilon) {
+            return Err(SearchError::Epsilon(epsilon));
+        }
+        if max_games_per_pair == 0
+            || !max_games_per_pair.is_multiple_of(CHUNK_GAMES)
+            || max_games_per_pair > MAX_GAMES
+        {
+            return Err(SearchError::GamesPerPair(max_games_per_pair));
+        }
+        if top < 3 {
+            return Err(SearchError::Top(top));
+        }
+        if max_rolls == 0 {
+            return Err(SearchError::NoRolls);
+        }
+        Ok(RaceConfig {
+            error_probability,
+            epsilon,
+            max_games_per_pair,
+            top,
+            seed,
+            max_rolls,
+            design,
+        })
+    }
+}
+
+/// The games of one unordered pair `(i, j)`, `i < j`, die `i` playing as A.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize)]
+pub struct PairCounts {
+    /// Games played.
+    pub games: u64,
+    /// Games die `i` won.
+    pub a_wins: u64,
+    /// Games die `j` won.
+    pub b_wins: u64,
+}
+
+/// The index of the unordered pair `{i, j}` (`i != j`) among the pairs of `n` dice, in
+/// the order (0,1), (0,2), .., (0,n-1), (1,2), ..
+pub fn pair_index(n: usize, i: usize, j: usize) -> usize {
+    let (i, j) = if i < j { (i, j) } else { (j, i) };
+    i * n - i * (i + 1) / 2 + (j - i - 1)
+}
+
+/// How a race for one question ended.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum RaceStatus {
+    /// One candidate is left: it is the answer.
+    Decided,
+    /// Several are left, but the leader is within `epsilon` of each.
+    WithinEpsilon,
+    /// The pairs reached the game cap with several candidates left.
+    Undecided,
+}
+
+/// The answer to "which die is best" for one criterion, as it stood when its race ended
+/// (later rounds for other questions do not change it).
+#[derive(Clone, Debug, PartialEq, Serialize)]
+pub struct Race {
+    /// The die named (the candidate with the highest lower bound).
+    pub leader: usize,
+    /// The dice still in the race at the end (the leader included).
+    pub candidates: Vec<usize>,
+    /// How it ended.
+    pub status: RaceStatus,
+    /// The leader's figure (mean P(win), or worst P(win)), estimated.
+    pub value: f64,
+    /// Its interval at the search's risk: holds with every other statement together with
+    /// probability at least `1 - error_probability`.
+    pub interval: Interval,
+    /// Its 95 % confidence sequence on its own (risk 0.05, no union bound).
+    pub ci95: Interval,
+    /// Games per pair when the race ended (the most any of the leader's pairs had played).
+    pub games_per_pair: u64,
+}
+
+/// The Condorcet question's answer.
+#[derive(Clone, Debug, PartialEq, Serialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum Condorcet {
+    /// This die beats every other die.
+    Winner(usize),
+    /// Every die is beaten by some other die.
+    None,
+    /// The game cap came first; these dice are beaten by nobody so far.
+    Undecided(Vec<usize>),
+}
+
+/// What a round is about to play, for progress displays.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct RoundInfo {
+    /// Round number, from 1.
+    pub round: u32,
+    /// Pairs playing in this round.
+    pub live_pairs: usize,
+    /// Dice still in the best-mean race.
+    pub mean_candidates: usize,
+    /// Games played before this round.
+    pub games_so_far: u64,
+}
+
+/// The result of a race: every pair's counts and the four answers.
+#[derive(Clone, Debug, PartialEq)]
+pub struct RaceOutcome {
+    /// Number of dice.
+    pub n: usize,
+    /// Counts per pair, by [`pair_index`].
+    pub counts: Vec<PairCounts>,
+    /// The per-die risk of the mean sequences.
+    pub mean_alpha: f64,
+    /// The per-figure risk of the pair sequences.
+    pub pair_alpha: f64,
+    /// The best mean P(win).
+    pub best_mean: Race,
+    /// The best worst case.
+    pub maximin: Race,
+    /// The Condorcet winner.
+    pub condorcet: Condorcet,
+    /// The dice of highest mean estimate checked for cycles, best first.
+    pub top: Vec<usize>,
+    /// Games played in all.
+    pub games: u64,
+    /// Rounds played.
+    pub rounds: u32,
+}
+
+impl RaceOutcome {
+    fn pair(&self, i: usize, j: usize) -> PairCounts {
+        self.counts[pair_index(self.n, i, j)]
+    }
+
+    /// Games die `i` won against die `j`, and games of the pair.
+    fn wins(&self, i: usize, j: usize) -> (u64, u64) {
+        let c = self.pair(i, j);
+        (if i < j { c.a_wins } else { c.b_wins }, c.games)
+    }
+
+    /// P(die `i` beats die `j`) estimated, with its confidence sequence at the pair risk.
+    pub fn p(&self, i: usize, j: usize) -> (f64, Interval) {
+        let (wins, games) = self.wins(i, j);
+        sequence(wins, games, RHO_PAIR, self.pair_alpha)
+    }
+
+    /// The pair (row `i`, column `j`) as a ranking figure: P(i wins) with its sequence,
+    /// P(i wins | the game ends) with the bounds from both figures' sequences.
+    pub fn figure(&self, i: usize, j: usize) -> PairFigure {
+        let (p, mine) = self.p(i, j);
+        let (q, theirs) = self.p(j, i);
+        let games = self.pair(i, j).games;
+        PairFigure {
+            p,
+            interval: mine,
+            share: share_of(p, q),
+            share_interval: share_bounds(mine, theirs),
+            unfinished: 1.0 - p - q,
+            method: Method::Simulated,
+            games: Some(games),
+        }
+    }
+
+    /// Die `i`'s mean P(win) against the others: the mean of the pairs' estimates.
+    pub fn mean_estimate(&self, i: usize) -> f64 {
+        let others = (0..self.n).filter(|&j| j != i);
+        others.map(|j| self.p(i, j).0).sum::<f64>() / (self.n - 1) as f64
+    }
+
+    /// Die `i`'s mean with its confidence sequence at risk `alpha` (e.g. the search's
+    /// per-die risk, or 0.05 for a 95 % sequence); `None` when its opponents have not all
+    /// played the same number of games against it (a die that left the best-mean race),
+    /// where the sequence of the pooled games does not hold for the mean.
+    pub fn mean_interval(&self, i: usize, alpha: f64) -> Option<(f64, Interval)> {
+        let mut games = None;
+        let (mut wins, mut total) = (0u64, 0u64);
+        for j in (0..self.n).filter(|&j| j != i) {
+            let (w, g) = self.wins(i, j);
+            if *games.get_or_insert(g) != g {
+                return None;
+            }
+            wins += w;
+            total += g;
+        }
+        let rho = RHO_PAIR * (self.n - 1) as f64;
+        Some(sequence(wins, total, rho, alpha))
+    }
+
+    /// Die `i`'s worst P(win) over its opponents (estimate), with the interval for the
+    /// worst case from the pair sequences: [min of the lower ends, min of the upper ends].
+    pub fn worst(&self, i: usize) -> (f64, Interval) {
+        let mut estimate = f64::INFINITY;
+        let mut bound = Interval {
+            lo: f64::INFINITY,
+            hi: f64::INFINITY,
+        };
+        for j in (0..self.n).filter(|&j| j != i) {
+            let (p, interval) = self.p(i, j);
+            estimate = estimate.min(p);
+            bound.lo = bound.lo.min(interval.lo);
+            bound.hi = bound.hi.min(interval.hi);
+        }
+        (estimate, bound)
+    }
+
+    /// Games die `i` played in all.
+    pub fn games_of(&self, i: usize) -> u64 {
+        (0..self.n)
+            .filter(|&j| j != i)
+            .map(|j| self.pair(i, j).games)
+            .sum()
+    }
+
+    /// The pairs among [`RaceOutcome::top`] as a ranking's tournament (dice in the order of
+    /// `top`), for its cycle analysis.
+    pub fn top_tournament(&self, family: &Family) -> Tournament {
+        let dice = self.top.iter().map(|&i| family.dice()[i].clone()).collect();
+        let mut t = Tournament::new(dice);
+        for (a, &i) in self.top.iter().enumerate() {
+            for (b, &j) in self.top.iter().enumerate() {
+                if a != b {
+                    t.matrix[a][b] = Some(self.figure(i, j));
+                }
+            }
+        }
+        t
+    }
+}
+
+/// The estimate `wins / games` and its confidence sequence at risk `alpha`, clipped to
+/// [0, 1]; the whole of [0, 1] before any game.
+fn sequence(wins: u64, games: u64, rho: f64, alpha: f64) -> (f64, Interval) {
+    if games == 0 {
+        return (f64::NAN, Interval { lo: 0.0, hi: 1.0 });
+    }
+    let p = wins as f64 / games as f64;
+    let h = cs_half_width_at(games, rho, alpha);
+    (
+        p,
+        Interval {
+            lo: (p - h).max(0.0),
+            hi: (p + h).min(1.0),
+        },
+    )
+}
+
+/// The state between rounds: the outcome so far and who is still in which race.
+struct State {
+    outcome: RaceOutcome,
+    mean_active: Vec<bool>,
+    maximin_active: Vec<bool>,
+    /// The best-mean race is over: its answer is kept in `outcome.best_mean`.
+    mean_over: bool,
+    /// The maximin race is over: its answer is kept in `outcome.maximin`.
+    maximin_over: bool,
+}
+
+impl State {
+    fn active(flags: &[bool]) -> Vec<usize> {
+        (0..flags.len()).filter(|&i| flags[i]).collect()
+    }
+
+    /// Drops the dice whose upper bound is below another candidate's lower bound; then
+    /// whether the race is over (one left, or the leader within epsilon of all).
+    fn eliminate(
+        flags: &mut [bool],
+        bounds: &dyn Fn(usize) -> Option<Interval>,
+        epsilon: f64,
+    ) -> (usize, bool) {
+        let active = State::active(flags);
+        let intervals: Vec<(usize, Interval)> = active
+            .iter()
+            .filter_map(|&i| bounds(i).map(|b| (i, b)))
+            .collect();
+        let best_lo = intervals
+            .iter()
+            .map(|(_, b)| b.lo)
+            .fold(f64::NEG_INFINITY, f64::max);
+        for &(i, b) in &intervals {
+            if b.hi < best_lo {
+                flags[i] = false;
+            }
+        }
+        let left: Vec<&(usize, Interval)> = intervals.iter().filter(|(i, _)| flags[*i]).collect();
+        let Some((leader, lead)) = left
+            .iter()
+            .max_by(|a, b| a.1.lo.total_cmp(&b.1.lo).then(b.0.cmp(&a.0)))
+            .map(|&&(i, b)| (i, b))
+        else {
+            // No candidate has an interval (cannot happen in a race: see `race`).
+            return (active.first().copied().unwrap_or(0), false);
+        };
+        let within = left
+            .iter()
+            .all(|(i, b)| *i == leader || b.hi <= lead.lo + epsilon);
+        (leader, left.len() == 1 || within)
+    }
+}
+
+/// Runs the race over `family` under `rules`. `progress` hears of every chunk's games,
+/// `round` of every round before it plays.
+pub fn race(
+    rules: &Rules,
+    family: &Family,
+    config: &RaceConfig,
+    progress: &(dyn Fn(u64) + Sync),
+    round: &dyn Fn(&RoundInfo),
+) -> Result<RaceOutcome, SearchError> {
+    let dice = family.dice();
+    let n = dice.len();
+    let pairs = family.pairs();
+    // Every pair can be played (roll-off), checked before any game.
+    let mut pair_list = Vec::with_capacity(pairs as usize);
+    for i in 0..n {
+        for j in i + 1..n {
+            Matchup::new(rules, [&dice[i], &dice[j]], config.max_rolls).map_err(|error| {
+                SearchError::Matchup {
+                    a: dice[i].to_string(),
+                    b: dice[j].to_string(),
+                    error,
+                }
+            })?;
+            pair_list.push((i, j));
+        }
+    }
+    pairs
+        .checked_mul(config.max_games_per_pair)
+        .ok_or(SearchError::GamesPerPair(config.max_games_per_pair))?;
+    let cap_chunks = config.max_games_per_pair / CHUNK_GAMES;
+    let delta = config.error_probability;
+    let mut state = State {
+        outcome: RaceOutcome {
+            n,
+            counts: vec![PairCounts::default(); pair_list.len()],
+            mean_alpha: delta / 2.0 / n as f64,
+            pair_alpha: delta / 2.0 / (2 * pairs) as f64,
+            best_mean: Race::open(n),
+            maximin: Race::open(n),
+            condorcet: Condorcet::Undecided((0..n).collect()),
+            top: Vec::new(),
+            games: 0,
+            rounds: 0,
+        },
+        mean_active: vec![true; n],
+        maximin_active: vec![true; n],
+        mean_over: false,
+        maximin_over: false,
+    };
+    let key = StreamKey::new(config.seed);
+    let top = config.top.min(n);
+    let mut scheduled_chunks = 0u64;
+    loop {
+        // The first round plays every pair: every answer needs an estimate of each.
+        let live: Vec<bool> = if state.outcome.rounds == 0 {
+            vec![true; pair_list.len()]
+        } else {
+            live_pairs(&mut state, config, top)
+        };
+        let batch = (scheduled_chunks / 2).max(1);
+        let work: Vec<(usize, u64, u64)> = (0..pair_list.len())
+            .filter(|&k| live[k])
+            .filter_map(|k| {
+                let done = state.outcome.counts[k].games / CHUNK_GAMES;
+                let chunks = batch.min(cap_chunks - done);
+                (chunks > 0).then_some((k, done, chunks))
+            })
+            .collect();
+        if work.is_empty() {
+            break;
+        }
+        state.outcome.rounds += 1;
+        round(&RoundInfo {
+            round: state.outcome.rounds,
+            live_pairs: work.len(),
+            mean_candidates: state.mean_active.iter().filter(|&&a| a).count(),
+            games_so_far: state.outcome.games,
+        });
+        scheduled_chunks += batch;
+        let played: Vec<(usize, PairCounts)> = work
+            .par_iter()
+            .map(|&(k, done, chunks)| {
+                let (i, j) = pair_list[k];
+                let matchup = Matchup::new(rules, [&dice[i], &dice[j]], config.max_rolls)
+                    .expect("checked before the first round");
+                let counts = play_chunks(
+                    &matchup,
+                    key.with_stream(k as u64),
+                    done..done + chunks,
+                    u64::MAX,
+                    progress,
+                )
+                .total();
+                (
+                    k,
+                    PairCounts {
+                        games: counts.games,
+                        a_wins: counts.a_wins,
+                        b_wins: counts.b_wins,
+                    },
+                )
+            })
+            .collect();
+        for (k, c) in played {
+            let pair = &mut state.outcome.counts[k];
+            pair.games += c.games;
+            pair.a_wins += c.a_wins;
+            pair.b_wins += c.b_wins;
+            state.outcome.games = state
+                .outcome
+                .games
+                .checked_add(c.games)
+                .expect("at most pairs * max_games_per_pair games, checked to fit in u64");
+        }
+    }
+    // Settle the answers on the final counts; a race still open is undecided.
+    live_pairs(&mut state, config, top);
+    Ok(state.outcome)
+}
+
+impl Race {
+    /// A race that has not started: every die a candidate.
+    fn open(n: usize) -> Race {
+        let all = Interval { lo: 0.0, hi: 1.0 };
+        Race {
+            leader: 0,
+            candidates: (0..n).collect(),
+            status: RaceStatus::Undecided,
+            value: f64::NAN,
+            interval: all,
+            ci95: all,
+            games_per_pair: 0,
+        }
+    }
+}
+
+/// The 95 % risk of the `ci95` figures.
+const ALPHA_95: f64 = 0.05;
+
+/// Updates every race on the counts so far and returns the pairs that must play on.
+fn live_pairs(state: &mut State, config: &RaceConfig, top: usize) -> Vec<bool> {
+    let n = state.outcome.n;
+    let o = &state.outcome;
+    let mut live = vec![false; o.counts.len()];
+    let mut mark = |i: usize, j: usize| live[pair_index(n, i, j)] = true;
+
+    // Best mean (kept as it was once over: the leader's pairs may play on for other
+    // questions, after which its games are no longer balanced).
+    let mean_alpha = o.mean_alpha;
+    let mut best_mean = None;
+    if !state.mean_over {
+        let (leader, over) = State::eliminate(
+            &mut state.mean_active,
+            &|i| o.mean_interval(i, mean_alpha).map(|(_, b)| b),
+            config.epsilon,
+        );
+        let (value, interval) = o
+            .mean_interval(leader, mean_alpha)
+            .expect("a die in the best-mean race has played every opponent equally often");
+        let (_, ci95) = o
+            .mean_interval(leader, ALPHA_95)
+            .expect("the same games as above");
+        best_mean = Some(Race {
+            leader,
+            candidates: State::active(&state.mean_active),
+            status: race_status(&state.mean_active, over),
+            value,
+            interval,
+            ci95,
+            games_per_pair: o.pair(leader, if leader == 0 { 1 } else { 0 }).games,
+        });
+        state.mean_over = over;
+    }
+    // Maximin.
+    let mut maximin = None;
+    if !state.maximin_over {
+        let (leader, over) = State::eliminate(
+            &mut state.maximin_active,
+            &|i| Some(o.worst(i).1),
+            config.epsilon,
+        );
+        let (value, interval) = o.worst(leader);
+        let ci95 = (0..n)
+            .filter(|&j| j != leader)
+            .map(|j| {
+                let (wins, games) = o.wins(leader, j);
+                sequence(wins, games, RHO_PAIR, ALPHA_95).1
+            })
+            .fold(Interval { lo: 1.0, hi: 1.0 }, |m, b| Interval {
+                lo: m.lo.min(b.lo),
+                hi: m.hi.min(b.hi),
+            });
+        let games_per_pair = (0..n)
+            .filter(|&j| j != leader)
+            .map(|j| o.pair(leader, j).games)
+            .max()
+            .unwrap_or(0);
+        maximin = Some(Race {
+            leader,
+            candidates: State::active(&state.maximin_active),
+            status: race_status(&state.maximin_active, over),
+            value,
+            interval,
+            ci95,
+            games_per_pair,
+        });
+        state.maximin_over = over;
+    }
+    let (mean_over, maximin_over) = (state.mean_over, state.maximin_over);
+    // Condorcet: a die is out once another die beats it.
+    let beaten: Vec<bool> = (0..n)
+        .map(|c| (0..n).any(|j| j != c && o.figure(j, c).beats()))
+        .collect();
+    let winner = (0..n).find(|&c| (0..n).all(|j| j == c || o.figure(c, j).beats()));
+    let candidates: Vec<usize> = (0..n).filter(|&c| !beaten[c]).collect();
+    let condorcet = match winner {
+        Some(c) => Condorcet::Winner(c),
+        None if candidates.is_empty() => Condorcet::None,
+        None => Condorcet::Undecided(candidates.clone()),
+    };
+    // The top dice by mean estimate, for the cycles.
+    let mut by_mean: Vec<(usize, f64)> = (0..n).map(|i| (i, o.mean_estimate(i))).collect();
+    by_mean.sort_by(|a, b| b.1.total_cmp(&a.1).then(a.0.cmp(&b.0)));
+    let top_dice: Vec<usize> = by_mean.iter().take(top).map(|&(i, _)| i).collect();
+    let mut mean_of = vec![0.0; n];
+    for &(i, m) in &by_mean {
+        mean_of[i] = m;
+    }
+    let by_mean_of = |i: usize| mean_of[i];
+
+    let round_robin = config.design == Design::RoundRobin;
+    let all_over = mean_over
+        && maximin_over
+        && !matches!(condorcet, Condorcet::Undecided(_))
+        && top_dice.iter().enumerate().all(|(a, &i)| {
+            top_dice[a + 1..]
+                .iter()
+                .all(|&j| !o.figure(i, j).undecided())
+        });
+    if round_robin {
+        if !all_over {
+            live.fill(true);
+        }
+    } else {
+        if !mean_over {
+            for i in State::active(&state.mean_active) {
+                (0..n).filter(|&j| j != i).for_each(|j| mark(i, j));
+            }
+        }
+        if !maximin_over {
+            // Each candidate's pair with the lowest upper bound (it decides how soon the
+            // die can be dropped); the two leaders' every pair that can still be their
+            // worst (they decide the lower bound the others are measured against).
+            let mut active = State::active(&state.maximin_active);
+            active.sort_by(|&a, &b| o.worst(b).1.lo.total_cmp(&o.worst(a).1.lo));
+            for (rank, &i) in active.iter().enumerate() {
+                let (_, worst) = o.worst(i);
+                let others = (0..n).filter(|&j| j != i);
+                if rank < 2 {
+                    others
+                        .filter(|&j| o.p(i, j).1.lo <= worst.hi)
+                        .for_each(|j| mark(i, j));
+                } else if let Some(j) =
+                    others.min_by(|&a, &b| o.p(i, a).1.hi.total_cmp(&o.p(i, b).1.hi))
+                {
+                    mark(i, j);
+                }
+            }
+        }
+        if let Condorcet::Undecided(cands) = &condorcet {
+            // Each candidate's undecided pair most likely to show it beaten; every
+            // undecided pair of the candidate with the highest mean (the likely winner).
+            let favourite = cands
+                .iter()
+                .copied()
+                .max_by(|&a, &b| by_mean_of(a).total_cmp(&by_mean_of(b)).then(b.cmp(&a)));
+            for &c in cands {
+                let undecided = (0..n).filter(|&j| j != c && o.figure(c, j).undecided());
+                if Some(c) == favourite {
+                    undecided.for_each(|j| mark(c, j));
+                } else if let Some(j) = undecided.min_by(|&a, &b| {
+                    o.figure(c, a)
+                        .share_interval
+                        .hi
+                        .total_cmp(&o.figure(c, b).share_interval.hi)
+                }) {
+                    mark(c, j);
+                }
+            }
+        }
+        for (a, &i) in top_dice.iter().enumerate() {
+            for &j in &top_dice[a + 1..] {
+                if o.figure(i, j).undecided() {
+                    mark(i, j);
+                }
+            }
+        }
+    }
+    let o = &mut state.outcome;
+    if let Some(race) = best_mean {
+        o.best_mean = race;
+    }
+    if let Some(race) = maximin {
+        o.maximin = race;
+    }
+    o.condorcet = condorcet;
+    o.top = top_dice;
+    live
+}
+
+fn race_status(flags: &[bool], over: bool) -> RaceStatus {
+    match (flags.iter().filter(|&&a| a).count(), over) {
+        (1, _) => RaceStatus::Decided,
+        (_, true) => RaceStatus::WithinEpsilon,
+        _ => RaceStatus::Undecided,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn pair_indices_run_through_the_pairs_in_order() {
+        let n = 7;
+        let mut k = 0;
+        for i in 0..n {
+            for j in i + 1..n {
+                assert_eq!(pair_index(n, i, j), k);
+                assert_eq!(pair_index(n, j, i), k);
+                k += 1;
+            }
+        }
+    }
+
+    #[test]
+    fn refuses_settings_that_cannot_run() {
+        let ok = |d, e, g, t, r| RaceConfig::new(d, e, g, t, 1, r, Design::Racing);
+        assert!(ok(0.01, 0.0, 1024, 3, 1).is_ok());
+        assert!(ok(0.0, 0.0, 1024, 3, 1).is_err());
+        assert!(ok(f64::NAN, 0.0, 1024, 3, 1).is_err());
+        assert!(ok(0.6, 0.0, 1024, 3, 1).is_err());
+        assert!(ok(0.01, 0.5, 1024, 3, 1).is_err());
+        assert!(ok(0.01, -0.1, 1024, 3, 1).is_err());
+        assert!(ok(0.01, 0.0, 1000, 3, 1).is_err());
+        assert!(ok(0.01, 0.0, 0, 3, 1).is_err());
+        assert!(ok(0.01, 0.0, 1024, 2, 1).is_err());
+        assert!(ok(0.01, 0.0, 1024, 3, 0).is_err());
+    }
+}

@@ -1,0 +1,178 @@
+//! Ranking at tables of N players: every N-subset of a list of dice played at one table
+//! (every seating equally often), and each die's mean P(win) over the tables it sits at.
+//!
+//! With N players a fair share is 1/N. Every subset counts once, so each die sits at
+//! `C(n-1, N-1)` tables and meets every other die at the same number of them: the mean is
+//! over the same opponents for every die, as the pairwise ranking's mean is.
+
+use crate::dice::Die;
+use crate::rules::Seats;
+use crate::sim::stats::{self, Interval};
+use crate::sim::{Seating, StreamKey, Table, TableCounts, TableError, TableStop};
+use serde::Serialize;
+
+/// The random streams of table `k` are `TABLE_STREAMS + k`: far from the pairs' streams
+/// `0, 1, ...` of a pairwise ranking with the same seed, so the two share no games.
+pub const TABLE_STREAMS: u64 = 1 << 32;
+
+/// One table of a ranking: which dice sat at it and what happened.
+#[derive(Clone, Debug, PartialEq, Serialize)]
+pub struct TableResult {
+    /// The dice at this table, as indices into the list (increasing).
+    pub members: Vec<usize>,
+    /// The counts, die `k` of the counts being `members[k]`.
+    #[serde(skip)]
+    pub counts: TableCounts,
+    /// P(win) of each member, in the order of `members`.
+    pub p_win: Vec<f64>,
+    /// Games played at this table.
+    pub games: u64,
+    /// Games nobody won.
+    pub unfinished: u64,
+}
+
+/// One die's line of a table ranking.
+#[derive(Clone, Debug, PartialEq, Serialize)]
+pub struct TableEntry {
+    /// Position of the die in the input list (0-based).
+    pub index: usize,
+    /// The die.
+    pub die: Die,
+    /// Mean of P(win) over the tables the die sits at.
+    pub mean_p_win: f64,
+    /// A 95 % interval of `mean_p_win` (normal approximation: the tables are independent
+    /// runs, so the variance of the mean is the sum of each table's binomial variance
+    /// divided by the square of the number of tables).
+    pub ci95: Interval,
+    /// Tables the die sits at.
+    pub tables: usize,
+}
+
+/// All tables of a list of dice and the ranking they give.
+#[derive(Clone, Debug, PartialEq, Serialize)]
+pub struct TableRanking {
+    /// Players per table.
+    pub players: usize,
+    /// Every table, subsets in lexicographic order.
+    pub tables: Vec<TableResult>,
+    /// The ranking, best first (by mean P(win), then input order).
+    pub ranking: Vec<TableEntry>,
+}
+
+/// Every `k`-subset of `0..n`, in lexicographic order.
+pub fn subsets(n: usize, k: usize) -> Vec<Vec<usize>> {
+    fn extend(
+        start: usize,
+        n: usize,
+        k: usize,
+        prefix: &mut Vec<usize>,
+        out: &mut Vec<Vec<usize>>,
+    ) {
+        if prefix.len() == k {
+            out.push(prefix.clone());
+            return;
+        }
+        for i in start..n {
+            prefix.push(i);
+            extend(i + 1, n, k, prefix, out);
+            prefix.pop();
+        }
+    }
+    let mut out = Vec::new();
+    extend(0, n, k, &mut Vec::new(), &mut out);
+    out
+}
+
+/// Plays every `seats.players()`-subset of `dice` at a table (every seating equally
+/// often) to `games` games each, or to every die's half-width `precision`; table `k` uses
+/// stream `TABLE_STREAMS + k` of `seed`. `progress` is told the games of every chunk.
+pub fn simulate_tables(
+    seats: &Seats,
+    dice: &[Die],
+    games: Option<u64>,
+    precision: f64,
+    seed: u64,
+    max_rolls: u64,
+    progress: &(dyn Fn(u64) + Sync),
+) -> Result<TableRanking, TableError> {
+    let players = seats.players();
+    let mut tables = Vec::new();
+    for (k, members) in subsets(dice.len(), players).into_iter().enumerate() {
+        let seated: Vec<&Die> = members.iter().map(|&i| &dice[i]).collect();
+        let table = Table::new(seats, &seated, max_rolls, Seating::All)?;
+        let stop: TableStop = table.stopping(games, precision)?;
+        let key = StreamKey::new(seed).with_stream(TABLE_STREAMS + k as u64);
+        let counts = table.run(key, stop, progress)?;
+        tables.push(TableResult {
+            p_win: (0..players).map(|i| counts.p_win(i)).collect(),
+            games: counts.games,
+            unfinished: counts.unfinished,
+            members,
+            counts,
+        });
+    }
+    let ranking = rank(dice, &tables);
+    Ok(TableRanking {
+        players,
+        tables,
+        ranking,
+    })
+}
+
+/// Each die's mean P(win) over its tables, best first.
+fn rank(dice: &[Die], tables: &[TableResult]) -> Vec<TableEntry> {
+    let mut entries: Vec<TableEntry> = (0..dice.len())
+        .map(|i| {
+            let mine: Vec<(f64, u64)> = tables
+                .iter()
+                .filter_map(|t| {
+                    let k = t.members.iter().position(|&m| m == i)?;
+                    Some((t.p_win[k], t.games))
+                })
+                .collect();
+            let count = mine.len().max(1) as f64;
+            let mean = mine.iter().map(|(p, _)| p).sum::<f64>() / count;
+            let variance = mine
+                .iter()
+                .map(|&(p, n)| p * (1.0 - p) / n as f64)
+                .sum::<f64>()
+                / (count * count);
+            let half = stats::Z95 * variance.sqrt();
+            TableEntry {
+                index: i,
+                die: dice[i].clone(),
+                mean_p_win: mean,
+                ci95: Interval {
+                    lo: (mean - half).max(0.0),
+                    hi: (mean + half).min(1.0),
+                },
+                tables: mine.len(),
+            }
+        })
+        .collect();
+    entries.sort_by(|a, b| {
+        b.mean_p_win
+            .total_cmp(&a.mean_p_win)
+            .then(a.index.cmp(&b.index))
+    });
+    entries
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn subsets_are_all_there_once() {
+        assert_eq!(subsets(4, 2).len(), 6);
+        assert_eq!(subsets(6, 3).len(), 20);
+        assert_eq!(subsets(6, 4).len(), 15);
+        assert_eq!(subsets(5, 4)[0], vec![0, 1, 2, 3]);
+        assert_eq!(subsets(3, 3), vec![vec![0, 1, 2]]);
+        // Every die sits at C(n-1, k-1) tables.
+        let s = subsets(6, 4);
+        for i in 0..6 {
+            assert_eq!(s.iter().filter(|m| m.contains(&i)).count(), 10);
+        }
+    }
+}

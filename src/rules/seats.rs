@@ -1,0 +1,331 @@
+//! Three and four players (RULES.md, "Three and four players"): N seats around one shared
+//! track, each with its own start field, `B` and goal.
+//!
+//! This module adds only what N seats change: where each seat's start field lies, whose
+//! pieces a landing captures, and whose turn is next. Which piece moves, whether the mover
+//! wins, rolls again or gets another try is decided by [`Rules::roll_from_view`] from the
+//! mover's own pieces alone (moves never depend on other players' pieces: those are jumped
+//! over or captured, never block), so the rules of a turn stay in one place.
+
+use super::{Board, Profile, Rules};
+use std::fmt;
+
+/// The most seats a table has.
+pub const MAX_SEATS: usize = 4;
+
+/// The profile switches that keep their meaning at a table of N players: they change
+/// which of the mover's own pieces moves, or how often it rolls, from its own pieces alone.
+/// Every other switch is refused by [`Seats::new`] (never silently ignored): `roll-off`
+/// defines a start between two players, and `choice` / `capture-duty` make the game
+/// a non-zero-sum game of N players whose solution concept this project has not fixed.
+pub const TABLE_SWITCHES: [&str; 3] = ["goal-last", "no-jump-in-goal", "three-tries"];
+
+/// Why a table of players cannot be set up.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum SeatsError {
+    /// The number of players is not 2, 3 or 4.
+    Players(usize),
+    /// A profile switch that has no meaning at a table of N players.
+    Switch {
+        /// The switch, e.g. `roll-off`.
+        name: String,
+        /// The number of players.
+        players: usize,
+    },
+    /// With three or four players the seats sit at `s * T / 4`; another `--offset` than
+    /// the one seat 2 gets would be silently ignored, so it is refused.
+    Offset {
+        /// The board's offset.
+        offset: u32,
+        /// The offset seat 2 gets on this track (`T / 2`).
+        expected: u32,
+    },
+}
+
+impl fmt::Display for SeatsError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            SeatsError::Players(n) => write!(f, "{n} players: expected 2, 3 or 4"),
+            SeatsError::Switch { name, players } => write!(
+                f,
+                "profile switch {name} is not defined for a table of {players} players \
+                 (allowed: {}){}",
+                TABLE_SWITCHES.join(", "),
+                if *players == 2 {
+                    "; for two players use duel, solve or rank without --players"
+                } else {
+                    ""
+                }
+            ),
+            SeatsError::Offset { offset, expected } => write!(
+                f,
+                "offset {offset}: with 3 or 4 players seat s starts at s * track / 4, so the \
+                 offset is fixed at {expected} (leave it out or give {expected})"
+            ),
+        }
+    }
+}
+
+impl std::error::Error for SeatsError {}
+
+/// A table: the rules of one turn, the number of players and where their seats are.
+///
+/// Each seat numbers the fields from its own view, as RULES.md does for a player: `0` its
+/// start field, `1 .. T-1` the shared track, then its goal. Seat `s`'s field `r` is seat 0's
+/// field `(r + start[s]) mod T`.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Seats {
+    rules: Rules,
+    players: usize,
+    start: [u32; MAX_SEATS],
+    /// `shift[m][j]`: what to add (mod T) to a track field of seat `m` to get seat `j`'s number.
+    shift: [[u32; MAX_SEATS]; MAX_SEATS],
+    /// `turn_shift[m][k]`: `shift[m][j]` for the seat `j` that comes `k` turns after `m`.
+    turn_shift: [[u32; MAX_SEATS]; MAX_SEATS],
+    track_len: u32,
+}
+
+/// A position at a table: every seat's pieces in its own numbering, and who rolls next.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub struct SeatState {
+    /// Piece masks of the seats (unused seats stay 0), each in its own numbering.
+    pub pieces: [u64; MAX_SEATS],
+    /// The seat that rolls next.
+    pub to_move: u8,
+    /// Rolls already used in this turn under `three-tries` (always 0 otherwise).
+    pub tries: u8,
+}
+
+/// What one roll did at a table.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct SeatTurn {
+    /// A piece moved.
+    pub moved: bool,
+    /// The roll won the game for the mover.
+    pub won: bool,
+    /// The next seat rolls (otherwise the mover rolls again).
+    pub passes: bool,
+    /// Rolls used in this turn under `three-tries`.
+    pub tries: u8,
+    /// The captured piece: its seat and field in that seat's numbering (from
+    /// [`Seats::roll_in_turn_order`]: how many turns after the mover that seat comes).
+    pub captured: Option<(usize, u32)>,
+}
+
+impl Seats {
+    /// A table of `players` seats under `rules`.
+    ///
+    /// Two players sit where the board puts them (`0` and `--offset`), exactly as in a duel;
+    /// three or four at `s * T / 4` (rounded down), which requires the board's offset to be
+    /// seat 2's, `T / 2`. Refuses any profile switch outside [`TABLE_SWITCHES`].
+    pub fn new(rules: Rules, players: usize) -> Result<Seats, SeatsError> {
+        if !(2..=MAX_SEATS).contains(&players) {
+            return Err(SeatsError::Players(players));
+        }
+        refuse_switches(rules.profile(), players)?;
+        let board = rules.board();
+        let t = board.track_len();
+        let mut start = [0u32; MAX_SEATS];
+        if players == 2 {
+            start[1] = board.offset();
+        } else {
+            if board.offset() != t / 2 {
+                return Err(SeatsError::Offset {
+                    offset: board.offset(),
+                    expected: t / 2,
+                });
+            }
+            for (s, slot) in start.iter_mut().enumerate().take(players) {
+                // s < 4 and t <= 64: no overflow.
+                *slot = s as u32 * t / 4;
+            }
+        }
+        let mut shift = [[0u32; MAX_SEATS]; MAX_SEATS];
+        for m in 0..players {
+            for j in 0..players {
+                // Seat m's field r is seat 0's field r + start[m], which is seat j's field
+                // r + start[m] - start[j].
+                shift[m][j] = (start[m] + t - start[j]) % t;
+            }
+        }
+        let mut turn_shift = [[0u32; MAX_SEATS]; MAX_SEATS];
+        for m in 0..players {
+            for k in 0..players {
+                turn_shift[m][k] = shift[m][(m + k) % players];
+            }
+        }
+        Ok(Seats {
+            rules,
+            players,
+            start,
+            shift,
+            turn_shift,
+            track_len: t,
+        })
+    }
+
+    /// The rules of a turn.
+    pub fn rules(&self) -> &Rules {
+        &self.rules
+    }
+
+    /// The board.
+    pub fn board(&self) -> &Board {
+        self.rules.board()
+    }
+
+    /// The number of players.
+    pub fn players(&self) -> usize {
+        self.players
+    }
+
+    /// Seat `s`'s start field `A` on seat 0's numbering.
+    pub fn start_field(&self, seat: usize) -> u32 {
+        self.start[seat]
+    }
+
+    /// Seat `from`'s track field `field` in seat `to`'s numbering.
+    #[inline(always)]
+    pub fn field_for(&self, from: usize, to: usize, field: u32) -> u32 {
+        let f = field + self.shift[from][to];
+        if f >= self.track_len {
+            f - self.track_len
+        } else {
+            f
+        }
+    }
+
+    /// The opening: every seat has one piece on its `A`, the rest in `B`; seat 0 moves.
+    pub fn start(&self) -> SeatState {
+        let mut pieces = [0u64; MAX_SEATS];
+        pieces[..self.players].fill(1);
+        SeatState {
+            pieces,
+            to_move: 0,
+            tries: 0,
+        }
+    }
+
+    /// The seat after `seat` in turn order.
+    #[inline(always)]
+    pub fn next_seat(&self, seat: usize) -> usize {
+        if seat + 1 == self.players {
+            0
+        } else {
+            seat + 1
+        }
+    }
+
+    /// Applies `face` rolled by `mover` to the seats' `pieces` (indexed by seat), with
+    /// `tries` used this turn; see [`Seats::roll_in_turn_order`].
+    #[inline(always)]
+    pub fn roll(
+        &self,
+        pieces: &mut [u64; MAX_SEATS],
+        mover: usize,
+        tries: u8,
+        face: u32,
+    ) -> SeatTurn {
+        let seat_of = |k: usize| (mover + k) % self.players;
+        let mut in_turn_order = [0u64; MAX_SEATS];
+        for (k, slot) in in_turn_order.iter_mut().enumerate().take(self.players) {
+            *slot = pieces[seat_of(k)];
+        }
+        let mut turn = self.roll_in_turn_order(&mut in_turn_order, mover, tries, face);
+        for (k, &mask) in in_turn_order.iter().enumerate().take(self.players) {
+            pieces[seat_of(k)] = mask;
+        }
+        turn.captured = turn.captured.map(|(k, field)| (seat_of(k), field));
+        turn
+    }
+
+    /// Applies `face` rolled by seat `mover` with `tries` used this turn, the pieces given
+    /// in turn order: `pieces[0]` the mover's, `pieces[k]` those of the seat `k` turns
+    /// later (`N` must be the number of players). The simulator keeps its position this way,
+    /// rotated by one when the turn passes, so that every index is a constant and the
+    /// position stays in registers.
+    ///
+    /// The mover's move, win, extra roll and tries come from [`Rules::roll_from_view`]
+    /// (called with no opponent pieces, so it captures nothing); this function adds the
+    /// capture of whatever piece of another seat stands on the landing field, if that is a
+    /// track field. At most one piece stands on a field, so at most one is captured.
+    #[inline(always)]
+    pub fn roll_in_turn_order<const N: usize>(
+        &self,
+        pieces: &mut [u64; N],
+        mover: usize,
+        tries: u8,
+        face: u32,
+    ) -> SeatTurn {
+        debug_assert_eq!(N, self.players);
+        let own = pieces[0];
+        let turn = self.rules.roll_from_view(own, 0, 0, tries, face);
+        pieces[0] = turn.own;
+        // The landing field is the one bit the move set (a move never lands where it left).
+        let to = (turn.own & !own).trailing_zeros() & 63;
+        let on_track = u64::from(turn.moved & (to < self.track_len));
+        let shifts = &self.turn_shift[mover];
+        let mut captured = None;
+        for k in 1..N {
+            let mut field = to + shifts[k];
+            if field >= self.track_len {
+                field -= self.track_len;
+            }
+            let bit = on_track << field;
+            if pieces[k] & bit != 0 {
+                captured = Some((k, field));
+            }
+            pieces[k] &= !bit;
+        }
+        SeatTurn {
+            moved: turn.moved,
+            won: turn.won,
+            passes: turn.passes,
+            tries: turn.tries,
+            captured,
+        }
+    }
+
+    /// Applies `face` to `state` (see [`Seats::roll`]) and moves the turn on.
+    pub fn play_roll(&self, state: &mut SeatState, face: u32) -> SeatTurn {
+        let mover = usize::from(state.to_move);
+        let turn = self.roll(&mut state.pieces, mover, state.tries, face);
+        state.tries = turn.tries;
+        if turn.passes {
+            state.to_move = self.next_seat(mover) as u8;
+        }
+        turn
+    }
+
+    /// A readable line such as `B:2 A 17 c` for `seat`, fields in its own numbering.
+    pub fn describe(&self, state: &SeatState, seat: usize) -> String {
+        let board = self.board();
+        let mask = state.pieces[seat];
+        let mut parts = vec![format!("B:{}", board.pieces() - mask.count_ones())];
+        let mut rest = mask;
+        while rest != 0 {
+            parts.push(board.field_name(rest.trailing_zeros()));
+            rest &= rest - 1;
+        }
+        parts.join(" ")
+    }
+}
+
+/// Refuses the switches of `profile` that are not in [`TABLE_SWITCHES`], by name.
+///
+/// Reads the names from the profile's printed form, so a switch added to [`Profile`] later
+/// is refused here until someone decides what it means at a table.
+fn refuse_switches(profile: &Profile, players: usize) -> Result<(), SeatsError> {
+    let printed = profile.to_string();
+    match printed
+        .split('+')
+        .skip(1)
+        .find(|name| !TABLE_SWITCHES.contains(name))
+    {
+        Some(name) => Err(SeatsError::Switch {
+            name: name.to_string(),
+            players,
+        }),
+        None => Ok(()),
+    }
+}

@@ -1,0 +1,619 @@
+//! Games at a table of N players (RULES.md, "Three and four players"), in parallel chunks
+//! with reproducible streams, like [`super::duel`].
+//!
+//! # Fair seating
+//! Under [`Seating::All`] every chunk plays whole *rounds*: one game in each of the N!
+//! assignments of the dice to the seats. Every die then sits in every seat, and so starts
+//! and has every pair of neighbours, equally often, and the headline figure (a die's wins
+//! over all games) is the mean over the seatings. [`Seating::Fixed`] plays die `i` in seat
+//! `i` only (die 1 moves first), for studying one table. Either way the counts are kept per
+//! seat and die, so both the mean and the figures per seat come from the same games.
+
+use super::plan::{MAX_GAMES, PILOT_GAMES, PlanError, Stopping};
+use super::stats::{self, Interval};
+use super::stream::StreamKey;
+use crate::dice::Die;
+use crate::rules::{MAX_SEATS, Seats};
+use rand::Rng;
+use rayon::prelude::*;
+use std::fmt;
+use std::ops::Add;
+
+/// Games per chunk aimed at: each chunk is the fewest whole rounds that reach it.
+const CHUNK_TARGET: u64 = 1024;
+
+/// After this many rolls in a row without a move the game checks whether it is stuck (as
+/// in a duel: idle streaks this long are rare in live games).
+const IDLE_CHECK_INTERVAL: u32 = 64;
+
+/// How dice are assigned to seats.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, clap::ValueEnum, serde::Serialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum Seating {
+    /// Every assignment of the dice to the seats equally often (the fair comparison).
+    #[default]
+    All,
+    /// Die `i` in seat `i` (die 1 in seat 0, which moves first).
+    Fixed,
+}
+
+impl Seating {
+    /// The name on the command line.
+    pub fn name(self) -> &'static str {
+        match self {
+            Seating::All => "all",
+            Seating::Fixed => "fixed",
+        }
+    }
+}
+
+/// Why a table cannot be played.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub enum TableError {
+    /// Not one die per seat.
+    DiceCount {
+        /// Dice given.
+        dice: usize,
+        /// Seats at the table.
+        players: usize,
+    },
+    /// A roll cap of 0.
+    NoRolls,
+    /// A game count that is not a positive multiple of the seatings played.
+    Games {
+        /// The games asked for.
+        games: u64,
+        /// The number of seatings every round plays (N! or 1).
+        seatings: u64,
+    },
+    /// The plan exceeds the game cap or the precision cannot be reached within it.
+    Plan(PlanError),
+    /// The games played did not reach the half-width promised (checked, never assumed).
+    PrecisionNotReached {
+        /// The half-width promised.
+        claimed: f64,
+        /// The widest half-width reached.
+        reached: f64,
+    },
+}
+
+impl fmt::Display for TableError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            TableError::DiceCount { dice, players } => write!(
+                f,
+                "{dice} dice for {players} players: expected one die per seat"
+            ),
+            TableError::NoRolls => write!(f, "a roll cap of 0: expected at least 1 roll"),
+            TableError::Games { games, seatings } => write!(
+                f,
+                "{games} games: expected a positive multiple of {seatings}, so that every \
+                 seating of the dice is played equally often"
+            ),
+            TableError::Plan(e) => write!(f, "{e}"),
+            TableError::PrecisionNotReached { claimed, reached } => write!(
+                f,
+                "the games played reached a half-width of {reached:.2e} only, not the {claimed:e} asked for"
+            ),
+        }
+    }
+}
+
+impl std::error::Error for TableError {}
+
+impl From<PlanError> for TableError {
+    fn from(e: PlanError) -> TableError {
+        TableError::Plan(e)
+    }
+}
+
+/// How long a table runs, made by [`Table::stopping`].
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub enum TableStop {
+    /// Exactly this many games.
+    Games(u64),
+    /// Until every die's 95 % interval has at most this half-width.
+    Precision(f64),
+}
+
+/// How a table game ended.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum TableEnd {
+    /// A seat won after this many rolls.
+    Won {
+        /// The winning seat.
+        seat: usize,
+        /// Rolls in the game.
+        rolls: u64,
+    },
+    /// The game hit the roll cap.
+    Capped,
+    /// The position can provably never change again.
+    Endless,
+}
+
+/// Dice at a table, checked by [`Table::new`].
+#[derive(Clone, Debug)]
+pub struct Table<'a> {
+    seats: &'a Seats,
+    dice: Vec<&'a Die>,
+    max_rolls: u64,
+    seating: Seating,
+    /// `seatings[k][s]`: the die in seat `s` in seating `k`.
+    seatings: Vec<[usize; MAX_SEATS]>,
+}
+
+impl<'a> Table<'a> {
+    /// `dice[i]` at the table `seats`, one die per seat; a game reaching `max_rolls` rolls
+    /// counts as unfinished.
+    pub fn new(
+        seats: &'a Seats,
+        dice: &[&'a Die],
+        max_rolls: u64,
+        seating: Seating,
+    ) -> Result<Table<'a>, TableError> {
+        if dice.len() != seats.players() {
+            return Err(TableError::DiceCount {
+                dice: dice.len(),
+                players: seats.players(),
+            });
+        }
+        if max_rolls == 0 {
+            return Err(TableError::NoRolls);
+        }
+        let seatings = match seating {
+            Seating::All => permutations(seats.players()),
+            Seating::Fixed => vec![[0, 1, 2, 3]],
+        };
+        Ok(Table {
+            seats,
+            dice: dice.to_vec(),
+            max_rolls,
+            seating,
+            seatings,
+        })
+    }
+
+    /// The seats.
+    pub fn seats(&self) -> &'a Seats {
+        self.seats
+    }
+
+    /// The dice in the order given.
+    pub fn dice(&self) -> &[&'a Die] {
+        &self.dice
+    }
+
+    /// The roll cap.
+    pub fn max_rolls(&self) -> u64 {
+        self.max_rolls
+    }
+
+    /// How the dice are seated.
+    pub fn seating(&self) -> Seating {
+        self.seating
+    }
+
+    /// Games in one round: one per seating (N! under [`Seating::All`], else 1).
+    pub fn round_games(&self) -> u64 {
+        self.seatings.len() as u64
+    }
+
+    /// Games in one chunk: the fewest whole rounds that make at least 1024 games.
+    pub fn chunk_games(&self) -> u64 {
+        CHUNK_TARGET.div_ceil(self.round_games()) * self.round_games()
+    }
+
+    /// Plays one game with `seated[s]` the die in seat `s`.
+    #[inline(always)]
+    pub fn play<R: Rng>(&self, seated: &[&Die; MAX_SEATS], rng: &mut R) -> TableEnd {
+        match self.seats.players() {
+            2 => self.play_in_turn_order::<2, R>(seated, rng),
+            3 => self.play_in_turn_order::<3, R>(seated, rng),
+            _ => self.play_in_turn_order::<4, R>(seated, rng),
+        }
+    }
+
+    /// [`Table::play`] for `N` players. The position is kept in turn order (the mover's
+    /// pieces and die first) and rotated by one seat when the turn passes, as the duel
+    /// swaps its two players: the hot loop never indexes by seat.
+    #[inline(always)]
+    fn play_in_turn_order<const N: usize, R: Rng>(
+        &self,
+        seated: &[&Die; MAX_SEATS],
+        rng: &mut R,
+    ) -> TableEnd {
+        let mut pieces = [1u64; N];
+        let mut dice: [&Die; N] = std::array::from_fn(|s| seated[s]);
+        let mut mover = 0usize;
+        let mut tries = 0u8;
+        let mut idle = 0u32;
+        let mut rolls = 0u64;
+        loop {
+            rolls += 1;
+            let face = dice[0].roll(rng);
+            let turn = self
+                .seats
+                .roll_in_turn_order(&mut pieces, mover, tries, face);
+            idle = if turn.moved { 0 } else { idle + 1 };
+            // The three ways a game can end are rare; one combined test keeps the loop to a
+            // single well-predicted branch.
+            let check_stuck = !turn.moved & idle.is_multiple_of(IDLE_CHECK_INTERVAL);
+            if turn.won | check_stuck | (rolls >= self.max_rolls) {
+                if let Some(end) = self.ending(
+                    seated,
+                    &pieces,
+                    mover,
+                    turn.won,
+                    turn.passes,
+                    rolls,
+                    check_stuck,
+                ) {
+                    return end;
+                }
+            }
+            tries = turn.tries;
+            if turn.passes {
+                // Element by element with constant indices (not `rotate_left`, which goes
+                // through memory): the arrays stay in registers.
+                pieces = std::array::from_fn(|k| pieces[(k + 1) % N]);
+                dice = std::array::from_fn(|k| dice[(k + 1) % N]);
+                mover = self.seats.next_seat(mover);
+            }
+        }
+    }
+
+    /// The rare path of [`Table::play`]: a win, a stuck position or the cap.
+    #[cold]
+    #[inline(never)]
+    #[allow(clippy::too_many_arguments)]
+    fn ending<const N: usize>(
+        &self,
+        seated: &[&Die; MAX_SEATS],
+        in_turn_order: &[u64; N],
+        mover: usize,
+        won: bool,
+        passes: bool,
+        rolls: u64,
+        check_stuck: bool,
+    ) -> Option<TableEnd> {
+        if won {
+            return Some(TableEnd::Won { seat: mover, rolls });
+        }
+        let mut pieces = [0u64; MAX_SEATS];
+        for (k, &mask) in in_turn_order.iter().enumerate() {
+            pieces[(mover + k) % N] = mask;
+        }
+        let next = if passes {
+            self.seats.next_seat(mover)
+        } else {
+            mover
+        };
+        if check_stuck && table_never_ends(self.seats, seated, &pieces, next as u8) {
+            return Some(TableEnd::Endless);
+        }
+        (rolls >= self.max_rolls).then_some(TableEnd::Capped)
+    }
+
+    /// Plays chunk `chunk`: `rounds` rounds from the chunk's own stream.
+    pub fn play_chunk(&self, key: StreamKey, chunk: u64, rounds: u64) -> TableCounts {
+        #[cfg(target_arch = "x86_64")]
+        if std::is_x86_feature_detected!("bmi2")
+            && std::is_x86_feature_detected!("lzcnt")
+            && std::is_x86_feature_detected!("popcnt")
+        {
+            // SAFETY: the features the function is compiled for were just detected.
+            return unsafe { self.play_chunk_bmi2(key, chunk, rounds) };
+        }
+        self.play_chunk_portable(key, chunk, rounds)
+    }
+
+    /// [`Table::play_chunk`] compiled for BMI2, LZCNT and POPCNT, as the duel's chunks are.
+    #[cfg(target_arch = "x86_64")]
+    #[target_feature(enable = "bmi1,bmi2,lzcnt,popcnt")]
+    fn play_chunk_bmi2(&self, key: StreamKey, chunk: u64, rounds: u64) -> TableCounts {
+        self.play_chunk_portable(key, chunk, rounds)
+    }
+
+    #[inline(always)]
+    fn play_chunk_portable(&self, key: StreamKey, chunk: u64, rounds: u64) -> TableCounts {
+        let mut rng = key.rng(chunk);
+        let mut counts = TableCounts::new(self.seats.players());
+        let first = self.dice[0];
+        for _ in 0..rounds {
+            for seating in &self.seatings {
+                let mut seated = [first; MAX_SEATS];
+                for (s, slot) in seated.iter_mut().enumerate().take(self.dice.len()) {
+                    *slot = self.dice[seating[s]];
+                }
+                let end = self.play(&seated, &mut rng);
+                counts.record(seating, end);
+            }
+        }
+        counts
+    }
+
+    /// Plays chunks `chunks` in parallel (the last cut to `total_rounds` rounds in all) and
+    /// adds them up; `progress` is told the games of each chunk.
+    pub fn play_chunks(
+        &self,
+        key: StreamKey,
+        chunks: std::ops::Range<u64>,
+        total_rounds: u64,
+        progress: &(dyn Fn(u64) + Sync),
+    ) -> TableCounts {
+        let chunk_rounds = self.chunk_games() / self.round_games();
+        chunks
+            .into_par_iter()
+            .map(|chunk| {
+                let rounds = chunk_rounds
+                    .min(total_rounds.saturating_sub(chunk.saturating_mul(chunk_rounds)));
+                let counts = self.play_chunk(key, chunk, rounds);
+                progress(rounds * self.round_games());
+                counts
+            })
+            .reduce(|| TableCounts::new(self.seats.players()), |a, b| a + b)
+    }
+
+    /// Checks a fixed game count for this table: a positive multiple of
+    /// [`Table::round_games`] and at most [`MAX_GAMES`].
+    pub fn check_games(&self, games: u64) -> Result<u64, TableError> {
+        if games == 0 || !games.is_multiple_of(self.round_games()) {
+            return Err(TableError::Games {
+                games,
+                seatings: self.round_games(),
+            });
+        }
+        if games > MAX_GAMES {
+            return Err(PlanError::TooManyGames(games).into());
+        }
+        Ok(games)
+    }
+
+    /// A stopping rule for this table: exactly `games` games ([`Table::check_games`]), or
+    /// until every die's 95 % half-width is at most `precision` (checked as
+    /// [`Stopping::precision`] checks a duel's).
+    pub fn stopping(&self, games: Option<u64>, precision: f64) -> Result<TableStop, TableError> {
+        match games {
+            Some(n) => Ok(TableStop::Games(self.check_games(n)?)),
+            None => {
+                Stopping::precision(precision)?;
+                Ok(TableStop::Precision(precision))
+            }
+        }
+    }
+
+    /// Plays the table to `stop`. Under a precision rule every die's 95 % half-width is
+    /// checked before the counts are returned.
+    ///
+    /// The precision rule is the duel's ([`super::games_for_precision`]): a pilot fixes the
+    /// sample size from the largest variance bound of any die's P(win) over its 99.9 %
+    /// interval; if the widest interval is still too wide, the table extends to the
+    /// worst-case size, which needs no estimate.
+    pub fn run(
+        &self,
+        key: StreamKey,
+        stop: TableStop,
+        progress: &(dyn Fn(u64) + Sync),
+    ) -> Result<TableCounts, TableError> {
+        match stop {
+            TableStop::Games(games) => {
+                let games = self.check_games(games)?;
+                let rounds = games / self.round_games();
+                let chunks = games.div_ceil(self.chunk_games());
+                Ok(self.play_chunks(key, 0..chunks, rounds, progress))
+            }
+            TableStop::Precision(h) => {
+                Stopping::precision(h)?;
+                let uncut = u64::MAX;
+                let pilot_chunks = PILOT_GAMES.div_ceil(self.chunk_games());
+                let mut counts = self.play_chunks(key, 0..pilot_chunks, uncut, progress);
+                let mut done = pilot_chunks;
+                let variance = (0..self.dice.len())
+                    .map(|i| {
+                        let bracket = stats::wilson(counts.wins_of(i), counts.games, stats::Z999);
+                        stats::max_variance(&bracket)
+                    })
+                    .fold(0.0, f64::max);
+                let planned = self.whole_chunks(h, variance)?.max(counts.games);
+                for target in [planned, self.whole_chunks(h, 0.25)?] {
+                    let target_chunks = target / self.chunk_games();
+                    if target_chunks > done {
+                        counts =
+                            counts + self.play_chunks(key, done..target_chunks, uncut, progress);
+                        done = target_chunks;
+                    }
+                    if counts.widest_half_width() <= h {
+                        break;
+                    }
+                }
+                let reached = counts.widest_half_width();
+                if reached <= h {
+                    Ok(counts)
+                } else {
+                    Err(TableError::PrecisionNotReached {
+                        claimed: h,
+                        reached,
+                    })
+                }
+            }
+        }
+    }
+
+    /// The games a half-width needs at a variance bound, in whole chunks, within the cap.
+    fn whole_chunks(&self, half_width: f64, variance: f64) -> Result<u64, TableError> {
+        let too_fine = || PlanError::PrecisionTooFine {
+            half_width,
+            games: stats::Z95 * stats::Z95 * variance / (half_width * half_width),
+        };
+        let games = stats::games_for_half_width(variance, half_width, stats::Z95)
+            .and_then(|n| {
+                n.div_ceil(self.chunk_games())
+                    .checked_mul(self.chunk_games())
+            })
+            .ok_or_else(too_fine)?;
+        if games > MAX_GAMES {
+            return Err(too_fine().into());
+        }
+        Ok(games)
+    }
+}
+
+/// Whether a table game can provably never change again: the mover cannot move and its die
+/// shows only 6s (it rolls forever), or no seat can move with its die (nothing ever moves).
+pub fn table_never_ends(
+    seats: &Seats,
+    seated: &[&Die; MAX_SEATS],
+    pieces: &[u64; MAX_SEATS],
+    to_move: u8,
+) -> bool {
+    let stuck = |s: usize| super::cannot_move(seats.rules(), seated[s], pieces[s]);
+    let mover = usize::from(to_move);
+    (stuck(mover) && seated[mover].only_sixes()) || (0..seats.players()).all(stuck)
+}
+
+/// Every assignment of `n` dice to `n` seats (`n!` of them), in lexicographic order.
+pub fn permutations(n: usize) -> Vec<[usize; MAX_SEATS]> {
+    fn extend(prefix: &mut Vec<usize>, n: usize, out: &mut Vec<[usize; MAX_SEATS]>) {
+        if prefix.len() == n {
+            let mut p = [0usize; MAX_SEATS];
+            p[..n].copy_from_slice(prefix);
+            // Unused seats keep distinct indices so that the array is a permutation too.
+            for (s, slot) in p.iter_mut().enumerate().skip(n) {
+                *slot = s;
+            }
+            out.push(p);
+            return;
+        }
+        for d in 0..n {
+            if !prefix.contains(&d) {
+                prefix.push(d);
+                extend(prefix, n, out);
+                prefix.pop();
+            }
+        }
+    }
+    let mut out = Vec::new();
+    extend(&mut Vec::new(), n, &mut out);
+    out
+}
+
+/// Outcomes of table games, by seat and die. Integer counts, so chunks add up to the same
+/// totals in any order, whatever the number of threads.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, serde::Serialize)]
+pub struct TableCounts {
+    /// Players at the table.
+    pub players: usize,
+    /// Games played.
+    pub games: u64,
+    /// Games that hit the roll cap or were proven never-ending (won by nobody).
+    pub unfinished: u64,
+    /// Of the unfinished games, those proven never-ending.
+    pub endless: u64,
+    /// Rolls in all finished games.
+    pub rolls: u64,
+    /// `seated[s][i]`: games in which die `i` sat in seat `s`.
+    pub seated: [[u64; MAX_SEATS]; MAX_SEATS],
+    /// `wins[s][i]`: games die `i` won from seat `s`.
+    pub wins: [[u64; MAX_SEATS]; MAX_SEATS],
+}
+
+impl TableCounts {
+    /// No games yet.
+    pub fn new(players: usize) -> TableCounts {
+        TableCounts {
+            players,
+            games: 0,
+            unfinished: 0,
+            endless: 0,
+            rolls: 0,
+            seated: [[0; MAX_SEATS]; MAX_SEATS],
+            wins: [[0; MAX_SEATS]; MAX_SEATS],
+        }
+    }
+
+    fn record(&mut self, seating: &[usize; MAX_SEATS], end: TableEnd) {
+        self.games += 1;
+        for (s, &die) in seating.iter().enumerate().take(self.players) {
+            self.seated[s][die] += 1;
+        }
+        match end {
+            TableEnd::Won { seat, rolls } => {
+                self.rolls += rolls;
+                self.wins[seat][seating[seat]] += 1;
+            }
+            TableEnd::Capped => self.unfinished += 1,
+            TableEnd::Endless => {
+                self.unfinished += 1;
+                self.endless += 1;
+            }
+        }
+    }
+
+    /// Games die `i` won, from any seat.
+    pub fn wins_of(&self, die: usize) -> u64 {
+        self.wins.iter().map(|row| row[die]).sum()
+    }
+
+    /// P(die `i` wins) over all games.
+    pub fn p_win(&self, die: usize) -> f64 {
+        self.wins_of(die) as f64 / self.games as f64
+    }
+
+    /// 95 % Wilson interval of P(die `i` wins).
+    pub fn ci95(&self, die: usize) -> Interval {
+        stats::wilson(self.wins_of(die), self.games, stats::Z95)
+    }
+
+    /// P(die `i` wins | it sits in seat `s`); NaN if it never sat there.
+    pub fn p_win_in_seat(&self, seat: usize, die: usize) -> f64 {
+        self.wins[seat][die] as f64 / self.seated[seat][die] as f64
+    }
+
+    /// The widest 95 % half-width of any die's P(win).
+    pub fn widest_half_width(&self) -> f64 {
+        (0..self.players)
+            .map(|i| self.ci95(i).half_width())
+            .fold(0.0, f64::max)
+    }
+}
+
+impl Add for TableCounts {
+    type Output = TableCounts;
+    fn add(mut self, o: TableCounts) -> TableCounts {
+        self.games += o.games;
+        self.unfinished += o.unfinished;
+        self.endless += o.endless;
+        self.rolls += o.rolls;
+        for s in 0..MAX_SEATS {
+            for i in 0..MAX_SEATS {
+                self.seated[s][i] += o.seated[s][i];
+                self.wins[s][i] += o.wins[s][i];
+            }
+        }
+        self
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn permutations_cover_every_seating_once() {
+        for n in 2..=4 {
+            let perms = permutations(n);
+            let factorial: usize = (1..=n).product();
+            assert_eq!(perms.len(), factorial);
+            let distinct: std::collections::HashSet<_> = perms.iter().collect();
+            assert_eq!(distinct.len(), factorial);
+            // Every die sits in every seat (n-1)! times.
+            for s in 0..n {
+                for d in 0..n {
+                    let k = perms.iter().filter(|p| p[s] == d).count();
+                    assert_eq!(k, factorial / n);
+                }
+            }
+        }
+    }
+}

@@ -1,0 +1,231 @@
+//! Strategies: which of the legal moves a player picks under the `choice` profile.
+//!
+//! Under `choice` (RULES.md) rules 1 and 2 stay compulsory, but rule 3 lets the player pick
+//! any piece that can move the face rolled. A [`Strategy`] makes that pick from the position
+//! (both players' pieces) and the list [`Rules::legal_moves`] gives. When the list holds one
+//! move (rules 1 and 2, rule 3 with one movable piece, every roll outside `choice`) every
+//! strategy plays it; with an empty list (rule 4) there is nothing to pick.
+//!
+//! The game under `choice` is a two-player zero-sum stochastic game: A maximises
+//! P(A wins) - P(B wins), a never-ending game counting 0, and B minimises it. The
+//! strategies here are fixed heuristics, not solutions of that game.
+//!
+//! # The opponent's die
+//! `safe` measures danger with the faces of the *opponent's* die, which a strategy parsed
+//! from a name does not know: `"safe".parse()` gives [`Strategy::Safe`] holding
+//! [`Threats::unresolved`]. [`Strategy::against`] turns it into the per-matchup form, and
+//! [`Matchup::new`](crate::sim::Matchup::new) does so for both players, so the simulator and
+//! the commands never see an unresolved `safe`. Every other strategy ignores the dice.
+
+mod threats;
+
+pub use threats::Threats;
+
+use crate::dice::{Die, excerpt};
+use crate::rules::{LegalMoves, PieceMove, Player, Rules};
+use std::fmt;
+
+/// How a player picks among the legal moves of a roll.
+///
+/// Every strategy returns one of the moves in `legal`; the list is ordered frontmost piece
+/// first (see [`Rules::legal_moves`]), and "frontmost" below means "earliest in that list".
+///
+/// Not `Copy`, so that a variant holding a policy table (written by the exact solver) can
+/// join the built-in heuristics.
+#[derive(Clone, Debug, PartialEq)]
+pub enum Strategy {
+    /// `frontmost`: the frontmost piece that can move, moves (rule 3 of `bwinf`), i.e.
+    /// [`LegalMoves::frontmost`]. The only strategy outside `choice`.
+    Frontmost,
+    /// `rearmost`: the rearmost piece that can move, moves (the last of the list).
+    Rearmost,
+    /// `capture`: the frontmost move that captures an opponent piece; when none captures,
+    /// the frontmost move.
+    Capture,
+    /// `safe`: the move after which the fewest of the mover's pieces stand where one roll of
+    /// the opponent's die could hit them ([`Threats`] states exactly what counts as a
+    /// threat, measured with the opponent's pieces after the move, so a captured piece no
+    /// longer threatens). Ties go to a move that captures, then to the frontmost move.
+    /// Holds the opponent's die's reach; see the module docs for how it gets it.
+    Safe(Threats),
+    /// `random`: uniform among the legal moves, drawn from the caller's random stream.
+    /// One draw (Lemire's unbiased multiply-and-reject on 32-bit words) is made only when
+    /// there are at least two moves, so rolls with a single move consume nothing.
+    ///
+    /// The exact solver treats `random` as the uniform mix over the legal moves (each with
+    /// probability `1 / len`), which is what the simulation samples.
+    Random,
+}
+
+/// The strategy names [`Strategy::from_str`](std::str::FromStr) accepts.
+pub const STRATEGY_NAMES: [&str; 5] = ["frontmost", "rearmost", "capture", "safe", "random"];
+
+/// Why a strategy name was rejected.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum StrategyError {
+    /// Not a strategy name; holds a short, escaped excerpt of what was given.
+    Unknown(String),
+    /// `table:FILE`: policies of the exact solver cannot be read yet; holds the file name
+    /// (a short, escaped excerpt).
+    TableNotAvailable(String),
+}
+
+impl fmt::Display for StrategyError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            StrategyError::Unknown(given) => write!(
+                f,
+                "unknown strategy {given}: expected one of {} (or table:FILE)",
+                STRATEGY_NAMES.join(", ")
+            ),
+            StrategyError::TableNotAvailable(file) => write!(
+                f,
+                "strategy table:{file} needs an exact policy file written by the exact solver, \
+                 which is not available yet; use one of {}",
+                STRATEGY_NAMES.join(", ")
+            ),
+        }
+    }
+}
+
+impl std::error::Error for StrategyError {}
+
+impl std::str::FromStr for Strategy {
+    type Err = StrategyError;
+
+    /// Parses a strategy name (see [`STRATEGY_NAMES`]), ignoring case and surrounding
+    /// blanks. `safe` comes back unresolved (see the module docs).
+    fn from_str(s: &str) -> Result<Strategy, StrategyError> {
+        let name = s.trim().to_ascii_lowercase();
+        match name.as_str() {
+            "frontmost" => Ok(Strategy::Frontmost),
+            "rearmost" => Ok(Strategy::Rearmost),
+            "capture" => Ok(Strategy::Capture),
+            "safe" => Ok(Strategy::Safe(Threats::unresolved())),
+            "random" => Ok(Strategy::Random),
+            _ => match s.trim().strip_prefix("table:") {
+                Some(file) => Err(StrategyError::TableNotAvailable(excerpt(file))),
+                None => Err(StrategyError::Unknown(excerpt(s))),
+            },
+        }
+    }
+}
+
+impl fmt::Display for Strategy {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(&self.name())
+    }
+}
+
+impl serde::Serialize for Strategy {
+    /// As its [`Strategy::name`].
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        serializer.serialize_str(&self.name())
+    }
+}
+
+impl Default for Strategy {
+    /// `frontmost`, rule 3 of `bwinf`.
+    fn default() -> Self {
+        Strategy::Frontmost
+    }
+}
+
+impl Strategy {
+    /// The name the strategy is parsed from and reported as (`strategy_a` / `strategy_b`
+    /// in JSON).
+    pub fn name(&self) -> String {
+        match self {
+            Strategy::Frontmost => "frontmost",
+            Strategy::Rearmost => "rearmost",
+            Strategy::Capture => "capture",
+            Strategy::Safe(_) => "safe",
+            Strategy::Random => "random",
+        }
+        .to_string()
+    }
+
+    /// Whether the strategy's pick depends on the position alone (`random` draws).
+    pub fn is_deterministic(&self) -> bool {
+        !matches!(self, Strategy::Random)
+    }
+
+    /// Whether this is `frontmost`, the rules' own pick: the simulator's fast path.
+    pub fn is_frontmost(&self) -> bool {
+        matches!(self, Strategy::Frontmost)
+    }
+
+    /// The strategy as played against an opponent rolling `opponent_die`: resolves
+    /// [`Strategy::Safe`]'s threats from that die; every other strategy is returned as it is.
+    pub fn against(&self, opponent_die: &Die) -> Strategy {
+        match self {
+            Strategy::Safe(_) => Strategy::Safe(Threats::of_die(opponent_die)),
+            other => other.clone(),
+        }
+    }
+
+    /// Picks one of `legal`, the moves [`Rules::legal_moves`] gives for `mover`, whose pieces
+    /// are `own`, against the opponent's pieces `other` (in the opponent's numbering).
+    /// `None` only when `legal` is empty. Only [`Strategy::Random`] uses `rng`.
+    ///
+    /// # Panics
+    /// On a [`Strategy::Safe`] not resolved with [`Strategy::against`] (a programming
+    /// error: its pick would depend on a die nobody gave it).
+    #[inline]
+    pub fn choose<R: rand::Rng + ?Sized>(
+        &self,
+        rules: &Rules,
+        own: u64,
+        other: u64,
+        mover: Player,
+        legal: &LegalMoves,
+        rng: &mut R,
+    ) -> Option<PieceMove> {
+        if legal.len() <= 1 {
+            return legal.frontmost();
+        }
+        match self {
+            Strategy::Frontmost => legal.frontmost(),
+            Strategy::Rearmost => legal.iter().last(),
+            Strategy::Capture => legal
+                .iter()
+                .find(|m| captures(rules, other, mover, m))
+                .or_else(|| legal.frontmost()),
+            Strategy::Safe(threats) => {
+                assert!(
+                    threats.is_resolved(),
+                    "Strategy::Safe must be resolved with the opponent's die (Strategy::against) before it chooses"
+                );
+                // min_by_key keeps the first of equal keys: the frontmost among ties.
+                legal.iter().min_by_key(|m| {
+                    let after = rules.roll_with_move(own, other, mover, 0, legal.face(), Some(*m));
+                    let danger = threats.threatened(rules, after.own, after.other, mover);
+                    (danger, after.captured_bit == 0)
+                })
+            }
+            Strategy::Random => {
+                let pick = uniform_below(rng, legal.len() as u32);
+                legal.iter().nth(pick as usize)
+            }
+        }
+    }
+}
+
+/// Whether `movement` of `mover` captures one of the opponent's pieces `other` (in the
+/// opponent's numbering): it lands on a track field where an opponent piece stands.
+pub fn captures(rules: &Rules, other: u64, mover: Player, movement: &PieceMove) -> bool {
+    let board = rules.board();
+    movement.to < board.track_len() && other >> board.opponent_field(mover, movement.to) & 1 == 1
+}
+
+/// A uniform index in `0..n` (`n >= 1`): Lemire's multiply-and-reject, as [`Die::roll`].
+#[inline]
+fn uniform_below<R: rand::Rng + ?Sized>(rng: &mut R, n: u32) -> u32 {
+    let reject_below = n.wrapping_neg() % n;
+    loop {
+        let product = u64::from(rng.next_u32()) * u64::from(n);
+        if (product as u32) >= reject_below {
+            return (product >> 32) as u32;
+        }
+    }
+}

@@ -1,0 +1,331 @@
+//! The search for the best die held against exact values: on a family whose pairs the
+//! exact solver computes on a small board, the race names the true best die (within its
+//! indifference) in at least the share of seeded runs it promises, every interval it
+//! states holds as often, and racing spends fewer games than the round robin with the same
+//! intervals and the same stopping rule.
+
+use approx::assert_abs_diff_eq;
+use wuerfelglueck::dice::Die;
+use wuerfelglueck::dice_search::{
+    Design, Family, RaceConfig, RaceOutcome, RaceStatus, pair_index, race,
+};
+use wuerfelglueck::exact::{SolveOptions, solve_matchup};
+use wuerfelglueck::rules::{Board, Profile, Rules};
+
+fn rules() -> Rules {
+    Rules::new(
+        "12/6/1/1".parse::<Board>().unwrap(),
+        "bwinf".parse::<Profile>().unwrap(),
+    )
+}
+
+/// Six 6-heavy dice whose exact means (on this board: 0.611, 0.566, 0.524, 0.503, 0.412,
+/// 0.369) are close enough that the race needs several rounds.
+fn family() -> Family {
+    let dice: Vec<Die> = [
+        "2,6,6,6,6,6",
+        "3,6,6,6,6,6",
+        "1,6,6,6,6,6",
+        "2,2,6,6,6,6",
+        "2,3,6,6,6,6",
+        "4,6,6,6,6,6",
+    ]
+    .iter()
+    .map(|d| d.parse().unwrap())
+    .collect();
+    Family::from_dice(dice, "test family".into()).unwrap()
+}
+
+/// The exact P(i beats j) of every ordered pair.
+fn exact_matrix(rules: &Rules, family: &Family) -> Vec<Vec<f64>> {
+    let n = family.len();
+    let options = SolveOptions::new(1e-12, 100_000, None).unwrap();
+    let mut m = vec![vec![f64::NAN; n]; n];
+    for (i, a) in family.dice().iter().enumerate() {
+        for (j, b) in family.dice().iter().enumerate().skip(i + 1) {
+            let r = solve_matchup(rules, a, b, &options).unwrap();
+            m[i][j] = r.p_a;
+            m[j][i] = r.p_b;
+        }
+    }
+    m
+}
+
+fn exact_means(m: &[Vec<f64>]) -> Vec<f64> {
+    let n = m.len();
+    (0..n)
+        .map(|i| (0..n).filter(|&j| j != i).map(|j| m[i][j]).sum::<f64>() / (n - 1) as f64)
+        .collect()
+}
+
+fn config(seed: u64, design: Design) -> RaceConfig {
+    RaceConfig::new(DELTA, EPSILON, 1 << 18, 3, seed, 100_000, design).unwrap()
+}
+
+const DELTA: f64 = 0.1;
+const EPSILON: f64 = 0.002;
+const RUNS: u64 = 100;
+
+/// Whether every interval the race states (every pair figure, the best die's mean)
+/// contains the exact value.
+fn intervals_hold(outcome: &RaceOutcome, m: &[Vec<f64>], means: &[f64]) -> bool {
+    let n = m.len();
+    let pairs_hold = (0..n).all(|i| {
+        (0..n)
+            .filter(|&j| j != i)
+            .all(|j| outcome.p(i, j).1.contains(m[i][j]))
+    });
+    pairs_hold
+        && outcome
+            .best_mean
+            .interval
+            .contains(means[outcome.best_mean.leader])
+}
+
+#[test]
+fn the_race_finds_the_true_best_die_as_often_as_it_promises() {
+    let rules = rules();
+    let family = family();
+    let m = exact_matrix(&rules, &family);
+    let means = exact_means(&m);
+    let best = (0..means.len())
+        .max_by(|&a, &b| means[a].total_cmp(&means[b]))
+        .unwrap();
+    let mut sorted = means.clone();
+    sorted.sort_by(|a, b| b.total_cmp(a));
+    // The test is meaningful only if the best die is separated from the rest.
+    assert!(sorted[0] - sorted[1] > 10.0 * EPSILON, "{means:?}");
+
+    let (mut found, mut held) = (0, 0);
+    for seed in 1..=RUNS {
+        let outcome = race(
+            &rules,
+            &family,
+            &config(seed, Design::Racing),
+            &|_| {},
+            &|_| {},
+        )
+        .unwrap();
+        let r = &outcome.best_mean;
+        if r.status != RaceStatus::Undecided && means[r.leader] >= means[best] - EPSILON {
+            found += 1;
+        }
+        if intervals_hold(&outcome, &m, &means) {
+            held += 1;
+        }
+    }
+    // Promised: at least 1 - DELTA = 90 % of the runs. With a true failure rate of
+    // 10 %, more than 18 failures in 100 runs have probability 0.009 (binomial tail);
+    // the union-bounded sequences are conservative and should fail far less often.
+    assert!(
+        RUNS - found <= 18,
+        "found the best die in {found} of {RUNS} runs"
+    );
+    assert!(
+        RUNS - held <= 18,
+        "all intervals held in {held} of {RUNS} runs"
+    );
+    println!("best die found in {found} of {RUNS} runs; all intervals held in {held}");
+}
+
+#[test]
+fn racing_spends_fewer_games_than_the_round_robin_for_the_same_guarantee() {
+    let rules = rules();
+    let family = family();
+    let racing = race(
+        &rules,
+        &family,
+        &config(7, Design::Racing),
+        &|_| {},
+        &|_| {},
+    )
+    .unwrap();
+    let robin = race(
+        &rules,
+        &family,
+        &config(7, Design::RoundRobin),
+        &|_| {},
+        &|_| {},
+    )
+    .unwrap();
+    // The round robin plays every pair equally often.
+    let n = family.len();
+    let first = robin.counts[0].games;
+    assert!(robin.counts.iter().all(|c| c.games == first));
+    assert!(
+        racing.games < robin.games,
+        "racing {} games, round robin {}",
+        racing.games,
+        robin.games
+    );
+    // Both name the same best die here (the gap is wide).
+    assert_eq!(racing.best_mean.leader, robin.best_mean.leader);
+    // The counts add up.
+    let total: u64 = racing.counts.iter().map(|c| c.games).sum();
+    assert_eq!(total, racing.games);
+    assert_eq!(racing.counts.len(), n * (n - 1) / 2);
+    assert_eq!(pair_index(n, n - 2, n - 1), n * (n - 1) / 2 - 1);
+}
+
+#[test]
+fn a_search_gives_the_same_counts_on_one_and_on_two_threads() {
+    let rules = rules();
+    let family = family();
+    let run = |threads| {
+        rayon::ThreadPoolBuilder::new()
+            .num_threads(threads)
+            .build()
+            .unwrap()
+            .install(|| {
+                race(
+                    &rules,
+                    &family,
+                    &config(3, Design::Racing),
+                    &|_| {},
+                    &|_| {},
+                )
+            })
+            .unwrap()
+    };
+    let (one, two) = (run(1), run(2));
+    assert_eq!(one.counts, two.counts);
+    assert_eq!(one.best_mean, two.best_mean);
+    assert_abs_diff_eq!(one.mean_estimate(0), two.mean_estimate(0), epsilon = 0.0);
+}
+
+fn command(args: &[&str]) -> std::process::Output {
+    std::process::Command::new(env!("CARGO_BIN_EXE_wuerfelglueck"))
+        .args(args)
+        .output()
+        .unwrap()
+}
+
+/// A small search on a reduced board: every documented JSON field, the exact confirmation
+/// agreeing with the race, the store read back on a rerun.
+#[test]
+fn search_json_has_the_documented_fields_and_the_store_is_reused() {
+    let dir = std::env::temp_dir().join(format!("wg-search-store-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    let args = [
+        "search",
+        "--faces",
+        "2",
+        "--values",
+        "5..6",
+        "--track",
+        "12",
+        "--offset",
+        "6",
+        "--pieces",
+        "1",
+        "--goal-fields",
+        "1",
+        "--confirm",
+        "3",
+        "--format",
+        "json",
+        "--store",
+        dir.to_str().unwrap(),
+    ];
+    let out = command(&args);
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let v: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+    for key in [
+        "family",
+        "best_mean",
+        "condorcet",
+        "maximin",
+        "cycles",
+        "games",
+        "error_probability",
+        "seed",
+        "confirmation",
+        "dice",
+    ] {
+        assert!(v.get(key).is_some(), "missing {key}");
+    }
+    assert_eq!(v["family"].as_array().unwrap().len(), 3);
+    for key in ["die", "mean_p", "ci95"] {
+        assert!(v["best_mean"].get(key).is_some(), "best_mean.{key}");
+    }
+    for key in ["die", "worst_p"] {
+        assert!(v["maximin"].get(key).is_some(), "maximin.{key}");
+    }
+    let confirmed = v["confirmation"].as_array().unwrap();
+    assert_eq!(confirmed.len(), 3);
+    for c in confirmed {
+        assert_eq!(c["status"], "exact");
+        assert_eq!(c["agrees"], true);
+    }
+    // The rerun reads the three pairs from the store.
+    let again = command(&args);
+    let v: serde_json::Value = serde_json::from_slice(&again.stdout).unwrap();
+    let notes: Vec<&str> = v["confirmation"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .filter_map(|c| c["note"].as_str())
+        .collect();
+    assert_eq!(notes.len(), 3);
+    assert!(notes.iter().all(|n| n.contains("read from")), "{notes:?}");
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+#[test]
+fn bad_families_are_refused_with_the_option_named() {
+    for (args, expected) in [
+        (
+            vec!["search", "--faces", "6", "--values", "0..19"],
+            "177100 dice",
+        ),
+        (
+            vec!["search", "--faces", "6", "--values", "6..1"],
+            "backwards",
+        ),
+        (
+            vec!["search", "--faces", "6", "--values", "1-6"],
+            "--values",
+        ),
+        (
+            vec!["search", "--faces", "0", "--values", "1..6"],
+            "at least one face",
+        ),
+        (
+            vec![
+                "search",
+                "--faces",
+                "2",
+                "--values",
+                "1..6",
+                "--max-games",
+                "1000",
+            ],
+            "--max-games",
+        ),
+        (
+            vec![
+                "search",
+                "--faces",
+                "2",
+                "--values",
+                "1..6",
+                "--error-probability",
+                "0",
+            ],
+            "--error-probability",
+        ),
+        (
+            vec!["search", "--faces", "1", "--values", "3..3"],
+            "at least two",
+        ),
+    ] {
+        let out = command(&args);
+        assert_eq!(out.status.code(), Some(2), "{args:?}");
+        let err = String::from_utf8_lossy(&out.stderr);
+        assert!(err.contains(expected), "{args:?}: {err}");
+    }
+}
