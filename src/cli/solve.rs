@@ -224,20 +224,22 @@ fn run_game(
 }
 
 /// The fixed policy a strategy name stands for under `choice` (`option` names the flag in
-/// errors).
+/// errors): a strategy of [`crate::strategy`] resolved against the opponent's die, a
+/// `table:FILE` checked against this game.
 pub fn move_policy(
     option: &str,
     text: &str,
-    _rules: &crate::rules::Rules,
-    _dice: [&crate::dice::Die; 2],
-    _opponent: &crate::dice::Die,
+    rules: &crate::rules::Rules,
+    dice: [&crate::dice::Die; 2],
+    opponent: &crate::dice::Die,
 ) -> Result<Box<dyn crate::exact::game::policy::MovePolicy>, CliError> {
-    use crate::exact::game::policy::FrontmostPolicy;
-    match text {
-        "frontmost" => Ok(Box::new(FrontmostPolicy)),
-        _ => Err(CliError::input(format!(
-            "{option} {}: expected optimal or frontmost",
-            crate::dice::excerpt(text)
-        ))),
+    use crate::strategy::Strategy;
+    let strategy: Strategy = text
+        .parse()
+        .map_err(|e| CliError::input(format!("{option}: {e} (or optimal)")))?;
+    if let Strategy::Table(t) = &strategy {
+        t.check_game(rules, dice)
+            .map_err(|e| CliError::input(format!("{option}: {e}")))?;
     }
+    Ok(Box::new(strategy.against(opponent)))
 }

@@ -195,26 +195,50 @@ pub struct LoadedPolicy {
     pub space: GameSpace,
 }
 
-/// Reads `path` and checks it against `rules` and `dice` (see the module docs).
-pub fn read(path: &Path, rules: &Rules, dice: [&Die; 2]) -> Result<LoadedPolicy, PolicyFileError> {
+/// The header line of `bytes`, checked for format and version, and where the body starts.
+fn split(path: &Path, bytes: &[u8]) -> Result<(PolicyHeader, usize), PolicyFileError> {
     let invalid = |what: String| PolicyFileError::Invalid(format!("{}: {what}", path.display()));
-    let mut bytes = Vec::new();
-    std::fs::File::open(path)
-        .and_then(|mut f| f.read_to_end(&mut bytes))
-        .map_err(|e| PolicyFileError::Io(format!("{}: {e}", path.display())))?;
     let newline = bytes
         .iter()
+        .take(1 << 16)
         .position(|&b| b == b'\n')
         .ok_or_else(|| invalid("no header line".into()))?;
     let header: PolicyHeader = serde_json::from_slice(&bytes[..newline])
         .map_err(|e| invalid(format!("header: {e}")))?;
     if header.format != FORMAT || header.version != VERSION {
         return Err(invalid(format!(
-            "format {:?} version {}, expected {FORMAT} version {VERSION}",
+            "format {} version {}, expected {FORMAT} version {VERSION}",
             crate::dice::excerpt(&header.format),
             header.version
         )));
     }
+    Ok((header, newline + 1))
+}
+
+fn read_bytes(path: &Path, limit: Option<u64>) -> Result<Vec<u8>, PolicyFileError> {
+    let mut bytes = Vec::new();
+    std::fs::File::open(path)
+        .and_then(|f| match limit {
+            Some(n) => f.take(n).read_to_end(&mut bytes),
+            None => {
+                let mut f = f;
+                f.read_to_end(&mut bytes)
+            }
+        })
+        .map_err(|e| PolicyFileError::Io(format!("{}: {e}", path.display())))?;
+    Ok(bytes)
+}
+
+/// Reads only the header of the policy file at `path` (format and version checked).
+pub fn read_header(path: &Path) -> Result<PolicyHeader, PolicyFileError> {
+    split(path, &read_bytes(path, Some(1 << 16))?).map(|(h, _)| h)
+}
+
+/// Reads `path` and checks it against `rules` and `dice` (see the module docs).
+pub fn read(path: &Path, rules: &Rules, dice: [&Die; 2]) -> Result<LoadedPolicy, PolicyFileError> {
+    let invalid = |what: String| PolicyFileError::Invalid(format!("{}: {what}", path.display()));
+    let bytes = read_bytes(path, None)?;
+    let (header, body_start) = split(path, &bytes)?;
     let expect = [
         ("board", header.board.clone(), rules.board().to_string()),
         ("profile", header.profile.clone(), rules.profile().to_string()),
@@ -229,7 +253,7 @@ pub fn read(path: &Path, rules: &Rules, dice: [&Die; 2]) -> Result<LoadedPolicy,
             )));
         }
     }
-    let body = &bytes[newline + 1..];
+    let body = &bytes[body_start..];
     if body.len() as u64 != header.body_bytes || body.len() % 8 != 0 {
         return Err(invalid(format!(
             "body of {} bytes, header says {}",

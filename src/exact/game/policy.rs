@@ -4,7 +4,7 @@
 //! first), the same numbering the simulator's strategies and the policy file use.
 
 use super::space::GameSpace;
-use crate::rules::{LegalMoves, Player};
+use crate::rules::{LegalMoves, Player, Rules};
 
 /// What a policy plays in one decision.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -18,6 +18,8 @@ pub enum Pick {
 /// One decision: the position and the roll, from the mover's view.
 #[derive(Clone, Copy, Debug)]
 pub struct Decision<'a> {
+    /// The rules.
+    pub rules: &'a Rules,
     /// The joint index of the position.
     pub index: usize,
     /// The slot of the face among the mover's distinct faces.
@@ -51,6 +53,27 @@ pub struct FrontmostPolicy;
 impl MovePolicy for FrontmostPolicy {
     fn pick(&self, _: &Decision<'_>) -> Pick {
         Pick::One(0)
+    }
+}
+
+/// A strategy of the simulator as a policy: `random` is the uniform mix over the legal
+/// moves, every other strategy its one pick (resolve `safe` with
+/// [`crate::strategy::Strategy::against`] first).
+impl MovePolicy for crate::strategy::Strategy {
+    fn pick(&self, d: &Decision<'_>) -> Pick {
+        use crate::strategy::Strategy;
+        match self {
+            Strategy::Random => Pick::Uniform,
+            Strategy::Frontmost => Pick::One(0),
+            other => {
+                // Only `random` draws; the generator is never used.
+                let mut unused = <rand_xoshiro::Xoshiro256PlusPlus as rand::SeedableRng>::seed_from_u64(0);
+                let chosen = other.choose(d.rules, d.own, d.other, d.mover, d.legal, &mut unused);
+                let position = chosen.and_then(|m| d.legal.iter().position(|l| l == m));
+                // A pick outside the list is reported by the solver as an illegal move.
+                Pick::One(position.unwrap_or(usize::MAX))
+            }
+        }
     }
 }
 
@@ -165,6 +188,7 @@ pub fn decide(space: &GameSpace, policy: &dyn MovePolicy, index: usize, k: usize
     let face = space.faces(index)[k].0;
     let legal = space.rules.legal_moves(own, other, mover, face);
     policy.pick(&Decision {
+        rules: &space.rules,
         index,
         face_slot: k,
         mover,
