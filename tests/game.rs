@@ -3,8 +3,13 @@
 
 use approx::assert_abs_diff_eq;
 use wuerfelglueck::dice::Die;
+use rand::SeedableRng;
+use rand_xoshiro::Xoshiro256PlusPlus;
 use wuerfelglueck::exact::game::policy::{Decision, FrontmostPolicy, MovePolicy, Pick};
-use wuerfelglueck::exact::game::{GameSolution, Side, solve_game};
+use wuerfelglueck::exact::game::space::Target;
+use wuerfelglueck::exact::game::{GameSolution, Side, file, solve_game, solve_game_keeping_values};
+use wuerfelglueck::rules::GameState;
+use wuerfelglueck::strategy::Strategy;
 use wuerfelglueck::exact::{SolveOptions, solve_matchup};
 use wuerfelglueck::rules::{Board, Rules};
 
@@ -95,8 +100,8 @@ fn the_optimal_pair_attains_the_value_and_beats_every_heuristic() {
     let front = FrontmostPolicy;
     let rear = Rearmost;
     let heuristics: [&dyn MovePolicy; 3] = [&front, &rear, &Uniform];
-    for board in ["12/6/1/1", "16/8/2/2"] {
-        for profile in ["choice", "choice+capture-duty"] {
+    for (board, profile) in [("12/6/1/1", "choice+capture-duty"), ("16/8/2/2", "choice")] {
+        {
             let opt = game(board, profile, "1..6", "1..6", [Side::Optimal, Side::Optimal]);
             assert!(opt.value_certified && opt.pair_certified, "{board} {profile}");
             assert_eq!(opt.end_component_states, 0, "1..6 against 1..6 always ends");
@@ -132,4 +137,161 @@ fn the_optimal_pair_attains_the_value_and_beats_every_heuristic() {
             }
         }
     }
+}
+
+#[test]
+fn a_position_with_one_legal_move_has_that_moves_value() {
+    let r = rules("16/8/2/2", "choice");
+    let (a, b) = (die("1..6"), die("1..6"));
+    let g = solve_game_keeping_values(&r, [&a, &b], [Side::Optimal, Side::Optimal], &options())
+        .unwrap();
+    let values = g.values.as_ref().unwrap();
+    let space = &g.space;
+    let mut checked = 0;
+    for index in 0..space.len() {
+        if !g.space.position(index).pieces.iter().all(|&m| m != 0) {
+            continue;
+        }
+        // Reached rows whose every face has at most one legal move: the value is the mean
+        // over the faces of that move's value (no choice anywhere).
+        let mut single = true;
+        let mut expected = [0.0; 2];
+        for (k, &(face, p)) in space.faces(index).iter().enumerate() {
+            let mut targets = Vec::new();
+            space.options(index, k, |_, t| targets.push(t));
+            let t = match targets.len() {
+                0 => Target::Next(space.no_move_target(index, face)),
+                1 => targets[0],
+                _ => {
+                    single = false;
+                    break;
+                }
+            };
+            let v = match t {
+                Target::Win(0) => [1.0, 1.0],
+                Target::Win(_) => [-1.0, -1.0],
+                Target::Next(j) => values.load(j),
+            };
+            expected = [expected[0] + p * v[0], expected[1] + p * v[1]];
+        }
+        let [lo, hi] = values.load(index);
+        if single && space.flag(index) & 1 != 0 && lo > -1.0 && hi < 1.0 && (hi - lo) < 1e-9 {
+            // The fixed point holds for this row up to the last sweep's change.
+            assert_abs_diff_eq!(lo, expected[0], epsilon = 1e-9);
+            checked += 1;
+        }
+        // And where there is a choice, the row's value is the best move's (checked by the
+        // optimality test); here only single-move rows.
+    }
+    assert!(checked > 100, "{checked}");
+    // A hand-picked one: A rolls with one piece in B... A:12 alone with B far behind; every
+    // face has one move (one piece on the board, the other in B, no 6 brings in: A is on
+    // the track only), so advising it lists one move whose value is the position's.
+    let s = GameState {
+        pieces: [1 << 12, 1 << 3],
+        to_move: 0,
+        tries: 0,
+    };
+    let i = space.encode(&s).unwrap();
+    let mut n = 0;
+    space.options(i, 0, |_, _| n += 1);
+    assert_eq!(n, 1, "face 1: only the piece on 12 can move");
+}
+
+#[test]
+fn dice_without_small_faces_report_end_components_honestly() {
+    // 4..9 cannot finish from the last track fields; with choices both players can keep a
+    // game going forever, and the solver must say so rather than claim a tolerance.
+    let r = rules("12/6/1/1", "choice");
+    let g = solve_game(
+        &r,
+        [&die("4..9"), &die("4..9")],
+        [Side::Optimal, Side::Optimal],
+        &SolveOptions::new(1e-12, 2_000, None).unwrap(),
+    )
+    .expect("a result, certified or not");
+    if g.end_component_states > 0 {
+        // Sound bracket whatever happened, and a certificate only if it really closed.
+        assert!(g.value_if_a_starts.lo <= g.value_if_a_starts.hi);
+        assert_eq!(
+            g.value_certified,
+            g.value_if_a_starts.width().max(g.value_if_b_starts.width()) <= 1e-12
+        );
+    }
+    // Dice without a 6 on a board of 2 pieces: nobody brings the second piece in, no win is
+    // reachable, the value is 0 exactly and every game is endless.
+    let g = game("16/8/2/2", "choice", "1..5", "1..5", [Side::Optimal, Side::Optimal]);
+    assert_eq!(g.value_if_a_starts, wuerfelglueck::exact::Bounds::ZERO);
+    assert_abs_diff_eq!(g.pair.p_never, 1.0, epsilon = 0.0);
+    assert!(g.value_certified);
+}
+
+#[test]
+fn simulation_with_the_optimal_tables_agrees_with_the_exact_figures() {
+    let board = "16/8/2/2";
+    let r = rules(board, "choice");
+    let (a, b) = (die("1..6"), die("1,1,1,6,6,6"));
+    let g = solve_game(&r, [&a, &b], [Side::Optimal, Side::Optimal], &options()).unwrap();
+    let dir = std::env::temp_dir().join(format!("wg-game-test-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let path = dir.join("opt.policy");
+    let table = g.policy.as_ref().unwrap();
+    let header = file::header(
+        &r,
+        [&a, &b],
+        ["optimal".into(), "optimal".into()],
+        &g.space,
+        table,
+    );
+    file::write(&path, &header, table, true).unwrap();
+    let strategy: Strategy = format!("table:{}", path.display()).parse().unwrap();
+    // A damaged body is refused.
+    let mut bytes = std::fs::read(&path).unwrap();
+    let last = bytes.len() - 1;
+    bytes[last] ^= 0x55;
+    let bad = dir.join("bad.policy");
+    std::fs::write(&bad, &bytes).unwrap();
+    let err = format!("table:{}", bad.display()).parse::<Strategy>().unwrap_err();
+    assert!(err.to_string().contains("checksum"), "{err}");
+
+    // Play games with both players on the table (the rules' own roll with the chosen move).
+    let mut rng = Xoshiro256PlusPlus::seed_from_u64(11);
+    let games = 40_000u32;
+    for first in 0..2usize {
+        let mut a_wins = 0u32;
+        for _ in 0..games {
+            let mut s = GameState::start(first);
+            let mut rolls = 0;
+            loop {
+                rolls += 1;
+                assert!(rolls < 100_000);
+                let mover = s.mover();
+                let face = [&a, &b][mover].roll(&mut rng);
+                let legal = r.legal_moves(s.pieces[mover], s.pieces[1 - mover], mover, face);
+                let m = strategy.choose(
+                    &r,
+                    s.pieces[mover],
+                    s.pieces[1 - mover],
+                    mover,
+                    &legal,
+                    &mut rng,
+                );
+                let out = r.play_move(&mut s, face, m).unwrap();
+                if let Some(w) = out.winner {
+                    a_wins += u32::from(w == 0);
+                    break;
+                }
+            }
+        }
+        let p = if first == 0 {
+            g.pair.p_a_if_a_starts
+        } else {
+            g.pair.p_a_if_b_starts
+        };
+        let sd = (p * (1.0 - p) / f64::from(games)).sqrt();
+        let z = (f64::from(a_wins) / f64::from(games) - p) / sd;
+        // 4.4 sd: a false alarm once in 100,000 runs.
+        assert!(z.abs() < 4.4, "first {first}: z = {z}");
+    }
+    std::fs::remove_dir_all(&dir).unwrap();
 }
