@@ -10,6 +10,7 @@
 
 mod converge;
 mod duel;
+pub mod advise;
 pub mod files;
 mod pig;
 pub mod plot;
@@ -22,6 +23,7 @@ pub use converge::{
     CONVERGENCE_CSV_HEADER, ConvergenceReport, ExactSummary, Header, STOPPING_CSV_HEADER,
     StoppingReport,
 };
+pub use advise::AdviseReport;
 pub use duel::{DuelReport, write_duel};
 pub use files::{OutputFile, PlotError};
 pub use pig::{ComparisonReport, GameReport, QueryReport, SimulationReport};

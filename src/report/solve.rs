@@ -62,12 +62,12 @@ pub struct SolveReport {
     pub stalled: bool,
     /// Under `choice`: the game's value and how the sides played.
     #[serde(flatten, skip_serializing_if = "Option::is_none")]
-    pub game: Option<GameReport>,
+    pub game: Option<ChoiceReport>,
 }
 
 /// The fields `solve` adds under `choice` ([`crate::exact::game`]).
 #[derive(Clone, Debug, Serialize)]
-pub struct GameReport {
+pub struct ChoiceReport {
     /// `P(A wins) - P(B wins)` when A starts, both sides playing as `strategy_a` and
     /// `strategy_b` say (the game's value when both are `optimal`).
     pub value_if_a_starts: f64,
@@ -97,7 +97,7 @@ pub struct GameReport {
     pub pair_sweeps: usize,
 }
 
-/// `[lo, hi]` of the values of a [`GameReport`].
+/// `[lo, hi]` of the values of a [`ChoiceReport`].
 #[derive(Clone, Debug, Serialize)]
 pub struct ValueBounds {
     /// Of the value when A starts.
@@ -108,7 +108,7 @@ pub struct ValueBounds {
     pub value: [f64; 2],
 }
 
-impl GameReport {
+impl ChoiceReport {
     /// Why the solve is not certified, in words (empty if it is).
     pub fn not_certified_reason(&self) -> String {
         let mut why = Vec::new();
@@ -230,7 +230,7 @@ impl SolveReport {
         seconds: f64,
     ) -> SolveReport {
         let [strategy_a, strategy_b] = strategies;
-        let game = GameReport {
+        let game = ChoiceReport {
             value_if_a_starts: g.value_if_a_starts.mid(),
             value_if_b_starts: g.value_if_b_starts.mid(),
             value: g.value.mid(),

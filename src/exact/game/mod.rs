@@ -62,6 +62,7 @@
 //! `f64` per index while iterating the value, then 3 `f64` per index and the packed pair
 //! ([`memory_bytes`]).
 
+pub mod advise;
 pub mod evaluate;
 pub mod file;
 pub mod policy;
@@ -243,6 +244,11 @@ pub fn solve_game_keeping_values(
     options: &SolveOptions,
 ) -> Result<GameSolution, ExactError> {
     solve(rules, dice, sides, options, true)
+}
+
+/// An input error of the exact layer that is not about the solve options' tolerance.
+pub(crate) fn options_error(what: String) -> ExactError {
+    ExactError::Profile(what)
 }
 
 fn bad_policy() -> ExactError {
