@@ -2,16 +2,16 @@
 //! hand-checkable positions, and the optimal pair against fixed strategies.
 
 use approx::assert_abs_diff_eq;
-use wuerfelglueck::dice::Die;
 use rand::SeedableRng;
 use rand_xoshiro::Xoshiro256PlusPlus;
+use wuerfelglueck::dice::Die;
 use wuerfelglueck::exact::game::policy::{Decision, FrontmostPolicy, MovePolicy, Pick};
 use wuerfelglueck::exact::game::space::Target;
 use wuerfelglueck::exact::game::{GameSolution, Side, file, solve_game, solve_game_keeping_values};
-use wuerfelglueck::rules::GameState;
-use wuerfelglueck::strategy::Strategy;
 use wuerfelglueck::exact::{SolveOptions, solve_matchup};
+use wuerfelglueck::rules::GameState;
 use wuerfelglueck::rules::{Board, Rules};
+use wuerfelglueck::strategy::Strategy;
 
 fn rules(board: &str, profile: &str) -> Rules {
     Rules::new(
@@ -102,8 +102,17 @@ fn the_optimal_pair_attains_the_value_and_beats_every_heuristic() {
     let heuristics: [&dyn MovePolicy; 3] = [&front, &rear, &Uniform];
     for (board, profile) in [("12/6/1/1", "choice+capture-duty"), ("16/8/2/2", "choice")] {
         {
-            let opt = game(board, profile, "1..6", "1..6", [Side::Optimal, Side::Optimal]);
-            assert!(opt.value_certified && opt.pair_certified, "{board} {profile}");
+            let opt = game(
+                board,
+                profile,
+                "1..6",
+                "1..6",
+                [Side::Optimal, Side::Optimal],
+            );
+            assert!(
+                opt.value_certified && opt.pair_certified,
+                "{board} {profile}"
+            );
             assert_eq!(opt.end_component_states, 0, "1..6 against 1..6 always ends");
             assert!(opt.pair_attains_value);
             let v = opt.value_if_a_starts.mid();
@@ -112,7 +121,13 @@ fn the_optimal_pair_attains_the_value_and_beats_every_heuristic() {
             for h in heuristics {
                 // Optimal A against a fixed B does at least as well as the value, and
                 // exactly as well as the best response, which is at least the value.
-                let vs = game(board, profile, "1..6", "1..6", [Side::Optimal, Side::Fixed(h)]);
+                let vs = game(
+                    board,
+                    profile,
+                    "1..6",
+                    "1..6",
+                    [Side::Optimal, Side::Fixed(h)],
+                );
                 assert!(vs.value_if_a_starts.lo >= opt.value_if_a_starts.lo - 1e-10);
                 assert!(vs.value_if_b_starts.lo >= opt.value_if_b_starts.lo - 1e-10);
                 for other in heuristics {
@@ -126,12 +141,10 @@ fn the_optimal_pair_attains_the_value_and_beats_every_heuristic() {
                     );
                     let pa = &fixed.pair;
                     assert!(
-                        pa.p_a_if_a_starts - pa.p_b_if_a_starts
-                            <= vs.value_if_a_starts.hi + 1e-10
+                        pa.p_a_if_a_starts - pa.p_b_if_a_starts <= vs.value_if_a_starts.hi + 1e-10
                     );
                     assert!(
-                        pa.p_a_if_b_starts - pa.p_b_if_b_starts
-                            <= vs.value_if_b_starts.hi + 1e-10
+                        pa.p_a_if_b_starts - pa.p_b_if_b_starts <= vs.value_if_b_starts.hi + 1e-10
                     );
                 }
             }
@@ -220,7 +233,13 @@ fn dice_without_small_faces_report_end_components_honestly() {
     }
     // Dice without a 6 on a board of 2 pieces: nobody brings the second piece in, no win is
     // reachable, the value is 0 exactly and every game is endless.
-    let g = game("16/8/2/2", "choice", "1..5", "1..5", [Side::Optimal, Side::Optimal]);
+    let g = game(
+        "16/8/2/2",
+        "choice",
+        "1..5",
+        "1..5",
+        [Side::Optimal, Side::Optimal],
+    );
     assert_eq!(g.value_if_a_starts, wuerfelglueck::exact::Bounds::ZERO);
     assert_abs_diff_eq!(g.pair.p_never, 1.0, epsilon = 0.0);
     assert!(g.value_certified);
@@ -251,7 +270,9 @@ fn simulation_with_the_optimal_tables_agrees_with_the_exact_figures() {
     bytes[last] ^= 0x55;
     let bad = dir.join("bad.policy");
     std::fs::write(&bad, &bytes).unwrap();
-    let err = format!("table:{}", bad.display()).parse::<Strategy>().unwrap_err();
+    let err = format!("table:{}", bad.display())
+        .parse::<Strategy>()
+        .unwrap_err();
     assert!(err.to_string().contains("checksum"), "{err}");
 
     // Play games with both players on the table (the rules' own roll with the chosen move).

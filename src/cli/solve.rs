@@ -200,7 +200,7 @@ fn run_game(
             e => CliError::failure(format!("--policy-out: {e}")),
         })?;
     }
-    let report = SolveReport::of_game(
+    let mut report = SolveReport::of_game(
         [dice[0].to_string(), dice[1].to_string()],
         rules,
         args.tolerance,
@@ -208,6 +208,35 @@ fn run_game(
         strategy_names,
         started.elapsed().as_secs_f64(),
     );
+    if let (Some(table), Some(game), true) = (
+        &solution.policy,
+        report.game.as_mut(),
+        policies.iter().all(Option::is_none),
+    ) {
+        use crate::strategy::{STRATEGY_NAMES, Strategy};
+        for name in STRATEGY_NAMES {
+            let strategy: Strategy = name.parse().expect("a built-in name");
+            // Compared on A's and B's decisions alike; `safe` against each mover's opponent.
+            let (mut decisions, mut differing) = (0, 0);
+            for side in 0..2 {
+                let resolved = strategy.against(dice[1 - side]);
+                let (d, x) =
+                    crate::exact::game::count_differences(&solution.space, table, &resolved, side);
+                decisions += d;
+                differing += x;
+            }
+            game.differs_from.push(crate::report::DifferenceReport {
+                strategy: name.to_string(),
+                decisions,
+                differing,
+                share: if decisions == 0 {
+                    0.0
+                } else {
+                    differing as f64 / decisions as f64
+                },
+            });
+        }
+    }
     if report.stalled {
         eprintln!(
             "warning: not certified to --tolerance {}: {}; the intervals below are as wide as \

@@ -42,7 +42,9 @@ pub fn progress(mask: u64) -> u64 {
 /// Moves out of a won configuration are not followed (the game is over), but the won
 /// configurations themselves are in the set.
 pub fn player_configs(rules: &Rules, die: &Die) -> ConfigIndex {
-    configs_closed_under(rules, die, |mask, face, push| push(rules.next_own(mask, face)))
+    configs_closed_under(rules, die, |mask, face, push| {
+        push(rules.next_own(mask, face))
+    })
 }
 
 /// The configurations reachable from the opening by `moves` (which calls its third argument

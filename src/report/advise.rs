@@ -54,7 +54,13 @@ impl AdviseReport {
         moves: &[MoveValue],
         note: String,
     ) -> AdviseReport {
-        let key = |m: &MoveValue| if mover == 0 { m.value.mid() } else { -m.value.mid() };
+        let key = |m: &MoveValue| {
+            if mover == 0 {
+                m.value.mid()
+            } else {
+                -m.value.mid()
+            }
+        };
         let best = moves.iter().map(key).fold(f64::NEG_INFINITY, f64::max);
         AdviseReport {
             position,

@@ -8,9 +8,9 @@
 //! A figure that is not defined (P(row wins | the game ends) when no game ended, a mean
 //! over no games) is `null` in JSON, an empty field in CSV and `-` in tables; never `NaN`.
 
+pub mod advise;
 mod converge;
 mod duel;
-pub mod advise;
 pub mod files;
 mod pig;
 pub mod plot;
@@ -19,17 +19,17 @@ mod search;
 mod solve;
 mod table;
 
+pub use advise::AdviseReport;
 pub use converge::{
     CONVERGENCE_CSV_HEADER, ConvergenceReport, ExactSummary, Header, STOPPING_CSV_HEADER,
     StoppingReport,
 };
-pub use advise::AdviseReport;
 pub use duel::{DuelReport, write_duel};
 pub use files::{OutputFile, PlotError};
 pub use pig::{ComparisonReport, GameReport, QueryReport, SimulationReport};
 pub use ranking::RankReport;
 pub use search::{BestMean, ConfirmationLine, DieLine, Maximin, SearchReport};
-pub use solve::{BoundsReport, SolveReport};
+pub use solve::{BoundsReport, DifferenceReport, SolveReport};
 pub use table::{TableRankReport, TableReport, TableSettings};
 
 use serde::Serialize;

@@ -95,6 +95,24 @@ pub struct ChoiceReport {
     pub value_sweeps: usize,
     /// Sweeps of the pair's evaluation.
     pub pair_sweeps: usize,
+    /// With both sides optimal: per heuristic, the decisions (reachable state and face with
+    /// a choice) and how many of them the heuristic plays differently from the optimal
+    /// pair.
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub differs_from: Vec<DifferenceReport>,
+}
+
+/// How often a heuristic's move differs from the optimal one.
+#[derive(Clone, Debug, Serialize)]
+pub struct DifferenceReport {
+    /// The heuristic.
+    pub strategy: String,
+    /// Decisions counted.
+    pub decisions: u64,
+    /// Of them, where the heuristic picks another move.
+    pub differing: u64,
+    /// `differing / decisions`.
+    pub share: f64,
 }
 
 /// `[lo, hi]` of the values of a [`ChoiceReport`].
@@ -247,6 +265,7 @@ impl SolveReport {
             end_component_states: g.end_component_states,
             value_sweeps: g.value_sweeps,
             pair_sweeps: g.pair_sweeps,
+            differs_from: Vec::new(),
         };
         let stalled = !(g.value_certified && g.pair_certified && g.pair_attains_value);
         let mut report = SolveReport::new(
@@ -394,10 +413,27 @@ impl super::Report for SolveReport {
             let vb = &g.value_bounds;
             for (label, v, [lo, hi]) in [
                 ("value", g.value, vb.value),
-                ("value | A starts", g.value_if_a_starts, vb.value_if_a_starts),
-                ("value | B starts", g.value_if_b_starts, vb.value_if_b_starts),
+                (
+                    "value | A starts",
+                    g.value_if_a_starts,
+                    vb.value_if_a_starts,
+                ),
+                (
+                    "value | B starts",
+                    g.value_if_b_starts,
+                    vb.value_if_b_starts,
+                ),
             ] {
                 writeln!(out, "{label:<26} {v:>16.13}   [{lo:.15}, {hi:.15}]")?;
+            }
+            for d in &g.differs_from {
+                writeln!(
+                    out,
+                    "{} plays another move than the optimal pair in {:.1} % of {} decisions",
+                    d.strategy,
+                    100.0 * d.share,
+                    d.decisions
+                )?;
             }
             if g.end_component_states > 0 {
                 writeln!(

@@ -37,9 +37,8 @@ impl TableStrategy {
     /// Reads and validates the policy file at `path`, for the game its header names.
     pub fn load(path: &Path) -> Result<TableStrategy, PolicyFileError> {
         let header = file::read_header(path)?;
-        let invalid = |what: String| {
-            PolicyFileError::Invalid(format!("{}: header: {what}", path.display()))
-        };
+        let invalid =
+            |what: String| PolicyFileError::Invalid(format!("{}: header: {what}", path.display()));
         let board: Board = header
             .board
             .parse()
@@ -113,7 +112,10 @@ impl TableStrategy {
             let a = space.players[0].configs.index(masks[0])? as usize;
             let b = space.players[1].configs.index(masks[1])? as usize;
             let index = space.index(a, b, mover);
-            let slot = space.faces(index).iter().position(|&(f, _)| f == legal.face())?;
+            let slot = space
+                .faces(index)
+                .iter()
+                .position(|&(f, _)| f == legal.face())?;
             legal.iter().nth(self.policy.table.get(index, slot))
         })();
         debug_assert!(found.is_some(), "a position outside the table's game");

@@ -36,9 +36,9 @@ pub fn advise_exact(
 ) -> Result<Vec<MoveValue>, ExactError> {
     let g = solve_game_keeping_values(rules, dice, [Side::Optimal, Side::Optimal], options)?;
     let space = &g.space;
-    let index = space.encode(position).ok_or_else(|| {
-        ExactError::Profile("this position cannot occur with these dice".into())
-    })?;
+    let index = space
+        .encode(position)
+        .ok_or_else(|| ExactError::Profile("this position cannot occur with these dice".into()))?;
     let k = space
         .faces(index)
         .iter()
@@ -86,7 +86,10 @@ pub fn advise_simulated(
     seed: u64,
     max_rolls: u64,
 ) -> Vec<MoveValue> {
-    let strategies = [strategies[0].against(dice[1]), strategies[1].against(dice[0])];
+    let strategies = [
+        strategies[0].against(dice[1]),
+        strategies[1].against(dice[0]),
+    ];
     let mover = position.mover();
     let legal = rules.legal_moves(
         position.pieces[mover],
@@ -104,7 +107,13 @@ pub fn advise_simulated(
         let (mut sum, mut squares) = (0.0f64, 0.0f64);
         for _ in 0..games {
             let result = match first.winner {
-                Some(w) => if w == 0 { 1.0 } else { -1.0 },
+                Some(w) => {
+                    if w == 0 {
+                        1.0
+                    } else {
+                        -1.0
+                    }
+                }
                 None => play_on(rules, dice, &strategies, after, max_rolls, &mut rng),
             };
             sum += result;

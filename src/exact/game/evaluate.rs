@@ -27,22 +27,23 @@ impl PairSpace<'_> {
     #[inline(always)]
     pub fn played(&self, index: usize, k: usize, mut f: impl FnMut(f64, Target)) -> bool {
         let mut ok = true;
-        self.space.with_options(index, k, |options| match options.len() {
-            0 => {
-                let face = self.space.faces(index)[k].0;
-                f(1.0, Target::Next(self.space.no_move_target(index, face)));
-            }
-            1 => f(1.0, options[0]),
-            n => match decide(self.space, self.policies[index & 1], index, k) {
-                Pick::One(m) if m < n => f(1.0, options[m]),
-                Pick::One(_) => ok = false,
-                Pick::Uniform => {
-                    for &t in options {
-                        f(1.0 / n as f64, t);
-                    }
+        self.space
+            .with_options(index, k, |options| match options.len() {
+                0 => {
+                    let face = self.space.faces(index)[k].0;
+                    f(1.0, Target::Next(self.space.no_move_target(index, face)));
                 }
-            },
-        });
+                1 => f(1.0, options[0]),
+                n => match decide(self.space, self.policies[index & 1], index, k) {
+                    Pick::One(m) if m < n => f(1.0, options[m]),
+                    Pick::One(_) => ok = false,
+                    Pick::Uniform => {
+                        for &t in options {
+                            f(1.0 / n as f64, t);
+                        }
+                    }
+                },
+            });
         ok
     }
 

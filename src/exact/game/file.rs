@@ -127,7 +127,10 @@ pub fn header(
 /// writing).
 pub fn check_target(path: &Path, force: bool) -> Result<(), PolicyFileError> {
     if path.is_dir() {
-        return Err(PolicyFileError::Io(format!("{} is a folder", path.display())));
+        return Err(PolicyFileError::Io(format!(
+            "{} is a folder",
+            path.display()
+        )));
     }
     if !force && path.exists() {
         return Err(PolicyFileError::Exists(path.display().to_string()));
@@ -203,8 +206,8 @@ fn split(path: &Path, bytes: &[u8]) -> Result<(PolicyHeader, usize), PolicyFileE
         .take(1 << 16)
         .position(|&b| b == b'\n')
         .ok_or_else(|| invalid("no header line".into()))?;
-    let header: PolicyHeader = serde_json::from_slice(&bytes[..newline])
-        .map_err(|e| invalid(format!("header: {e}")))?;
+    let header: PolicyHeader =
+        serde_json::from_slice(&bytes[..newline]).map_err(|e| invalid(format!("header: {e}")))?;
     if header.format != FORMAT || header.version != VERSION {
         return Err(invalid(format!(
             "format {} version {}, expected {FORMAT} version {VERSION}",
@@ -241,7 +244,11 @@ pub fn read(path: &Path, rules: &Rules, dice: [&Die; 2]) -> Result<LoadedPolicy,
     let (header, body_start) = split(path, &bytes)?;
     let expect = [
         ("board", header.board.clone(), rules.board().to_string()),
-        ("profile", header.profile.clone(), rules.profile().to_string()),
+        (
+            "profile",
+            header.profile.clone(),
+            rules.profile().to_string(),
+        ),
         ("die A", header.die_a.clone(), dice[0].to_string()),
         ("die B", header.die_b.clone(), dice[1].to_string()),
     ];
@@ -275,7 +282,10 @@ pub fn read(path: &Path, rules: &Rules, dice: [&Die; 2]) -> Result<LoadedPolicy,
             space.len()
         )));
     }
-    let slots = space.players[0].faces.len().max(space.players[1].faces.len());
+    let slots = space.players[0]
+        .faces
+        .len()
+        .max(space.players[1].faces.len());
     let words = body
         .chunks_exact(8)
         .map(|c| u64::from_le_bytes(c.try_into().expect("8 bytes")))

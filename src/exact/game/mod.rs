@@ -246,6 +246,34 @@ pub fn solve_game_keeping_values(
     solve(rules, dice, sides, options, true)
 }
 
+/// How often `policy` picks another move than `table` over `side`'s decisions in the
+/// reachable states that can still be won (every state and face with at least two legal moves,
+/// counted once, unweighted by how often play reaches it): `(decisions, differing)`.
+/// A mixing policy counts as differing where the table's move is not its only one.
+pub fn count_differences(
+    space: &GameSpace,
+    table: &PolicyTable,
+    policy: &dyn MovePolicy,
+    side: usize,
+) -> (u64, u64) {
+    let (mut decisions, mut differing) = (0u64, 0u64);
+    for i in (side..space.len()).step_by(2) {
+        if space.flag(i) & flag::REACHED == 0 || never(space, i) {
+            continue;
+        }
+        for k in 0..space.faces(i).len() {
+            if space.options(i, k, |_, _| {}) < 2 {
+                continue;
+            }
+            decisions += 1;
+            if decide(space, policy, i, k) != Pick::One(table.get(i, k)) {
+                differing += 1;
+            }
+        }
+    }
+    (decisions, differing)
+}
+
 /// An input error of the exact layer that is not about the solve options' tolerance.
 pub(crate) fn options_error(what: String) -> ExactError {
     ExactError::Profile(what)
@@ -394,7 +422,10 @@ fn solve(
                 },
                 None => {
                     let better = |x: f64, y: f64| if i & 1 == 0 { x > y } else { x < y };
-                    (1..n).fold(0, |best, m| if better(mids[m], mids[best]) { m } else { best })
+                    (1..n).fold(
+                        0,
+                        |best, m| if better(mids[m], mids[best]) { m } else { best },
+                    )
                 }
             };
             table.set(i, k, choice);
@@ -481,7 +512,8 @@ fn solve(
             configs,
             product: len as u64,
             states,
-            never_states: states - space.count(flag::REACHED | flag::WIN_A)
+            never_states: states
+                - space.count(flag::REACHED | flag::WIN_A)
                 - space.count(flag::REACHED | flag::WIN_B)
                 + space.count(flag::REACHED | flag::WIN_A | flag::WIN_B),
             transitions: 0,

@@ -67,7 +67,8 @@ impl MovePolicy for crate::strategy::Strategy {
             Strategy::Frontmost => Pick::One(0),
             other => {
                 // Only `random` draws; the generator is never used.
-                let mut unused = <rand_xoshiro::Xoshiro256PlusPlus as rand::SeedableRng>::seed_from_u64(0);
+                let mut unused =
+                    <rand_xoshiro::Xoshiro256PlusPlus as rand::SeedableRng>::seed_from_u64(0);
                 let chosen = other.choose(d.rules, d.own, d.other, d.mover, d.legal, &mut unused);
                 let position = chosen.and_then(|m| d.legal.iter().position(|l| l == m));
                 // A pick outside the list is reported by the solver as an illegal move.

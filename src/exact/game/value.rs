@@ -81,9 +81,12 @@ pub fn fold_options(
                 Pick::One(m) => targets.get(m).map(|t| Some(values(t))).ok_or(()),
                 Pick::Uniform => {
                     let w = 1.0 / n as f64;
-                    Ok(Some(targets.iter().map(values).fold([0.0, 0.0], |acc, v| {
-                        [acc[0] + w * v[0], acc[1] + w * v[1]]
-                    })))
+                    Ok(Some(
+                        targets
+                            .iter()
+                            .map(values)
+                            .fold([0.0, 0.0], |acc, v| [acc[0] + w * v[0], acc[1] + w * v[1]]),
+                    ))
                 }
             },
         };
