@@ -76,6 +76,7 @@ pub fn advise_exact(
 /// the position after the move with `strategies` (resolved against the other die), seeded
 /// by `seed`; a game reaching `max_rolls` rolls counts 0. The interval is the normal 95 %
 /// interval of the mean of +1 / -1 / 0.
+#[allow(clippy::too_many_arguments)]
 pub fn advise_simulated(
     rules: &Rules,
     dice: [&Die; 2],

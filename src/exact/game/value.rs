@@ -16,6 +16,10 @@ use super::space::{GameSpace, Target, flag};
 use super::sweep::{RowUpdate, Store, sweep};
 use crate::rules::Player;
 
+/// A fixed policy picked a move that is not in the list of legal moves.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct IllegalPick;
+
 /// Lower and upper iterate of the value.
 pub type Bracket = Store<2>;
 
@@ -57,7 +61,7 @@ pub fn fold_options(
     index: usize,
     k: usize,
     fixed: Option<&dyn MovePolicy>,
-) -> Result<Option<[f64; 2]>, ()> {
+) -> Result<Option<[f64; 2]>, IllegalPick> {
     let mover: Player = index & 1;
     let Some(policy) = fixed else {
         let mut best: Option<[f64; 2]> = None;
@@ -78,7 +82,7 @@ pub fn fold_options(
             0 => Ok(None),
             1 => Ok(Some(values(&targets[0]))),
             n => match decide(space, policy, index, k) {
-                Pick::One(m) => targets.get(m).map(|t| Some(values(t))).ok_or(()),
+                Pick::One(m) => targets.get(m).map(|t| Some(values(t))).ok_or(IllegalPick),
                 Pick::Uniform => {
                     let w = 1.0 / n as f64;
                     Ok(Some(
@@ -121,7 +125,7 @@ pub fn value_sweep(
                         outside[1] += p * v[1];
                     }
                     Ok(None) => stay[space.no_move_target(index, face) & 1] += p,
-                    Err(()) => bad.store(true, std::sync::atomic::Ordering::Relaxed),
+                    Err(IllegalPick) => bad.store(true, std::sync::atomic::Ordering::Relaxed),
                 }
             }
             Some(RowUpdate { outside, stay })
