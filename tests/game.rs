@@ -316,3 +316,73 @@ fn simulation_with_the_optimal_tables_agrees_with_the_exact_figures() {
     }
     std::fs::remove_dir_all(&dir).unwrap();
 }
+
+fn cli(args: &[&str]) -> (i32, String) {
+    use clap::Parser;
+    let cli = wuerfelglueck::cli::Cli::try_parse_from(
+        std::iter::once("wuerfelglueck").chain(args.iter().copied()),
+    )
+    .expect("parses");
+    let mut out = Vec::new();
+    let code = match wuerfelglueck::cli::run(cli, &mut out) {
+        Ok(()) => 0,
+        Err(e) => {
+            out.extend_from_slice(e.message.as_bytes());
+            e.code
+        }
+    };
+    (code, String::from_utf8(out).unwrap())
+}
+
+#[test]
+fn solve_and_advise_on_the_command_line() {
+    let board = [
+        "--track",
+        "16",
+        "--offset",
+        "8",
+        "--pieces",
+        "2",
+        "--goal-fields",
+        "2",
+    ];
+    let mut args = vec!["solve", "--a", "1..6", "--b", "1..6", "--profile", "choice"];
+    args.extend(board);
+    args.extend(["--strategy-b", "safe", "--format", "json"]);
+    let (code, out) = cli(&args);
+    assert_eq!(code, 0, "{out}");
+    let json: serde_json::Value = serde_json::from_str(&out).unwrap();
+    assert_eq!(json["strategy_a"], "optimal");
+    assert_eq!(json["strategy_b"], "safe");
+    assert_eq!(json["value_certified"], true);
+    assert!(json["value_if_a_starts"].as_f64().unwrap() > 0.0);
+
+    let mut args = vec!["advise", "--a", "1..6", "--b", "1..6", "--face", "4"];
+    args.extend(board);
+    args.extend(["--position", "A:3,10 B:A,5 turn:A", "--format", "json"]);
+    let (code, out) = cli(&args);
+    assert_eq!(code, 0, "{out}");
+    let json: serde_json::Value = serde_json::from_str(&out).unwrap();
+    assert_eq!(json["method"], "exact");
+    assert_eq!(json["moves"].as_array().unwrap().len(), 2);
+
+    let mut args = vec!["advise", "--a", "1..6", "--b", "1..6", "--face", "4"];
+    args.extend(board);
+    args.extend(["--position", "A:3,3 B:"]);
+    let (code, out) = cli(&args);
+    assert_eq!(code, 2);
+    assert!(out.contains("two pieces on field 3"), "{out}");
+    // A strategy without choice, and a policy file for another game, are input errors.
+    let (code, out) = cli(&[
+        "solve",
+        "--a",
+        "1..6",
+        "--b",
+        "1..6",
+        "--pieces",
+        "1",
+        "--strategy-a",
+        "safe",
+    ]);
+    assert_eq!(code, 2, "{out}");
+}

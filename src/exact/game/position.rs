@@ -174,7 +174,7 @@ mod tests {
             ("A:0 B:20", "same track field"),
             ("A:a,b,c,d B:", "game is over"),
             ("A:0", "both players"),
-            ("A:x B:", "expected a track number"),
+            ("A:1.5 B:", "expected a track number"),
             ("A:0 B: turn:C", "turn:A or turn:B"),
             ("C:0", "expected A:FIELDS"),
         ] {
