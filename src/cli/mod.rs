@@ -3,6 +3,7 @@
 //!
 //! Each subcommand has its own file with an `Args` struct and a `run` function.
 
+pub mod advise;
 pub mod common;
 pub mod converge;
 pub mod duel;
@@ -38,6 +39,8 @@ pub enum Command {
     Table(table::TableArgs),
     /// Solve one die against another exactly, with certified intervals (reduced boards).
     Solve(solve::SolveArgs),
+    /// Under --profile choice: every legal move of a roll in a position, with its value.
+    Advise(advise::AdviseArgs),
     /// Play one game and print it roll by roll.
     Play(play::PlayArgs),
     /// Wubbel (goal 50, bust face 6): optimal play, decision map, comparison with hold-at-n.
@@ -127,6 +130,7 @@ pub fn run(cli: Cli, out: &mut dyn std::io::Write) -> Result<(), CliError> {
         Command::Duel(args) => duel::run(args, out),
         Command::Table(args) => table::run(args, out),
         Command::Solve(args) => solve::run(args, out),
+        Command::Advise(args) => advise::run(args, out),
         Command::Play(args) => play::run(args, out),
         Command::Wubbel(args) => wubbel::run(args, out),
         Command::Pig(args) => wubbel::run_pig(args, out),

@@ -2,8 +2,8 @@
 
 use super::common::{RulesArgs, memory_limit, parse_die};
 use super::{CliError, Format};
-use crate::exact::SolveOptions;
 use crate::exact::matrix_free::Storage;
+use crate::exact::{ExactError, SolveOptions};
 use crate::exact::{solve_fitting, solve_matrix_free};
 use crate::report::{self, SolveReport};
 use clap::Args;
@@ -46,9 +46,48 @@ pub struct SolveArgs {
     /// the intervals stay certified, but no narrower than about 1e-6).
     #[arg(long)]
     pub f32: bool,
+    /// Under `--profile choice`: how A plays, `optimal` (the default) or a strategy's name
+    /// (A then plays it, and the figures are those of that pair).
+    #[arg(long = "strategy-a", value_name = "STRATEGY")]
+    pub strategy_a: Option<String>,
+    /// Under `--profile choice`: how B plays (as `--strategy-a`).
+    #[arg(long = "strategy-b", value_name = "STRATEGY")]
+    pub strategy_b: Option<String>,
+    /// Under `--profile choice`: write the pair played (both players' moves) to this policy
+    /// file (format in `src/exact/game/file.rs`); an existing file only with `--force`.
+    #[arg(long = "policy-out", value_name = "FILE")]
+    pub policy_out: Option<std::path::PathBuf>,
+    /// Replace an existing `--policy-out` file.
+    #[arg(long)]
+    pub force: bool,
     /// Output format.
     #[arg(long, default_value_t = Format::Table, value_parser = Format::parser(&Format::ALL))]
     pub format: Format,
+}
+
+/// Maps a solver's error to the exit codes: the user's input (2) or a failure (1).
+fn exact_error(e: ExactError) -> CliError {
+    if e.is_input_error() {
+        CliError::input(e)
+    } else {
+        CliError::failure(e)
+    }
+}
+
+/// Runs `f` on `threads` worker threads (all cores by default).
+fn with_threads<T: Send>(
+    threads: Option<usize>,
+    f: impl FnOnce() -> T + Send,
+) -> Result<T, CliError> {
+    match threads {
+        None => Ok(f()),
+        Some(0) => Err(CliError::input("--threads 0: expected at least 1 thread")),
+        Some(n) => Ok(rayon::ThreadPoolBuilder::new()
+            .num_threads(n)
+            .build()
+            .map_err(|e| CliError::failure(format!("cannot start {n} threads: {e}")))?
+            .install(f)),
+    }
 }
 
 /// Runs `solve`.
@@ -61,6 +100,20 @@ pub fn run(args: SolveArgs, out: &mut dyn Write) -> Result<(), CliError> {
     // The library's one rule for every solver (tolerance and sweep limit).
     let options = SolveOptions::new(args.tolerance, args.max_sweeps, max_memory)
         .map_err(|e| super::rule_error(e.0))?;
+    if rules.profile().choice {
+        return run_game(&args, &rules, [&a, &b], &options, started, out);
+    }
+    for (given, option) in [
+        (args.strategy_a.is_some(), "--strategy-a"),
+        (args.strategy_b.is_some(), "--strategy-b"),
+        (args.policy_out.is_some(), "--policy-out"),
+    ] {
+        if given {
+            return Err(CliError::input(format!(
+                "{option} needs --profile choice (without it rule 3 fixes every move)"
+            )));
+        }
+    }
     let solve = || {
         if args.f32 {
             solve_matrix_free(&rules, &a, &b, &options, Storage::F32)
@@ -70,22 +123,7 @@ pub fn run(args: SolveArgs, out: &mut dyn Write) -> Result<(), CliError> {
             solve_fitting(&rules, &a, &b, &options)
         }
     };
-    let result = match args.threads {
-        None => solve(),
-        Some(0) => return Err(CliError::input("--threads 0: expected at least 1 thread")),
-        Some(n) => rayon::ThreadPoolBuilder::new()
-            .num_threads(n)
-            .build()
-            .map_err(|e| CliError::failure(format!("cannot start {n} threads: {e}")))?
-            .install(solve),
-    }
-    .map_err(|e| {
-        if e.is_input_error() {
-            CliError::input(e)
-        } else {
-            CliError::failure(e)
-        }
-    })?;
+    let result = with_threads(args.threads, solve)?.map_err(exact_error)?;
     let report = SolveReport::new(
         [a.to_string(), b.to_string()],
         rules.board().to_string(),
@@ -105,4 +143,130 @@ pub fn run(args: SolveArgs, out: &mut dyn Write) -> Result<(), CliError> {
     }
     report::write(out, &report, args.format)?;
     Ok(())
+}
+
+/// `solve --profile choice`: the game with choices ([`crate::exact::game`]).
+fn run_game(
+    args: &SolveArgs,
+    rules: &crate::rules::Rules,
+    dice: [&crate::dice::Die; 2],
+    options: &SolveOptions,
+    started: Instant,
+    out: &mut dyn Write,
+) -> Result<(), CliError> {
+    use crate::exact::game::{Side, file, solve_game};
+    if args.f32 || args.matrix_free {
+        return Err(CliError::input(
+            "--f32 and --matrix-free are options of the rules-fixed solver, not of \
+             --profile choice",
+        ));
+    }
+    let names = [
+        ("--strategy-a", &args.strategy_a, dice[1]),
+        ("--strategy-b", &args.strategy_b, dice[0]),
+    ];
+    let mut policies = Vec::new();
+    for (option, name, opponent) in names {
+        policies.push(match name.as_deref().map(str::trim) {
+            None | Some("optimal") => None,
+            Some(text) => Some(move_policy(option, text, rules, dice, opponent)?),
+        });
+    }
+    let sides: [Side<'_>; 2] = [0, 1].map(|p| match &policies[p] {
+        None => Side::Optimal,
+        Some(policy) => Side::Fixed(policy.as_ref()),
+    });
+    let strategy_names = [0, 1].map(|p| {
+        names[p]
+            .1
+            .as_deref()
+            .map_or("optimal".to_string(), |s| s.trim().to_string())
+    });
+    if let Some(path) = &args.policy_out {
+        file::check_target(path, args.force)
+            .map_err(|e| CliError::input(format!("--policy-out: {e}")))?;
+    }
+    let solution = with_threads(args.threads, || solve_game(rules, dice, sides, options))?
+        .map_err(exact_error)?;
+    if let Some(path) = &args.policy_out {
+        let table = solution.policy.as_ref().ok_or_else(|| {
+            CliError::input("--policy-out: a side playing random mixes its moves, which a policy file cannot hold")
+        })?;
+        let header = file::header(rules, dice, strategy_names.clone(), &solution.space, table);
+        file::write(path, &header, table, args.force).map_err(|e| match e {
+            file::PolicyFileError::Exists(_) => CliError::input(format!("--policy-out: {e}")),
+            e => CliError::failure(format!("--policy-out: {e}")),
+        })?;
+    }
+    let mut report = SolveReport::of_game(
+        [dice[0].to_string(), dice[1].to_string()],
+        rules,
+        args.tolerance,
+        &solution,
+        strategy_names,
+        started.elapsed().as_secs_f64(),
+    );
+    if let (Some(table), Some(game), true) = (
+        &solution.policy,
+        report.game.as_mut(),
+        policies.iter().all(Option::is_none),
+    ) {
+        use crate::strategy::{STRATEGY_NAMES, Strategy};
+        for name in STRATEGY_NAMES {
+            let strategy: Strategy = name.parse().expect("a built-in name");
+            // Compared on A's and B's decisions alike; `safe` against each mover's opponent.
+            let (mut decisions, mut differing) = (0, 0);
+            for side in 0..2 {
+                let resolved = strategy.against(dice[1 - side]);
+                let (d, x) =
+                    crate::exact::game::count_differences(&solution.space, table, &resolved, side);
+                decisions += d;
+                differing += x;
+            }
+            game.differs_from.push(crate::report::DifferenceReport {
+                strategy: name.to_string(),
+                decisions,
+                differing,
+                share: if decisions == 0 {
+                    0.0
+                } else {
+                    differing as f64 / decisions as f64
+                },
+            });
+        }
+    }
+    if report.stalled {
+        eprintln!(
+            "warning: not certified to --tolerance {}: {}; the intervals below are as wide as \
+             shown",
+            args.tolerance,
+            report
+                .game
+                .as_ref()
+                .map_or(String::new(), |g| g.not_certified_reason())
+        );
+    }
+    report::write(out, &report, args.format)?;
+    Ok(())
+}
+
+/// The fixed policy a strategy name stands for under `choice` (`option` names the flag in
+/// errors): a strategy of [`crate::strategy`] resolved against the opponent's die, a
+/// `table:FILE` checked against this game.
+pub fn move_policy(
+    option: &str,
+    text: &str,
+    rules: &crate::rules::Rules,
+    dice: [&crate::dice::Die; 2],
+    opponent: &crate::dice::Die,
+) -> Result<Box<dyn crate::exact::game::policy::MovePolicy>, CliError> {
+    use crate::strategy::Strategy;
+    let strategy: Strategy = text
+        .parse()
+        .map_err(|e| CliError::input(format!("{option}: {e} (or optimal)")))?;
+    if let Strategy::Table(t) = &strategy {
+        t.check_game(rules, dice)
+            .map_err(|e| CliError::input(format!("{option}: {e}")))?;
+    }
+    Ok(Box::new(strategy.against(opponent)))
 }

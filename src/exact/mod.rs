@@ -101,6 +101,7 @@ pub mod bounds;
 pub mod checks;
 pub mod choose;
 pub mod encode;
+pub mod game;
 pub mod group;
 pub mod matrix_free;
 pub mod memory;

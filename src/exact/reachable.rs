@@ -42,6 +42,21 @@ pub fn progress(mask: u64) -> u64 {
 /// Moves out of a won configuration are not followed (the game is over), but the won
 /// configurations themselves are in the set.
 pub fn player_configs(rules: &Rules, die: &Die) -> ConfigIndex {
+    configs_closed_under(rules, die, |mask, face, push| {
+        push(rules.next_own(mask, face))
+    })
+}
+
+/// The configurations reachable from the opening by `moves` (which calls its third argument
+/// with every configuration a roll of `face` can lead the player's pieces `mask` to) for
+/// every face of `die`, plus "any one track piece is captured", most advanced first as in
+/// [`player_configs`]. The rules-fixed game moves the one piece rule 3 picks; the game with
+/// choices ([`super::game`]) every piece a player may pick.
+pub fn configs_closed_under(
+    rules: &Rules,
+    die: &Die,
+    moves: impl Fn(u64, u32, &mut dyn FnMut(u64)),
+) -> ConfigIndex {
     let board = rules.board();
     let track = board.track_mask();
     let faces: Vec<u32> = die.face_counts().iter().map(|&(f, _)| f).collect();
@@ -49,23 +64,23 @@ pub fn player_configs(rules: &Rules, die: &Die) -> ConfigIndex {
     let mut seen: HashSet<u64> = HashSet::from([start]);
     let mut stack = vec![start];
     while let Some(mask) = stack.pop() {
-        let mut push = |m: u64| {
-            if seen.insert(m) {
-                stack.push(m);
-            }
-        };
+        let mut found = Vec::new();
         // Captures: any one track piece goes back to B.
         let mut on_track = mask & track;
         while on_track != 0 {
             let bit = on_track & on_track.wrapping_neg();
-            push(mask & !bit);
+            found.push(mask & !bit);
             on_track &= on_track - 1;
         }
-        if rules.has_won(mask) {
-            continue;
+        if !rules.has_won(mask) {
+            for &face in &faces {
+                moves(mask, face, &mut |m| found.push(m));
+            }
         }
-        for &face in &faces {
-            push(rules.next_own(mask, face));
+        for m in found {
+            if seen.insert(m) {
+                stack.push(m);
+            }
         }
     }
     let mut masks: Vec<u64> = seen.into_iter().collect();

@@ -8,6 +8,7 @@
 //! A figure that is not defined (P(row wins | the game ends) when no game ended, a mean
 //! over no games) is `null` in JSON, an empty field in CSV and `-` in tables; never `NaN`.
 
+pub mod advise;
 mod converge;
 mod duel;
 pub mod files;
@@ -18,6 +19,7 @@ mod search;
 mod solve;
 mod table;
 
+pub use advise::AdviseReport;
 pub use converge::{
     CONVERGENCE_CSV_HEADER, ConvergenceReport, ExactSummary, Header, STOPPING_CSV_HEADER,
     StoppingReport,
@@ -27,7 +29,7 @@ pub use files::{OutputFile, PlotError};
 pub use pig::{ComparisonReport, GameReport, QueryReport, SimulationReport};
 pub use ranking::RankReport;
 pub use search::{BestMean, ConfirmationLine, DieLine, Maximin, OpenCandidate, SearchReport};
-pub use solve::{BoundsReport, SolveReport};
+pub use solve::{BoundsReport, DifferenceReport, SolveReport};
 pub use table::{TableRankReport, TableReport, TableSettings};
 
 use serde::Serialize;

@@ -57,8 +57,98 @@ pub struct SolveReport {
     pub seconds: f64,
     /// `sparse matrix`, `matrix-free, f64 storage` or `matrix-free, f32 storage`.
     pub solver: String,
-    /// The f32 iteration stopped gaining before the tolerance (intervals as wide as shown).
+    /// The f32 iteration stopped gaining before the tolerance (intervals as wide as shown);
+    /// under `choice`: some figure is not certified to the tolerance.
     pub stalled: bool,
+    /// Under `choice`: the game's value and how the sides played.
+    #[serde(flatten, skip_serializing_if = "Option::is_none")]
+    pub game: Option<ChoiceReport>,
+}
+
+/// The fields `solve` adds under `choice` ([`crate::exact::game`]).
+#[derive(Clone, Debug, Serialize)]
+pub struct ChoiceReport {
+    /// `P(A wins) - P(B wins)` when A starts, both sides playing as `strategy_a` and
+    /// `strategy_b` say (the game's value when both are `optimal`).
+    pub value_if_a_starts: f64,
+    /// The same when B starts.
+    pub value_if_b_starts: f64,
+    /// The same with the starting player by the profile.
+    pub value: f64,
+    /// Certified intervals of the three values.
+    pub value_bounds: ValueBounds,
+    /// `optimal` or the strategy A plays.
+    pub strategy_a: String,
+    /// `optimal` or the strategy B plays.
+    pub strategy_b: String,
+    /// Whether the value brackets reached the tolerance.
+    pub value_certified: bool,
+    /// Whether the figures of the pair played reached the tolerance.
+    pub figures_certified: bool,
+    /// Whether the extracted pair's value lies in the game's bracket (it is optimal to the
+    /// tolerance).
+    pub pair_attains_value: bool,
+    /// States from which both players together could keep the game going forever (0: every
+    /// play ends, the game is stopping).
+    pub end_component_states: u64,
+    /// Sweeps of the value iteration (lower and upper together).
+    pub value_sweeps: usize,
+    /// Sweeps of the pair's evaluation.
+    pub pair_sweeps: usize,
+    /// With both sides optimal: per heuristic, the decisions (reachable state and face with
+    /// a choice) and how many of them the heuristic plays differently from the optimal
+    /// pair.
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub differs_from: Vec<DifferenceReport>,
+}
+
+/// How often a heuristic's move differs from the optimal one.
+#[derive(Clone, Debug, Serialize)]
+pub struct DifferenceReport {
+    /// The heuristic.
+    pub strategy: String,
+    /// Decisions counted.
+    pub decisions: u64,
+    /// Of them, where the heuristic picks another move.
+    pub differing: u64,
+    /// `differing / decisions`.
+    pub share: f64,
+}
+
+/// `[lo, hi]` of the values of a [`ChoiceReport`].
+#[derive(Clone, Debug, Serialize)]
+pub struct ValueBounds {
+    /// Of the value when A starts.
+    pub value_if_a_starts: [f64; 2],
+    /// Of the value when B starts.
+    pub value_if_b_starts: [f64; 2],
+    /// Of the value.
+    pub value: [f64; 2],
+}
+
+impl ChoiceReport {
+    /// Why the solve is not certified, in words (empty if it is).
+    pub fn not_certified_reason(&self) -> String {
+        let mut why = Vec::new();
+        if !self.value_certified {
+            why.push(if self.end_component_states > 0 {
+                format!(
+                    "the value bracket stopped narrowing ({} states where both players could \
+                     keep the game going forever)",
+                    self.end_component_states
+                )
+            } else {
+                "the value bracket did not reach the tolerance".to_string()
+            });
+        }
+        if !self.figures_certified {
+            why.push("the pair's figures did not reach the tolerance".into());
+        }
+        if !self.pair_attains_value {
+            why.push("the extracted pair does not attain the value bracket".into());
+        }
+        why.join("; ")
+    }
 }
 
 /// `[lo, hi]` of every figure of a [`SolveReport`].
@@ -144,7 +234,52 @@ impl SolveReport {
             seconds,
             solver,
             stalled,
+            game: None,
         }
+    }
+
+    /// The report of a solve of the game with choices.
+    pub fn of_game(
+        dice: [String; 2],
+        rules: &crate::rules::Rules,
+        tolerance: f64,
+        g: &crate::exact::game::GameSolution,
+        strategies: [String; 2],
+        seconds: f64,
+    ) -> SolveReport {
+        let [strategy_a, strategy_b] = strategies;
+        let game = ChoiceReport {
+            value_if_a_starts: g.value_if_a_starts.mid(),
+            value_if_b_starts: g.value_if_b_starts.mid(),
+            value: g.value.mid(),
+            value_bounds: ValueBounds {
+                value_if_a_starts: pair(&g.value_if_a_starts),
+                value_if_b_starts: pair(&g.value_if_b_starts),
+                value: pair(&g.value),
+            },
+            strategy_a,
+            strategy_b,
+            value_certified: g.value_certified,
+            figures_certified: g.pair_certified,
+            pair_attains_value: g.pair_attains_value,
+            end_component_states: g.end_component_states,
+            value_sweeps: g.value_sweeps,
+            pair_sweeps: g.pair_sweeps,
+            differs_from: Vec::new(),
+        };
+        let stalled = !(g.value_certified && g.pair_certified && g.pair_attains_value);
+        let mut report = SolveReport::new(
+            dice,
+            rules.board().to_string(),
+            rules.profile().to_string(),
+            tolerance,
+            &g.pair,
+            "game with choices (value iteration from both ends, pair evaluated exactly)".into(),
+            stalled,
+            seconds,
+        );
+        report.game = Some(game);
+        report
     }
 
     /// The figures in [`FIGURES`] order: value and interval.
@@ -218,6 +353,34 @@ impl super::Report for SolveReport {
             self.solver.clone(),
             self.stalled.to_string(),
         ]);
+        if let Some(g) = &self.game {
+            columns.extend(header(&[
+                "value_if_a_starts",
+                "value_if_b_starts",
+                "value",
+                "value_lo",
+                "value_hi",
+                "strategy_a",
+                "strategy_b",
+                "value_certified",
+                "figures_certified",
+                "pair_attains_value",
+                "end_component_states",
+            ]));
+            row.extend([
+                csv_number(g.value_if_a_starts),
+                csv_number(g.value_if_b_starts),
+                csv_number(g.value),
+                csv_number(g.value_bounds.value[0]),
+                csv_number(g.value_bounds.value[1]),
+                g.strategy_a.clone(),
+                g.strategy_b.clone(),
+                g.value_certified.to_string(),
+                g.figures_certified.to_string(),
+                g.pair_attains_value.to_string(),
+                g.end_component_states.to_string(),
+            ]);
+        }
         Some(CsvTable {
             header: columns,
             rows: vec![row],
@@ -241,6 +404,49 @@ impl super::Report for SolveReport {
             writeln!(out, "Each die starts half of the games.")?;
         }
         writeln!(out)?;
+        if let Some(g) = &r.game {
+            writeln!(
+                out,
+                "A plays {}, B plays {}; value = P(A wins) - P(B wins)",
+                g.strategy_a, g.strategy_b
+            )?;
+            let vb = &g.value_bounds;
+            for (label, v, [lo, hi]) in [
+                ("value", g.value, vb.value),
+                (
+                    "value | A starts",
+                    g.value_if_a_starts,
+                    vb.value_if_a_starts,
+                ),
+                (
+                    "value | B starts",
+                    g.value_if_b_starts,
+                    vb.value_if_b_starts,
+                ),
+            ] {
+                writeln!(out, "{label:<26} {v:>16.13}   [{lo:.15}, {hi:.15}]")?;
+            }
+            for d in &g.differs_from {
+                writeln!(
+                    out,
+                    "{} plays another move than the optimal pair in {:.1} % of {} decisions",
+                    d.strategy,
+                    100.0 * d.share,
+                    d.decisions
+                )?;
+            }
+            if g.end_component_states > 0 {
+                writeln!(
+                    out,
+                    "{} states from which both players could keep the game going forever",
+                    g.end_component_states
+                )?;
+            }
+            if r.stalled {
+                writeln!(out, "NOT CERTIFIED: {}", g.not_certified_reason())?;
+            }
+            writeln!(out, "Figures of the pair played (evaluated exactly):")?;
+        }
         writeln!(out, "{:<26} {:>16}   certified interval", "figure", "value")?;
         for ((_, label), (value, [lo, hi])) in FIGURES.iter().zip(r.figures()) {
             writeln!(out, "{label:<26} {value:>16.13}   [{lo:.15}, {hi:.15}]")?;

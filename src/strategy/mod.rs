@@ -17,7 +17,10 @@
 //! [`Matchup::new`](crate::sim::Matchup::new) does so for both players, so the simulator and
 //! the commands never see an unresolved `safe`. Every other strategy ignores the dice.
 
+mod table;
 mod threats;
+
+pub use table::TableStrategy;
 
 pub use threats::Threats;
 
@@ -55,6 +58,10 @@ pub enum Strategy {
     /// The exact solver treats `random` as the uniform mix over the legal moves (each with
     /// probability `1 / len`), which is what the simulation samples.
     Random,
+    /// `table:FILE`: the moves of a policy file written by the exact solver (`solve
+    /// --profile choice --policy-out FILE`), read and validated when parsed; playable only
+    /// in the game it was solved for ([`TableStrategy::check_game`]).
+    Table(std::sync::Arc<TableStrategy>),
 }
 
 /// The strategy names [`Strategy::from_str`](std::str::FromStr) accepts.
@@ -65,9 +72,9 @@ pub const STRATEGY_NAMES: [&str; 5] = ["frontmost", "rearmost", "capture", "safe
 pub enum StrategyError {
     /// Not a strategy name; holds a short, escaped excerpt of what was given.
     Unknown(String),
-    /// `table:FILE`: policies of the exact solver cannot be read yet; holds the file name
-    /// (a short, escaped excerpt).
-    TableNotAvailable(String),
+    /// `table:FILE`: the policy file could not be read or is not valid; holds the file name
+    /// (a short, escaped excerpt) and what is wrong.
+    Table(String, String),
 }
 
 impl fmt::Display for StrategyError {
@@ -78,12 +85,7 @@ impl fmt::Display for StrategyError {
                 "unknown strategy {given}: expected one of {} (or table:FILE)",
                 STRATEGY_NAMES.join(", ")
             ),
-            StrategyError::TableNotAvailable(file) => write!(
-                f,
-                "table:FILE (FILE {file}) needs an exact policy file written by the exact \
-                 solver, which is not available yet; use one of {}",
-                STRATEGY_NAMES.join(", ")
-            ),
+            StrategyError::Table(file, why) => write!(f, "strategy table:{file}: {why}"),
         }
     }
 }
@@ -104,7 +106,9 @@ impl std::str::FromStr for Strategy {
             "safe" => Ok(Strategy::Safe(Threats::unresolved())),
             "random" => Ok(Strategy::Random),
             _ => match s.trim().strip_prefix("table:") {
-                Some(file) => Err(StrategyError::TableNotAvailable(excerpt(file))),
+                Some(file) => TableStrategy::load(std::path::Path::new(file))
+                    .map(|t| Strategy::Table(std::sync::Arc::new(t)))
+                    .map_err(|e| StrategyError::Table(excerpt(file), e.to_string())),
                 None => Err(StrategyError::Unknown(excerpt(s))),
             },
         }
@@ -141,6 +145,7 @@ impl Strategy {
             Strategy::Capture => "capture",
             Strategy::Safe(_) => "safe",
             Strategy::Random => "random",
+            Strategy::Table(t) => return format!("table:{}", t.path().display()),
         }
         .to_string()
     }
@@ -203,6 +208,7 @@ impl Strategy {
                     (danger, after.captured_bit == 0)
                 })
             }
+            Strategy::Table(t) => t.choose(own, other, mover, legal),
             Strategy::Random => {
                 let pick = uniform_below(rng, legal.len() as u32);
                 legal.iter().nth(pick as usize)

@@ -1,0 +1,162 @@
+//! The move advisor: every legal move of a roll in a given position, with its value
+//! `P(A wins) - P(B wins)` after the move: exact from the solved game, or estimated by
+//! simulation with fixed strategies (with a 95 % interval).
+
+use super::options_error;
+use super::space::Target;
+use super::{Side, solve_game_keeping_values};
+use crate::dice::Die;
+use crate::exact::{Bounds, ExactError, SolveOptions};
+use crate::rules::{GameState, PieceMove, Rules};
+use crate::strategy::Strategy;
+use rand::SeedableRng;
+use rand_xoshiro::Xoshiro256PlusPlus;
+
+/// One legal move and its value for A after it.
+#[derive(Clone, Debug, PartialEq, serde::Serialize)]
+pub struct MoveValue {
+    /// The move.
+    pub movement: PieceMove,
+    /// The value `P(A wins) - P(B wins)` after the move: a certified interval (exact) or a
+    /// 95 % confidence interval (simulated).
+    pub value: Bounds,
+    /// Games simulated (0 when exact).
+    pub games: u64,
+}
+
+/// The legal moves of `face` in `position`, each with its exact value, from the game
+/// solved with both players optimal. Errors as [`super::solve_game`], and
+/// [`ExactError::Profile`] for a position the dice cannot reach.
+pub fn advise_exact(
+    rules: &Rules,
+    dice: [&Die; 2],
+    position: &GameState,
+    face: u32,
+    options: &SolveOptions,
+) -> Result<Vec<MoveValue>, ExactError> {
+    let g = solve_game_keeping_values(rules, dice, [Side::Optimal, Side::Optimal], options)?;
+    let space = &g.space;
+    let index = space
+        .encode(position)
+        .ok_or_else(|| ExactError::Profile("this position cannot occur with these dice".into()))?;
+    let k = space
+        .faces(index)
+        .iter()
+        .position(|&(f, _)| f == face)
+        .ok_or_else(|| options_error(format!("the mover's die has no face {face}")))?;
+    let values = g.values.as_ref().expect("kept");
+    let mover = position.mover();
+    let legal = rules.legal_moves(
+        position.pieces[mover],
+        position.pieces[1 - mover],
+        mover,
+        face,
+    );
+    let mut out = Vec::new();
+    let moves: Vec<PieceMove> = legal.iter().collect();
+    space.options(index, k, |m, t| {
+        let value = match t {
+            Target::Win(0) => Bounds { lo: 1.0, hi: 1.0 },
+            Target::Win(_) => Bounds { lo: -1.0, hi: -1.0 },
+            Target::Next(j) => {
+                let [lo, hi] = values.load(j);
+                Bounds { lo, hi }
+            }
+        };
+        out.push(MoveValue {
+            movement: moves[m],
+            value,
+            games: 0,
+        });
+    });
+    Ok(out)
+}
+
+/// The legal moves of `face` in `position`, each valued by `games` games played on from
+/// the position after the move with `strategies` (resolved against the other die), seeded
+/// by `seed`; a game reaching `max_rolls` rolls counts 0. The interval is the normal 95 %
+/// interval of the mean of +1 / -1 / 0.
+#[allow(clippy::too_many_arguments)]
+pub fn advise_simulated(
+    rules: &Rules,
+    dice: [&Die; 2],
+    strategies: [&Strategy; 2],
+    position: &GameState,
+    face: u32,
+    games: u64,
+    seed: u64,
+    max_rolls: u64,
+) -> Vec<MoveValue> {
+    let strategies = [
+        strategies[0].against(dice[1]),
+        strategies[1].against(dice[0]),
+    ];
+    let mover = position.mover();
+    let legal = rules.legal_moves(
+        position.pieces[mover],
+        position.pieces[1 - mover],
+        mover,
+        face,
+    );
+    let mut out = Vec::new();
+    for (m, movement) in legal.iter().enumerate() {
+        let mut after = *position;
+        let first = rules
+            .play_move(&mut after, face, Some(movement))
+            .expect("a listed move is legal");
+        let mut rng = Xoshiro256PlusPlus::seed_from_u64(seed ^ ((m as u64) << 32));
+        let (mut sum, mut squares) = (0.0f64, 0.0f64);
+        for _ in 0..games {
+            let result = match first.winner {
+                Some(w) => {
+                    if w == 0 {
+                        1.0
+                    } else {
+                        -1.0
+                    }
+                }
+                None => play_on(rules, dice, &strategies, after, max_rolls, &mut rng),
+            };
+            sum += result;
+            squares += result * result;
+        }
+        let n = games as f64;
+        let mean = sum / n;
+        let var = (squares / n - mean * mean).max(0.0) * n / (n - 1.0).max(1.0);
+        let half = 1.96 * (var / n).sqrt();
+        out.push(MoveValue {
+            movement,
+            value: Bounds {
+                lo: (mean - half).max(-1.0),
+                hi: (mean + half).min(1.0),
+            },
+            games,
+        });
+    }
+    out
+}
+
+/// One game from `state` to its end: +1 if A wins, -1 if B wins, 0 at the roll cap.
+fn play_on(
+    rules: &Rules,
+    dice: [&Die; 2],
+    strategies: &[Strategy; 2],
+    mut state: GameState,
+    max_rolls: u64,
+    rng: &mut Xoshiro256PlusPlus,
+) -> f64 {
+    for _ in 0..max_rolls {
+        let mover = state.mover();
+        let face = dice[mover].roll(rng);
+        let (own, other) = (state.pieces[mover], state.pieces[1 - mover]);
+        let legal = rules.legal_moves(own, other, mover, face);
+        let movement = strategies[mover].choose(rules, own, other, mover, &legal, rng);
+        let outcome = rules
+            .play_move(&mut state, face, movement)
+            .expect("strategies pick legal moves");
+        if let Some(w) = outcome.winner {
+            return if w == 0 { 1.0 } else { -1.0 };
+        }
+    }
+    0.0
+}

@@ -1,0 +1,147 @@
+//! Exact evaluation of a fixed pair of policies: with both players' moves fixed the game is
+//! a Markov chain, solved as the rules-fixed solver solves its chain: `V`, `W`, `Z`
+//! (P(A wins), P(B wins), P(never)) iterated from 0, `Z = 1` held on the states from which
+//! the pair can reach no win, and the certified intervals `[V, 1 - W - Z]` and so on
+//! ([`crate::exact::StateBounds::certified`]).
+
+use super::policy::{MovePolicy, Pick, decide};
+use super::space::{GameSpace, Target, flag};
+use super::sweep::{RowUpdate, Store, sweep};
+use crate::exact::search::{self, Step, Successors};
+
+/// The pair's flags: "A can win" and "B can win" under the pair.
+pub const PAIR_WINS: u8 = flag::PAIR_WIN_A | flag::PAIR_WIN_B;
+
+/// The game's space with each player's moves fixed by its policy.
+pub struct PairSpace<'a> {
+    /// The space.
+    pub space: &'a GameSpace,
+    /// A's and B's policies.
+    pub policies: [&'a dyn MovePolicy; 2],
+}
+
+impl PairSpace<'_> {
+    /// Calls `f(weight, target)` for what the pair plays at `index`, face slot `k`, where
+    /// the weights of a roll's targets sum to 1; `f(1, no-move target)` if nothing moves.
+    /// Returns false if a policy picked a move that does not exist.
+    #[inline(always)]
+    pub fn played(&self, index: usize, k: usize, mut f: impl FnMut(f64, Target)) -> bool {
+        let mut ok = true;
+        self.space
+            .with_options(index, k, |options| match options.len() {
+                0 => {
+                    let face = self.space.faces(index)[k].0;
+                    f(1.0, Target::Next(self.space.no_move_target(index, face)));
+                }
+                1 => f(1.0, options[0]),
+                n => match decide(self.space, self.policies[index & 1], index, k) {
+                    Pick::One(m) if m < n => f(1.0, options[m]),
+                    Pick::One(_) => ok = false,
+                    Pick::Uniform => {
+                        for &t in options {
+                            f(1.0 / n as f64, t);
+                        }
+                    }
+                },
+            });
+        ok
+    }
+
+    /// Whether the pair can reach no win from `index` (P(never) = 1 there).
+    #[inline(always)]
+    pub fn never(&self, index: usize) -> bool {
+        self.space.flag(index) & PAIR_WINS == 0
+    }
+}
+
+impl Successors for PairSpace<'_> {
+    type State = usize;
+    type Batch = ();
+
+    fn pass(&self, forwards: bool, visit: impl Fn(&(), usize) -> bool + Sync) -> bool {
+        self.space.pass(forwards, visit)
+    }
+
+    fn for_each_successor(&self, _: &(), index: usize, mut f: impl FnMut(Step<usize>)) {
+        for k in 0..self.space.faces(index).len() {
+            // A policy's bad pick is reported by the sweep; here it only loses successors.
+            self.played(index, k, |_, t| match t {
+                Target::Win(p) => f(Step::Win(p)),
+                Target::Next(j) => f(Step::Next(j)),
+            });
+        }
+    }
+
+    fn flags(&self, index: usize) -> u8 {
+        self.space.flag(index)
+    }
+
+    fn add_flags(&self, index: usize, bits: u8) {
+        self.space.add_flags(index, bits)
+    }
+}
+
+/// Marks, on the reached states, what the pair can reach (clearing earlier marks).
+pub fn classify_pair(pair: &PairSpace<'_>) -> usize {
+    pair.space.clear_flags(PAIR_WINS);
+    search::can_reach(
+        pair,
+        PAIR_WINS,
+        [flag::PAIR_WIN_A, flag::PAIR_WIN_B],
+        flag::REACHED,
+    )
+}
+
+/// The values to start from: 0, and P(never) = 1 where the pair can reach no win.
+pub fn new_pair_store(pair: &PairSpace<'_>) -> Store<3> {
+    let store = Store::new(pair.space.len(), [0.0; 3]);
+    for i in 0..pair.space.len() {
+        if pair.never(i) {
+            store.store(i, [0.0, 0.0, 1.0]);
+        }
+    }
+    store
+}
+
+/// One sweep of `V`, `W`, `Z` under the pair; returns the largest change, or `None` if a
+/// policy picked a move that does not exist.
+pub fn pair_sweep(pair: &PairSpace<'_>, store: &Store<3>) -> Option<f64> {
+    let bad = std::sync::atomic::AtomicBool::new(false);
+    let space = pair.space;
+    // The never-ending set holds [0, 0, 1] (see `new_pair_store`).
+    let value = |t: Target| match t {
+        Target::Win(0) => [1.0, 0.0, 0.0],
+        Target::Win(_) => [0.0, 1.0, 0.0],
+        Target::Next(j) => store.load(j),
+    };
+    let change = sweep(
+        space,
+        store,
+        |_| [0.0, 0.0, 1.0],
+        |index| {
+            if space.flag(index) & flag::REACHED == 0 || pair.never(index) {
+                return None;
+            }
+            let mut outside = [0.0; 3];
+            let mut stay = [0.0; 2];
+            for (k, &(_, p)) in space.faces(index).iter().enumerate() {
+                let ok = pair.played(index, k, |w, t| match t {
+                    Target::Next(j) if j >> 1 == index >> 1 && !pair.never(j) => {
+                        stay[j & 1] += p * w
+                    }
+                    t => {
+                        let v = value(t);
+                        for c in 0..3 {
+                            outside[c] += p * w * v[c];
+                        }
+                    }
+                });
+                if !ok {
+                    bad.store(true, std::sync::atomic::Ordering::Relaxed);
+                }
+            }
+            Some(RowUpdate { outside, stay })
+        },
+    );
+    (!bad.into_inner()).then_some(change)
+}

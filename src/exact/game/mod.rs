@@ -1,0 +1,544 @@
+//! The game where players choose their moves (profile `choice`, optionally `capture-duty`),
+//! solved exactly as a two-player zero-sum stochastic game.
+//!
+//! # The game
+//! A maximises `v = P(A wins) - P(B wins)` (a game that never ends counts 0), B minimises
+//! it; for dice where every game ends this is "each maximises its own chance to win". A
+//! state is `(A's pieces, B's pieces, side to move)`; a roll of face `f` gives the mover the
+//! legal moves of [`crate::rules::Rules::legal_moves`], and the mover picks one after seeing
+//! the face.
+//!
+//! # Pipeline (on the one exact layer)
+//! 1. [`space::PlayerTable`]: each player's configurations, closed under every legal move
+//!    and every capture ([`crate::exact::reachable::configs_closed_under`], the same search
+//!    the rules-fixed solver uses with its one move), most advanced first, with every legal
+//!    move per configuration and face tabulated.
+//! 2. [`space::GameSpace`]: the joint index `(A, B, side)` with a flag byte per index, a
+//!    [`crate::exact::search::Successors`] whose successors are *all* legal moves.
+//!    [`crate::exact::search::reach`] finds the states reachable when every move may be
+//!    taken; [`crate::exact::search::can_reach`] marks which wins each state can reach under
+//!    some play. States that can reach no win have value 0 and P(never) = 1 under every
+//!    pair of strategies.
+//! 3. [`classify`] also finds the end components: the greatest set of states from which
+//!    both players together can keep the game going forever, whatever the dice show. If
+//!    there is none the game is *stopping* (every play ends with probability 1, or falls
+//!    into the never-ending set), and value iteration from both ends converges to the one
+//!    value.
+//! 4. [`value`]: Gauss-Seidel value iteration of a lower iterate from -1 and an upper
+//!    iterate from +1 at once, A taking the maximum and B the minimum over its legal moves
+//!    for each face (or a side playing a fixed [`policy::MovePolicy`]: a best response);
+//!    the two sides of one configuration pair, linked by rolls that move nothing, are solved
+//!    exactly per sweep ([`crate::exact::group`]); driven by [`crate::fixpoint`] with the one
+//!    stopping rule of [`crate::exact::SolveOptions`]. The bracket `[lower, upper]` holds the
+//!    value at every sweep (monotone operator, `-1 <= v <= 1`); the solve stops when it is at
+//!    most the tolerance wide at both openings. A *lower bound from 0 on P(A wins) and on
+//!    P(B wins) separately* would not be one: under max/min the two probabilities are those
+//!    of one strategy pair, and the pair changes as the iteration goes, so neither iterate
+//!    bounds a fixed quantity.
+//! 5. The optimal pair ([`policy::PolicyTable`]): for every decision, the move with the
+//!    best midpoint value (ties to the frontmost piece). [`evaluate`] then solves the Markov
+//!    chain of that pair (or of any fixed pair) exactly: `V`, `W`, `Z` from 0 as the
+//!    rules-fixed solver does, with the certified intervals of
+//!    [`crate::exact::StateBounds::certified`]. This gives P(A wins), P(B wins) and
+//!    P(never) under the pair; its value `V - W` lies in the game's bracket up to the
+//!    tolerance when the greedy pair is optimal, which the result checks and reports.
+//!
+//! # End components, and what is certified
+//! With dice that can leave pieces stuck (no small faces, or no 6) both players can keep a
+//! game going forever by choice: for instance by never capturing a piece whose capture would
+//! free the game. In such end components `T` has fixed points other than the value, and the
+//! lower iterate can stay below it and the upper above (bounded value iteration would
+//! deflate them to their best exit: Kelmendi, Krämer, Křetínský and Weininger, CAV 2018;
+//! not done here). The solver detects end components by graph analysis and reports them
+//! ([`GameSolution::end_component_states`]); the bracket stays sound, the iteration stops
+//! when it no longer narrows, and [`GameSolution::value_certified`] says whether the width
+//! reached is within the tolerance. Figures are never passed off as certified beyond what
+//! the iteration reached.
+//!
+//! # Size
+//! Under `choice` almost every placement of a player's pieces can occur, so the joint index
+//! is close to the product of the full configuration counts: for `p` pieces on a board of
+//! `F` fields, `(sum_{k <= p} C(F, k))^2 * 2` indices. The solver keeps 1 flag byte and two
+//! `f64` per index while iterating the value, then 3 `f64` per index and the packed pair
+//! ([`memory_bytes`]).
+
+pub mod advise;
+pub mod evaluate;
+pub mod file;
+pub mod policy;
+pub mod position;
+pub mod space;
+pub mod sweep;
+pub mod value;
+
+use super::bounds::{Bounds, StateBounds};
+use super::options::SolveOptions;
+use super::search::{self, Successors};
+use super::{ExactError, ExactResult, ResultBounds, SolveStats};
+use crate::dice::Die;
+use crate::fixpoint::{self, Stall, SweepReport};
+use crate::rules::Rules;
+use evaluate::{PairSpace, classify_pair, new_pair_store, pair_sweep};
+use policy::{MovePolicy, Pick, PolicyTable, decide};
+use space::{GameSpace, Target, flag};
+use std::time::Instant;
+use sweep::Store;
+use value::{Bracket, never, new_bracket, target_value, value_sweep};
+
+/// How one side plays.
+#[derive(Clone, Copy)]
+pub enum Side<'a> {
+    /// It optimises (A maximises the value, B minimises it).
+    Optimal,
+    /// It plays this fixed policy.
+    Fixed(&'a dyn MovePolicy),
+}
+
+/// The solution of the game with choices for one pair of dice.
+#[derive(Debug)]
+pub struct GameSolution {
+    /// The value `P(A wins) - P(B wins)` when A starts (A and B playing as asked: optimal
+    /// sides optimise, fixed sides play their policy).
+    pub value_if_a_starts: Bounds,
+    /// The value when B starts.
+    pub value_if_b_starts: Bounds,
+    /// The value with the starting player by the profile.
+    pub value: Bounds,
+    /// Whether both openings' value brackets are at most the tolerance wide.
+    pub value_certified: bool,
+    /// Whether the bracket stopped narrowing before the tolerance (end components).
+    pub value_stalled: bool,
+    /// States from which both players together can keep the game going forever (0: the
+    /// game is stopping, and the value iteration converges).
+    pub end_component_states: u64,
+    /// The figures of the pair played (the greedy pair for optimal sides), from its exact
+    /// evaluation.
+    pub pair: ExactResult,
+    /// Whether the pair's figures are certified to the tolerance.
+    pub pair_certified: bool,
+    /// Whether the pair's value `V - W` lies in the game's value bracket (widened by the
+    /// tolerance) at both openings: the extracted pair is optimal to that precision.
+    pub pair_attains_value: bool,
+    /// Sweeps of the value iteration.
+    pub value_sweeps: usize,
+    /// Sweeps of the pair's evaluation.
+    pub pair_sweeps: usize,
+    /// The pair played, per joint index and face slot (fixed sides: their policy's move;
+    /// `None` if a fixed side mixes, which a table cannot hold).
+    pub policy: Option<PolicyTable>,
+    /// The state space (tables and flags), for looking up positions.
+    pub space: GameSpace,
+    /// The value bracket per joint index, if kept ([`solve_game_keeping_values`]).
+    pub values: Option<Bracket>,
+}
+
+impl std::fmt::Debug for GameSpace {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(f, "GameSpace({} indices)", self.len())
+    }
+}
+
+impl std::fmt::Debug for Store<2> {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(f, "Store<2>")
+    }
+}
+
+/// Peak bytes of a solve over `len` joint indices with `slots` face slots of `pieces`-piece
+/// configurations: the flags, then either the value bracket (2 `f64`) or, with the bracket
+/// freed, the pair's `V`, `W`, `Z` (3 `f64`) and the packed pair (plus the bracket if kept).
+pub fn memory_bytes(len: u64, slots: u64, pieces: u32, keep_values: bool) -> u64 {
+    let policy = (len * slots * u64::from(PolicyTable::bits_for(pieces))).div_ceil(8);
+    let bracket = len * Bracket::BYTES_PER_INDEX;
+    let pair = len * Store::<3>::BYTES_PER_INDEX + policy;
+    len + if keep_values {
+        bracket + pair
+    } else {
+        bracket.max(pair)
+    }
+}
+
+/// Checks what the game solver supports: `choice` on, no `three-tries` (a tries counter per
+/// state is not modelled here).
+pub fn check_profile(rules: &Rules) -> Result<(), ExactError> {
+    let p = rules.profile();
+    if !p.choice {
+        return Err(ExactError::Profile(format!(
+            "profile {p}: the game solver solves the game with choices; add the switch choice"
+        )));
+    }
+    if p.three_tries {
+        return Err(ExactError::Profile(format!(
+            "profile {p}: three-tries is not supported by the game solver yet"
+        )));
+    }
+    Ok(())
+}
+
+/// Marks on `space` the reached states, what they can reach under some play, and the end
+/// components ([`flag::STAY`]); returns the number of end-component states.
+pub fn classify(space: &GameSpace) -> u64 {
+    let openings = space.openings();
+    search::reach(space, &openings, flag::REACHED, flag::SPREAD);
+    search::can_reach(
+        space,
+        flag::WIN_A | flag::WIN_B,
+        [flag::WIN_A, flag::WIN_B],
+        flag::REACHED,
+    );
+    // The greatest fixed point of "for every face some move (or no move) stays in the set",
+    // from the reached states that can reach a win: states are only ever removed.
+    space.pass(false, |_, i| {
+        if space.flag(i) & flag::REACHED != 0 && !never(space, i) {
+            space.add_flags(i, flag::STAY);
+        }
+        false
+    });
+    let stays = |t: Target| match t {
+        Target::Win(_) => false,
+        Target::Next(j) => space.flag(j) & flag::STAY != 0,
+    };
+    while space.pass(false, |_, i| {
+        if space.flag(i) & flag::STAY == 0 {
+            return false;
+        }
+        let leaves = space.faces(i).iter().enumerate().any(|(k, &(face, _))| {
+            let mut any = false;
+            let n = space.options(i, k, |_, t| any |= stays(t));
+            if n == 0 {
+                any = stays(Target::Next(space.no_move_target(i, face)));
+            }
+            !any
+        });
+        if leaves {
+            space.remove_flags(i, flag::STAY);
+        }
+        leaves
+    }) {}
+    space.count(flag::STAY)
+}
+
+/// Solves the game of `a` (A) against `b` (B) under `rules` (with `choice`), each side
+/// optimal or fixed as `sides` says. See the module docs for what is certified.
+///
+/// Errors: [`ExactError::Options`], [`ExactError::Profile`] (no `choice`, or
+/// `three-tries`), [`ExactError::RollOff`], [`ExactError::Memory`] (checked before the
+/// joint flags are allocated), [`ExactError::TooLarge`], [`ExactError::NotConverged`] (the
+/// sweep limit in a stopping game), and [`ExactError::Profile`] if a fixed policy picks a
+/// move that is not legal.
+pub fn solve_game(
+    rules: &Rules,
+    dice: [&Die; 2],
+    sides: [Side<'_>; 2],
+    options: &SolveOptions,
+) -> Result<GameSolution, ExactError> {
+    solve(rules, dice, sides, options, false)
+}
+
+/// [`solve_game`] that keeps the value bracket of every state ([`GameSolution::values`]),
+/// for the move advisor.
+pub fn solve_game_keeping_values(
+    rules: &Rules,
+    dice: [&Die; 2],
+    sides: [Side<'_>; 2],
+    options: &SolveOptions,
+) -> Result<GameSolution, ExactError> {
+    solve(rules, dice, sides, options, true)
+}
+
+/// How often `policy` picks another move than `table` over `side`'s decisions in the
+/// reachable states that can still be won (every state and face with at least two legal moves,
+/// counted once, unweighted by how often play reaches it): `(decisions, differing)`.
+/// A mixing policy counts as differing where the table's move is not its only one.
+pub fn count_differences(
+    space: &GameSpace,
+    table: &PolicyTable,
+    policy: &dyn MovePolicy,
+    side: usize,
+) -> (u64, u64) {
+    let (mut decisions, mut differing) = (0u64, 0u64);
+    for i in (side..space.len()).step_by(2) {
+        if space.flag(i) & flag::REACHED == 0 || never(space, i) {
+            continue;
+        }
+        for k in 0..space.faces(i).len() {
+            if space.options(i, k, |_, _| {}) < 2 {
+                continue;
+            }
+            decisions += 1;
+            if decide(space, policy, i, k) != Pick::One(table.get(i, k)) {
+                differing += 1;
+            }
+        }
+    }
+    (decisions, differing)
+}
+
+/// An input error of the exact layer that is not about the solve options' tolerance.
+pub(crate) fn options_error(what: String) -> ExactError {
+    ExactError::Profile(what)
+}
+
+fn bad_policy() -> ExactError {
+    ExactError::Profile("a fixed strategy picked a move that is not legal".into())
+}
+
+fn solve(
+    rules: &Rules,
+    dice: [&Die; 2],
+    sides: [Side<'_>; 2],
+    options: &SolveOptions,
+    keep_values: bool,
+) -> Result<GameSolution, ExactError> {
+    let started = Instant::now();
+    options.validate().map_err(ExactError::Options)?;
+    check_profile(rules)?;
+    let w = super::p_a_starts(rules, dice[0], dice[1])?;
+    let players = [
+        space::PlayerTable::new(rules, 0, dice[0]),
+        space::PlayerTable::new(rules, 1, dice[1]),
+    ];
+    let configs = players.each_ref().map(|p| p.configs.len() as u64);
+    let len = GameSpace::len_of(&players)
+        .filter(|&l| l < usize::MAX / 64)
+        .ok_or_else(|| ExactError::TooLarge("the joint index overflows".into()))?;
+    let slots = players[0].faces.len().max(players[1].faces.len());
+    let bytes = memory_bytes(
+        len as u64,
+        slots as u64,
+        rules.board().pieces(),
+        keep_values,
+    ) + players[0].heap_bytes()
+        + players[1].heap_bytes();
+    if let Some(limit) = options.max_memory
+        && bytes > limit
+    {
+        return Err(ExactError::Memory {
+            states: len as u64,
+            exact_count: false,
+            configs,
+            bytes,
+            limit,
+        });
+    }
+    let space = GameSpace::new(rules, dice)
+        .ok_or_else(|| ExactError::TooLarge("the joint index overflows".into()))?;
+    let end_component_states = classify(&space);
+    let openings = space.openings();
+    let build_seconds = started.elapsed().as_secs_f64();
+
+    // The value, from both ends.
+    let fixed = sides.map(|s| match s {
+        Side::Optimal => None,
+        Side::Fixed(p) => Some(p),
+    });
+    let bracket: Bracket = new_bracket(&space);
+    let rule = options.stop_rule();
+    let mut bad = false;
+    let value_width = |b: &Bracket| {
+        openings
+            .iter()
+            .map(|&o| {
+                if never(&space, o) {
+                    0.0
+                } else {
+                    let [lo, hi] = b.load(o);
+                    hi - lo
+                }
+            })
+            .fold(0.0f64, f64::max)
+    };
+    let mut sweep = |_| match value_sweep(&space, &bracket, fixed) {
+        Some(change) => SweepReport {
+            change,
+            gap: value_width(&bracket),
+        },
+        None => {
+            bad = true;
+            SweepReport {
+                change: 0.0,
+                gap: 0.0,
+            }
+        }
+    };
+    let both_fixed = fixed.iter().all(Option::is_some);
+    let convergence = if both_fixed {
+        // A chain, not a game: its value is the pair's `V - W`, evaluated below.
+        fixpoint::Convergence {
+            sweeps: 0,
+            last_change: 0.0,
+            gap: 0.0,
+            ending: fixpoint::Ending::Converged,
+        }
+    } else if end_component_states == 0 {
+        fixpoint::iterate(&rule, &mut sweep).map_err(ExactError::NotConverged)?
+    } else {
+        match fixpoint::iterate_until_stall(&rule, Stall::DEFAULT, &mut sweep) {
+            Ok(c) => c,
+            Err(e) => e.0,
+        }
+    };
+    if bad {
+        return Err(bad_policy());
+    }
+    let value_at = |o: usize| {
+        if never(&space, o) {
+            Bounds::ZERO
+        } else {
+            let [lo, hi] = bracket.load(o);
+            Bounds {
+                lo: lo.max(-1.0),
+                hi: hi.min(1.0).max(lo),
+            }
+        }
+    };
+    let [mut va, mut vb] = openings.map(value_at);
+
+    // The pair played: greedy for optimal sides.
+    let mut table = PolicyTable::new(len, slots, rules.board().pieces())
+        .ok_or_else(|| ExactError::TooLarge("the policy table overflows".into()))?;
+    let mut representable = true;
+    for i in 0..len {
+        if space.flag(i) & flag::REACHED == 0 || never(&space, i) {
+            continue;
+        }
+        for k in 0..space.faces(i).len() {
+            let mut mids = [0.0f64; 64];
+            let n = space.options(i, k, |m, t| {
+                let [lo, hi] = target_value(&bracket, t);
+                mids[m] = 0.5 * (lo + hi);
+            });
+            if n < 2 {
+                continue;
+            }
+            let choice = match fixed[i & 1] {
+                Some(p) => match decide(&space, p, i, k) {
+                    Pick::One(m) if m < n => m,
+                    Pick::One(_) => return Err(bad_policy()),
+                    Pick::Uniform => {
+                        representable = false;
+                        0
+                    }
+                },
+                None => {
+                    let better = |x: f64, y: f64| if i & 1 == 0 { x > y } else { x < y };
+                    (1..n).fold(
+                        0,
+                        |best, m| if better(mids[m], mids[best]) { m } else { best },
+                    )
+                }
+            };
+            table.set(i, k, choice);
+        }
+    }
+    let values = keep_values.then_some(bracket);
+
+    // The pair's exact figures.
+    let policies: [&dyn MovePolicy; 2] = [0, 1].map(|p| match sides[p] {
+        Side::Optimal => &table as &dyn MovePolicy,
+        Side::Fixed(f) => f,
+    });
+    let pair = PairSpace {
+        space: &space,
+        policies,
+    };
+    classify_pair(&pair);
+    let store: Store<3> = new_pair_store(&pair);
+    let certify = |o: usize, store: &Store<3>| {
+        if pair.never(o) {
+            StateBounds::NEVER
+        } else {
+            let f = space.flag(o);
+            StateBounds::certified(
+                store.load(o),
+                [f & flag::PAIR_WIN_A != 0, f & flag::PAIR_WIN_B != 0, true],
+            )
+        }
+    };
+    let pair_started = Instant::now();
+    let mut bad = false;
+    let pair_convergence = fixpoint::iterate(&rule, |_| match pair_sweep(&pair, &store) {
+        Some(change) => SweepReport {
+            change,
+            gap: openings
+                .iter()
+                .map(|&o| {
+                    let s = certify(o, &store);
+                    // With both sides fixed the value is `V - W`: certify it too.
+                    let value = if both_fixed {
+                        s.a.width() + s.b.width()
+                    } else {
+                        0.0
+                    };
+                    s.width().max(value)
+                })
+                .fold(0.0, f64::max),
+        },
+        None => {
+            bad = true;
+            SweepReport {
+                change: 0.0,
+                gap: 0.0,
+            }
+        }
+    })
+    .map_err(ExactError::NotConverged)?;
+    if bad {
+        return Err(bad_policy());
+    }
+    let [sa, sb] = openings.map(|o| certify(o, &store));
+    let pair_certified = sa.width().max(sb.width()) <= options.tolerance;
+    let attains = |s: &StateBounds, v: &Bounds| {
+        let lo = s.a.lo - s.b.hi;
+        let hi = s.a.hi - s.b.lo;
+        hi >= v.lo - options.tolerance && lo <= v.hi + options.tolerance
+    };
+    if both_fixed {
+        let difference = |s: &StateBounds| Bounds {
+            lo: s.a.lo - s.b.hi,
+            hi: s.a.hi - s.b.lo,
+        };
+        va = difference(&sa);
+        vb = difference(&sb);
+    }
+    let value_certified = va.width().max(vb.width()) <= options.tolerance;
+    let pair_attains_value = attains(&sa, &va) && attains(&sb, &vb);
+    let bounds = ResultBounds::from_openings(w, sa.to_array(), sb.to_array());
+    let states = space.count(flag::REACHED);
+    let result = ExactResult::from_bounds(
+        w,
+        bounds,
+        SolveStats {
+            configs,
+            product: len as u64,
+            states,
+            never_states: states
+                - space.count(flag::REACHED | flag::WIN_A)
+                - space.count(flag::REACHED | flag::WIN_B)
+                + space.count(flag::REACHED | flag::WIN_A | flag::WIN_B),
+            transitions: 0,
+            self_loops: 0,
+            iterations: convergence.sweeps,
+            memory_bytes: bytes,
+            build_seconds,
+            solve_seconds: started.elapsed().as_secs_f64() - build_seconds,
+        },
+    );
+    let _ = pair_started;
+    Ok(GameSolution {
+        value_if_a_starts: va,
+        value_if_b_starts: vb,
+        value: va.mix(w, &vb),
+        value_certified,
+        value_stalled: convergence.stalled() && !value_certified,
+        end_component_states,
+        pair: result,
+        pair_certified,
+        pair_attains_value,
+        value_sweeps: convergence.sweeps,
+        pair_sweeps: pair_convergence.sweeps,
+        policy: representable.then_some(table),
+        space,
+        values,
+    })
+}

@@ -1,0 +1,226 @@
+//! Policies: which of the legal moves a player takes, as the exact layer sees them.
+//!
+//! A move is named by its position in [`crate::rules::Rules::legal_moves`]'s list (frontmost
+//! first), the same numbering the simulator's strategies and the policy file use.
+
+use super::space::GameSpace;
+use crate::rules::{LegalMoves, Player, Rules};
+
+/// What a policy plays in one decision.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Pick {
+    /// The move with this position in the list of legal moves.
+    One(usize),
+    /// Every legal move with the same probability (a random strategy, evaluated exactly).
+    Uniform,
+}
+
+/// One decision: the position and the roll, from the mover's view.
+#[derive(Clone, Copy, Debug)]
+pub struct Decision<'a> {
+    /// The rules.
+    pub rules: &'a Rules,
+    /// The joint index of the position.
+    pub index: usize,
+    /// The slot of the face among the mover's distinct faces.
+    pub face_slot: usize,
+    /// The player to move.
+    pub mover: Player,
+    /// The mover's pieces.
+    pub own: u64,
+    /// The opponent's pieces (in the opponent's numbering).
+    pub other: u64,
+    /// The legal moves (at least two: single moves need no policy).
+    pub legal: &'a LegalMoves,
+}
+
+/// A fixed way to choose among legal moves.
+pub trait MovePolicy: Sync {
+    /// The move (or mix) played in `decision`.
+    fn pick(&self, decision: &Decision<'_>) -> Pick;
+
+    /// The table behind the policy, if it is one (read directly, without building the
+    /// decision).
+    fn table(&self) -> Option<&PolicyTable> {
+        None
+    }
+}
+
+/// The `bwinf` rule 3: the frontmost piece that can move.
+#[derive(Clone, Copy, Debug, Default)]
+pub struct FrontmostPolicy;
+
+impl MovePolicy for FrontmostPolicy {
+    fn pick(&self, _: &Decision<'_>) -> Pick {
+        Pick::One(0)
+    }
+}
+
+/// A strategy of the simulator as a policy: `random` is the uniform mix over the legal
+/// moves, every other strategy its one pick (resolve `safe` with
+/// [`crate::strategy::Strategy::against`] first).
+impl MovePolicy for crate::strategy::Strategy {
+    fn pick(&self, d: &Decision<'_>) -> Pick {
+        use crate::strategy::Strategy;
+        match self {
+            Strategy::Random => Pick::Uniform,
+            Strategy::Frontmost => Pick::One(0),
+            other => {
+                // Only `random` draws; the generator is never used.
+                let mut unused =
+                    <rand_xoshiro::Xoshiro256PlusPlus as rand::SeedableRng>::seed_from_u64(0);
+                let chosen = other.choose(d.rules, d.own, d.other, d.mover, d.legal, &mut unused);
+                let position = chosen.and_then(|m| d.legal.iter().position(|l| l == m));
+                // A pick outside the list is reported by the solver as an illegal move.
+                Pick::One(position.unwrap_or(usize::MAX))
+            }
+        }
+    }
+}
+
+/// Both players' moves for every joint index and face slot, packed in `bits` bits each: the
+/// optimal pair the solver extracts, and what a policy file holds.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct PolicyTable {
+    /// Bits per move (enough for the position of the last of `pieces` moves).
+    pub bits: u32,
+    /// Face slots per joint index (the larger number of distinct faces of the two dice).
+    pub slots: usize,
+    /// Joint indices.
+    pub states: usize,
+    words: Vec<u64>,
+}
+
+impl PolicyTable {
+    /// An all-frontmost table (every entry 0) for `states` joint indices, `slots` face slots
+    /// each, for boards of `pieces` pieces. `None` if its size overflows.
+    pub fn new(states: usize, slots: usize, pieces: u32) -> Option<PolicyTable> {
+        let bits = Self::bits_for(pieces);
+        let total = states.checked_mul(slots)?.checked_mul(bits as usize)?;
+        Some(PolicyTable {
+            bits,
+            slots,
+            states,
+            words: vec![0; total.div_ceil(64)],
+        })
+    }
+
+    /// Bits per move for boards of `pieces` pieces: a player chooses among at most
+    /// `pieces` moves.
+    pub fn bits_for(pieces: u32) -> u32 {
+        (32 - pieces.saturating_sub(1).leading_zeros()).max(1)
+    }
+
+    /// A table from its packed words (as read from a file); `None` if the length is wrong.
+    pub fn from_words(
+        states: usize,
+        slots: usize,
+        bits: u32,
+        words: Vec<u64>,
+    ) -> Option<PolicyTable> {
+        if !(1..=8).contains(&bits) {
+            return None;
+        }
+        let total = states.checked_mul(slots)?.checked_mul(bits as usize)?;
+        (words.len() == total.div_ceil(64)).then_some(PolicyTable {
+            bits,
+            slots,
+            states,
+            words,
+        })
+    }
+
+    /// The packed words.
+    pub fn words(&self) -> &[u64] {
+        &self.words
+    }
+
+    /// The move at joint index `index`, face slot `k`.
+    #[inline(always)]
+    pub fn get(&self, index: usize, k: usize) -> usize {
+        let at = (index * self.slots + k) * self.bits as usize;
+        let (w, o) = (at / 64, at % 64);
+        let mask = (1u64 << self.bits) - 1;
+        let mut v = self.words[w] >> o;
+        if o + self.bits as usize > 64 {
+            v |= self.words[w + 1] << (64 - o);
+        }
+        (v & mask) as usize
+    }
+
+    /// Sets the move at `index`, slot `k` (`choice` must fit in `bits`).
+    pub fn set(&mut self, index: usize, k: usize, choice: usize) {
+        let at = (index * self.slots + k) * self.bits as usize;
+        let (w, o) = (at / 64, at % 64);
+        let mask = (1u64 << self.bits) - 1;
+        let v = choice as u64 & mask;
+        self.words[w] = (self.words[w] & !(mask << o)) | (v << o);
+        if o + self.bits as usize > 64 {
+            let spill = 64 - o;
+            self.words[w + 1] = (self.words[w + 1] & !(mask >> spill)) | (v >> spill);
+        }
+    }
+
+    /// Bytes of the table.
+    pub fn heap_bytes(&self) -> u64 {
+        self.words.len() as u64 * 8
+    }
+}
+
+impl MovePolicy for PolicyTable {
+    fn pick(&self, d: &Decision<'_>) -> Pick {
+        Pick::One(self.get(d.index, d.face_slot))
+    }
+
+    fn table(&self) -> Option<&PolicyTable> {
+        Some(self)
+    }
+}
+
+/// What `policy` plays at `index`, face slot `k` of `space` (a decision with at least two
+/// legal moves).
+pub fn decide(space: &GameSpace, policy: &dyn MovePolicy, index: usize, k: usize) -> Pick {
+    if let Some(table) = policy.table() {
+        return Pick::One(table.get(index, k));
+    }
+    let position = space.position(index);
+    let mover = position.mover();
+    let (own, other) = (position.pieces[mover], position.pieces[1 - mover]);
+    let face = space.faces(index)[k].0;
+    let legal = space.rules.legal_moves(own, other, mover, face);
+    policy.pick(&Decision {
+        rules: &space.rules,
+        index,
+        face_slot: k,
+        mover,
+        own,
+        other,
+        legal: &legal,
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn packed_entries_read_back_across_word_edges() {
+        for pieces in [1, 2, 3, 4, 5, 9] {
+            let mut t = PolicyTable::new(97, 7, pieces).unwrap();
+            let top = (1usize << t.bits) - 1;
+            for i in 0..97 {
+                for k in 0..7 {
+                    t.set(i, k, (i * 7 + k * 3) % (top + 1));
+                }
+            }
+            for i in 0..97 {
+                for k in 0..7 {
+                    assert_eq!(t.get(i, k), (i * 7 + k * 3) % (top + 1), "{pieces}");
+                }
+            }
+        }
+        assert_eq!(PolicyTable::bits_for(4), 2);
+        assert_eq!(PolicyTable::bits_for(1), 1);
+        assert_eq!(PolicyTable::bits_for(5), 3);
+    }
+}

@@ -1,0 +1,435 @@
+//! The state space of the game with choices: both players' configurations, every legal move
+//! of every configuration and face tabulated once, and the joint index
+//! `(configuration of A, configuration of B, side to move)` with a flag byte per index.
+
+use super::super::encode::ConfigIndex;
+use super::super::reachable::configs_closed_under;
+use super::super::search::{self, Step, Successors};
+use crate::dice::Die;
+use crate::rules::{GameState, Player, Rules};
+use std::sync::atomic::AtomicU8;
+use std::sync::atomic::Ordering::Relaxed;
+
+/// One legal move of a configuration for one face, from the mover's view.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct TableMove {
+    /// The mover's configuration afterwards.
+    pub next: u32,
+    /// Field the piece leaves, [`FROM_B`] for a piece brought in.
+    pub from: u8,
+    /// Field the piece lands on.
+    pub to: u8,
+}
+
+/// [`TableMove::from`] of a piece brought in from `B`.
+pub const FROM_B: u8 = u8::MAX;
+
+/// One player's configurations and, per configuration and distinct face of its die, the
+/// moves [`Rules::legal_moves`] allows (frontmost first; without `capture-duty` they depend
+/// on the player's own pieces only, and `capture-duty` only narrows them, see
+/// [`GameSpace::options`]).
+#[derive(Clone, Debug)]
+pub struct PlayerTable {
+    /// The configurations, most advanced first.
+    pub configs: ConfigIndex,
+    /// The distinct faces of the die and their probabilities.
+    pub faces: Vec<(u32, f64)>,
+    offsets: Vec<u32>,
+    moves: Vec<TableMove>,
+    /// `capture[i * track + f]`: configuration `i` without its piece on track field `f`
+    /// (`u32::MAX` if it has none there).
+    capture: Vec<u32>,
+    won: Vec<bool>,
+    track: usize,
+}
+
+impl PlayerTable {
+    /// Tabulates the moves of `player` with `die` under `rules` (which must have `choice`).
+    pub fn new(rules: &Rules, player: Player, die: &Die) -> PlayerTable {
+        let legal = |own: u64, face: u32| rules.legal_moves(own, 0, player, face);
+        let configs = configs_closed_under(rules, die, |own, face, push| {
+            for m in legal(own, face).iter() {
+                push(apply(own, m.from, m.to));
+            }
+        });
+        let total: u32 = die.face_counts().iter().map(|&(_, c)| c).sum();
+        let faces: Vec<(u32, f64)> = die
+            .face_counts()
+            .iter()
+            .map(|&(f, c)| (f, f64::from(c) / f64::from(total)))
+            .collect();
+        let track = rules.board().track_len() as usize;
+        let mut offsets = Vec::with_capacity(configs.len() * faces.len() + 1);
+        let mut moves = Vec::new();
+        let mut capture = vec![u32::MAX; configs.len() * track];
+        let mut won = Vec::with_capacity(configs.len());
+        for (i, &own) in configs.masks().iter().enumerate() {
+            won.push(rules.has_won(own));
+            for &(face, _) in &faces {
+                offsets.push(moves.len() as u32);
+                if rules.has_won(own) {
+                    continue;
+                }
+                for m in legal(own, face).iter() {
+                    let next = configs
+                        .index(apply(own, m.from, m.to))
+                        .expect("the configurations are closed under the legal moves");
+                    moves.push(TableMove {
+                        next,
+                        from: m.from.map_or(FROM_B, |f| f as u8),
+                        to: m.to as u8,
+                    });
+                }
+            }
+            let mut on_track = own & rules.board().track_mask();
+            while on_track != 0 {
+                let f = on_track.trailing_zeros() as usize;
+                capture[i * track + f] = configs
+                    .index(own & !(1u64 << f))
+                    .expect("the configurations are closed under captures");
+                on_track &= on_track - 1;
+            }
+        }
+        offsets.push(moves.len() as u32);
+        PlayerTable {
+            configs,
+            faces,
+            offsets,
+            moves,
+            capture,
+            won,
+            track,
+        }
+    }
+
+    /// The legal moves of configuration `i` for face slot `k` (empty once it has won).
+    #[inline(always)]
+    pub fn moves(&self, i: usize, k: usize) -> &[TableMove] {
+        let at = i * self.faces.len() + k;
+        &self.moves[self.offsets[at] as usize..self.offsets[at + 1] as usize]
+    }
+
+    /// Whether configuration `i` has all its pieces in the goal.
+    #[inline(always)]
+    pub fn won(&self, i: usize) -> bool {
+        self.won[i]
+    }
+
+    /// Configuration `i` after its piece on track field `f` was captured (`i` if none).
+    #[inline(always)]
+    pub fn captured(&self, i: usize, f: usize) -> usize {
+        match self.capture[i * self.track + f] {
+            u32::MAX => i,
+            j => j as usize,
+        }
+    }
+
+    /// Bytes of the tables.
+    pub fn heap_bytes(&self) -> u64 {
+        (self.configs.heap_bytes()
+            + self.offsets.len() * 4
+            + self.moves.len() * std::mem::size_of::<TableMove>()
+            + self.capture.len() * 4
+            + self.won.len()) as u64
+    }
+}
+
+/// `own` after the piece on `from` (`None`: from `B`) moved to `to`.
+#[inline(always)]
+fn apply(own: u64, from: Option<u32>, to: u32) -> u64 {
+    (own & !from.map_or(0, |f| 1u64 << f)) | (1u64 << to)
+}
+
+/// Where one option of a roll leads.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Target {
+    /// The mover won.
+    Win(Player),
+    /// The game goes on in this joint index.
+    Next(usize),
+}
+
+/// Flag bits of a joint index.
+pub mod flag {
+    /// Reachable from an opening when every legal move may be taken.
+    pub const REACHED: u8 = 1;
+    /// Its successors are marked reached.
+    pub const SPREAD: u8 = 2;
+    /// A can win from here under some play.
+    pub const WIN_A: u8 = 4;
+    /// B can win from here under some play.
+    pub const WIN_B: u8 = 8;
+    /// Both players together can keep the game going forever with probability 1
+    /// (a state of an end component outside the never-ending set).
+    pub const STAY: u8 = 16;
+    /// A can win from here under the policy pair being evaluated.
+    pub const PAIR_WIN_A: u8 = 32;
+    /// B can win from here under the policy pair being evaluated.
+    pub const PAIR_WIN_B: u8 = 64;
+}
+
+/// The joint state space of the game with choices.
+pub struct GameSpace {
+    /// The rules (with `choice`).
+    pub rules: Rules,
+    /// A's and B's tables.
+    pub players: [PlayerTable; 2],
+    nb: usize,
+    flags: Vec<AtomicU8>,
+}
+
+/// Cells (configuration pairs) per unit of parallel work.
+const CELLS_PER_CHUNK: usize = 1024;
+
+impl GameSpace {
+    /// The space of `dice` under `rules`, with every flag clear. `None` if the joint index
+    /// overflows `usize`.
+    pub fn new(rules: &Rules, dice: [&Die; 2]) -> Option<GameSpace> {
+        let players = [
+            PlayerTable::new(rules, 0, dice[0]),
+            PlayerTable::new(rules, 1, dice[1]),
+        ];
+        let len = Self::len_of(&players)?;
+        Some(GameSpace {
+            rules: *rules,
+            nb: players[1].configs.len(),
+            players,
+            flags: (0..len).map(|_| AtomicU8::new(0)).collect(),
+        })
+    }
+
+    /// The number of joint indices of two tables (`None` on overflow).
+    pub fn len_of(players: &[PlayerTable; 2]) -> Option<usize> {
+        players[0]
+            .configs
+            .len()
+            .checked_mul(players[1].configs.len())?
+            .checked_mul(2)
+    }
+
+    /// Joint indices: configurations of A × of B × 2 sides.
+    pub fn len(&self) -> usize {
+        self.flags.len()
+    }
+
+    /// Whether the space is empty (never: the openings are in it).
+    pub fn is_empty(&self) -> bool {
+        self.flags.is_empty()
+    }
+
+    /// Configuration pairs (cells); cell `c` holds the joint indices `2c` and `2c + 1`.
+    pub fn cells(&self) -> usize {
+        self.len() / 2
+    }
+
+    /// The joint index of configurations `a`, `b` with `side` to move.
+    #[inline(always)]
+    pub fn index(&self, a: usize, b: usize, side: usize) -> usize {
+        ((a * self.nb + b) << 1) | side
+    }
+
+    /// `(a, b, side)` of a joint index.
+    #[inline(always)]
+    pub fn decode(&self, index: usize) -> (usize, usize, usize) {
+        let cell = index >> 1;
+        (cell / self.nb, cell % self.nb, index & 1)
+    }
+
+    /// The joint index of a position, `None` if a configuration is not in the tables.
+    pub fn encode(&self, state: &GameState) -> Option<usize> {
+        let a = self.players[0].configs.index(state.pieces[0])? as usize;
+        let b = self.players[1].configs.index(state.pieces[1])? as usize;
+        Some(self.index(a, b, state.mover()))
+    }
+
+    /// The position of a joint index.
+    pub fn position(&self, index: usize) -> GameState {
+        let (a, b, side) = self.decode(index);
+        GameState {
+            pieces: [
+                self.players[0].configs.mask(a as u32),
+                self.players[1].configs.mask(b as u32),
+            ],
+            to_move: side as u8,
+            tries: 0,
+        }
+    }
+
+    /// The two openings: A to move, B to move.
+    pub fn openings(&self) -> [usize; 2] {
+        [0, 1].map(|first| {
+            self.encode(&GameState::start(first))
+                .expect("the opening configuration is in every table")
+        })
+    }
+
+    /// The face slots of the mover at `index`: `(face, probability)`.
+    #[inline(always)]
+    pub fn faces(&self, index: usize) -> &[(u32, f64)] {
+        &self.players[index & 1].faces
+    }
+
+    /// Calls `f(option, target)` for each legal move of the roll of face slot `k` at
+    /// `index`, numbered as [`Rules::legal_moves`] lists them (frontmost first); returns the
+    /// number of moves. With none, calls nothing and returns 0: the roll moves nothing,
+    /// see [`GameSpace::no_move_target`].
+    #[inline(always)]
+    pub fn options(&self, index: usize, k: usize, mut f: impl FnMut(usize, Target)) -> usize {
+        let (a, b, side) = self.decode(index);
+        let (own, other) = if side == 0 { (a, b) } else { (b, a) };
+        let me = &self.players[side];
+        let them = &self.players[1 - side];
+        let face = me.faces[k].0;
+        let moves = me.moves(own, k);
+        // Under capture-duty the opponent narrows the choice: ask the rules which remain.
+        let allowed = if moves.len() > 1 && self.rules.profile().capture_duty {
+            let legal = self.rules.legal_moves(
+                me.configs.mask(own as u32),
+                them.configs.mask(other as u32),
+                side,
+                face,
+            );
+            Some(legal.sources())
+        } else {
+            None
+        };
+        let track = self.rules.board().track_len();
+        let mut n = 0;
+        for m in moves {
+            if let Some(sources) = allowed
+                && (m.from == FROM_B || sources >> m.from & 1 == 0)
+            {
+                continue;
+            }
+            let target = if me.won(m.next as usize) {
+                Target::Win(side)
+            } else {
+                let other_after = if u32::from(m.to) < track {
+                    let theirs = self.rules.board().opponent_field(side, u32::from(m.to));
+                    them.captured(other, theirs as usize)
+                } else {
+                    other
+                };
+                let next_side = if face == 6 { side } else { 1 - side };
+                let (na, nb) = if side == 0 {
+                    (m.next as usize, other_after)
+                } else {
+                    (other_after, m.next as usize)
+                };
+                Target::Next(self.index(na, nb, next_side))
+            };
+            f(n, target);
+            n += 1;
+        }
+        n
+    }
+
+    /// Calls `f` with the targets of [`GameSpace::options`] in order, collected on the stack
+    /// (on the heap for boards of more than 8 pieces).
+    #[inline(always)]
+    pub fn with_options(&self, index: usize, k: usize, f: impl FnOnce(&[Target])) {
+        const INLINE: usize = 8;
+        if self.rules.board().pieces() as usize <= INLINE {
+            let mut buf = [Target::Win(0); INLINE];
+            let n = self.options(index, k, |m, t| buf[m] = t);
+            f(&buf[..n]);
+        } else {
+            let mut buf = Vec::new();
+            self.options(index, k, |_, t| buf.push(t));
+            f(&buf);
+        }
+    }
+
+    /// Where a roll of `face` that moves nothing leads from `index`: the same pieces, the
+    /// same side after a 6, else the other side.
+    #[inline(always)]
+    pub fn no_move_target(&self, index: usize, face: u32) -> usize {
+        if face == 6 { index } else { index ^ 1 }
+    }
+
+    /// The flag byte of a joint index.
+    #[inline(always)]
+    pub fn flag(&self, index: usize) -> u8 {
+        self.flags[index].load(Relaxed)
+    }
+
+    /// Clears `bits` on one index.
+    #[inline(always)]
+    pub fn remove_flags(&self, index: usize, bits: u8) {
+        self.flags[index].fetch_and(!bits, Relaxed);
+    }
+
+    /// Clears `bits` on every index.
+    pub fn clear_flags(&self, bits: u8) {
+        for f in &self.flags {
+            f.fetch_and(!bits, Relaxed);
+        }
+    }
+
+    /// Runs `visit(cell)` over every cell, most advanced first (least advanced first if
+    /// `forwards`), on all threads if `parallel`; returns whether any call returned true.
+    pub fn for_cells(
+        &self,
+        forwards: bool,
+        parallel: bool,
+        visit: impl Fn(usize) -> bool + Sync,
+    ) -> bool {
+        search::in_order(self.cells(), CELLS_PER_CHUNK, forwards, parallel, |cells| {
+            let mut any = false;
+            for c in cells {
+                any |= visit(c);
+            }
+            any
+        })
+    }
+
+    /// Bytes of the tables and flags.
+    pub fn heap_bytes(&self) -> u64 {
+        self.players[0].heap_bytes() + self.players[1].heap_bytes() + self.len() as u64
+    }
+
+    /// The number of indices with all of `bits` set.
+    pub fn count(&self, bits: u8) -> u64 {
+        self.flags
+            .iter()
+            .filter(|f| f.load(Relaxed) & bits == bits)
+            .count() as u64
+    }
+}
+
+/// The space searched with every legal move as a successor (the game's own graph).
+impl Successors for GameSpace {
+    type State = usize;
+    type Batch = ();
+
+    fn pass(&self, forwards: bool, visit: impl Fn(&(), usize) -> bool + Sync) -> bool {
+        self.for_cells(forwards, true, |c| {
+            let first = visit(&(), 2 * c);
+            visit(&(), 2 * c + 1) | first
+        })
+    }
+
+    fn for_each_successor(&self, _: &(), index: usize, mut f: impl FnMut(Step<usize>)) {
+        for (k, &(face, _)) in self.faces(index).iter().enumerate() {
+            let n = self.options(index, k, |_, t| match t {
+                Target::Win(p) => f(Step::Win(p)),
+                Target::Next(j) => f(Step::Next(j)),
+            });
+            if n == 0 {
+                f(Step::Next(self.no_move_target(index, face)));
+            }
+        }
+    }
+
+    #[inline(always)]
+    fn flags(&self, index: usize) -> u8 {
+        self.flag(index)
+    }
+
+    #[inline(always)]
+    fn add_flags(&self, index: usize, bits: u8) {
+        if self.flags[index].load(Relaxed) & bits != bits {
+            self.flags[index].fetch_or(bits, Relaxed);
+        }
+    }
+}

@@ -1,0 +1,103 @@
+//! One Gauss-Seidel sweep over the cells of the game's space, shared by the game's value
+//! iteration and the evaluation of a policy pair: each cell (the two sides to move of one
+//! configuration pair, linked by rolls that move nothing) is solved exactly for the current
+//! values outside it ([`crate::exact::group`]), in place, on all threads.
+
+use super::space::GameSpace;
+use crate::exact::group::{solve_one, solve_pair};
+use std::sync::atomic::AtomicU64;
+use std::sync::atomic::Ordering::Relaxed;
+
+/// `K` values per joint index, readable and writable from every thread.
+pub struct Store<const K: usize> {
+    slots: Vec<AtomicU64>,
+}
+
+impl<const K: usize> Store<K> {
+    /// `len` indices, each starting at `init`.
+    pub fn new(len: usize, init: [f64; K]) -> Store<K> {
+        Store {
+            slots: (0..len * K)
+                .map(|i| AtomicU64::new(init[i % K].to_bits()))
+                .collect(),
+        }
+    }
+
+    /// The values of `index`.
+    #[inline(always)]
+    pub fn load(&self, index: usize) -> [f64; K] {
+        std::array::from_fn(|k| f64::from_bits(self.slots[index * K + k].load(Relaxed)))
+    }
+
+    /// Writes the values of `index`; returns the largest change.
+    #[inline(always)]
+    pub fn store(&self, index: usize, x: [f64; K]) -> f64 {
+        let mut change = 0.0f64;
+        for (k, v) in x.into_iter().enumerate() {
+            let old = f64::from_bits(self.slots[index * K + k].swap(v.to_bits(), Relaxed));
+            change = change.max((v - old).abs());
+        }
+        change
+    }
+
+    /// Bytes per index.
+    pub const BYTES_PER_INDEX: u64 = 8 * K as u64;
+}
+
+/// What a row contributes in a sweep: the one-step sum over everything outside its cell,
+/// and the probabilities of staying in the cell (rolls that move nothing) to side 0 and 1.
+pub struct RowUpdate<const K: usize> {
+    /// The sum over the rolls that leave the cell.
+    pub outside: [f64; K],
+    /// Probability of a roll moving nothing, to side 0 and to side 1 of the cell.
+    pub stay: [f64; 2],
+}
+
+/// One sweep: for each cell, `row(index)` gives the update of each iterated row (`None`:
+/// the row is not iterated, its value is `fixed(index)`); the cell's iterated rows are
+/// solved together. Returns the largest change.
+pub fn sweep<const K: usize>(
+    space: &GameSpace,
+    store: &Store<K>,
+    fixed: impl Fn(usize) -> [f64; K] + Sync,
+    row: impl Fn(usize) -> Option<RowUpdate<K>> + Sync,
+) -> f64 {
+    let change = AtomicU64::new(0);
+    space.for_cells(false, true, |c| {
+        let rows = [row(2 * c), row(2 * c + 1)];
+        let mut s = [[0.0; K]; 2];
+        let mut coupling = [[0.0; 2]; 2];
+        for (r, update) in rows.iter().enumerate() {
+            let Some(u) = update else { continue };
+            s[r] = u.outside;
+            for t in 0..2 {
+                if rows[t].is_some() {
+                    coupling[r][t] = u.stay[t];
+                } else if u.stay[t] > 0.0 {
+                    let v = fixed(2 * c + t);
+                    for k in 0..K {
+                        s[r][k] += u.stay[t] * v[k];
+                    }
+                }
+            }
+        }
+        let x = match (rows[0].is_some(), rows[1].is_some()) {
+            (true, true) => solve_pair(coupling, s),
+            (true, false) => [solve_one(coupling[0][0], s[0]), [0.0; K]],
+            (false, true) => [[0.0; K], solve_one(coupling[1][1], s[1])],
+            (false, false) => return false,
+        };
+        let mut delta = 0.0f64;
+        for r in 0..2 {
+            if rows[r].is_some() {
+                delta = delta.max(store.store(2 * c + r, x[r]));
+            }
+        }
+        if delta > 0.0 {
+            change.fetch_max(delta.to_bits(), Relaxed);
+        }
+        false
+    });
+    // Non-negative doubles order as their bit patterns.
+    f64::from_bits(change.into_inner())
+}

@@ -1,0 +1,135 @@
+//! The game's value `v = P(A wins) - P(B wins)` by value iteration from both ends: a lower
+//! iterate from -1 and an upper iterate from +1, A maximising and B minimising over the
+//! legal moves of each roll (or a side playing a fixed policy), swept together.
+//!
+//! The Bellman operator `T` is monotone and the value `v*` is a fixed point of it with
+//! `-1 <= v* <= 1`, so `T^k(-1) <= v* <= T^k(+1)` for every `k`, in any sweep order: the
+//! bracket is certified at every sweep, whether or not it closes. Where the game is stopping
+//! (every play ends with probability 1 under every pair of strategies, which the space's
+//! graph decides: no end component, see [`super::classify`]), `T` has a unique fixed point
+//! and both iterates converge to it. Where both players together can keep the game going
+//! forever, the iterates can settle on other fixed points inside the end components and the
+//! bracket may stay open; the solver then reports the width it reached.
+
+use super::policy::{MovePolicy, Pick, decide};
+use super::space::{GameSpace, Target, flag};
+use super::sweep::{RowUpdate, Store, sweep};
+use crate::rules::Player;
+
+/// A fixed policy picked a move that is not in the list of legal moves.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct IllegalPick;
+
+/// Lower and upper iterate of the value.
+pub type Bracket = Store<2>;
+
+/// Whether the game's value at `index` is exactly 0 (no win is reachable under any play).
+#[inline(always)]
+pub fn never(space: &GameSpace, index: usize) -> bool {
+    space.flag(index) & (flag::WIN_A | flag::WIN_B) == 0
+}
+
+/// The value of a target under the bracket: `+1` / `-1` for a win, else the stored pair
+/// (the never-ending set holds 0, see [`new_bracket`]).
+#[inline(always)]
+pub fn target_value(bracket: &Bracket, t: Target) -> [f64; 2] {
+    match t {
+        Target::Win(0) => [1.0, 1.0],
+        Target::Win(_) => [-1.0, -1.0],
+        Target::Next(j) => bracket.load(j),
+    }
+}
+
+/// The bracket to start from: `[-1, +1]`, and `[0, 0]` where no win is reachable.
+pub fn new_bracket(space: &GameSpace) -> Bracket {
+    let bracket = Store::new(space.len(), [-1.0, 1.0]);
+    for i in 0..space.len() {
+        if never(space, i) {
+            bracket.store(i, [0.0, 0.0]);
+        }
+    }
+    bracket
+}
+
+/// The options' values folded by the mover's rule: max for A, min for B, or the fixed
+/// policy's pick (`Err` if the policy picked a move that does not exist); `Ok(None)` if
+/// nothing can move.
+#[inline(always)]
+pub fn fold_options(
+    space: &GameSpace,
+    bracket: &Bracket,
+    index: usize,
+    k: usize,
+    fixed: Option<&dyn MovePolicy>,
+) -> Result<Option<[f64; 2]>, IllegalPick> {
+    let mover: Player = index & 1;
+    let Some(policy) = fixed else {
+        let mut best: Option<[f64; 2]> = None;
+        space.options(index, k, |_, t| {
+            let v = target_value(bracket, t);
+            best = Some(match best {
+                None => v,
+                Some(b) if mover == 0 => [b[0].max(v[0]), b[1].max(v[1])],
+                Some(b) => [b[0].min(v[0]), b[1].min(v[1])],
+            });
+        });
+        return Ok(best);
+    };
+    let mut result = Ok(None);
+    space.with_options(index, k, |targets| {
+        let values = |t: &Target| target_value(bracket, *t);
+        result = match targets.len() {
+            0 => Ok(None),
+            1 => Ok(Some(values(&targets[0]))),
+            n => match decide(space, policy, index, k) {
+                Pick::One(m) => targets.get(m).map(|t| Some(values(t))).ok_or(IllegalPick),
+                Pick::Uniform => {
+                    let w = 1.0 / n as f64;
+                    Ok(Some(
+                        targets
+                            .iter()
+                            .map(values)
+                            .fold([0.0, 0.0], |acc, v| [acc[0] + w * v[0], acc[1] + w * v[1]]),
+                    ))
+                }
+            },
+        };
+    });
+    result
+}
+
+/// One sweep of both iterates; `fixed[p]` is player `p`'s policy if it does not optimise.
+/// Returns the largest change, or `None` if a fixed policy picked a move that does not
+/// exist.
+pub fn value_sweep(
+    space: &GameSpace,
+    bracket: &Bracket,
+    fixed: [Option<&dyn MovePolicy>; 2],
+) -> Option<f64> {
+    let bad = std::sync::atomic::AtomicBool::new(false);
+    let change = sweep(
+        space,
+        bracket,
+        |_| [0.0, 0.0],
+        |index| {
+            let f = space.flag(index);
+            if f & flag::REACHED == 0 || never(space, index) {
+                return None;
+            }
+            let mut outside = [0.0; 2];
+            let mut stay = [0.0; 2];
+            for (k, &(face, p)) in space.faces(index).iter().enumerate() {
+                match fold_options(space, bracket, index, k, fixed[index & 1]) {
+                    Ok(Some(v)) => {
+                        outside[0] += p * v[0];
+                        outside[1] += p * v[1];
+                    }
+                    Ok(None) => stay[space.no_move_target(index, face) & 1] += p,
+                    Err(IllegalPick) => bad.store(true, std::sync::atomic::Ordering::Relaxed),
+                }
+            }
+            Some(RowUpdate { outside, stay })
+        },
+    );
+    (!bad.into_inner()).then_some(change)
+}

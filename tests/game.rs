@@ -1,0 +1,388 @@
+//! The game with choices (`choice`): its exact solver against the rules-fixed solver, against
+//! hand-checkable positions, and the optimal pair against fixed strategies.
+
+use approx::assert_abs_diff_eq;
+use rand::SeedableRng;
+use rand_xoshiro::Xoshiro256PlusPlus;
+use wuerfelglueck::dice::Die;
+use wuerfelglueck::exact::game::policy::{Decision, FrontmostPolicy, MovePolicy, Pick};
+use wuerfelglueck::exact::game::space::Target;
+use wuerfelglueck::exact::game::{GameSolution, Side, file, solve_game, solve_game_keeping_values};
+use wuerfelglueck::exact::{SolveOptions, solve_matchup};
+use wuerfelglueck::rules::GameState;
+use wuerfelglueck::rules::{Board, Rules};
+use wuerfelglueck::strategy::Strategy;
+
+fn rules(board: &str, profile: &str) -> Rules {
+    Rules::new(
+        board.parse::<Board>().unwrap(),
+        profile.parse().expect("profile"),
+    )
+}
+
+fn die(faces: &str) -> Die {
+    faces.parse().unwrap()
+}
+
+fn options() -> SolveOptions {
+    SolveOptions::new(1e-12, 100_000, None).unwrap()
+}
+
+fn game(board: &str, profile: &str, a: &str, b: &str, sides: [Side<'_>; 2]) -> GameSolution {
+    solve_game(
+        &rules(board, profile),
+        [&die(a), &die(b)],
+        sides,
+        &options(),
+    )
+    .expect("solves")
+}
+
+/// The last piece that can move (a heuristic to play against).
+struct Rearmost;
+
+impl MovePolicy for Rearmost {
+    fn pick(&self, d: &Decision<'_>) -> Pick {
+        Pick::One(d.legal.len() - 1)
+    }
+}
+
+/// Uniformly random among the legal moves.
+struct Uniform;
+
+impl MovePolicy for Uniform {
+    fn pick(&self, _: &Decision<'_>) -> Pick {
+        Pick::Uniform
+    }
+}
+
+const BOARDS: [&str; 3] = ["12/6/1/1", "16/8/2/2", "20/10/2/2"];
+
+#[test]
+fn both_players_frontmost_equal_the_rules_fixed_solver() {
+    let front = FrontmostPolicy;
+    for board in BOARDS {
+        for (a, b) in [("1..6", "1..6"), ("1..6", "1,1,1,6,6,6"), ("2..7", "1..5")] {
+            let fixed = solve_matchup(&rules(board, "bwinf"), &die(a), &die(b), &options())
+                .expect("rules-fixed solve");
+            let g = game(
+                board,
+                "choice",
+                a,
+                b,
+                [Side::Fixed(&front), Side::Fixed(&front)],
+            );
+            let p = &g.pair;
+            for (x, y) in [
+                (p.p_a_if_a_starts, fixed.p_a_if_a_starts),
+                (p.p_a_if_b_starts, fixed.p_a_if_b_starts),
+                (p.p_b_if_a_starts, fixed.p_b_if_a_starts),
+                (p.p_b_if_b_starts, fixed.p_b_if_b_starts),
+                (p.p_never_if_a_starts, fixed.p_never_if_a_starts),
+                (p.p_never_if_b_starts, fixed.p_never_if_b_starts),
+            ] {
+                assert_abs_diff_eq!(x, y, epsilon = 1e-10);
+            }
+            // With both sides fixed the "game" is the chain: its value is the pair's.
+            if g.value_certified {
+                assert_abs_diff_eq!(
+                    g.value_if_a_starts.mid(),
+                    p.p_a_if_a_starts - p.p_b_if_a_starts,
+                    epsilon = 1e-10
+                );
+            }
+        }
+    }
+}
+
+#[test]
+fn the_optimal_pair_attains_the_value_and_beats_every_heuristic() {
+    let front = FrontmostPolicy;
+    let rear = Rearmost;
+    let heuristics: [&dyn MovePolicy; 3] = [&front, &rear, &Uniform];
+    for (board, profile) in [("12/6/1/1", "choice+capture-duty"), ("16/8/2/2", "choice")] {
+        {
+            let opt = game(
+                board,
+                profile,
+                "1..6",
+                "1..6",
+                [Side::Optimal, Side::Optimal],
+            );
+            assert!(
+                opt.value_certified && opt.pair_certified,
+                "{board} {profile}"
+            );
+            assert_eq!(opt.end_component_states, 0, "1..6 against 1..6 always ends");
+            assert!(opt.pair_attains_value);
+            let v = opt.value_if_a_starts.mid();
+            // Same dice, A starting: the value is the first player's edge.
+            assert!(v > 0.0, "{board}: {v}");
+            for h in heuristics {
+                // Optimal A against a fixed B does at least as well as the value, and
+                // exactly as well as the best response, which is at least the value.
+                let vs = game(
+                    board,
+                    profile,
+                    "1..6",
+                    "1..6",
+                    [Side::Optimal, Side::Fixed(h)],
+                );
+                assert!(vs.value_if_a_starts.lo >= opt.value_if_a_starts.lo - 1e-10);
+                assert!(vs.value_if_b_starts.lo >= opt.value_if_b_starts.lo - 1e-10);
+                for other in heuristics {
+                    // Any fixed A against the same B does no better than the best response.
+                    let fixed = game(
+                        board,
+                        profile,
+                        "1..6",
+                        "1..6",
+                        [Side::Fixed(other), Side::Fixed(h)],
+                    );
+                    let pa = &fixed.pair;
+                    assert!(
+                        pa.p_a_if_a_starts - pa.p_b_if_a_starts <= vs.value_if_a_starts.hi + 1e-10
+                    );
+                    assert!(
+                        pa.p_a_if_b_starts - pa.p_b_if_b_starts <= vs.value_if_b_starts.hi + 1e-10
+                    );
+                }
+            }
+        }
+    }
+}
+
+#[test]
+fn a_position_with_one_legal_move_has_that_moves_value() {
+    let r = rules("16/8/2/2", "choice");
+    let (a, b) = (die("1..6"), die("1..6"));
+    let g = solve_game_keeping_values(&r, [&a, &b], [Side::Optimal, Side::Optimal], &options())
+        .unwrap();
+    let values = g.values.as_ref().unwrap();
+    let space = &g.space;
+    let mut checked = 0;
+    for index in 0..space.len() {
+        if !g.space.position(index).pieces.iter().all(|&m| m != 0) {
+            continue;
+        }
+        // Reached rows whose every face has at most one legal move: the value is the mean
+        // over the faces of that move's value (no choice anywhere).
+        let mut single = true;
+        let mut expected = [0.0; 2];
+        for (k, &(face, p)) in space.faces(index).iter().enumerate() {
+            let mut targets = Vec::new();
+            space.options(index, k, |_, t| targets.push(t));
+            let t = match targets.len() {
+                0 => Target::Next(space.no_move_target(index, face)),
+                1 => targets[0],
+                _ => {
+                    single = false;
+                    break;
+                }
+            };
+            let v = match t {
+                Target::Win(0) => [1.0, 1.0],
+                Target::Win(_) => [-1.0, -1.0],
+                Target::Next(j) => values.load(j),
+            };
+            expected = [expected[0] + p * v[0], expected[1] + p * v[1]];
+        }
+        let [lo, hi] = values.load(index);
+        if single && space.flag(index) & 1 != 0 && lo > -1.0 && hi < 1.0 && (hi - lo) < 1e-9 {
+            // The fixed point holds for this row up to the last sweep's change.
+            assert_abs_diff_eq!(lo, expected[0], epsilon = 1e-9);
+            checked += 1;
+        }
+        // And where there is a choice, the row's value is the best move's (checked by the
+        // optimality test); here only single-move rows.
+    }
+    assert!(checked > 100, "{checked}");
+    // A hand-picked one: A rolls with one piece in B... A:12 alone with B far behind; every
+    // face has one move (one piece on the board, the other in B, no 6 brings in: A is on
+    // the track only), so advising it lists one move whose value is the position's.
+    let s = GameState {
+        pieces: [1 << 12, 1 << 3],
+        to_move: 0,
+        tries: 0,
+    };
+    let i = space.encode(&s).unwrap();
+    let mut n = 0;
+    space.options(i, 0, |_, _| n += 1);
+    assert_eq!(n, 1, "face 1: only the piece on 12 can move");
+}
+
+#[test]
+fn dice_without_small_faces_report_end_components_honestly() {
+    // 4..9 cannot finish from the last track fields; with choices both players can keep a
+    // game going forever, and the solver must say so rather than claim a tolerance.
+    let r = rules("12/6/1/1", "choice");
+    let g = solve_game(
+        &r,
+        [&die("4..9"), &die("4..9")],
+        [Side::Optimal, Side::Optimal],
+        &SolveOptions::new(1e-12, 2_000, None).unwrap(),
+    )
+    .expect("a result, certified or not");
+    if g.end_component_states > 0 {
+        // Sound bracket whatever happened, and a certificate only if it really closed.
+        assert!(g.value_if_a_starts.lo <= g.value_if_a_starts.hi);
+        assert_eq!(
+            g.value_certified,
+            g.value_if_a_starts.width().max(g.value_if_b_starts.width()) <= 1e-12
+        );
+    }
+    // Dice without a 6 on a board of 2 pieces: nobody brings the second piece in, no win is
+    // reachable, the value is 0 exactly and every game is endless.
+    let g = game(
+        "16/8/2/2",
+        "choice",
+        "1..5",
+        "1..5",
+        [Side::Optimal, Side::Optimal],
+    );
+    assert_eq!(g.value_if_a_starts, wuerfelglueck::exact::Bounds::ZERO);
+    assert_abs_diff_eq!(g.pair.p_never, 1.0, epsilon = 0.0);
+    assert!(g.value_certified);
+}
+
+#[test]
+fn simulation_with_the_optimal_tables_agrees_with_the_exact_figures() {
+    let board = "16/8/2/2";
+    let r = rules(board, "choice");
+    let (a, b) = (die("1..6"), die("1,1,1,6,6,6"));
+    let g = solve_game(&r, [&a, &b], [Side::Optimal, Side::Optimal], &options()).unwrap();
+    let dir = std::env::temp_dir().join(format!("wg-game-test-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let path = dir.join("opt.policy");
+    let table = g.policy.as_ref().unwrap();
+    let header = file::header(
+        &r,
+        [&a, &b],
+        ["optimal".into(), "optimal".into()],
+        &g.space,
+        table,
+    );
+    file::write(&path, &header, table, true).unwrap();
+    let strategy: Strategy = format!("table:{}", path.display()).parse().unwrap();
+    // A damaged body is refused.
+    let mut bytes = std::fs::read(&path).unwrap();
+    let last = bytes.len() - 1;
+    bytes[last] ^= 0x55;
+    let bad = dir.join("bad.policy");
+    std::fs::write(&bad, &bytes).unwrap();
+    let err = format!("table:{}", bad.display())
+        .parse::<Strategy>()
+        .unwrap_err();
+    assert!(err.to_string().contains("checksum"), "{err}");
+
+    // Play games with both players on the table (the rules' own roll with the chosen move).
+    let mut rng = Xoshiro256PlusPlus::seed_from_u64(11);
+    let games = 40_000u32;
+    for first in 0..2usize {
+        let mut a_wins = 0u32;
+        for _ in 0..games {
+            let mut s = GameState::start(first);
+            let mut rolls = 0;
+            loop {
+                rolls += 1;
+                assert!(rolls < 100_000);
+                let mover = s.mover();
+                let face = [&a, &b][mover].roll(&mut rng);
+                let legal = r.legal_moves(s.pieces[mover], s.pieces[1 - mover], mover, face);
+                let m = strategy.choose(
+                    &r,
+                    s.pieces[mover],
+                    s.pieces[1 - mover],
+                    mover,
+                    &legal,
+                    &mut rng,
+                );
+                let out = r.play_move(&mut s, face, m).unwrap();
+                if let Some(w) = out.winner {
+                    a_wins += u32::from(w == 0);
+                    break;
+                }
+            }
+        }
+        let p = if first == 0 {
+            g.pair.p_a_if_a_starts
+        } else {
+            g.pair.p_a_if_b_starts
+        };
+        let sd = (p * (1.0 - p) / f64::from(games)).sqrt();
+        let z = (f64::from(a_wins) / f64::from(games) - p) / sd;
+        // 4.4 sd: a false alarm once in 100,000 runs.
+        assert!(z.abs() < 4.4, "first {first}: z = {z}");
+    }
+    std::fs::remove_dir_all(&dir).unwrap();
+}
+
+fn cli(args: &[&str]) -> (i32, String) {
+    use clap::Parser;
+    let cli = wuerfelglueck::cli::Cli::try_parse_from(
+        std::iter::once("wuerfelglueck").chain(args.iter().copied()),
+    )
+    .expect("parses");
+    let mut out = Vec::new();
+    let code = match wuerfelglueck::cli::run(cli, &mut out) {
+        Ok(()) => 0,
+        Err(e) => {
+            out.extend_from_slice(e.message.as_bytes());
+            e.code
+        }
+    };
+    (code, String::from_utf8(out).unwrap())
+}
+
+#[test]
+fn solve_and_advise_on_the_command_line() {
+    let board = [
+        "--track",
+        "16",
+        "--offset",
+        "8",
+        "--pieces",
+        "2",
+        "--goal-fields",
+        "2",
+    ];
+    let mut args = vec!["solve", "--a", "1..6", "--b", "1..6", "--profile", "choice"];
+    args.extend(board);
+    args.extend(["--strategy-b", "safe", "--format", "json"]);
+    let (code, out) = cli(&args);
+    assert_eq!(code, 0, "{out}");
+    let json: serde_json::Value = serde_json::from_str(&out).unwrap();
+    assert_eq!(json["strategy_a"], "optimal");
+    assert_eq!(json["strategy_b"], "safe");
+    assert_eq!(json["value_certified"], true);
+    assert!(json["value_if_a_starts"].as_f64().unwrap() > 0.0);
+
+    let mut args = vec!["advise", "--a", "1..6", "--b", "1..6", "--face", "4"];
+    args.extend(board);
+    args.extend(["--position", "A:3,10 B:A,5 turn:A", "--format", "json"]);
+    let (code, out) = cli(&args);
+    assert_eq!(code, 0, "{out}");
+    let json: serde_json::Value = serde_json::from_str(&out).unwrap();
+    assert_eq!(json["method"], "exact");
+    assert_eq!(json["moves"].as_array().unwrap().len(), 2);
+
+    let mut args = vec!["advise", "--a", "1..6", "--b", "1..6", "--face", "4"];
+    args.extend(board);
+    args.extend(["--position", "A:3,3 B:"]);
+    let (code, out) = cli(&args);
+    assert_eq!(code, 2);
+    assert!(out.contains("two pieces on field 3"), "{out}");
+    // A strategy without choice, and a policy file for another game, are input errors.
+    let (code, out) = cli(&[
+        "solve",
+        "--a",
+        "1..6",
+        "--b",
+        "1..6",
+        "--pieces",
+        "1",
+        "--strategy-a",
+        "safe",
+    ]);
+    assert_eq!(code, 2, "{out}");
+}
