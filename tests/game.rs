@@ -11,6 +11,7 @@ use wuerfelglueck::exact::game::{GameSolution, Side, file, solve_game, solve_gam
 use wuerfelglueck::exact::{SolveOptions, solve_matchup};
 use wuerfelglueck::rules::GameState;
 use wuerfelglueck::rules::{Board, Rules};
+use wuerfelglueck::sim::{Matchup, MatchupError};
 use wuerfelglueck::strategy::Strategy;
 
 fn rules(board: &str, profile: &str) -> Rules {
@@ -274,6 +275,18 @@ fn simulation_with_the_optimal_tables_agrees_with_the_exact_figures() {
         .parse::<Strategy>()
         .unwrap_err();
     assert!(err.to_string().contains("checksum"), "{err}");
+    // The simulator plays the table only in the game it was solved for: with another die
+    // its positions would silently fall back to frontmost, so the matchup is refused.
+    let pair = [strategy.clone(), strategy.clone()];
+    assert!(Matchup::with_strategies(&r, [&a, &b], pair.clone(), 10_000).is_ok());
+    let other = die("2..7");
+    let refused = Matchup::with_strategies(&r, [&a, &other], pair.clone(), 10_000).unwrap_err();
+    assert!(
+        matches!(refused, MatchupError::TableForAnotherGame { player: 0, .. }),
+        "{refused}"
+    );
+    let other_board = rules("20/10/2/2", "choice");
+    assert!(Matchup::with_strategies(&other_board, [&a, &b], pair, 10_000).is_err());
 
     // Play games with both players on the table (the rules' own roll with the chosen move).
     let mut rng = Xoshiro256PlusPlus::seed_from_u64(11);

@@ -201,7 +201,7 @@ pub fn play_chunks(
 }
 
 /// Why a duel could not give its answer.
-#[derive(Clone, Copy, Debug, PartialEq)]
+#[derive(Clone, Debug, PartialEq)]
 pub enum SimError {
     /// The two dice cannot be played against each other (see [`Matchup::new`]).
     Matchup(MatchupError),

@@ -42,7 +42,7 @@ pub struct Matchup<'a> {
 }
 
 /// Why two dice cannot be played against each other.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[derive(Clone, Debug, PartialEq, Eq)]
 pub enum MatchupError {
     /// A roll cap of 0: no game could take a single roll.
     NoRolls,
@@ -56,6 +56,14 @@ pub enum MatchupError {
     StrategyNeedsChoice {
         /// The player (0 = die A) given the strategy.
         player: Player,
+    },
+    /// A `table:FILE` strategy was solved for another game (board, profile or dice): its
+    /// moves would not be the optimal ones here, so it is refused rather than played.
+    TableForAnotherGame {
+        /// The player (0 = die A) given the strategy.
+        player: Player,
+        /// What differs.
+        why: String,
     },
 }
 
@@ -73,6 +81,9 @@ impl std::fmt::Display for MatchupError {
                  it rule 3 fixes every move (the frontmost piece that can move)",
                 ["A", "B"][*player]
             ),
+            MatchupError::TableForAnotherGame { player, why } => {
+                write!(f, "die {}'s strategy: {why}", ["A", "B"][*player])
+            }
         }
     }
 }
@@ -120,12 +131,19 @@ impl<'a> Matchup<'a> {
     ///
     /// Each strategy is resolved against the other player's die ([`Strategy::against`]:
     /// `safe` measures threats with it). Refuses a strategy other than `frontmost` unless
-    /// the profile has `choice`.
+    /// the profile has `choice`, and a `table:FILE` policy solved for another game.
     pub fn playing(self, strategies: [Strategy; 2]) -> Result<Self, MatchupError> {
         if let Some(player) = (0..2).find(|&p| !strategies[p].is_frontmost())
             && !self.rules.profile().choice
         {
             return Err(MatchupError::StrategyNeedsChoice { player });
+        }
+        for (player, strategy) in strategies.iter().enumerate() {
+            if let Strategy::Table(table) = strategy {
+                table
+                    .check_game(self.rules, self.dice)
+                    .map_err(|why| MatchupError::TableForAnotherGame { player, why })?;
+            }
         }
         Ok(Matchup {
             rules_pick: strategies.iter().all(Strategy::is_frontmost)
