@@ -584,3 +584,25 @@ fn converge_refuses_a_plan_beyond_the_game_cap_before_any_game() {
     assert!(stderr.contains("--max-games"), "{stderr}");
     assert!(out.stdout.is_empty());
 }
+
+#[test]
+fn an_exact_ranking_under_choice_is_refused_before_any_solve() {
+    // The rules-fixed solver would refuse every pair one by one; the command refuses at once
+    // and says where the game with choices is solved.
+    let out = output(&[
+        "rank",
+        "--die",
+        "1..6",
+        "--die",
+        "2..7",
+        "--exact",
+        "--profile",
+        "choice",
+        "--pieces",
+        "1",
+    ]);
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(out.status.code(), Some(2), "{stderr}");
+    assert!(stderr.contains("solve --profile choice"), "{stderr}");
+    assert!(out.stdout.is_empty());
+}

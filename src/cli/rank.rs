@@ -83,6 +83,14 @@ pub fn run(args: RankArgs, out: &mut dyn Write) -> Result<(), CliError> {
              moves only; leave out --exact to simulate"
         )));
     }
+    if args.exact && rules.profile().choice {
+        return Err(CliError::input(format!(
+            "--exact with --profile {}: the exact ranking solves the rules-fixed game; under \
+             choice solve one pair with `solve --profile choice`, or leave out --exact to \
+             simulate with --strategy",
+            rules.profile()
+        )));
+    }
     let plot = check_plot(args.plot.as_deref(), args.overwrite)?;
     let (dice, source) = match &args.file {
         Some(file) => (read_dice(file)?, file.display().to_string()),
