@@ -25,7 +25,8 @@ pub struct RulesArgs {
     #[arg(long = "goal-fields", default_value_t = 4)]
     pub goal_fields: u32,
     /// Rule profile: `bwinf`, optionally with switches joined by `+`:
-    /// goal-last, no-jump-in-goal, three-tries, roll-off (e.g. `bwinf+goal-last`).
+    /// goal-last, no-jump-in-goal, three-tries, roll-off, choice (players pick the piece
+    /// under rule 3), capture-duty (with choice) (e.g. `bwinf+goal-last`, `choice+capture-duty`).
     #[arg(long, default_value = "bwinf")]
     pub profile: String,
 }
