@@ -58,13 +58,15 @@ def test_values_check_their_input():
 
 def test_field_names_are_the_cli_json_names():
     duel = wg.duel("1..6", "2..7", games=1024).to_dict()
-    assert list(duel) == ["die_a", "die_b", "profile", "board", "games", "a_wins", "b_wins",
+    assert list(duel) == ["die_a", "die_b", "profile", "board", "strategy_a", "strategy_b",
+                          "games", "a_wins", "b_wins",
                           "unfinished", "endless", "p_a", "ci95", "p_b", "p_a_if_a_starts",
                           "p_a_if_b_starts", "games_a_started", "mean_rolls", "seed",
                           "max_rolls", "stopping", "precision"]
     ranked = wg.rank(["1..6", "2..7"], games=1024).to_dict()
     for field in ("dice", "matrix", "ci95", "share", "unfinished", "method", "ranking",
-                  "undecided", "cycles", "cyclic_groups", "profile", "board", "seed",
+                  "undecided", "cycles", "cyclic_groups", "profile", "board", "strategy_a",
+                  "strategy_b", "seed",
                   "seconds", "notes"):
         assert field in ranked
     assert set(ranked["ranking"][0]) == {"die", "mean_p", "beaten", "undecided"}
