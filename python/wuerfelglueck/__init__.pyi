@@ -39,6 +39,8 @@ class DuelResult(Result):
     die_b: str
     profile: str
     board: str
+    strategy_a: str
+    strategy_b: str
     games: int
     a_wins: int
     b_wins: int
@@ -69,6 +71,8 @@ class RankResult(Result):
     cyclic_groups: list[list[int]]
     profile: str
     board: str
+    strategy_a: str
+    strategy_b: str
     seed: Optional[int]
     seconds: float
     notes: list[str]
