@@ -13,6 +13,22 @@ use wuerfelglueck::rules::{Board, Rules};
 use wuerfelglueck::sim::{CHUNK_GAMES, CHUNK_PAIRS, Matchup, Stopping, StreamKey, play_chunk};
 use wuerfelglueck::strategy::Strategy;
 
+/// One chunk of games of `matchup` per iteration, each from the next chunk's random stream.
+fn bench_chunks(
+    group: &mut criterion::BenchmarkGroup<'_, criterion::measurement::WallTime>,
+    name: &str,
+    matchup: &Matchup<'_>,
+) {
+    let key = StreamKey::new(1);
+    let mut chunk = 0u64;
+    group.bench_function(name, |bench| {
+        bench.iter(|| {
+            chunk += 1;
+            black_box(play_chunk(matchup, key, chunk, CHUNK_PAIRS))
+        })
+    });
+}
+
 fn games_per_second(c: &mut Criterion) {
     let rules = Rules::bwinf();
     let mut group = c.benchmark_group("single-thread games, bwinf board");
@@ -21,14 +37,7 @@ fn games_per_second(c: &mut Criterion) {
         let die_a: Die = a.parse().unwrap();
         let die_b: Die = b.parse().unwrap();
         let matchup = Matchup::new(&rules, [&die_a, &die_b], 100_000).unwrap();
-        let key = StreamKey::new(1);
-        let mut chunk = 0u64;
-        group.bench_function(format!("{a} vs {b}"), |bench| {
-            bench.iter(|| {
-                chunk += 1;
-                black_box(play_chunk(&matchup, key, chunk, CHUNK_PAIRS))
-            })
-        });
+        bench_chunks(&mut group, &format!("{a} vs {b}"), &matchup);
     }
     group.finish();
 }
@@ -47,14 +56,7 @@ fn games_per_second_with_strategies(c: &mut Criterion) {
     ] {
         let strategies: [Strategy; 2] = [a.parse().unwrap(), b.parse().unwrap()];
         let matchup = Matchup::with_strategies(&rules, [&die, &die], strategies, 100_000).unwrap();
-        let key = StreamKey::new(1);
-        let mut chunk = 0u64;
-        group.bench_function(format!("{a} vs {b}"), |bench| {
-            bench.iter(|| {
-                chunk += 1;
-                black_box(play_chunk(&matchup, key, chunk, CHUNK_PAIRS))
-            })
-        });
+        bench_chunks(&mut group, &format!("{a} vs {b}"), &matchup);
     }
     group.finish();
 }
