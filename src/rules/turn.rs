@@ -377,27 +377,10 @@ impl Rules {
         }
     }
 
-    /// Rules 1 to 4 tried one after another, for the profiles that change the move order.
+    /// Rules 1 to 4 tried one after another, for the profiles that change the move order:
+    /// the one move the rules fix, read off the legal-move list built without a choice.
     fn decide_general(&self, own: u64, face: u32) -> Decision {
-        let someone_waits = own.count_ones() < self.pieces;
-        let start_taken = own & 1 != 0;
-        let can_step = face != 0 && face <= self.last_field;
-        let (moved, to, from_bit, rule) = if face == 6 && someone_waits && !start_taken {
-            (true, 0, 0, MoveRule::BringIn)
-        } else if someone_waits && start_taken && can_step && self.can_move(own, 0, face) {
-            (true, face, 1, MoveRule::ClearStart)
-        } else {
-            match can_step.then(|| self.frontmost_target(own, face)).flatten() {
-                Some(to) => (true, to, 1u64 << (to - face), MoveRule::Frontmost),
-                None => (false, 0, 0, MoveRule::Frontmost),
-            }
-        };
-        Decision {
-            moved,
-            to,
-            from_bit,
-            rule,
-        }
+        Decision::of(self.moves_by_rules(own, 0, 0, face, false).frontmost())
     }
 
     /// Whether the piece on `from` can move `face` fields (`face >= 1`).
@@ -415,37 +398,6 @@ impl Rules {
         }
         let between = low_bits(to) & !low_bits(from + 1);
         own & self.goal_mask & between == 0
-    }
-
-    /// Target field of the frontmost own piece that can move `face` (`1 <= face <= last_field`).
-    #[inline(always)]
-    fn frontmost_target(&self, own: u64, face: u32) -> Option<u32> {
-        if self.profile.goal_last {
-            self.frontmost_among(own & self.track_mask, own, face)
-                .or_else(|| self.frontmost_among(own & self.goal_mask, own, face))
-        } else {
-            self.frontmost_among(own, own, face)
-        }
-    }
-
-    /// Target field of the frontmost piece among `sources` that can move `face`, if any.
-    ///
-    /// Shifting the source mask by `face` gives every target at once; the highest free
-    /// target belongs to the frontmost movable piece, so one `leading_zeros` finds it.
-    #[inline(always)]
-    fn frontmost_among(&self, sources: u64, own: u64, face: u32) -> Option<u32> {
-        let mut targets = (sources << face) & !own & self.field_mask;
-        if !self.profile.no_jump_in_goal {
-            return (targets != 0).then(|| 63 - targets.leading_zeros());
-        }
-        while targets != 0 {
-            let to = 63 - targets.leading_zeros();
-            if self.goal_path_clear(own, to - face, to) {
-                return Some(to);
-            }
-            targets &= !(1u64 << to);
-        }
-        None
     }
 
     /// Under `three-tries`: the player has nothing in play, so only a 6 can help.
@@ -471,6 +423,20 @@ impl Rules {
     /// captures. Listed frontmost piece first, so [`LegalMoves::frontmost`] is what the
     /// `bwinf` rule 3 would play among them.
     pub fn legal_moves(&self, own: u64, other: u64, mover: Player, face: u32) -> LegalMoves {
+        self.moves_by_rules(own, other, mover, face, self.profile.choice)
+    }
+
+    /// [`Rules::legal_moves`] with the choice switched on or off: without it rule 3 keeps
+    /// the frontmost of the movable pieces alone (and `capture-duty`, a rule about choosing,
+    /// does not apply), which is also how [`Rules::play_roll`] reads the slower profiles.
+    fn moves_by_rules(
+        &self,
+        own: u64,
+        other: u64,
+        mover: Player,
+        face: u32,
+        choosing: bool,
+    ) -> LegalMoves {
         let someone_waits = own.count_ones() < self.pieces;
         let start_taken = own & 1 != 0;
         let can_step = face != 0 && face <= self.last_field;
@@ -500,7 +466,7 @@ impl Rules {
         } else {
             self.movable(own, own, face)
         };
-        if !self.profile.choice {
+        if !choosing {
             // Rule 3 of `bwinf`: the frontmost of them, alone.
             sources &= (1u64 << 63)
                 .checked_shr(sources.leading_zeros())
