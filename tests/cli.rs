@@ -585,24 +585,84 @@ fn converge_refuses_a_plan_beyond_the_game_cap_before_any_game() {
     assert!(out.stdout.is_empty());
 }
 
+/// The board of the `choice` ranking tests: small enough that every pair solves in well
+/// under a second.
+const CHOICE_BOARD: [&str; 10] = [
+    "--profile",
+    "choice",
+    "--track",
+    "12",
+    "--offset",
+    "6",
+    "--pieces",
+    "2",
+    "--goal-fields",
+    "2",
+];
+
 #[test]
-fn an_exact_ranking_under_choice_is_refused_before_any_solve() {
-    // The rules-fixed solver would refuse every pair one by one; the command refuses at once
-    // and says where the game with choices is solved.
-    let out = output(&[
-        "rank",
-        "--die",
-        "1..6",
-        "--die",
-        "2..7",
-        "--exact",
-        "--profile",
-        "choice",
-        "--pieces",
-        "1",
-    ]);
+fn an_exact_ranking_under_choice_is_optimal_play_pair_by_pair() {
+    // Every cell of `rank --exact --profile choice` is P(row die wins) under optimal play
+    // on both sides: checked against `solve --profile choice` of the same pair, a separate
+    // command (both openings averaged there too).
+    let dice = ["1..6", "1,1,1,6,6,6", "2..7"];
+    let mut args = vec!["rank", "--exact", "--format", "json"];
+    for d in &dice {
+        args.extend(["--die", d]);
+    }
+    args.extend(CHOICE_BOARD);
+    let ranking = json(&args);
+    assert_eq!(ranking["strategy_a"], "optimal");
+    assert_eq!(ranking["strategy_b"], "optimal");
+    for i in 0..dice.len() {
+        for j in 0..dice.len() {
+            if i == j {
+                continue;
+            }
+            let mut solve = vec!["solve", "--a", dice[i], "--b", dice[j], "--format", "json"];
+            solve.extend(CHOICE_BOARD);
+            let pair = json(&solve);
+            assert_eq!(pair["strategy_a"], "optimal");
+            assert_eq!(pair["strategy_b"], "optimal");
+            let p = ranking["matrix"][i][j].as_f64().unwrap();
+            assert_abs_diff_eq!(p, pair["p_a"].as_f64().unwrap(), epsilon = 1e-9);
+        }
+    }
+    // Optimal play differs from the rules' own moves: the bwinf ranking of the same dice
+    // gives other figures (the test would pass vacuously if choice were ignored).
+    let mut bwinf = vec!["rank", "--exact", "--format", "json"];
+    for d in &dice {
+        bwinf.extend(["--die", d]);
+    }
+    bwinf.extend(&CHOICE_BOARD[2..]);
+    let bwinf = json(&bwinf);
+    assert_eq!(bwinf["strategy_a"], "frontmost");
+    let (p_choice, p_bwinf) = (
+        ranking["matrix"][0][2].as_f64().unwrap(),
+        bwinf["matrix"][0][2].as_f64().unwrap(),
+    );
+    assert!((p_choice - p_bwinf).abs() > 1e-3, "{p_choice} {p_bwinf}");
+}
+
+#[test]
+fn an_exact_ranking_under_choice_refuses_a_heuristic_and_never_simulates() {
+    // --strategy names what a simulation plays; the exact ranking solves optimal play.
+    let mut args = vec!["rank", "--die", "1..6", "--die", "2..7", "--exact"];
+    args.extend(["--strategy", "safe"]);
+    args.extend(CHOICE_BOARD);
+    let out = output(&args);
     let stderr = String::from_utf8_lossy(&out.stderr);
     assert_eq!(out.status.code(), Some(2), "{stderr}");
-    assert!(stderr.contains("solve --profile choice"), "{stderr}");
+    assert!(stderr.contains("optimal play"), "{stderr}");
+    assert!(out.stdout.is_empty());
+    // A pair that does not fit in memory is an error under choice: a simulation would
+    // play frontmost and label it optimal.
+    let mut args = vec!["rank", "--die", "1..6", "--die", "2..7", "--exact"];
+    args.extend(["--max-memory", "1KiB"]);
+    args.extend(CHOICE_BOARD);
+    let out = output(&args);
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(out.status.code(), Some(1), "{stderr}");
+    assert!(stderr.contains("more than the limit"), "{stderr}");
     assert!(out.stdout.is_empty());
 }

@@ -106,6 +106,40 @@ fn a_saved_pair_is_reused_only_for_a_tolerance_its_bounds_reached() {
     std::fs::remove_dir_all(&dir).unwrap();
 }
 
+#[test]
+fn under_choice_only_records_of_optimal_play_are_read_back() {
+    let dir = temp_dir("choice");
+    let store = PairStore::open(&dir).unwrap();
+    let rules = rules("12/6/2/2", "choice");
+    let (a, b) = dice();
+    let record = solved(&rules, &a, &b, 1e-9);
+    assert_eq!(record.solver, "game with choices, both players optimal");
+    store.save(&record, &rules, &a, &b).unwrap();
+    assert_eq!(
+        store.load(&rules, &a, &b, 1e-9).unwrap(),
+        Lookup::Usable(record.clone())
+    );
+    // The same figures under another solver's name (a record of the rules-fixed game, or
+    // of a pair of heuristics) must not pass for optimal play.
+    let other = StoredPair {
+        solver: "sparse matrix".into(),
+        ..record
+    };
+    assert!(matches!(
+        other.check(&rules, &a, &b),
+        Err(BadRecord::OtherMatchup(what)) if what.contains("optimal play")
+    ));
+    // Neither written nor, if written by hand, read back.
+    assert!(store.save(&other, &rules, &a, &b).is_err());
+    let path = store.path(&rules, &a, &b);
+    std::fs::write(&path, serde_json::to_string(&other).unwrap()).unwrap();
+    assert!(matches!(
+        store.load(&rules, &a, &b, 1e-9).unwrap(),
+        Lookup::Rejected(_)
+    ));
+    std::fs::remove_dir_all(&dir).unwrap();
+}
+
 fn rules_with_profile(rules: &Rules, profile: &str) -> Rules {
     Rules::new(*rules.board(), profile.parse().unwrap())
 }

@@ -32,7 +32,7 @@ use wuerfelglueck::exact::store::{PairStore, StoredPair};
 use wuerfelglueck::exact::{SolveOptions, least_memory, solve_fitting, solve_matrix_free};
 use wuerfelglueck::rank::{
     ExactPairOutcome, PairFailure, RankError, SimulationPlan, Tournament, exact_ranking_pair,
-    simulate_pair, simulate_tournament, solve_tournament,
+    exact_strategy_name, simulate_pair, simulate_tournament, solve_tournament,
 };
 use wuerfelglueck::report::plot::heatmap_svg;
 use wuerfelglueck::report::{
@@ -412,18 +412,24 @@ fn rank_dice(dice: &DiceArg, rules: &Rules) -> Result<Vec<Die>, CliError> {
 fn rank_report(
     t: &Tournament,
     rules: &Rules,
+    exact: bool,
     seed: u64,
     started: Instant,
     notes: Vec<String>,
 ) -> Result<Native, CliError> {
-    native(&RankReport::new(
+    let report = RankReport::new(
         t,
         rules.profile().to_string(),
         rules.board().to_string(),
         Some(seed),
         started.elapsed().as_secs_f64(),
         notes,
-    ))
+    );
+    native(&if exact {
+        report.with_strategy(&exact_strategy_name(rules))
+    } else {
+        report
+    })
 }
 
 /// `rank`: every pair of a list of dice (the CLI's `rank`), simulated or exact.
@@ -468,7 +474,7 @@ fn rank(
                 .map_err(CliError::failure)?;
             (t, Vec::new())
         };
-        let report = rank_report(&tournament, &rules, plan.seed, started, notes)?;
+        let report = rank_report(&tournament, &rules, exact, plan.seed, started, notes)?;
         if let Some(plot) = plot {
             plot.write(&heatmap_svg(&tournament).map_err(plot_error)?)
                 .map_err(plot_error)?;
@@ -793,7 +799,11 @@ fn rank_assemble(
             seconds,
             notes,
         );
-        native(&report)
+        native(&if exact {
+            report.with_strategy(&exact_strategy_name(&rules))
+        } else {
+            report
+        })
     })
     .map_err(py_err)
 }

@@ -8,7 +8,9 @@ use super::strategy::StrategyArgs;
 use super::{CliError, Format, check_plot, plot_error};
 use crate::exact::SolveOptions;
 use crate::exact::store::PairStore;
-use crate::rank::{SimulationPlan, simulate_tournament_playing, solve_tournament};
+use crate::rank::{
+    SimulationPlan, exact_strategy_name, simulate_tournament_playing, solve_tournament,
+};
 use crate::report::plot::heatmap_svg;
 use crate::report::{self, RankReport};
 use crate::sim::{DuelPlan, StoppingRule};
@@ -77,18 +79,17 @@ pub struct RankArgs {
 pub fn run(args: RankArgs, out: &mut dyn Write) -> Result<(), CliError> {
     let rules = args.rules.rules()?;
     let strategy = rank_strategy(&args.strategy, &rules)?;
-    if args.exact && !strategy.is_frontmost() {
+    // Under --exact the strategies are the solver's: the rules' own moves, or under choice
+    // optimal play on both sides. A heuristic is only simulated.
+    if args.exact && args.strategy.strategy.is_some() {
         return Err(CliError::input(format!(
-            "--strategy {strategy} with --exact: the exact ranking solves the rules' own \
-             moves only; leave out --exact to simulate"
-        )));
-    }
-    if args.exact && rules.profile().choice {
-        return Err(CliError::input(format!(
-            "--exact with --profile {}: the exact ranking solves the rules-fixed game; under \
-             choice solve one pair with `solve --profile choice`, or leave out --exact to \
-             simulate with --strategy",
-            rules.profile()
+            "--strategy {strategy} with --exact: the exact ranking solves {}; leave out \
+             --exact to simulate a strategy",
+            if rules.profile().choice {
+                "optimal play on both sides"
+            } else {
+                "the rules' own moves"
+            }
         )));
     }
     let plot = check_plot(args.plot.as_deref(), args.overwrite)?;
@@ -195,7 +196,11 @@ pub fn run(args: RankArgs, out: &mut dyn Write) -> Result<(), CliError> {
         started.elapsed().as_secs_f64(),
         notes,
     )
-    .with_strategy(&strategy);
+    .with_strategy(&if args.exact {
+        exact_strategy_name(&rules)
+    } else {
+        strategy.name()
+    });
     report::write(out, &report, args.format)?;
     if let Some(plot) = plot {
         // The results are out first: a failing picture does not take them along.

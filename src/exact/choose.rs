@@ -1,6 +1,6 @@
 //! The choice between the exact solvers: the sparse-matrix solver where its chain fits in
 //! memory (fastest on small boards), else the matrix-free one, which stores no
-//! transitions.
+//! transitions; under `choice` the solver of the game with choices, both players optimal.
 
 use super::matrix_free::{FullOptions, Storage, solve_full_with};
 use super::{ExactError, ExactResult, SolveOptions, solve_matchup};
@@ -14,6 +14,9 @@ pub enum SolverUsed {
     Sparse,
     /// The matrix-free solver with this storage (`F64` or `F32`).
     MatrixFree(Storage),
+    /// The solver of the game with choices ([`super::game::solve_game`]), both players
+    /// optimal: the figures are those of an optimal pair of strategies.
+    GameOptimal,
 }
 
 impl std::fmt::Display for SolverUsed {
@@ -22,6 +25,7 @@ impl std::fmt::Display for SolverUsed {
             SolverUsed::Sparse => write!(f, "sparse matrix"),
             SolverUsed::MatrixFree(Storage::F32) => write!(f, "matrix-free, f32 storage"),
             SolverUsed::MatrixFree(_) => write!(f, "matrix-free, f64 storage"),
+            SolverUsed::GameOptimal => write!(f, "game with choices, both players optimal"),
         }
     }
 }
@@ -40,13 +44,16 @@ pub struct Fitted {
 
 /// The exact answer by whichever solver fits: the sparse-matrix solver where its chain fits
 /// in memory, else the matrix-free one (`f64` values if they fit, else `f32`), under every
-/// profile.
+/// profile without `choice`; under `choice`, [`solve_optimal_play`].
 pub fn solve_fitting(
     rules: &Rules,
     a: &Die,
     b: &Die,
     options: &SolveOptions,
 ) -> Result<Fitted, ExactError> {
+    if rules.profile().choice {
+        return solve_optimal_play(rules, a, b, options);
+    }
     match solve_matchup(rules, a, b, options) {
         Err(ExactError::Memory { .. }) => solve_matrix_free(rules, a, b, options, Storage::Auto),
         other => other.map(|result| Fitted {
@@ -55,6 +62,57 @@ pub fn solve_fitting(
             stalled: false,
         }),
     }
+}
+
+/// Under `choice`: the game solved with both players optimal, and the figures (P(A wins),
+/// P(B wins), P(never), both openings) of the optimal pair it extracts.
+///
+/// The figures count only with their certificate, so anything less is an error
+/// ([`ExactError::Uncertified`]), never a result: the value bracket must have closed to the
+/// tolerance, the pair's own figures must be certified, and the pair must attain the value
+/// (otherwise it would not be an optimal pair, and its P(A wins) not the one optimal play
+/// gives). Where games can last forever under some play, the value iteration may stall
+/// (end components are not deflated): that, too, is reported as uncertified.
+pub fn solve_optimal_play(
+    rules: &Rules,
+    a: &Die,
+    b: &Die,
+    options: &SolveOptions,
+) -> Result<Fitted, ExactError> {
+    use super::game::{Side, solve_game};
+    let solution = solve_game(rules, [a, b], [Side::Optimal, Side::Optimal], options)?;
+    let missing: Vec<&str> = [
+        (
+            solution.value_certified,
+            "the value bracket did not close to the tolerance",
+        ),
+        (
+            solution.pair_certified,
+            "the optimal pair's figures are wider than the tolerance",
+        ),
+        (
+            solution.pair_attains_value,
+            "the extracted pair does not attain the value",
+        ),
+    ]
+    .into_iter()
+    .filter(|(ok, _)| !ok)
+    .map(|(_, what)| what)
+    .collect();
+    if !missing.is_empty() {
+        return Err(ExactError::Uncertified(format!(
+            "{a} vs {b} under {}: {} ({} states from which both players together can keep \
+             the game going forever)",
+            rules.profile(),
+            missing.join("; "),
+            solution.end_component_states
+        )));
+    }
+    Ok(Fitted {
+        result: solution.pair,
+        solver: SolverUsed::GameOptimal,
+        stalled: false,
+    })
 }
 
 /// The matrix-free solver with the given storage, reported as a [`Fitted`].

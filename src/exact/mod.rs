@@ -157,6 +157,9 @@ pub enum ExactError {
     /// The profile lets players choose their moves (`choice`, `capture-duty`), which the
     /// solvers of the rules-fixed game do not model.
     Profile(String),
+    /// The solve ended without the certificate its figures need (under `choice`: the value
+    /// bracket did not close, or the extracted pair does not attain it); what is missing.
+    Uncertified(String),
 }
 
 impl fmt::Display for ExactError {
@@ -187,6 +190,7 @@ impl fmt::Display for ExactError {
             ExactError::NotConverged(e) => write!(f, "{e}"),
             ExactError::Options(e) => write!(f, "{e}"),
             ExactError::Profile(what) => write!(f, "{what}"),
+            ExactError::Uncertified(what) => write!(f, "not certified: {what}"),
         }
     }
 }
@@ -200,7 +204,9 @@ impl ExactError {
             | ExactError::TooLarge(_)
             | ExactError::Options(_)
             | ExactError::Profile(_) => true,
-            ExactError::Memory { .. } | ExactError::NotConverged(_) => false,
+            ExactError::Memory { .. }
+            | ExactError::NotConverged(_)
+            | ExactError::Uncertified(_) => false,
         }
     }
 }

@@ -62,7 +62,7 @@
 //! `NAME.json`: a crash leaves at most a `.partial` file, which is never read. It refuses
 //! to write a record that would fail the checks above.
 
-use super::{Bounds, ExactResult};
+use super::{Bounds, ExactResult, SolverUsed};
 use crate::dice::Die;
 use crate::rules::Rules;
 use serde::{Deserialize, Serialize};
@@ -411,6 +411,16 @@ impl StoredPair {
                 faces(&self.a),
                 faces(&self.b),
                 abbreviate(&self.board, 40),
+                abbreviate(&self.profile, 60)
+            )));
+        }
+        // Under choice the figures depend on how the players choose: a ranking's records
+        // are of optimal play, and nothing else may be read back as such.
+        let optimal = SolverUsed::GameOptimal.to_string();
+        if rules.profile().choice && self.solver != optimal {
+            return Err(BadRecord::OtherMatchup(format!(
+                "figures of the solver '{}' under {}, not of optimal play ('{optimal}')",
+                abbreviate(&self.solver, 60),
                 abbreviate(&self.profile, 60)
             )));
         }

@@ -475,8 +475,10 @@ pub enum ExactPairOutcome {
 /// One pair of an exact ranking, as [`solve_tournament`] does it: dice `i` (as A) and `j`
 /// (as B) of `dice`, pair number `stream` in [`Tournament::pairs`] order. The record from
 /// `store` if it is valid and narrow enough, else a new solve (written to `store` at once),
-/// else, if the pair does not fit, a simulation with `fallback` on the pair's own streams.
-/// What the store held, why it was not used, and why a pair was simulated go to `notes`.
+/// else, if the pair does not fit, a simulation with `fallback` on the pair's own streams
+/// (not under `choice`, where the solve is of optimal play, which no simulation plays: there a
+/// pair that does not fit is an error). What the store held, why it was not used, and why a
+/// pair was simulated go to `notes`.
 ///
 /// A caller that spreads the pairs over processes or machines runs this for one pair each
 /// and hands the outcomes, in pair order, to [`Tournament::record_exact_outcome`].
@@ -542,9 +544,20 @@ impl Tournament {
     }
 }
 
+/// The strategy an exact ranking reports for every die
+/// ([`crate::report::RankReport::with_strategy`]): what [`exact_pair`] solves, the rules' own
+/// moves (`frontmost`), or under `choice` optimal play on both sides (`optimal`).
+pub fn exact_strategy_name(rules: &Rules) -> String {
+    if rules.profile().choice {
+        "optimal".to_string()
+    } else {
+        Strategy::Frontmost.name()
+    }
+}
+
 /// One pair of an exact ranking: the record from `store` if it is valid and narrow enough,
 /// else a new solve (written to `store`), else `None` if the pair does not fit and is to be
-/// simulated. What the store held and why it was not used goes to `notes`. Public for the
+/// simulated (under `choice`, an error instead: see [`exact_ranking_pair`]). What the store held and why it was not used goes to `notes`. Public for the
 /// exact confirmation of [`crate::dice_search`], which solves a few pairs the same way.
 pub fn exact_pair(
     rules: &Rules,
@@ -594,6 +607,11 @@ pub fn exact_pair(
     let fitted = match crate::exact::solve_fitting(rules, a, b, options) {
         Ok(fitted) => fitted,
         Err(e @ (ExactError::Memory { .. } | ExactError::TooLarge(_))) => {
+            if rules.profile().choice {
+                // No simulation stands in for optimal play: the simulator plays heuristics,
+                // whose figures would be labelled as the optimal pair's.
+                return Err(PairFailure::Exact(e));
+            }
             if let Some((record, note)) = too_wide {
                 notes.push(format!(
                     "{note}; used, because a new solve does not fit: {e}"

@@ -123,12 +123,13 @@ impl RankReport {
         }
     }
 
-    /// The report of a ranking in which every die played `strategy` ([`RankReport::new`]
-    /// assumes `frontmost`).
-    pub fn with_strategy(self, strategy: &Strategy) -> RankReport {
+    /// The report of a ranking in which every die played the strategy named `strategy`
+    /// ([`RankReport::new`] assumes `frontmost`): a [`Strategy::name`], or `optimal` for an
+    /// exact ranking under `choice`.
+    pub fn with_strategy(self, strategy: &str) -> RankReport {
         RankReport {
-            strategy_a: strategy.name(),
-            strategy_b: strategy.name(),
+            strategy_a: strategy.to_string(),
+            strategy_b: strategy.to_string(),
             ..self
         }
     }
