@@ -154,7 +154,7 @@ fn run_game(
     started: Instant,
     out: &mut dyn Write,
 ) -> Result<(), CliError> {
-    use crate::exact::game::{Side, file, solve_game};
+    use crate::exact::game::{Progress, Side, file, solve_game_observed};
     if args.f32 || args.matrix_free {
         return Err(CliError::input(
             "--f32 and --matrix-free are options of the rules-fixed solver, not of \
@@ -186,8 +186,34 @@ fn run_game(
         file::check_target(path, args.force)
             .map_err(|e| CliError::input(format!("--policy-out: {e}")))?;
     }
-    let solution = with_threads(args.threads, || solve_game(rules, dice, sides, options))?
-        .map_err(exact_error)?;
+    // A long solve says what it is doing on stderr (a board like 40/20/3/4 takes
+    // minutes); a short one stays silent.
+    let observer = |p: Progress| {
+        let seconds = match p {
+            Progress::Classified { seconds, .. } | Progress::Sweep { seconds, .. } => seconds,
+        };
+        if seconds < 5.0 {
+            return;
+        }
+        match p {
+            Progress::Classified { states, seconds } => {
+                eprintln!("solve: {states} reachable states classified after {seconds:.1} s")
+            }
+            Progress::Sweep {
+                pair,
+                sweep,
+                gap,
+                seconds,
+            } => eprintln!(
+                "solve: {} sweep {sweep}, width {gap:.3e}, {seconds:.1} s",
+                if pair { "pair evaluation" } else { "value" }
+            ),
+        }
+    };
+    let solution = with_threads(args.threads, || {
+        solve_game_observed(rules, dice, sides, options, &observer)
+    })?
+    .map_err(exact_error)?;
     if let Some(path) = &args.policy_out {
         let table = solution.policy.as_ref().ok_or_else(|| {
             CliError::input("--policy-out: a side playing random mixes its moves, which a policy file cannot hold")
@@ -211,26 +237,18 @@ fn run_game(
         report.game.as_mut(),
         policies.iter().all(Option::is_none),
     ) {
-        use crate::strategy::{STRATEGY_NAMES, Strategy};
-        for name in STRATEGY_NAMES {
-            let strategy: Strategy = name.parse().expect("a built-in name");
-            // Compared on A's and B's decisions alike; `safe` against each mover's opponent.
-            let (mut decisions, mut differing) = (0, 0);
-            for side in 0..2 {
-                let resolved = strategy.against(dice[1 - side]);
-                let (d, x) =
-                    crate::exact::game::count_differences(&solution.space, table, &resolved, side);
-                decisions += d;
-                differing += x;
-            }
+        let differences = with_threads(args.threads, || {
+            crate::exact::game::differences_from_heuristics(&solution.space, table, dice)
+        })?;
+        for d in differences {
             game.differs_from.push(crate::report::DifferenceReport {
-                strategy: name.to_string(),
-                decisions,
-                differing,
-                share: if decisions == 0 {
+                strategy: d.strategy.to_string(),
+                decisions: d.decisions,
+                differing: d.differing,
+                share: if d.decisions == 0 {
                     0.0
                 } else {
-                    differing as f64 / decisions as f64
+                    d.differing as f64 / d.decisions as f64
                 },
             });
         }

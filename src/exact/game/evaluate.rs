@@ -5,7 +5,7 @@
 //! ([`crate::exact::StateBounds::certified`]).
 
 use super::policy::{MovePolicy, Pick, decide};
-use super::space::{GameSpace, Target, flag};
+use super::space::{At, GameSpace, Target, flag};
 use super::sweep::{RowUpdate, Store, sweep};
 use crate::exact::search::{self, Step, Successors};
 
@@ -21,14 +21,36 @@ pub struct PairSpace<'a> {
 }
 
 impl PairSpace<'_> {
-    /// Calls `f(weight, target)` for what the pair plays at `index`, face slot `k`, where
-    /// the weights of a roll's targets sum to 1; `f(1, no-move target)` if nothing moves.
+    /// Calls `f(weight, target)` for what the pair plays at `at`, face slot `k`, where the
+    /// weights of a roll's targets sum to 1; `f(1, no-move target)` if nothing moves.
     /// Returns false if a policy picked a move that does not exist.
     #[inline(always)]
-    pub fn played(&self, index: usize, k: usize, mut f: impl FnMut(f64, Target)) -> bool {
+    pub fn played(&self, at: &At, k: usize, mut f: impl FnMut(f64, Target)) -> bool {
+        if let Some(table) = self.policies[at.side].table() {
+            // The hot path of every evaluation sweep: one table read, the options walked
+            // once, nothing collected.
+            let wanted = table.get(at.index, k);
+            let target = match self.space.option_at(at, k, wanted) {
+                (0, _) => {
+                    let face = self.space.faces(at.index)[k].0;
+                    Some(Target::Next(self.space.no_move_target(at.index, face)))
+                }
+                // A single move needs no decision: the table's entry there is not read.
+                (1, picked) if wanted != 0 => self.space.option_at(at, k, 0).1.or(picked),
+                (_, picked) => picked,
+            };
+            return match target {
+                Some(t) => {
+                    f(1.0, t);
+                    true
+                }
+                None => false,
+            };
+        }
+        let index = at.index;
         let mut ok = true;
         self.space
-            .with_options(index, k, |options| match options.len() {
+            .with_options(at, k, |options| match options.len() {
                 0 => {
                     let face = self.space.faces(index)[k].0;
                     f(1.0, Target::Next(self.space.no_move_target(index, face)));
@@ -63,9 +85,10 @@ impl Successors for PairSpace<'_> {
     }
 
     fn for_each_successor(&self, _: &(), index: usize, mut f: impl FnMut(Step<usize>)) {
+        let at = self.space.at(index);
         for k in 0..self.space.faces(index).len() {
             // A policy's bad pick is reported by the sweep; here it only loses successors.
-            self.played(index, k, |_, t| match t {
+            self.played(&at, k, |_, t| match t {
                 Target::Win(p) => f(Step::Win(p)),
                 Target::Next(j) => f(Step::Next(j)),
             });
@@ -122,10 +145,11 @@ pub fn pair_sweep(pair: &PairSpace<'_>, store: &Store<3>) -> Option<f64> {
             if space.flag(index) & flag::REACHED == 0 || pair.never(index) {
                 return None;
             }
+            let at = space.at(index);
             let mut outside = [0.0; 3];
             let mut stay = [0.0; 2];
             for (k, &(_, p)) in space.faces(index).iter().enumerate() {
-                let ok = pair.played(index, k, |w, t| match t {
+                let ok = pair.played(&at, k, |w, t| match t {
                     Target::Next(j) if j >> 1 == index >> 1 && !pair.never(j) => {
                         stay[j & 1] += p * w
                     }

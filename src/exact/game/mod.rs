@@ -232,7 +232,42 @@ pub fn solve_game(
     sides: [Side<'_>; 2],
     options: &SolveOptions,
 ) -> Result<GameSolution, ExactError> {
-    solve(rules, dice, sides, options, false)
+    solve(rules, dice, sides, options, false, &|_| {})
+}
+
+/// What a running solve has done so far ([`solve_game_observed`]): a large board takes
+/// minutes, and its sweeps are the only sign of life.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub enum Progress {
+    /// The states are found and classified.
+    Classified {
+        /// Reachable states.
+        states: u64,
+        /// Seconds since the solve started.
+        seconds: f64,
+    },
+    /// A sweep of the value iteration (`pair: false`) or of the pair's evaluation.
+    Sweep {
+        /// Whether this is the pair's evaluation.
+        pair: bool,
+        /// Sweeps so far in this phase.
+        sweep: usize,
+        /// The width still to close.
+        gap: f64,
+        /// Seconds since the solve started.
+        seconds: f64,
+    },
+}
+
+/// [`solve_game`] that tells `observer` what it has done after each phase and sweep.
+pub fn solve_game_observed(
+    rules: &Rules,
+    dice: [&Die; 2],
+    sides: [Side<'_>; 2],
+    options: &SolveOptions,
+    observer: &dyn Fn(Progress),
+) -> Result<GameSolution, ExactError> {
+    solve(rules, dice, sides, options, false, observer)
 }
 
 /// [`solve_game`] that keeps the value bracket of every state ([`GameSolution::values`]),
@@ -243,7 +278,7 @@ pub fn solve_game_keeping_values(
     sides: [Side<'_>; 2],
     options: &SolveOptions,
 ) -> Result<GameSolution, ExactError> {
-    solve(rules, dice, sides, options, true)
+    solve(rules, dice, sides, options, true, &|_| {})
 }
 
 /// How often `policy` picks another move than `table` over `side`'s decisions in the
@@ -256,22 +291,74 @@ pub fn count_differences(
     policy: &dyn MovePolicy,
     side: usize,
 ) -> (u64, u64) {
-    let (mut decisions, mut differing) = (0u64, 0u64);
-    for i in (side..space.len()).step_by(2) {
-        if space.flag(i) & flag::REACHED == 0 || never(space, i) {
-            continue;
-        }
-        for k in 0..space.faces(i).len() {
-            if space.options(i, k, |_, _| {}) < 2 {
-                continue;
+    use rayon::prelude::*;
+    // A heuristic like `safe` does real work per decision, and the larger boards have
+    // billions of decisions: the count runs on every thread, in chunks of states.
+    const CHUNK: usize = 1 << 16;
+    let states = space.len();
+    (0..states.div_ceil(CHUNK))
+        .into_par_iter()
+        .map(|chunk| {
+            let (mut decisions, mut differing) = (0u64, 0u64);
+            let end = ((chunk + 1) * CHUNK).min(states);
+            // CHUNK is even, so `side` keeps its parity at every chunk's start.
+            for i in (chunk * CHUNK + side..end).step_by(2) {
+                if space.flag(i) & flag::REACHED == 0 || never(space, i) {
+                    continue;
+                }
+                let at = space.at(i);
+                for k in 0..space.faces(i).len() {
+                    if space.options_at(&at, k, |_, _| {}) < 2 {
+                        continue;
+                    }
+                    decisions += 1;
+                    if decide(space, policy, i, k) != Pick::One(table.get(i, k)) {
+                        differing += 1;
+                    }
+                }
             }
-            decisions += 1;
-            if decide(space, policy, i, k) != Pick::One(table.get(i, k)) {
-                differing += 1;
+            (decisions, differing)
+        })
+        .reduce(|| (0, 0), |x, y| (x.0 + y.0, x.1 + y.1))
+}
+
+/// How often one built-in heuristic plays another move than a policy table.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Difference {
+    /// The heuristic's name ([`crate::strategy::STRATEGY_NAMES`]).
+    pub strategy: &'static str,
+    /// Decisions compared (both players' decisions with at least two legal moves).
+    pub decisions: u64,
+    /// Of these, the ones where the heuristic picks another move.
+    pub differing: u64,
+}
+
+/// [`count_differences`] of every built-in heuristic against `table`, on A's and B's
+/// decisions alike (`safe` measured against each mover's opponent's die).
+pub fn differences_from_heuristics(
+    space: &GameSpace,
+    table: &PolicyTable,
+    dice: [&Die; 2],
+) -> Vec<Difference> {
+    use crate::strategy::{STRATEGY_NAMES, Strategy};
+    STRATEGY_NAMES
+        .iter()
+        .filter_map(|&name| {
+            let strategy: Strategy = name.parse().ok()?;
+            let (mut decisions, mut differing) = (0, 0);
+            for side in 0..2 {
+                let resolved = strategy.against(dice[1 - side]);
+                let (d, x) = count_differences(space, table, &resolved, side);
+                decisions += d;
+                differing += x;
             }
-        }
-    }
-    (decisions, differing)
+            Some(Difference {
+                strategy: name,
+                decisions,
+                differing,
+            })
+        })
+        .collect()
 }
 
 /// An input error of the exact layer that is not about the solve options' tolerance.
@@ -289,6 +376,7 @@ fn solve(
     sides: [Side<'_>; 2],
     options: &SolveOptions,
     keep_values: bool,
+    observer: &dyn Fn(Progress),
 ) -> Result<GameSolution, ExactError> {
     let started = Instant::now();
     options.validate().map_err(ExactError::Options)?;
@@ -326,6 +414,18 @@ fn solve(
     let end_component_states = classify(&space);
     let openings = space.openings();
     let build_seconds = started.elapsed().as_secs_f64();
+    observer(Progress::Classified {
+        states: space.count(flag::REACHED),
+        seconds: build_seconds,
+    });
+    let tell = |pair: bool, sweep: usize, gap: f64| {
+        observer(Progress::Sweep {
+            pair,
+            sweep,
+            gap,
+            seconds: started.elapsed().as_secs_f64(),
+        })
+    };
 
     // The value, from both ends.
     let fixed = sides.map(|s| match s {
@@ -348,11 +448,12 @@ fn solve(
             })
             .fold(0.0f64, f64::max)
     };
-    let mut sweep = |_| match value_sweep(&space, &bracket, fixed) {
-        Some(change) => SweepReport {
-            change,
-            gap: value_width(&bracket),
-        },
+    let mut sweep = |done: usize| match value_sweep(&space, &bracket, fixed) {
+        Some(change) => {
+            let gap = value_width(&bracket);
+            tell(false, done + 1, gap);
+            SweepReport { change, gap }
+        }
         None => {
             bad = true;
             SweepReport {
@@ -434,9 +535,12 @@ fn solve(
     let values = keep_values.then_some(bracket);
 
     // The pair's exact figures.
+    // The table holds a fixed side's picks too wherever it does not mix: reading them from
+    // the table costs a lookup per decision, asking the policy again in every sweep costs
+    // the heuristic's work (`safe` builds the opponent's threats) each time.
     let policies: [&dyn MovePolicy; 2] = [0, 1].map(|p| match sides[p] {
-        Side::Optimal => &table as &dyn MovePolicy,
-        Side::Fixed(f) => f,
+        Side::Fixed(f) if !representable => f,
+        _ => &table as &dyn MovePolicy,
     });
     let pair = PairSpace {
         space: &space,
@@ -457,10 +561,9 @@ fn solve(
     };
     let pair_started = Instant::now();
     let mut bad = false;
-    let pair_convergence = fixpoint::iterate(&rule, |_| match pair_sweep(&pair, &store) {
-        Some(change) => SweepReport {
-            change,
-            gap: openings
+    let pair_convergence = fixpoint::iterate(&rule, |done| match pair_sweep(&pair, &store) {
+        Some(change) => {
+            let gap = openings
                 .iter()
                 .map(|&o| {
                     let s = certify(o, &store);
@@ -472,8 +575,10 @@ fn solve(
                     };
                     s.width().max(value)
                 })
-                .fold(0.0, f64::max),
-        },
+                .fold(0.0, f64::max);
+            tell(true, done + 1, gap);
+            SweepReport { change, gap }
+        }
         None => {
             bad = true;
             SweepReport {

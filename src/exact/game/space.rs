@@ -19,7 +19,16 @@ pub struct TableMove {
     pub from: u8,
     /// Field the piece lands on.
     pub to: u8,
+    /// The landing field in the opponent's numbering, [`NO_HIT`] if it is a goal field (a
+    /// piece there can capture nothing): precomputed because the sweeps ask it of every
+    /// option of every state.
+    pub hit: u8,
+    /// Whether the mover has won after this move.
+    pub wins: bool,
 }
+
+/// [`TableMove::hit`] of a move into the goal.
+pub const NO_HIT: u8 = u8::MAX;
 
 /// [`TableMove::from`] of a piece brought in from `B`.
 pub const FROM_B: u8 = u8::MAX;
@@ -58,7 +67,8 @@ impl PlayerTable {
             .iter()
             .map(|&(f, c)| (f, f64::from(c) / f64::from(total)))
             .collect();
-        let track = rules.board().track_len() as usize;
+        let board = rules.board();
+        let track = board.track_len() as usize;
         let mut offsets = Vec::with_capacity(configs.len() * faces.len() + 1);
         let mut moves = Vec::new();
         let mut capture = vec![u32::MAX; configs.len() * track];
@@ -71,13 +81,20 @@ impl PlayerTable {
                     continue;
                 }
                 for m in legal(own, face).iter() {
+                    let after = apply(own, m.from, m.to);
                     let next = configs
-                        .index(apply(own, m.from, m.to))
+                        .index(after)
                         .expect("the configurations are closed under the legal moves");
                     moves.push(TableMove {
                         next,
                         from: m.from.map_or(FROM_B, |f| f as u8),
                         to: m.to as u8,
+                        hit: if board.is_goal(m.to) {
+                            NO_HIT
+                        } else {
+                            board.opponent_field(player, m.to) as u8
+                        },
+                        wins: rules.has_won(after),
                     });
                 }
             }
@@ -138,6 +155,18 @@ impl PlayerTable {
 #[inline(always)]
 fn apply(own: u64, from: Option<u32>, to: u32) -> u64 {
     (own & !from.map_or(0, |f| 1u64 << f)) | (1u64 << to)
+}
+
+/// A joint index decoded once ([`GameSpace::at`]).
+#[derive(Clone, Copy, Debug)]
+pub struct At {
+    /// The joint index.
+    pub index: usize,
+    /// The player to move.
+    pub side: usize,
+    own: usize,
+    other: usize,
+    other_pieces: u64,
 }
 
 /// Where one option of a roll leads.
@@ -269,31 +298,48 @@ impl GameSpace {
         &self.players[index & 1].faces
     }
 
+    /// `index` decoded for [`GameSpace::options_at`]: the sweeps ask every face of a state,
+    /// so the division of the decoding and the opponent's pieces are looked up once.
+    #[inline(always)]
+    pub fn at(&self, index: usize) -> At {
+        let (a, b, side) = self.decode(index);
+        let (own, other) = if side == 0 { (a, b) } else { (b, a) };
+        At {
+            index,
+            side,
+            own,
+            other,
+            other_pieces: self.players[1 - side].configs.mask(other as u32),
+        }
+    }
+
     /// Calls `f(option, target)` for each legal move of the roll of face slot `k` at
     /// `index`, numbered as [`Rules::legal_moves`] lists them (frontmost first); returns the
     /// number of moves. With none, calls nothing and returns 0: the roll moves nothing,
     /// see [`GameSpace::no_move_target`].
     #[inline(always)]
-    pub fn options(&self, index: usize, k: usize, mut f: impl FnMut(usize, Target)) -> usize {
-        let (a, b, side) = self.decode(index);
-        let (own, other) = if side == 0 { (a, b) } else { (b, a) };
+    pub fn options(&self, index: usize, k: usize, f: impl FnMut(usize, Target)) -> usize {
+        self.options_at(&self.at(index), k, f)
+    }
+
+    /// [`GameSpace::options`] of a decoded index.
+    #[inline(always)]
+    pub fn options_at(&self, at: &At, k: usize, mut f: impl FnMut(usize, Target)) -> usize {
+        let side = at.side;
         let me = &self.players[side];
         let them = &self.players[1 - side];
         let face = me.faces[k].0;
-        let moves = me.moves(own, k);
+        let moves = me.moves(at.own, k);
         // Under capture-duty the opponent narrows the choice: ask the rules which remain.
         let allowed = if moves.len() > 1 && self.rules.profile().capture_duty {
-            let legal = self.rules.legal_moves(
-                me.configs.mask(own as u32),
-                them.configs.mask(other as u32),
-                side,
-                face,
-            );
+            let legal =
+                self.rules
+                    .legal_moves(me.configs.mask(at.own as u32), at.other_pieces, side, face);
             Some(legal.sources())
         } else {
             None
         };
-        let track = self.rules.board().track_len();
+        let next_side = if face == 6 { side } else { 1 - side };
         let mut n = 0;
         for m in moves {
             if let Some(sources) = allowed
@@ -301,41 +347,70 @@ impl GameSpace {
             {
                 continue;
             }
-            let target = if me.won(m.next as usize) {
-                Target::Win(side)
-            } else {
-                let other_after = if u32::from(m.to) < track {
-                    let theirs = self.rules.board().opponent_field(side, u32::from(m.to));
-                    them.captured(other, theirs as usize)
-                } else {
-                    other
-                };
-                let next_side = if face == 6 { side } else { 1 - side };
-                let (na, nb) = if side == 0 {
-                    (m.next as usize, other_after)
-                } else {
-                    (other_after, m.next as usize)
-                };
-                Target::Next(self.index(na, nb, next_side))
-            };
-            f(n, target);
+            f(n, self.target_of(at, m, them, next_side));
             n += 1;
         }
         n
     }
 
+    /// Where move `m` of the mover at `at` leads (`them`: the opponent's table).
+    #[inline(always)]
+    fn target_of(&self, at: &At, m: &TableMove, them: &PlayerTable, next_side: usize) -> Target {
+        if m.wins {
+            return Target::Win(at.side);
+        }
+        // `hit` is below 64 whenever it is not NO_HIT, so the shift is in range.
+        let hits = m.hit != NO_HIT && at.other_pieces >> (m.hit & 63) & 1 != 0;
+        let other_after = if hits {
+            them.captured(at.other, m.hit as usize)
+        } else {
+            at.other
+        };
+        let (na, nb) = if at.side == 0 {
+            (m.next as usize, other_after)
+        } else {
+            (other_after, m.next as usize)
+        };
+        Target::Next(self.index(na, nb, next_side))
+    }
+
+    /// Where option `m` of the roll of face slot `k` at `at` leads, with the number of
+    /// options: `(0, None)` if nothing moves, `(n, None)` if `m >= n`. Walks only the
+    /// one move when no capture duty narrows the list (the evaluation of a fixed pair
+    /// needs one option per roll, not all of them).
+    #[inline(always)]
+    pub fn option_at(&self, at: &At, k: usize, m: usize) -> (usize, Option<Target>) {
+        if self.rules.profile().capture_duty {
+            let mut picked = None;
+            let n = self.options_at(at, k, |i, t| {
+                if i == m {
+                    picked = Some(t);
+                }
+            });
+            return (n, picked);
+        }
+        let side = at.side;
+        let me = &self.players[side];
+        let moves = me.moves(at.own, k);
+        let next_side = if me.faces[k].0 == 6 { side } else { 1 - side };
+        let picked = moves
+            .get(m)
+            .map(|mv| self.target_of(at, mv, &self.players[1 - side], next_side));
+        (moves.len(), picked)
+    }
+
     /// Calls `f` with the targets of [`GameSpace::options`] in order, collected on the stack
     /// (on the heap for boards of more than 8 pieces).
     #[inline(always)]
-    pub fn with_options(&self, index: usize, k: usize, f: impl FnOnce(&[Target])) {
+    pub fn with_options(&self, at: &At, k: usize, f: impl FnOnce(&[Target])) {
         const INLINE: usize = 8;
         if self.rules.board().pieces() as usize <= INLINE {
             let mut buf = [Target::Win(0); INLINE];
-            let n = self.options(index, k, |m, t| buf[m] = t);
+            let n = self.options_at(at, k, |m, t| buf[m] = t);
             f(&buf[..n]);
         } else {
             let mut buf = Vec::new();
-            self.options(index, k, |_, t| buf.push(t));
+            self.options_at(at, k, |_, t| buf.push(t));
             f(&buf);
         }
     }

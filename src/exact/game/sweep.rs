@@ -29,12 +29,16 @@ impl<const K: usize> Store<K> {
         std::array::from_fn(|k| f64::from_bits(self.slots[index * K + k].load(Relaxed)))
     }
 
-    /// Writes the values of `index`; returns the largest change.
+    /// Writes the values of `index`; returns the largest change. A load and a store, not a
+    /// swap: a sweep writes each index from one thread only, and a locked swap per value
+    /// cost a measurable share of a sweep.
     #[inline(always)]
     pub fn store(&self, index: usize, x: [f64; K]) -> f64 {
         let mut change = 0.0f64;
         for (k, v) in x.into_iter().enumerate() {
-            let old = f64::from_bits(self.slots[index * K + k].swap(v.to_bits(), Relaxed));
+            let slot = &self.slots[index * K + k];
+            let old = f64::from_bits(slot.load(Relaxed));
+            slot.store(v.to_bits(), Relaxed);
             change = change.max((v - old).abs());
         }
         change

@@ -12,7 +12,7 @@
 //! bracket may stay open; the solver then reports the width it reached.
 
 use super::policy::{MovePolicy, Pick, decide};
-use super::space::{GameSpace, Target, flag};
+use super::space::{At, GameSpace, Target, flag};
 use super::sweep::{RowUpdate, Store, sweep};
 use crate::rules::Player;
 
@@ -58,14 +58,14 @@ pub fn new_bracket(space: &GameSpace) -> Bracket {
 pub fn fold_options(
     space: &GameSpace,
     bracket: &Bracket,
-    index: usize,
+    at: &At,
     k: usize,
     fixed: Option<&dyn MovePolicy>,
 ) -> Result<Option<[f64; 2]>, IllegalPick> {
-    let mover: Player = index & 1;
+    let mover: Player = at.side;
     let Some(policy) = fixed else {
         let mut best: Option<[f64; 2]> = None;
-        space.options(index, k, |_, t| {
+        space.options_at(at, k, |_, t| {
             let v = target_value(bracket, t);
             best = Some(match best {
                 None => v,
@@ -75,8 +75,9 @@ pub fn fold_options(
         });
         return Ok(best);
     };
+    let index = at.index;
     let mut result = Ok(None);
-    space.with_options(index, k, |targets| {
+    space.with_options(at, k, |targets| {
         let values = |t: &Target| target_value(bracket, *t);
         result = match targets.len() {
             0 => Ok(None),
@@ -116,10 +117,11 @@ pub fn value_sweep(
             if f & flag::REACHED == 0 || never(space, index) {
                 return None;
             }
+            let at = space.at(index);
             let mut outside = [0.0; 2];
             let mut stay = [0.0; 2];
             for (k, &(face, p)) in space.faces(index).iter().enumerate() {
-                match fold_options(space, bracket, index, k, fixed[index & 1]) {
+                match fold_options(space, bracket, &at, k, fixed[at.side]) {
                     Ok(Some(v)) => {
                         outside[0] += p * v[0];
                         outside[1] += p * v[1];
