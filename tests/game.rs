@@ -7,7 +7,9 @@ use rand_xoshiro::Xoshiro256PlusPlus;
 use wuerfelglueck::dice::Die;
 use wuerfelglueck::exact::game::policy::{Decision, FrontmostPolicy, MovePolicy, Pick};
 use wuerfelglueck::exact::game::space::Target;
-use wuerfelglueck::exact::game::{GameSolution, Side, file, solve_game, solve_game_keeping_values};
+use wuerfelglueck::exact::game::{
+    GameRun, GameSolution, Side, file, solve_game, solve_game_keeping_values, solve_game_with,
+};
 use wuerfelglueck::exact::{SolveOptions, solve_matchup};
 use wuerfelglueck::rules::GameState;
 use wuerfelglueck::rules::{Board, Rules};
@@ -115,7 +117,7 @@ fn the_optimal_pair_attains_the_value_and_beats_every_heuristic() {
                 "{board} {profile}"
             );
             assert_eq!(opt.end_component_states, 0, "1..6 against 1..6 always ends");
-            assert!(opt.pair_attains_value);
+            assert_eq!(opt.pair_attains_value, Some(true));
             let v = opt.value_if_a_starts.mid();
             // Same dice, A starting: the value is the first player's edge.
             assert!(v > 0.0, "{board}: {v}");
@@ -244,6 +246,55 @@ fn dice_without_small_faces_report_end_components_honestly() {
     assert_eq!(g.value_if_a_starts, wuerfelglueck::exact::Bounds::ZERO);
     assert_abs_diff_eq!(g.pair.p_never, 1.0, epsilon = 0.0);
     assert!(g.value_certified);
+}
+
+/// [`game`] without evaluating the pair where the value alone gives the figures.
+fn game_from_value(board: &str, profile: &str, a: &str, b: &str) -> GameSolution {
+    let run = GameRun {
+        evaluate_pair: false,
+        ..GameRun::default()
+    };
+    let sides = [Side::Optimal, Side::Optimal];
+    solve_game_with(
+        &rules(board, profile),
+        [&die(a), &die(b)],
+        sides,
+        &options(),
+        &run,
+    )
+    .expect("solves")
+}
+
+#[test]
+fn the_figures_from_the_value_are_those_of_the_evaluated_optimal_pair() {
+    for (board, profile, a, b) in [
+        ("16/8/2/2", "choice", "1..6", "1..6"),
+        ("16/8/2/2", "choice+capture-duty", "1,1,6,6,6,6", "1..6"),
+        ("20/10/2/2", "choice", "1..6", "2,2,3,3,5,6"),
+    ] {
+        let evaluated = game(board, profile, a, b, [Side::Optimal, Side::Optimal]);
+        let derived = game_from_value(board, profile, a, b);
+        assert_eq!(derived.end_component_states, 0, "{board} {a} {b}");
+        assert_eq!(derived.pair_attains_value, None, "not evaluated");
+        assert_eq!(derived.pair_sweeps, 0);
+        assert_eq!(evaluated.pair_attains_value, Some(true));
+        assert!(derived.value_certified && derived.pair_certified);
+        let (e, d) = (&evaluated.pair, &derived.pair);
+        for (x, y) in [
+            (e.p_a_if_a_starts, d.p_a_if_a_starts),
+            (e.p_a_if_b_starts, d.p_a_if_b_starts),
+            (e.p_b_if_a_starts, d.p_b_if_a_starts),
+            (e.p_a, d.p_a),
+        ] {
+            assert_abs_diff_eq!(x, y, epsilon = 2e-12);
+        }
+        assert_eq!(d.p_never, 0.0);
+    }
+    // Where a state cannot be won any more, P(never) is not 0 and the value does not give
+    // P(A wins): the pair is evaluated even when not asked.
+    let g = game_from_value("16/8/2/2", "choice", "1..5", "1..5");
+    assert_eq!(g.pair_attains_value, Some(true));
+    assert_abs_diff_eq!(g.pair.p_never, 1.0, epsilon = 0.0);
 }
 
 #[test]

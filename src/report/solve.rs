@@ -86,8 +86,9 @@ pub struct ChoiceReport {
     /// Whether the figures of the pair played reached the tolerance.
     pub figures_certified: bool,
     /// Whether the extracted pair's value lies in the game's bracket (it is optimal to the
-    /// tolerance).
-    pub pair_attains_value: bool,
+    /// tolerance); `null` where the pair was not evaluated because the value alone gives
+    /// the optimal figures (`solve --evaluate-pair` evaluates it).
+    pub pair_attains_value: Option<bool>,
     /// States from which both players together could keep the game going forever (0: every
     /// play ends, the game is stopping).
     pub end_component_states: u64,
@@ -144,7 +145,7 @@ impl ChoiceReport {
         if !self.figures_certified {
             why.push("the pair's figures did not reach the tolerance".into());
         }
-        if !self.pair_attains_value {
+        if self.pair_attains_value == Some(false) {
             why.push("the extracted pair does not attain the value bracket".into());
         }
         why.join("; ")
@@ -267,14 +268,21 @@ impl SolveReport {
             pair_sweeps: g.pair_sweeps,
             differs_from: Vec::new(),
         };
-        let stalled = !(g.value_certified && g.pair_certified && g.pair_attains_value);
+        let stalled =
+            !(g.value_certified && g.pair_certified && g.pair_attains_value != Some(false));
+        let method = if g.pair_attains_value.is_some() {
+            "game with choices (value iteration from both ends, pair evaluated exactly)"
+        } else {
+            "game with choices (value iteration from both ends; every play ends in a win, so \
+             P(A wins) = (1 + value) / 2 under optimal play)"
+        };
         let mut report = SolveReport::new(
             dice,
             rules.board().to_string(),
             rules.profile().to_string(),
             tolerance,
             &g.pair,
-            "game with choices (value iteration from both ends, pair evaluated exactly)".into(),
+            method.into(),
             stalled,
             seconds,
         );
@@ -377,7 +385,8 @@ impl super::Report for SolveReport {
                 g.strategy_b.clone(),
                 g.value_certified.to_string(),
                 g.figures_certified.to_string(),
-                g.pair_attains_value.to_string(),
+                g.pair_attains_value
+                    .map_or(String::new(), |a| a.to_string()),
                 g.end_component_states.to_string(),
             ]);
         }

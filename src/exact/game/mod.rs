@@ -81,6 +81,7 @@ use crate::rules::Rules;
 use evaluate::{PairSpace, classify_pair, new_pair_store, pair_sweep};
 use policy::{MovePolicy, Pick, PolicyTable, decide};
 use space::{GameSpace, Target, flag};
+use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::Instant;
 use sweep::Store;
 use value::{Bracket, never, new_bracket, target_value, value_sweep};
@@ -112,16 +113,19 @@ pub struct GameSolution {
     /// game is stopping, and the value iteration converges).
     pub end_component_states: u64,
     /// The figures of the pair played (the greedy pair for optimal sides), from its exact
-    /// evaluation.
+    /// evaluation; or, where the value alone gives them ([`GameRun::evaluate_pair`] not
+    /// set, a stopping game in which every state can still be won), those of every optimal
+    /// pair: P(A wins) = (1 + v) / 2, P(never) = 0.
     pub pair: ExactResult,
     /// Whether the pair's figures are certified to the tolerance.
     pub pair_certified: bool,
     /// Whether the pair's value `V - W` lies in the game's value bracket (widened by the
-    /// tolerance) at both openings: the extracted pair is optimal to that precision.
-    pub pair_attains_value: bool,
+    /// tolerance) at both openings: the extracted pair is optimal to that precision. `None`
+    /// where the pair was not evaluated (its figures are the value's).
+    pub pair_attains_value: Option<bool>,
     /// Sweeps of the value iteration.
     pub value_sweeps: usize,
-    /// Sweeps of the pair's evaluation.
+    /// Sweeps of the pair's evaluation (0 where it was not evaluated).
     pub pair_sweeps: usize,
     /// The pair played, per joint index and face slot (fixed sides: their policy's move;
     /// `None` if a fixed side mixes, which a table cannot hold).
@@ -232,7 +236,7 @@ pub fn solve_game(
     sides: [Side<'_>; 2],
     options: &SolveOptions,
 ) -> Result<GameSolution, ExactError> {
-    solve(rules, dice, sides, options, false, &|_| {})
+    solve(rules, dice, sides, options, &GameRun::default())
 }
 
 /// What a running solve has done so far ([`solve_game_observed`]): a large board takes
@@ -259,15 +263,44 @@ pub enum Progress {
     },
 }
 
-/// [`solve_game`] that tells `observer` what it has done after each phase and sweep.
-pub fn solve_game_observed(
+/// How [`solve_game_with`] runs, beyond the [`SolveOptions`] every exact solver shares.
+#[derive(Clone, Copy)]
+pub struct GameRun<'a> {
+    /// Keep the value bracket of every state ([`GameSolution::values`]), for the move
+    /// advisor.
+    pub keep_values: bool,
+    /// Evaluate the extracted pair's Markov chain even where the value alone gives the
+    /// optimal figures (a stopping game in which every reachable state can still be won:
+    /// there P(A wins) = (1 + v) / 2 under every optimal pair). The evaluation about doubles
+    /// the work and checks that the extracted table attains the value
+    /// ([`GameSolution::pair_attains_value`]).
+    pub evaluate_pair: bool,
+    /// Told what the solve has done after each phase and sweep.
+    pub observer: &'a (dyn Fn(Progress) + Sync),
+}
+
+fn ignore_progress(_: Progress) {}
+
+impl Default for GameRun<'_> {
+    /// No values kept, the pair always evaluated, nobody told.
+    fn default() -> Self {
+        GameRun {
+            keep_values: false,
+            evaluate_pair: true,
+            observer: &ignore_progress,
+        }
+    }
+}
+
+/// [`solve_game`] run as `run` says.
+pub fn solve_game_with(
     rules: &Rules,
     dice: [&Die; 2],
     sides: [Side<'_>; 2],
     options: &SolveOptions,
-    observer: &dyn Fn(Progress),
+    run: &GameRun<'_>,
 ) -> Result<GameSolution, ExactError> {
-    solve(rules, dice, sides, options, false, observer)
+    solve(rules, dice, sides, options, run)
 }
 
 /// [`solve_game`] that keeps the value bracket of every state ([`GameSolution::values`]),
@@ -278,7 +311,11 @@ pub fn solve_game_keeping_values(
     sides: [Side<'_>; 2],
     options: &SolveOptions,
 ) -> Result<GameSolution, ExactError> {
-    solve(rules, dice, sides, options, true, &|_| {})
+    let run = GameRun {
+        keep_values: true,
+        ..GameRun::default()
+    };
+    solve(rules, dice, sides, options, &run)
 }
 
 /// How often `policy` picks another move than `table` over `side`'s decisions in the
@@ -370,14 +407,73 @@ fn bad_policy() -> ExactError {
     ExactError::Profile("a fixed strategy picked a move that is not legal".into())
 }
 
+/// The exact figures of the pair of `pair` at both openings (V, W, Z iterated from 0 to the
+/// stopping rule), and the sweeps it took.
+fn evaluate_pair(
+    pair: &PairSpace<'_>,
+    openings: [usize; 2],
+    rule: &fixpoint::StopRule,
+    both_fixed: bool,
+    tell: &dyn Fn(bool, usize, f64),
+) -> Result<(StateBounds, StateBounds, usize), ExactError> {
+    let space = pair.space;
+    classify_pair(pair);
+    let store: Store<3> = new_pair_store(pair);
+    let certify = |o: usize, store: &Store<3>| {
+        if pair.never(o) {
+            StateBounds::NEVER
+        } else {
+            let f = space.flag(o);
+            StateBounds::certified(
+                store.load(o),
+                [f & flag::PAIR_WIN_A != 0, f & flag::PAIR_WIN_B != 0, true],
+            )
+        }
+    };
+    let mut bad = false;
+    let convergence = fixpoint::iterate(rule, |done| match pair_sweep(pair, &store) {
+        Some(change) => {
+            let gap = openings
+                .iter()
+                .map(|&o| {
+                    let s = certify(o, &store);
+                    // With both sides fixed the value is `V - W`: certify it too.
+                    let value = if both_fixed {
+                        s.a.width() + s.b.width()
+                    } else {
+                        0.0
+                    };
+                    s.width().max(value)
+                })
+                .fold(0.0, f64::max);
+            tell(true, done + 1, gap);
+            SweepReport { change, gap }
+        }
+        None => {
+            bad = true;
+            SweepReport {
+                change: 0.0,
+                gap: 0.0,
+            }
+        }
+    })
+    .map_err(ExactError::NotConverged)?;
+    if bad {
+        return Err(bad_policy());
+    }
+    let [sa, sb] = openings.map(|o| certify(o, &store));
+    Ok((sa, sb, convergence.sweeps))
+}
+
 fn solve(
     rules: &Rules,
     dice: [&Die; 2],
     sides: [Side<'_>; 2],
     options: &SolveOptions,
-    keep_values: bool,
-    observer: &dyn Fn(Progress),
+    run: &GameRun<'_>,
 ) -> Result<GameSolution, ExactError> {
+    let observer = run.observer;
+    let keep_values = run.keep_values;
     let started = Instant::now();
     options.validate().map_err(ExactError::Options)?;
     check_profile(rules)?;
@@ -498,106 +594,86 @@ fn solve(
     // The pair played: greedy for optimal sides.
     let mut table = PolicyTable::new(len, slots, rules.board().pieces())
         .ok_or_else(|| ExactError::TooLarge("the policy table overflows".into()))?;
-    let mut representable = true;
-    for i in 0..len {
-        if space.flag(i) & flag::REACHED == 0 || never(&space, i) {
-            continue;
+    let mixes = AtomicBool::new(false);
+    let illegal = AtomicBool::new(false);
+    table.par_fill(|i, k| {
+        if space.flag(i) & flag::REACHED == 0 || never(&space, i) || k >= space.faces(i).len() {
+            return None;
         }
-        for k in 0..space.faces(i).len() {
-            let mut mids = [0.0f64; 64];
-            let n = space.options(i, k, |m, t| {
-                let [lo, hi] = target_value(&bracket, t);
-                mids[m] = 0.5 * (lo + hi);
-            });
-            if n < 2 {
-                continue;
-            }
-            let choice = match fixed[i & 1] {
-                Some(p) => match decide(&space, p, i, k) {
-                    Pick::One(m) if m < n => m,
-                    Pick::One(_) => return Err(bad_policy()),
-                    Pick::Uniform => {
-                        representable = false;
-                        0
-                    }
-                },
-                None => {
-                    let better = |x: f64, y: f64| if i & 1 == 0 { x > y } else { x < y };
-                    (1..n).fold(
-                        0,
-                        |best, m| if better(mids[m], mids[best]) { m } else { best },
-                    )
+        let mut mids = [0.0f64; 64];
+        let n = space.options(i, k, |m, t| {
+            let [lo, hi] = target_value(&bracket, t);
+            mids[m] = 0.5 * (lo + hi);
+        });
+        if n < 2 {
+            return None;
+        }
+        Some(match fixed[i & 1] {
+            Some(p) => match decide(&space, p, i, k) {
+                Pick::One(m) if m < n => m,
+                Pick::One(_) => {
+                    illegal.store(true, Ordering::Relaxed);
+                    0
                 }
-            };
-            table.set(i, k, choice);
-        }
-    }
-    let values = keep_values.then_some(bracket);
-
-    // The pair's exact figures.
-    // The table holds a fixed side's picks too wherever it does not mix: reading them from
-    // the table costs a lookup per decision, asking the policy again in every sweep costs
-    // the heuristic's work (`safe` builds the opponent's threats) each time.
-    let policies: [&dyn MovePolicy; 2] = [0, 1].map(|p| match sides[p] {
-        Side::Fixed(f) if !representable => f,
-        _ => &table as &dyn MovePolicy,
-    });
-    let pair = PairSpace {
-        space: &space,
-        policies,
-    };
-    classify_pair(&pair);
-    let store: Store<3> = new_pair_store(&pair);
-    let certify = |o: usize, store: &Store<3>| {
-        if pair.never(o) {
-            StateBounds::NEVER
-        } else {
-            let f = space.flag(o);
-            StateBounds::certified(
-                store.load(o),
-                [f & flag::PAIR_WIN_A != 0, f & flag::PAIR_WIN_B != 0, true],
-            )
-        }
-    };
-    let pair_started = Instant::now();
-    let mut bad = false;
-    let pair_convergence = fixpoint::iterate(&rule, |done| match pair_sweep(&pair, &store) {
-        Some(change) => {
-            let gap = openings
-                .iter()
-                .map(|&o| {
-                    let s = certify(o, &store);
-                    // With both sides fixed the value is `V - W`: certify it too.
-                    let value = if both_fixed {
-                        s.a.width() + s.b.width()
-                    } else {
-                        0.0
-                    };
-                    s.width().max(value)
-                })
-                .fold(0.0, f64::max);
-            tell(true, done + 1, gap);
-            SweepReport { change, gap }
-        }
-        None => {
-            bad = true;
-            SweepReport {
-                change: 0.0,
-                gap: 0.0,
+                Pick::Uniform => {
+                    mixes.store(true, Ordering::Relaxed);
+                    0
+                }
+            },
+            None => {
+                let better = |x: f64, y: f64| if i & 1 == 0 { x > y } else { x < y };
+                (1..n).fold(
+                    0,
+                    |best, m| if better(mids[m], mids[best]) { m } else { best },
+                )
             }
-        }
-    })
-    .map_err(ExactError::NotConverged)?;
-    if bad {
+        })
+    });
+    if illegal.into_inner() {
         return Err(bad_policy());
     }
-    let [sa, sb] = openings.map(|o| certify(o, &store));
-    let pair_certified = sa.width().max(sb.width()) <= options.tolerance;
-    let attains = |s: &StateBounds, v: &Bounds| {
-        let lo = s.a.lo - s.b.hi;
-        let hi = s.a.hi - s.b.lo;
-        hi >= v.lo - options.tolerance && lo <= v.hi + options.tolerance
+    let representable = !mixes.into_inner();
+    let values = keep_values.then_some(bracket);
+
+    // The pair's figures. Where no play can go on forever (no end component) and every
+    // reachable state can still be won, every pair ends with a win, so P(A wins) = (1 + v)/2
+    // for *every* optimal pair: the value alone gives the figures, certified to half its
+    // width, and the pair's chain need not be evaluated unless asked (`evaluate_pair`),
+    // which also checks that the extracted table attains the value.
+    let never_states = space.count(flag::REACHED)
+        - space.count(flag::REACHED | flag::WIN_A)
+        - space.count(flag::REACHED | flag::WIN_B)
+        + space.count(flag::REACHED | flag::WIN_A | flag::WIN_B);
+    let from_value =
+        !run.evaluate_pair && !both_fixed && end_component_states == 0 && never_states == 0;
+    let (sa, sb, pair_sweeps) = if from_value {
+        let figures = |v: &Bounds| StateBounds {
+            a: Bounds {
+                lo: 0.5 * (1.0 + v.lo),
+                hi: 0.5 * (1.0 + v.hi),
+            },
+            b: Bounds {
+                lo: 0.5 * (1.0 - v.hi),
+                hi: 0.5 * (1.0 - v.lo),
+            },
+            never: Bounds::ZERO,
+        };
+        (figures(&va), figures(&vb), 0)
+    } else {
+        let policies: [&dyn MovePolicy; 2] = [0, 1].map(|p| match sides[p] {
+            // The table holds a fixed side's picks too wherever it does not mix: reading
+            // them from the table costs a lookup per decision, asking the policy again in
+            // every sweep costs the heuristic's work (`safe` builds the opponent's threats).
+            Side::Fixed(f) if !representable => f,
+            _ => &table as &dyn MovePolicy,
+        });
+        let pair = PairSpace {
+            space: &space,
+            policies,
+        };
+        evaluate_pair(&pair, openings, &rule, both_fixed, &tell)?
     };
+    let pair_certified = sa.width().max(sb.width()) <= options.tolerance;
     if both_fixed {
         let difference = |s: &StateBounds| Bounds {
             lo: s.a.lo - s.b.hi,
@@ -607,7 +683,12 @@ fn solve(
         vb = difference(&sb);
     }
     let value_certified = va.width().max(vb.width()) <= options.tolerance;
-    let pair_attains_value = attains(&sa, &va) && attains(&sb, &vb);
+    let attains = |s: &StateBounds, v: &Bounds| {
+        let lo = s.a.lo - s.b.hi;
+        let hi = s.a.hi - s.b.lo;
+        hi >= v.lo - options.tolerance && lo <= v.hi + options.tolerance
+    };
+    let pair_attains_value = (!from_value).then(|| attains(&sa, &va) && attains(&sb, &vb));
     let bounds = ResultBounds::from_openings(w, sa.to_array(), sb.to_array());
     let states = space.count(flag::REACHED);
     let result = ExactResult::from_bounds(
@@ -617,10 +698,7 @@ fn solve(
             configs,
             product: len as u64,
             states,
-            never_states: states
-                - space.count(flag::REACHED | flag::WIN_A)
-                - space.count(flag::REACHED | flag::WIN_B)
-                + space.count(flag::REACHED | flag::WIN_A | flag::WIN_B),
+            never_states,
             transitions: 0,
             self_loops: 0,
             iterations: convergence.sweeps,
@@ -629,7 +707,6 @@ fn solve(
             solve_seconds: started.elapsed().as_secs_f64() - build_seconds,
         },
     );
-    let _ = pair_started;
     Ok(GameSolution {
         value_if_a_starts: va,
         value_if_b_starts: vb,
@@ -641,7 +718,7 @@ fn solve(
         pair_certified,
         pair_attains_value,
         value_sweeps: convergence.sweeps,
-        pair_sweeps: pair_convergence.sweeps,
+        pair_sweeps,
         policy: representable.then_some(table),
         space,
         values,

@@ -151,19 +151,49 @@ impl PolicyTable {
     /// Sets the move at `index`, slot `k` (`choice` must fit in `bits`).
     pub fn set(&mut self, index: usize, k: usize, choice: usize) {
         let at = (index * self.slots + k) * self.bits as usize;
-        let (w, o) = (at / 64, at % 64);
-        let mask = (1u64 << self.bits) - 1;
-        let v = choice as u64 & mask;
-        self.words[w] = (self.words[w] & !(mask << o)) | (v << o);
-        if o + self.bits as usize > 64 {
-            let spill = 64 - o;
-            self.words[w + 1] = (self.words[w + 1] & !(mask >> spill)) | (v >> spill);
-        }
+        put(&mut self.words, at, self.bits as usize, choice);
+    }
+
+    /// Sets every entry for which `pick(index, k)` answers, on all threads (entries it
+    /// answers `None` for keep their value). The table is split into blocks of whole words
+    /// (64 joint indices make `slots * bits` words), so no two threads share a word.
+    pub fn par_fill(&mut self, pick: impl Fn(usize, usize) -> Option<usize> + Sync) {
+        use rayon::prelude::*;
+        const BLOCK_STATES: usize = 64 * 256;
+        let (slots, bits, states) = (self.slots, self.bits as usize, self.states);
+        let block_words = BLOCK_STATES * slots * bits / 64;
+        self.words
+            .par_chunks_mut(block_words)
+            .enumerate()
+            .for_each(|(block, words)| {
+                let first = block * BLOCK_STATES;
+                for index in first..(first + BLOCK_STATES).min(states) {
+                    for k in 0..slots {
+                        let Some(choice) = pick(index, k) else {
+                            continue;
+                        };
+                        put(words, ((index - first) * slots + k) * bits, bits, choice);
+                    }
+                }
+            });
     }
 
     /// Bytes of the table.
     pub fn heap_bytes(&self) -> u64 {
         self.words.len() as u64 * 8
+    }
+}
+
+/// Writes `choice` into the `bits` bits of `words` starting at bit `at`.
+#[inline(always)]
+fn put(words: &mut [u64], at: usize, bits: usize, choice: usize) {
+    let (w, o) = (at / 64, at % 64);
+    let mask = (1u64 << bits) - 1;
+    let v = choice as u64 & mask;
+    words[w] = (words[w] & !(mask << o)) | (v << o);
+    if o + bits > 64 {
+        let spill = 64 - o;
+        words[w + 1] = (words[w + 1] & !(mask >> spill)) | (v >> spill);
     }
 }
 
