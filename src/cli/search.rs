@@ -2,6 +2,8 @@
 //! confirmed exactly where the pairs fit.
 
 use super::common::{RulesArgs, SimArgs, memory_limit, progress_bar, read_dice, status_line};
+use super::rank::rank_strategy;
+use super::strategy::StrategyArgs;
 use super::{CliError, Format, check_plot, plot_error};
 use crate::dice::excerpt;
 use crate::dice_search::{
@@ -64,6 +66,10 @@ pub struct SearchArgs {
     /// Board and rule profile.
     #[command(flatten)]
     pub rules: RulesArgs,
+    /// Under --profile choice: the strategy every die plays (as `rank --strategy`;
+    /// --strategy-a / --strategy-b and table:FILE are refused).
+    #[command(flatten)]
+    pub strategy: StrategyArgs,
     /// Dice among which every pair is solved exactly (the top candidates and their
     /// closest rivals); 0 for none.
     #[arg(long, default_value_t = 4, value_name = "K")]
@@ -113,6 +119,7 @@ fn input(option: &str) -> impl Fn(SearchError) -> CliError + '_ {
 /// Runs `search`.
 pub fn run(args: SearchArgs, out: &mut dyn Write) -> Result<(), CliError> {
     let rules = args.rules.rules()?;
+    let strategy = rank_strategy(&args.strategy, &rules)?;
     let plot = check_plot(args.plot.as_deref(), args.overwrite)?;
     let family = match (&args.file, args.faces, &args.values) {
         (Some(file), _, _) => {
@@ -155,7 +162,9 @@ pub fn run(args: SearchArgs, out: &mut dyn Write) -> Result<(), CliError> {
             _ => "--max-rolls",
         };
         input(option)(e)
-    })?;
+    })?
+    .playing(strategy)
+    .map_err(input("--strategy"))?;
     let options = SolveOptions::new(
         args.tolerance,
         SolveOptions::default().max_sweeps,
@@ -210,6 +219,7 @@ pub fn run(args: SearchArgs, out: &mut dyn Write) -> Result<(), CliError> {
                 &family,
                 &outcome,
                 &dice,
+                &config.strategy,
                 &options,
                 store.as_ref(),
                 &|pair| status.set_message(format!("exact {pair}")),
@@ -259,12 +269,22 @@ pub fn run(args: SearchArgs, out: &mut dyn Write) -> Result<(), CliError> {
     report::write(out, &report, args.format)?;
     if let Some(plot) = plot {
         out.flush()?;
-        let title = format!(
-            "{}, {} board, {}",
-            family.description(),
-            report.board,
-            report.profile
-        );
+        let title = if rules.profile().choice {
+            format!(
+                "{}, {} board, {}, every die {}",
+                family.description(),
+                report.board,
+                report.profile,
+                report.strategy
+            )
+        } else {
+            format!(
+                "{}, {} board, {}",
+                family.description(),
+                report.board,
+                report.profile
+            )
+        };
         plot.write(
             &landscape_svg(&report.dice, &report.best_mean.die, &title).map_err(plot_error)?,
         )

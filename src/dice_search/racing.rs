@@ -60,7 +60,8 @@ use crate::experiments::stopping::cs_half_width_at;
 use crate::rank::{Method, PairFigure, Tournament, share_bounds, share_of};
 use crate::rules::Rules;
 use crate::sim::stats::Interval;
-use crate::sim::{CHUNK_GAMES, MAX_GAMES, Matchup, StreamKey, play_chunks};
+use crate::sim::{CHUNK_GAMES, MAX_GAMES, Matchup, MatchupError, StreamKey, play_chunks};
+use crate::strategy::Strategy;
 use rayon::prelude::*;
 use serde::Serialize;
 
@@ -83,8 +84,8 @@ pub enum Design {
     RoundRobin,
 }
 
-/// Settings of a search, checked by [`RaceConfig::new`].
-#[derive(Clone, Copy, Debug, PartialEq)]
+/// Settings of a search, checked by [`RaceConfig::new`] (and [`RaceConfig::playing`]).
+#[derive(Clone, Debug, PartialEq)]
 pub struct RaceConfig {
     /// The overall error probability `delta`: every statement holds together with
     /// probability at least `1 - delta`.
@@ -102,6 +103,8 @@ pub struct RaceConfig {
     pub max_rolls: u64,
     /// Racing or the round robin.
     pub design: Design,
+    /// The strategy every die plays (`frontmost` unless the profile has `choice`).
+    pub strategy: Strategy,
 }
 
 impl RaceConfig {
@@ -143,7 +146,31 @@ impl RaceConfig {
             seed,
             max_rolls,
             design,
+            strategy: Strategy::Frontmost,
         })
+    }
+
+    /// The same settings with every die playing `strategy` (under `choice`; [`race`]
+    /// refuses anything but `frontmost` under another profile, as a ranking does).
+    ///
+    /// A `table:FILE` policy is refused: it is solved for one pair of dice on one board
+    /// and refuses every other matchup, and a search plays every pair of a family.
+    pub fn playing(self, strategy: Strategy) -> Result<RaceConfig, SearchError> {
+        if let Strategy::Table(_) = strategy {
+            return Err(SearchError::TableStrategy(strategy.name()));
+        }
+        Ok(RaceConfig { strategy, ..self })
+    }
+
+    /// The matchup of dice `a` (as A) and `b` (as B), both playing the search's strategy.
+    pub fn matchup<'a>(
+        &self,
+        rules: &'a Rules,
+        a: &'a crate::dice::Die,
+        b: &'a crate::dice::Die,
+    ) -> Result<Matchup<'a>, MatchupError> {
+        Matchup::new(rules, [a, b], self.max_rolls)?
+            .playing([self.strategy.clone(), self.strategy.clone()])
     }
 }
 
@@ -442,7 +469,7 @@ pub fn race(
     let mut pair_list = Vec::with_capacity(pairs as usize);
     for i in 0..n {
         for j in i + 1..n {
-            Matchup::new(rules, [&dice[i], &dice[j]], config.max_rolls).map_err(|error| {
+            config.matchup(rules, &dice[i], &dice[j]).map_err(|error| {
                 SearchError::Matchup {
                     a: dice[i].to_string(),
                     b: dice[j].to_string(),
@@ -509,7 +536,8 @@ pub fn race(
             .par_iter()
             .map(|&(k, done, chunks)| {
                 let (i, j) = pair_list[k];
-                let matchup = Matchup::new(rules, [&dice[i], &dice[j]], config.max_rolls)
+                let matchup = config
+                    .matchup(rules, &dice[i], &dice[j])
                     .expect("checked before the first round");
                 let counts = play_chunks(
                     &matchup,

@@ -157,6 +157,8 @@ pub struct SearchReport {
     pub seed: u64,
     /// Rule profile.
     pub profile: String,
+    /// The strategy every die played (`frontmost`, rule 3, unless the profile has `choice`).
+    pub strategy: String,
     /// Board.
     pub board: String,
     /// The pairs among the top candidates, solved exactly where they fit.
@@ -252,6 +254,7 @@ impl SearchReport {
             design: config.design,
             seed: config.seed,
             profile,
+            strategy: config.strategy.name(),
             board,
             confirmation: confirmations
                 .iter()
@@ -300,11 +303,12 @@ impl Report for SearchReport {
     fn write_table(&self, out: &mut dyn Write) -> io::Result<()> {
         writeln!(
             out,
-            "{} ({} pairs), {} board, profile {}, seed {}",
+            "{} ({} pairs), {} board, profile {}, every die playing {}, seed {}",
             self.family_description,
             thousands((self.family.len() * (self.family.len() - 1) / 2) as u64),
             self.board,
             self.profile,
+            self.strategy,
             self.seed
         )?;
         writeln!(
