@@ -212,7 +212,10 @@ pub fn run(args: RankArgs, out: &mut dyn Write) -> Result<(), CliError> {
 }
 
 /// The one strategy every die plays in a ranking (or a search).
-pub(super) fn rank_strategy(args: &StrategyArgs, rules: &crate::rules::Rules) -> Result<Strategy, CliError> {
+pub(super) fn rank_strategy(
+    args: &StrategyArgs,
+    rules: &crate::rules::Rules,
+) -> Result<Strategy, CliError> {
     for (given, option) in [
         (&args.strategy_a, "--strategy-a"),
         (&args.strategy_b, "--strategy-b"),

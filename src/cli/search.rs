@@ -7,7 +7,7 @@ use super::strategy::StrategyArgs;
 use super::{CliError, Format, check_plot, plot_error};
 use crate::dice::excerpt;
 use crate::dice_search::{
-    Design, Family, RaceConfig, SearchError, confirm, confirmation_dice, race,
+    DEFAULT_DIE_GAMES, Design, Family, RaceConfig, SearchError, confirm, confirmation_dice, race,
 };
 use crate::exact::SolveOptions;
 use crate::exact::store::PairStore;
@@ -50,10 +50,16 @@ pub struct SearchArgs {
     /// How many dice of highest mean are checked for intransitive cycles.
     #[arg(long, default_value_t = 6)]
     pub top: usize,
-    /// `racing` (games go to undecided pairs) or `round-robin` (every pair plays until all
-    /// is decided, for comparison).
-    #[arg(long, default_value = "racing", value_parser = ["racing", "round-robin"])]
+    /// `racing` (games go to undecided pairs), `round-robin` (every pair plays until all
+    /// is decided, for comparison) or `screening` (for large families: the best mean on
+    /// games against opponents drawn from the family, the other questions on the pairs of
+    /// the --top dice; no first round over all pairs).
+    #[arg(long, default_value = "racing", value_parser = ["racing", "round-robin", "screening"])]
     pub design: String,
+    /// With --design screening: the most games a die plays against sampled opponents (a
+    /// multiple of 1024); the best-mean race is undecided if its candidates reach it.
+    #[arg(long = "max-die-games", value_name = "N")]
+    pub max_die_games: Option<u64>,
     /// Seed of the random streams.
     #[arg(long, default_value_t = 1)]
     pub seed: u64,
@@ -139,11 +145,17 @@ pub fn run(args: SearchArgs, out: &mut dyn Write) -> Result<(), CliError> {
             ));
         }
     };
-    let design = if args.design == "round-robin" {
-        Design::RoundRobin
-    } else {
-        Design::Racing
+    let design = match args.design.as_str() {
+        "round-robin" => Design::RoundRobin,
+        "screening" => Design::Screening,
+        _ => Design::Racing,
     };
+    if args.max_die_games.is_some() && design != Design::Screening {
+        return Err(CliError::input(
+            "--max-die-games caps the sampled games of --design screening; the other designs \
+             play pairs only (--max-games)",
+        ));
+    }
     let config = RaceConfig::new(
         args.error_probability,
         args.epsilon,
@@ -164,7 +176,9 @@ pub fn run(args: SearchArgs, out: &mut dyn Write) -> Result<(), CliError> {
         input(option)(e)
     })?
     .playing(strategy)
-    .map_err(input("--strategy"))?;
+    .map_err(input("--strategy"))?
+    .with_die_cap(args.max_die_games.unwrap_or(DEFAULT_DIE_GAMES))
+    .map_err(input("--max-die-games"))?;
     let options = SolveOptions::new(
         args.tolerance,
         SolveOptions::default().max_sweeps,
@@ -197,10 +211,17 @@ pub fn run(args: SearchArgs, out: &mut dyn Write) -> Result<(), CliError> {
             // On a terminal the bar shows the round; otherwise (a long run in the background)
             // each round is one line on stderr.
             let round = |r: &crate::dice_search::RoundInfo| {
+                let playing = if r.screened_dice > 0 {
+                    format!(
+                        "{} dice against sampled opponents",
+                        crate::report::thousands(r.screened_dice as u64)
+                    )
+                } else {
+                    format!("{} pairs", crate::report::thousands(r.live_pairs as u64))
+                };
                 let line = format!(
-                    "search round {}: {} pairs, {} best-mean candidates, {} games so far",
+                    "search round {}: {playing}, {} best-mean candidates, {} games so far",
                     r.round,
-                    crate::report::thousands(r.live_pairs as u64),
                     r.mean_candidates,
                     crate::report::thousands(r.games_so_far)
                 );

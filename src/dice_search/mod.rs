@@ -13,21 +13,25 @@
 //! as `rank --exact --store`.
 
 pub mod family;
+pub mod pairs;
 pub mod racing;
+pub mod screening;
 
 pub use family::{Family, FamilyError, MAX_DICE, MAX_PAIRS, multiset_count};
+pub use pairs::{PairSet, pair_index};
 pub use racing::{
-    Condorcet, Design, PairCounts, Race, RaceConfig, RaceOutcome, RaceStatus, RoundInfo,
-    pair_index, race,
+    Condorcet, DEFAULT_DIE_GAMES, Design, PairCounts, Race, RaceConfig, RaceOutcome, RaceState,
+    RaceStatus, RoundInfo, Stage, race, race_from,
 };
+pub use screening::DieCounts;
 
-use crate::exact::{ExactError, SolveOptions};
-use crate::strategy::Strategy;
 use crate::exact::store::PairStore;
+use crate::exact::{ExactError, SolveOptions};
 use crate::rank::{PairFailure, exact_pair};
 use crate::rules::Rules;
 use crate::sim::MatchupError;
 use crate::sim::stats::Interval;
+use crate::strategy::Strategy;
 use serde::Serialize;
 use std::fmt;
 
@@ -43,6 +47,9 @@ pub enum SearchError {
     /// A game cap per pair that is not a positive whole number of chunks (1,024 games)
     /// of at most 10^13, or whose total over the pairs does not fit in 64 bits.
     GamesPerPair(u64),
+    /// A cap on a die's sampled games (screening) that is not a positive whole number of
+    /// chunks of at most 10^13.
+    GamesPerDie(u64),
     /// Fewer than three top dice to look for cycles among.
     Top(usize),
     /// A roll cap of 0.
@@ -86,6 +93,12 @@ impl fmt::Display for SearchError {
                 f,
                 "{g} games per pair: expected a positive multiple of {} of at most 10^13 \
                  whose total over all pairs fits in 64 bits",
+                crate::sim::CHUNK_GAMES
+            ),
+            SearchError::GamesPerDie(g) => write!(
+                f,
+                "{g} sampled games per die: expected a positive multiple of {} of at most \
+                 10^13",
                 crate::sim::CHUNK_GAMES
             ),
             SearchError::Top(t) => {
