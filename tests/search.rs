@@ -607,3 +607,185 @@ fn bad_families_are_refused_with_the_option_named() {
         assert!(err.contains(expected), "{args:?}: {err}");
     }
 }
+
+/// A race stopped after round `k`, written to a store and read back, then resumed, gives
+/// exactly the counts and answers of the race never interrupted: for racing, and for
+/// screening stopped in stage 1 and in stage 2.
+#[test]
+fn an_interrupted_race_resumed_from_its_store_is_the_uninterrupted_race() {
+    use wuerfelglueck::dice_search::{Checkpoint, RaceState, RunOptions, Stage, race_from};
+    let rules = rules();
+    let family = family();
+    let dir = std::env::temp_dir().join(format!("wg-search-resume-{}", std::process::id()));
+    for (design, stop_at) in [
+        (Design::Racing, 2),
+        (Design::Screening, 2),
+        (Design::Screening, 8),
+    ] {
+        let _ = std::fs::remove_dir_all(&dir);
+        std::fs::create_dir_all(&dir).unwrap();
+        let config = config(11, design);
+        let whole = race(&rules, &family, &config, &|_| {}, &|_| {}).unwrap();
+        assert!(
+            whole.rounds > stop_at,
+            "{design:?}: only {} rounds",
+            whole.rounds
+        );
+        let checkpoint = Checkpoint::new(&dir, RunOptions::new(&rules, &family, &config));
+        let mut save_and_stop = |s: &RaceState| {
+            checkpoint.save(s).unwrap();
+            Ok(s.outcome.rounds < stop_at)
+        };
+        let stopped = race_from(
+            &rules,
+            &family,
+            &config,
+            RaceState::start(&family, &config),
+            &|_| {},
+            &|_| {},
+            &mut save_and_stop,
+        )
+        .unwrap();
+        assert!(!stopped.finished);
+        assert_eq!(stopped.outcome.rounds, stop_at);
+        if design == Design::Screening {
+            // Round 8 of this family's screening is a pair round, round 2 a sampled one.
+            let expected = if stop_at == 2 {
+                Stage::SampledOpponents
+            } else {
+                Stage::Pairs
+            };
+            assert_eq!(stopped.stage, expected);
+        }
+        let loaded = checkpoint
+            .load(&config)
+            .unwrap()
+            .expect("a state was saved");
+        // Compared as written (PartialEq would call the NaN pair risk of stage 1 unequal).
+        let json = |s: &RaceState| serde_json::to_string(s).unwrap();
+        assert_eq!(json(&loaded), json(&stopped));
+        let resumed = race_from(
+            &rules,
+            &family,
+            &config,
+            loaded,
+            &|_| {},
+            &|_| {},
+            &mut |_| Ok(true),
+        )
+        .unwrap();
+        assert!(resumed.finished);
+        assert_eq!(
+            resumed.outcome, whole,
+            "{design:?} stopped after round {stop_at}"
+        );
+    }
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+fn json_without_timing(stdout: &[u8]) -> serde_json::Value {
+    let mut v: serde_json::Value = serde_json::from_slice(stdout).unwrap();
+    let o = v.as_object_mut().unwrap();
+    o.remove("seconds");
+    o.remove("notes");
+    v
+}
+
+/// `search --store`: a search stopped after round 2 and run again reports exactly what a
+/// search without a store reports; a state of other options, or a damaged one, is refused
+/// with the file and the difference named, and left as it was.
+#[test]
+fn search_store_resumes_and_refuses_other_or_damaged_states() {
+    let dir = std::env::temp_dir().join(format!("wg-search-cli-store-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    let base = [
+        "search",
+        "results/search/test-family.txt",
+        "--track",
+        "12",
+        "--offset",
+        "6",
+        "--pieces",
+        "1",
+        "--goal-fields",
+        "1",
+        "--top",
+        "3",
+        "--error-probability",
+        "0.1",
+        "--epsilon",
+        "0.002",
+        "--confirm",
+        "0",
+        "--format",
+        "json",
+    ];
+    let with = |extra: &[&str]| {
+        let mut args = base.to_vec();
+        args.extend_from_slice(extra);
+        command(&args)
+    };
+    let store = dir.to_str().unwrap();
+    for design in ["racing", "screening"] {
+        let _ = std::fs::remove_dir_all(&dir);
+        let plain = with(&["--design", design]);
+        assert!(plain.status.success());
+        let stopped = with(&[
+            "--design",
+            design,
+            "--store",
+            store,
+            "--stop-after-round",
+            "2",
+        ]);
+        assert!(
+            stopped.status.success(),
+            "{}",
+            String::from_utf8_lossy(&stopped.stderr)
+        );
+        assert!(stopped.stdout.is_empty());
+        let state = dir.join("search-state.json");
+        assert!(state.exists());
+        let resumed = with(&["--design", design, "--store", store]);
+        assert!(
+            resumed.status.success(),
+            "{}",
+            String::from_utf8_lossy(&resumed.stderr)
+        );
+        assert!(String::from_utf8_lossy(&resumed.stderr).contains("resuming from"));
+        assert_eq!(
+            json_without_timing(&resumed.stdout),
+            json_without_timing(&plain.stdout),
+            "{design}"
+        );
+        // Another seed: refused, the file named, the difference named, the file untouched.
+        let before = std::fs::read(&state).unwrap();
+        let other = with(&["--design", design, "--store", store, "--seed", "2"]);
+        assert_eq!(other.status.code(), Some(2));
+        let err = String::from_utf8_lossy(&other.stderr);
+        assert!(
+            err.contains("search-state.json") && err.contains("--seed: 1 there, 2 here"),
+            "{err}"
+        );
+        assert_eq!(std::fs::read(&state).unwrap(), before);
+        // A damaged file (cut in half; then one count changed): refused, left alone.
+        for damaged in [
+            before[..before.len() / 2].to_vec(),
+            String::from_utf8(before.clone())
+                .unwrap()
+                .replacen("\"games\":", "\"games\":1", 1)
+                .into_bytes(),
+        ] {
+            std::fs::write(&state, &damaged).unwrap();
+            let out = with(&["--design", design, "--store", store]);
+            assert_eq!(out.status.code(), Some(2));
+            let err = String::from_utf8_lossy(&out.stderr);
+            assert!(
+                err.contains("search-state.json") && err.contains("not a usable search state"),
+                "{err}"
+            );
+            assert_eq!(std::fs::read(&state).unwrap(), damaged);
+        }
+    }
+    let _ = std::fs::remove_dir_all(&dir);
+}

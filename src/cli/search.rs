@@ -7,7 +7,8 @@ use super::strategy::StrategyArgs;
 use super::{CliError, Format, check_plot, plot_error};
 use crate::dice::excerpt;
 use crate::dice_search::{
-    DEFAULT_DIE_GAMES, Design, Family, RaceConfig, SearchError, confirm, confirmation_dice, race,
+    Checkpoint, CheckpointError, DEFAULT_DIE_GAMES, Design, Family, RaceConfig, RaceState,
+    RunOptions, SearchError, confirm, confirmation_dice, race_from,
 };
 use crate::exact::SolveOptions;
 use crate::exact::store::PairStore;
@@ -87,11 +88,21 @@ pub struct SearchArgs {
     /// `2GiB`; default 80 % of the RAM); larger pairs are marked "not solved".
     #[arg(long = "max-memory", value_name = "SIZE")]
     pub max_memory: Option<String>,
-    /// Keep the exactly solved pairs in DIR and read them from there (as `rank --exact
-    /// --store`), so a rerun does not solve them again. The racing itself is not stored:
-    /// a rerun with the same seed plays the same games again.
+    /// Keep the search in DIR (created if missing): the racing state after every round
+    /// (DIR/search-state.json; a rerun of the same search resumes from it, and reaches
+    /// the same answer and counts as a run never interrupted; a state of another search, or
+    /// a damaged one, is refused and left alone) and the exactly solved pairs (as `rank
+    /// --exact --store`). One search per directory.
     #[arg(long, value_name = "DIR")]
     pub store: Option<PathBuf>,
+    /// For tests of --store: stop after round K, leaving the state to resume from.
+    #[arg(
+        long = "stop-after-round",
+        value_name = "K",
+        requires = "store",
+        hide = true
+    )]
+    pub stop_after_round: Option<u32>,
     /// Output format.
     #[arg(long, default_value_t = Format::Table, value_parser = Format::parser(&Format::ALL))]
     pub format: Format,
@@ -120,6 +131,15 @@ fn parse_values(text: &str) -> Result<(u32, u32), CliError> {
 
 fn input(option: &str) -> impl Fn(SearchError) -> CliError + '_ {
     move |e| CliError::input(format!("{option}: {e}"))
+}
+
+/// A state file of another search, or a damaged one, is the user's to sort out (exit 2);
+/// a file that cannot be read or written is a failure.
+fn checkpoint_error(e: CheckpointError) -> CliError {
+    match e {
+        CheckpointError::Io { .. } => CliError::failure(format!("--store: {e}")),
+        _ => CliError::input(format!("--store: {e}")),
+    }
 }
 
 /// Runs `search`.
@@ -191,6 +211,25 @@ pub fn run(args: SearchArgs, out: &mut dyn Write) -> Result<(), CliError> {
         }
         None => None,
     };
+    // The racing state: read back (and checked) before any game.
+    let checkpoint = args
+        .store
+        .as_deref()
+        .map(|dir| Checkpoint::new(dir, RunOptions::new(&rules, &family, &config)));
+    let resumed = match &checkpoint {
+        Some(c) => c.load(&config).map_err(checkpoint_error)?,
+        None => None,
+    };
+    let resumed_at = resumed
+        .as_ref()
+        .map(|s| (s.outcome.rounds, s.outcome.games));
+    if let (Some(c), Some((rounds, games))) = (&checkpoint, resumed_at) {
+        eprintln!(
+            "search: resuming from {} after round {rounds} ({} games played)",
+            c.path().display(),
+            crate::report::thousands(games)
+        );
+    }
     let pool = SimArgs {
         games: None,
         precision: None,
@@ -206,7 +245,7 @@ pub fn run(args: SearchArgs, out: &mut dyn Write) -> Result<(), CliError> {
             crate::report::thousands(family.len() as u64)
         ),
     );
-    let (outcome, confirmations) = pool
+    let finished = pool
         .in_pool(|| {
             // On a terminal the bar shows the round; otherwise (a long run in the background)
             // each round is one line on stderr.
@@ -231,8 +270,29 @@ pub fn run(args: SearchArgs, out: &mut dyn Write) -> Result<(), CliError> {
                     bar.set_message(line);
                 }
             };
-            let outcome = race(&rules, &family, &config, &|n| bar.inc(n), &round)?;
+            let start = resumed.unwrap_or_else(|| RaceState::start(&family, &config));
+            let mut after_round = |state: &RaceState| {
+                if let Some(c) = &checkpoint {
+                    c.save(state).map_err(SearchError::Checkpoint)?;
+                }
+                Ok(args
+                    .stop_after_round
+                    .is_none_or(|k| state.outcome.rounds < k))
+            };
+            let state = race_from(
+                &rules,
+                &family,
+                &config,
+                start,
+                &|n| bar.inc(n),
+                &round,
+                &mut after_round,
+            )?;
             bar.finish_and_clear();
+            if !state.finished {
+                return Ok(None);
+            }
+            let outcome = state.outcome;
             let dice = confirmation_dice(&outcome, args.confirm);
             let status = status_line("exact");
             let confirmations = confirm(
@@ -246,20 +306,36 @@ pub fn run(args: SearchArgs, out: &mut dyn Write) -> Result<(), CliError> {
                 &|pair| status.set_message(format!("exact {pair}")),
             )?;
             status.finish_and_clear();
-            Ok::<_, SearchError>((outcome, confirmations))
+            Ok::<_, SearchError>(Some((outcome, confirmations)))
         })?
         .map_err(|e| match e {
             SearchError::Matchup { .. } => {
                 CliError::input(format!("--profile {}: {e}", rules.profile()))
             }
             SearchError::GamesPerPair(_) => input("--max-games")(e),
+            SearchError::Checkpoint(e) => checkpoint_error(e),
             other => CliError::failure(other),
         })?;
-    let mut notes = vec![
-        "the racing is not stored: a rerun with the same seed plays the same games again; \
-         --store keeps the exact confirmations"
+    let Some((outcome, confirmations)) = finished else {
+        let path = checkpoint.as_ref().map(|c| c.path().display().to_string());
+        eprintln!(
+            "search: stopped after round {} (--stop-after-round); run the same command again \
+             to resume from {}",
+            args.stop_after_round.unwrap_or(0),
+            path.unwrap_or_default()
+        );
+        return Ok(());
+    };
+    let mut notes = vec![match (&checkpoint, resumed_at) {
+        (Some(c), Some((rounds, _))) => format!(
+            "resumed from {} after round {rounds}; the state is kept there",
+            c.path().display()
+        ),
+        (Some(c), None) => format!("the racing state is kept in {}", c.path().display()),
+        (None, _) => "the racing is not stored: --store DIR keeps it after every round (and \
+                      the exact confirmations), so an interrupted search resumes"
             .to_string(),
-    ];
+    }];
     if confirmations.iter().any(|c| c.exact.is_none()) {
         notes.push(
             "pairs marked \"not solved\" do not fit in --max-memory; see the README for the \

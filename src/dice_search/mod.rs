@@ -12,11 +12,13 @@
 //! candidates exactly, where they fit in memory, through the same store of solved pairs
 //! as `rank --exact --store`.
 
+pub mod checkpoint;
 pub mod family;
 pub mod pairs;
 pub mod racing;
 pub mod screening;
 
+pub use checkpoint::{Checkpoint, CheckpointError, RunOptions};
 pub use family::{Family, FamilyError, MAX_DICE, MAX_PAIRS, multiset_count};
 pub use pairs::{PairSet, pair_index};
 pub use racing::{
@@ -66,6 +68,8 @@ pub enum SearchError {
         /// Why.
         error: MatchupError,
     },
+    /// The racing state could not be read back or written (`--store`).
+    Checkpoint(CheckpointError),
     /// An exact confirmation failed (not for lack of memory: such pairs are marked).
     Confirmation {
         /// One die.
@@ -112,6 +116,7 @@ impl fmt::Display for SearchError {
                  use one of the heuristics (safe is the strongest)"
             ),
             SearchError::Matchup { a, b, error } => write!(f, "{a} vs {b}: {error}"),
+            SearchError::Checkpoint(e) => write!(f, "{e}"),
             SearchError::Confirmation { a, b, cause } => {
                 write!(f, "exact confirmation of {a} vs {b}: {cause}")
             }

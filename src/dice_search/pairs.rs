@@ -18,6 +18,7 @@ pub fn pair_index(n: usize, i: usize, j: usize) -> usize {
 
 /// The pairs a search may play (see the module documentation).
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(try_from = "StoredPairSet")]
 pub struct PairSet {
     n: usize,
     /// `None`: every pair; else the anchors, in the order of their rows.
@@ -51,25 +52,16 @@ impl PairSet {
         set
     }
 
-    /// Rebuilds the anchors' positions (after reading a set back from a file).
-    pub(crate) fn index_anchors(&mut self) {
-        self.position = vec![None; self.n];
+    /// Builds the anchors' positions.
+    fn index_anchors(&mut self) {
+        // Only an anchored set has positions ([`PairSet::all`] keeps none), so a set read
+        // back equals the one written.
+        self.position = Vec::new();
         if let Some(anchors) = &self.anchors {
+            self.position = vec![None; self.n];
             for (q, &a) in anchors.iter().enumerate() {
                 assert!(a < self.n && self.position[a].is_none(), "anchor {a} twice");
                 self.position[a] = Some(q);
-            }
-        }
-    }
-
-    /// Checks a set read back from a file: anchors distinct and below `n`.
-    pub(crate) fn valid(&self) -> bool {
-        match &self.anchors {
-            None => true,
-            Some(a) => {
-                let mut seen = vec![false; self.n];
-                a.iter()
-                    .all(|&i| i < self.n && !std::mem::replace(&mut seen[i], true))
             }
         }
     }
@@ -164,6 +156,40 @@ impl PairSet {
             }
         }
         list
+    }
+}
+
+/// A set as written to a file ([`super::checkpoint`]), checked when read back: the anchors
+/// distinct and below the number of dice, which must be at least two.
+#[derive(Deserialize)]
+struct StoredPairSet {
+    n: usize,
+    anchors: Option<Vec<usize>>,
+}
+
+impl TryFrom<StoredPairSet> for PairSet {
+    type Error = String;
+
+    fn try_from(stored: StoredPairSet) -> Result<PairSet, String> {
+        let n = stored.n;
+        if !(2..=super::MAX_DICE).contains(&n) {
+            return Err(format!("{n} dice in the set of pairs"));
+        }
+        if let Some(anchors) = &stored.anchors {
+            let mut seen = vec![false; n];
+            for &a in anchors {
+                if a >= n || std::mem::replace(&mut seen[a], true) {
+                    return Err(format!("anchor {a} out of range or twice"));
+                }
+            }
+        }
+        let mut set = PairSet {
+            n,
+            anchors: stored.anchors,
+            position: Vec::new(),
+        };
+        set.index_anchors();
+        Ok(set)
     }
 }
 

@@ -216,8 +216,10 @@ impl RaceConfig {
     }
 }
 
-/// The games of one unordered pair `(i, j)`, `i < j`, die `i` playing as A.
+/// The games of one unordered pair `(i, j)`, `i < j`, die `i` playing as A. Written as
+/// `[games, a_wins, b_wins]` (a search's state holds millions of them).
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(from = "[u64; 3]", into = "[u64; 3]")]
 pub struct PairCounts {
     /// Games played.
     pub games: u64,
@@ -225,6 +227,22 @@ pub struct PairCounts {
     pub a_wins: u64,
     /// Games die `j` won.
     pub b_wins: u64,
+}
+
+impl From<[u64; 3]> for PairCounts {
+    fn from([games, a_wins, b_wins]: [u64; 3]) -> PairCounts {
+        PairCounts {
+            games,
+            a_wins,
+            b_wins,
+        }
+    }
+}
+
+impl From<PairCounts> for [u64; 3] {
+    fn from(c: PairCounts) -> [u64; 3] {
+        [c.games, c.a_wins, c.b_wins]
+    }
 }
 
 /// How a race for one question ended.

@@ -60,13 +60,26 @@ use crate::strategy::uniform_below;
 use rand::Rng;
 use serde::{Deserialize, Serialize};
 
-/// The sampled games of one die.
+/// The sampled games of one die, written as `[games, wins]`.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(from = "[u64; 2]", into = "[u64; 2]")]
 pub struct DieCounts {
     /// Games played.
     pub games: u64,
     /// Games won.
     pub wins: u64,
+}
+
+impl From<[u64; 2]> for DieCounts {
+    fn from([games, wins]: [u64; 2]) -> DieCounts {
+        DieCounts { games, wins }
+    }
+}
+
+impl From<DieCounts> for [u64; 2] {
+    fn from(c: DieCounts) -> [u64; 2] {
+        [c.games, c.wins]
+    }
 }
 
 /// The stream of die `i`'s sampled games: after every pair's stream.
