@@ -386,3 +386,98 @@ fn check_state(state: &RaceState, config: &RaceConfig) -> Result<(), String> {
     }
     Ok(())
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::dice_search::racing::PairCounts;
+
+    fn setup(design: Design) -> (Rules, Family, RaceConfig) {
+        let rules = Rules::bwinf();
+        let family = Family::multisets(2, 5, 6).unwrap();
+        let config = RaceConfig::new(0.01, 0.0, 4096, 3, 1, 1000, design).unwrap();
+        (rules, family, config)
+    }
+
+    #[test]
+    fn the_first_differing_option_is_named() {
+        let (rules, family, config) = setup(Design::Racing);
+        let here = RunOptions::new(&rules, &family, &config);
+        assert_eq!(here.difference(&here.clone()), None);
+        let mut there = here.clone();
+        there.seed = 2;
+        there.top = 4;
+        assert_eq!(
+            there.difference(&here).as_deref(),
+            Some("--seed: 2 there, 1 here")
+        );
+        let mut there = here.clone();
+        there.family.pop();
+        let d = there.difference(&here).unwrap();
+        assert!(
+            d.starts_with("the family: 2 dice there, 3 here (die 3: none there"),
+            "{d}"
+        );
+        let mut there = here.clone();
+        there.design = Design::Screening;
+        assert_eq!(
+            there.difference(&here).as_deref(),
+            Some("--design: screening there, racing here")
+        );
+    }
+
+    #[test]
+    fn impossible_counts_are_refused() {
+        for design in [Design::Racing, Design::Screening] {
+            let (_, family, config) = setup(design);
+            let start = RaceState::start(&family, &config);
+            assert_eq!(check_state(&start, &config), Ok(()));
+            let mut played = start.clone();
+            if design == Design::Screening {
+                let s = played.outcome.screened.as_mut().unwrap();
+                s[0].games = CHUNK_GAMES;
+                s[0].wins = 3;
+            } else {
+                played.outcome.counts[0] = PairCounts {
+                    games: CHUNK_GAMES,
+                    a_wins: 500,
+                    b_wins: 500,
+                };
+            }
+            played.outcome.games = CHUNK_GAMES;
+            assert_eq!(check_state(&played, &config), Ok(()));
+            let broken: Vec<(&str, Box<dyn Fn(&mut RaceState)>)> = vec![
+                ("games", Box::new(|s| s.outcome.games += CHUNK_GAMES)),
+                ("sizes", Box::new(|s| s.mean_active.push(true))),
+                ("risks", Box::new(|s| s.outcome.mean_alpha *= 2.0)),
+                ("outside", Box::new(|s| s.outcome.best_mean.leader = 99)),
+                (
+                    "counts",
+                    Box::new(move |s| {
+                        if let Some(d) = s.outcome.screened.as_mut() {
+                            d[0].wins = 2 * CHUNK_GAMES;
+                        } else {
+                            s.outcome.counts[0].a_wins = CHUNK_GAMES;
+                        }
+                    }),
+                ),
+                (
+                    "chunks",
+                    Box::new(move |s| {
+                        if let Some(d) = s.outcome.screened.as_mut() {
+                            d[0].games += 1;
+                        } else {
+                            s.outcome.counts[0].games += 1;
+                        }
+                        s.outcome.games += 1;
+                    }),
+                ),
+            ];
+            for (what, damage) in broken {
+                let mut s = played.clone();
+                damage(&mut s);
+                assert!(check_state(&s, &config).is_err(), "{design:?}: {what}");
+            }
+        }
+    }
+}
