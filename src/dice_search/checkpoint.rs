@@ -392,6 +392,9 @@ mod tests {
     use super::*;
     use crate::dice_search::racing::PairCounts;
 
+    /// One way to damage a state.
+    type Damage = Box<dyn Fn(&mut RaceState)>;
+
     fn setup(design: Design) -> (Rules, Family, RaceConfig) {
         let rules = Rules::bwinf();
         let family = Family::multisets(2, 5, 6).unwrap();
@@ -446,7 +449,7 @@ mod tests {
             }
             played.outcome.games = CHUNK_GAMES;
             assert_eq!(check_state(&played, &config), Ok(()));
-            let broken: Vec<(&str, Box<dyn Fn(&mut RaceState)>)> = vec![
+            let broken: Vec<(&str, Damage)> = vec![
                 ("games", Box::new(|s| s.outcome.games += CHUNK_GAMES)),
                 ("sizes", Box::new(|s| s.mean_active.push(true))),
                 ("risks", Box::new(|s| s.outcome.mean_alpha *= 2.0)),
