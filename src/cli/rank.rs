@@ -211,16 +211,19 @@ pub fn run(args: RankArgs, out: &mut dyn Write) -> Result<(), CliError> {
     Ok(())
 }
 
-/// The one strategy every die plays in a ranking.
-fn rank_strategy(args: &StrategyArgs, rules: &crate::rules::Rules) -> Result<Strategy, CliError> {
+/// The one strategy every die plays in a ranking (or a search).
+pub(super) fn rank_strategy(
+    args: &StrategyArgs,
+    rules: &crate::rules::Rules,
+) -> Result<Strategy, CliError> {
     for (given, option) in [
         (&args.strategy_a, "--strategy-a"),
         (&args.strategy_b, "--strategy-b"),
     ] {
         if given.is_some() {
             return Err(CliError::input(format!(
-                "{option}: a ranking plays every die with the same strategy; use --strategy \
-                 (duel plays two different ones)"
+                "{option}: a ranking (or a search) plays every die with the same strategy; use \
+                 --strategy (duel plays two different ones)"
             )));
         }
     }

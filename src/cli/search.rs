@@ -2,10 +2,13 @@
 //! confirmed exactly where the pairs fit.
 
 use super::common::{RulesArgs, SimArgs, memory_limit, progress_bar, read_dice, status_line};
+use super::rank::rank_strategy;
+use super::strategy::StrategyArgs;
 use super::{CliError, Format, check_plot, plot_error};
 use crate::dice::excerpt;
 use crate::dice_search::{
-    Design, Family, RaceConfig, SearchError, confirm, confirmation_dice, race,
+    Checkpoint, CheckpointError, DEFAULT_DIE_GAMES, Design, Family, RaceConfig, RaceState,
+    RunOptions, SearchError, confirm, confirmation_dice, race_from,
 };
 use crate::exact::SolveOptions;
 use crate::exact::store::PairStore;
@@ -48,10 +51,16 @@ pub struct SearchArgs {
     /// How many dice of highest mean are checked for intransitive cycles.
     #[arg(long, default_value_t = 6)]
     pub top: usize,
-    /// `racing` (games go to undecided pairs) or `round-robin` (every pair plays until all
-    /// is decided, for comparison).
-    #[arg(long, default_value = "racing", value_parser = ["racing", "round-robin"])]
+    /// `racing` (games go to undecided pairs), `round-robin` (every pair plays until all
+    /// is decided, for comparison) or `screening` (for large families: the best mean on
+    /// games against opponents drawn from the family, the other questions on the pairs of
+    /// the --top dice; no first round over all pairs).
+    #[arg(long, default_value = "racing", value_parser = ["racing", "round-robin", "screening"])]
     pub design: String,
+    /// With --design screening: the most games a die plays against sampled opponents (a
+    /// multiple of 1024); the best-mean race is undecided if its candidates reach it.
+    #[arg(long = "max-die-games", value_name = "N")]
+    pub max_die_games: Option<u64>,
     /// Seed of the random streams.
     #[arg(long, default_value_t = 1)]
     pub seed: u64,
@@ -64,6 +73,10 @@ pub struct SearchArgs {
     /// Board and rule profile.
     #[command(flatten)]
     pub rules: RulesArgs,
+    /// Under --profile choice: the strategy every die plays (as `rank --strategy`;
+    /// --strategy-a / --strategy-b and table:FILE are refused).
+    #[command(flatten)]
+    pub strategy: StrategyArgs,
     /// Dice among which every pair is solved exactly (the top candidates and their
     /// closest rivals); 0 for none.
     #[arg(long, default_value_t = 4, value_name = "K")]
@@ -75,11 +88,21 @@ pub struct SearchArgs {
     /// `2GiB`; default 80 % of the RAM); larger pairs are marked "not solved".
     #[arg(long = "max-memory", value_name = "SIZE")]
     pub max_memory: Option<String>,
-    /// Keep the exactly solved pairs in DIR and read them from there (as `rank --exact
-    /// --store`), so a rerun does not solve them again. The racing itself is not stored:
-    /// a rerun with the same seed plays the same games again.
+    /// Keep the search in DIR (created if missing): the racing state after every round
+    /// (DIR/search-state.json; a rerun of the same search resumes from it, and reaches
+    /// the same answer and counts as a run never interrupted; a state of another search, or
+    /// a damaged one, is refused and left alone) and the exactly solved pairs (as `rank
+    /// --exact --store`). One search per directory.
     #[arg(long, value_name = "DIR")]
     pub store: Option<PathBuf>,
+    /// For tests of --store: stop after round K, leaving the state to resume from.
+    #[arg(
+        long = "stop-after-round",
+        value_name = "K",
+        requires = "store",
+        hide = true
+    )]
+    pub stop_after_round: Option<u32>,
     /// Output format.
     #[arg(long, default_value_t = Format::Table, value_parser = Format::parser(&Format::ALL))]
     pub format: Format,
@@ -110,9 +133,19 @@ fn input(option: &str) -> impl Fn(SearchError) -> CliError + '_ {
     move |e| CliError::input(format!("{option}: {e}"))
 }
 
+/// A state file of another search, or a damaged one, is the user's to sort out (exit 2);
+/// a file that cannot be read or written is a failure.
+fn checkpoint_error(e: CheckpointError) -> CliError {
+    match e {
+        CheckpointError::Io { .. } => CliError::failure(format!("--store: {e}")),
+        _ => CliError::input(format!("--store: {e}")),
+    }
+}
+
 /// Runs `search`.
 pub fn run(args: SearchArgs, out: &mut dyn Write) -> Result<(), CliError> {
     let rules = args.rules.rules()?;
+    let strategy = rank_strategy(&args.strategy, &rules)?;
     let plot = check_plot(args.plot.as_deref(), args.overwrite)?;
     let family = match (&args.file, args.faces, &args.values) {
         (Some(file), _, _) => {
@@ -132,11 +165,17 @@ pub fn run(args: SearchArgs, out: &mut dyn Write) -> Result<(), CliError> {
             ));
         }
     };
-    let design = if args.design == "round-robin" {
-        Design::RoundRobin
-    } else {
-        Design::Racing
+    let design = match args.design.as_str() {
+        "round-robin" => Design::RoundRobin,
+        "screening" => Design::Screening,
+        _ => Design::Racing,
     };
+    if args.max_die_games.is_some() && design != Design::Screening {
+        return Err(CliError::input(
+            "--max-die-games caps the sampled games of --design screening; the other designs \
+             play pairs only (--max-games)",
+        ));
+    }
     let config = RaceConfig::new(
         args.error_probability,
         args.epsilon,
@@ -155,7 +194,11 @@ pub fn run(args: SearchArgs, out: &mut dyn Write) -> Result<(), CliError> {
             _ => "--max-rolls",
         };
         input(option)(e)
-    })?;
+    })?
+    .playing(strategy)
+    .map_err(input("--strategy"))?
+    .with_die_cap(args.max_die_games.unwrap_or(DEFAULT_DIE_GAMES))
+    .map_err(input("--max-die-games"))?;
     let options = SolveOptions::new(
         args.tolerance,
         SolveOptions::default().max_sweeps,
@@ -168,6 +211,25 @@ pub fn run(args: SearchArgs, out: &mut dyn Write) -> Result<(), CliError> {
         }
         None => None,
     };
+    // The racing state: read back (and checked) before any game.
+    let checkpoint = args
+        .store
+        .as_deref()
+        .map(|dir| Checkpoint::new(dir, RunOptions::new(&rules, &family, &config)));
+    let resumed = match &checkpoint {
+        Some(c) => c.load(&config).map_err(checkpoint_error)?,
+        None => None,
+    };
+    let resumed_at = resumed
+        .as_ref()
+        .map(|s| (s.outcome.rounds, s.outcome.games));
+    if let (Some(c), Some((rounds, games))) = (&checkpoint, resumed_at) {
+        eprintln!(
+            "search: resuming from {} after round {rounds} ({} games played)",
+            c.path().display(),
+            crate::report::thousands(games)
+        );
+    }
     let pool = SimArgs {
         games: None,
         precision: None,
@@ -183,15 +245,22 @@ pub fn run(args: SearchArgs, out: &mut dyn Write) -> Result<(), CliError> {
             crate::report::thousands(family.len() as u64)
         ),
     );
-    let (outcome, confirmations) = pool
+    let finished = pool
         .in_pool(|| {
             // On a terminal the bar shows the round; otherwise (a long run in the background)
             // each round is one line on stderr.
             let round = |r: &crate::dice_search::RoundInfo| {
+                let playing = if r.screened_dice > 0 {
+                    format!(
+                        "{} dice against sampled opponents",
+                        crate::report::thousands(r.screened_dice as u64)
+                    )
+                } else {
+                    format!("{} pairs", crate::report::thousands(r.live_pairs as u64))
+                };
                 let line = format!(
-                    "search round {}: {} pairs, {} best-mean candidates, {} games so far",
+                    "search round {}: {playing}, {} best-mean candidates, {} games so far",
                     r.round,
-                    crate::report::thousands(r.live_pairs as u64),
                     r.mean_candidates,
                     crate::report::thousands(r.games_so_far)
                 );
@@ -201,8 +270,29 @@ pub fn run(args: SearchArgs, out: &mut dyn Write) -> Result<(), CliError> {
                     bar.set_message(line);
                 }
             };
-            let outcome = race(&rules, &family, &config, &|n| bar.inc(n), &round)?;
+            let start = resumed.unwrap_or_else(|| RaceState::start(&family, &config));
+            let mut after_round = |state: &RaceState| {
+                if let Some(c) = &checkpoint {
+                    c.save(state).map_err(SearchError::Checkpoint)?;
+                }
+                Ok(args
+                    .stop_after_round
+                    .is_none_or(|k| state.outcome.rounds < k))
+            };
+            let state = race_from(
+                &rules,
+                &family,
+                &config,
+                start,
+                &|n| bar.inc(n),
+                &round,
+                &mut after_round,
+            )?;
             bar.finish_and_clear();
+            if !state.finished {
+                return Ok(None);
+            }
+            let outcome = state.outcome;
             let dice = confirmation_dice(&outcome, args.confirm);
             let status = status_line("exact");
             let confirmations = confirm(
@@ -210,25 +300,42 @@ pub fn run(args: SearchArgs, out: &mut dyn Write) -> Result<(), CliError> {
                 &family,
                 &outcome,
                 &dice,
+                &config.strategy,
                 &options,
                 store.as_ref(),
                 &|pair| status.set_message(format!("exact {pair}")),
             )?;
             status.finish_and_clear();
-            Ok::<_, SearchError>((outcome, confirmations))
+            Ok::<_, SearchError>(Some((outcome, confirmations)))
         })?
         .map_err(|e| match e {
             SearchError::Matchup { .. } => {
                 CliError::input(format!("--profile {}: {e}", rules.profile()))
             }
             SearchError::GamesPerPair(_) => input("--max-games")(e),
+            SearchError::Checkpoint(e) => checkpoint_error(e),
             other => CliError::failure(other),
         })?;
-    let mut notes = vec![
-        "the racing is not stored: a rerun with the same seed plays the same games again; \
-         --store keeps the exact confirmations"
+    let Some((outcome, confirmations)) = finished else {
+        let path = checkpoint.as_ref().map(|c| c.path().display().to_string());
+        eprintln!(
+            "search: stopped after round {} (--stop-after-round); run the same command again \
+             to resume from {}",
+            args.stop_after_round.unwrap_or(0),
+            path.unwrap_or_default()
+        );
+        return Ok(());
+    };
+    let mut notes = vec![match (&checkpoint, resumed_at) {
+        (Some(c), Some((rounds, _))) => format!(
+            "resumed from {} after round {rounds}; the state is kept there",
+            c.path().display()
+        ),
+        (Some(c), None) => format!("the racing state is kept in {}", c.path().display()),
+        (None, _) => "the racing is not stored: --store DIR keeps it after every round (and \
+                      the exact confirmations), so an interrupted search resumes"
             .to_string(),
-    ];
+    }];
     if confirmations.iter().any(|c| c.exact.is_none()) {
         notes.push(
             "pairs marked \"not solved\" do not fit in --max-memory; see the README for the \
@@ -259,12 +366,22 @@ pub fn run(args: SearchArgs, out: &mut dyn Write) -> Result<(), CliError> {
     report::write(out, &report, args.format)?;
     if let Some(plot) = plot {
         out.flush()?;
-        let title = format!(
-            "{}, {} board, {}",
-            family.description(),
-            report.board,
-            report.profile
-        );
+        let title = if rules.profile().choice {
+            format!(
+                "{}, {} board, {}, every die {}",
+                family.description(),
+                report.board,
+                report.profile,
+                report.strategy
+            )
+        } else {
+            format!(
+                "{}, {} board, {}",
+                family.description(),
+                report.board,
+                report.profile
+            )
+        };
         plot.write(
             &landscape_svg(&report.dice, &report.best_mean.die, &title).map_err(plot_error)?,
         )

@@ -12,21 +12,28 @@
 //! candidates exactly, where they fit in memory, through the same store of solved pairs
 //! as `rank --exact --store`.
 
+pub mod checkpoint;
 pub mod family;
+pub mod pairs;
 pub mod racing;
+pub mod screening;
 
+pub use checkpoint::{Checkpoint, CheckpointError, RunOptions};
 pub use family::{Family, FamilyError, MAX_DICE, MAX_PAIRS, multiset_count};
+pub use pairs::{PairSet, pair_index};
 pub use racing::{
-    Condorcet, Design, PairCounts, Race, RaceConfig, RaceOutcome, RaceStatus, RoundInfo,
-    pair_index, race,
+    Condorcet, DEFAULT_DIE_GAMES, Design, PairCounts, Race, RaceConfig, RaceOutcome, RaceState,
+    RaceStatus, RoundInfo, Stage, race, race_from,
 };
+pub use screening::DieCounts;
 
-use crate::exact::SolveOptions;
 use crate::exact::store::PairStore;
+use crate::exact::{ExactError, SolveOptions};
 use crate::rank::{PairFailure, exact_pair};
 use crate::rules::Rules;
 use crate::sim::MatchupError;
 use crate::sim::stats::Interval;
+use crate::strategy::Strategy;
 use serde::Serialize;
 use std::fmt;
 
@@ -42,10 +49,16 @@ pub enum SearchError {
     /// A game cap per pair that is not a positive whole number of chunks (1,024 games)
     /// of at most 10^13, or whose total over the pairs does not fit in 64 bits.
     GamesPerPair(u64),
+    /// A cap on a die's sampled games (screening) that is not a positive whole number of
+    /// chunks of at most 10^13.
+    GamesPerDie(u64),
     /// Fewer than three top dice to look for cycles among.
     Top(usize),
     /// A roll cap of 0.
     NoRolls,
+    /// A `table:FILE` strategy (its name): solved for one pair of dice, it cannot play a
+    /// family.
+    TableStrategy(String),
     /// Two dice of the family cannot be played against each other (roll-off).
     Matchup {
         /// One die.
@@ -55,6 +68,8 @@ pub enum SearchError {
         /// Why.
         error: MatchupError,
     },
+    /// The racing state could not be read back or written (`--store`).
+    Checkpoint(CheckpointError),
     /// An exact confirmation failed (not for lack of memory: such pairs are marked).
     Confirmation {
         /// One die.
@@ -84,11 +99,24 @@ impl fmt::Display for SearchError {
                  whose total over all pairs fits in 64 bits",
                 crate::sim::CHUNK_GAMES
             ),
+            SearchError::GamesPerDie(g) => write!(
+                f,
+                "{g} sampled games per die: expected a positive multiple of {} of at most \
+                 10^13",
+                crate::sim::CHUNK_GAMES
+            ),
             SearchError::Top(t) => {
                 write!(f, "{t} top dice: a cycle needs at least 3")
             }
             SearchError::NoRolls => write!(f, "a roll cap of 0: expected at least 1 roll"),
+            SearchError::TableStrategy(name) => write!(
+                f,
+                "{name}: a policy table is solved for one pair of dice on one board and \
+                 refuses every other matchup, while a search plays every pair of the family; \
+                 use one of the heuristics (safe is the strongest)"
+            ),
             SearchError::Matchup { a, b, error } => write!(f, "{a} vs {b}: {error}"),
+            SearchError::Checkpoint(e) => write!(f, "{e}"),
             SearchError::Confirmation { a, b, cause } => {
                 write!(f, "exact confirmation of {a} vs {b}: {cause}")
             }
@@ -170,12 +198,22 @@ pub fn confirmation_dice(outcome: &RaceOutcome, limit: usize) -> Vec<usize> {
 
 /// Solves every pair among `dice` exactly where it fits in memory (`options.max_memory`),
 /// reading and writing `store` as `rank --exact --store` does; a pair that does not fit
-/// is kept with its simulated figure and a note. `pair_started` hears of each pair.
+/// is kept with its simulated figure and a note.
+///
+/// Under `choice` the race simulated `strategy` on both sides, so the pair is solved with
+/// both sides playing that fixed policy ([`crate::exact::game::solve_game`] with
+/// [`Side::Fixed`](crate::exact::game::Side)), not under optimal play, whose figures would be
+/// another game's. The pair store holds optimal-play records only under `choice`, so these
+/// solves are not stored (a note says so); a solve that cannot certify the pair's figures
+/// (games that can last forever under the two policies) is marked "not solved" too.
+/// `pair_started` hears of each pair.
+#[allow(clippy::too_many_arguments)]
 pub fn confirm(
     rules: &Rules,
     family: &Family,
     outcome: &RaceOutcome,
     dice: &[usize],
+    strategy: &Strategy,
     options: &SolveOptions,
     store: Option<&PairStore>,
     pair_started: &dyn Fn(&str),
@@ -190,26 +228,31 @@ pub fn confirm(
                 confirmations.len() + 1
             ));
             let mut notes = Vec::new();
-            let record =
-                exact_pair(rules, die_a, die_b, options, store, &mut notes).map_err(|cause| {
-                    SearchError::Confirmation {
-                        a: die_a.to_string(),
-                        b: die_b.to_string(),
-                        cause,
-                    }
-                })?;
+            let failure = |cause| SearchError::Confirmation {
+                a: die_a.to_string(),
+                b: die_b.to_string(),
+                cause,
+            };
+            let solved = if rules.profile().choice {
+                strategy_pair(rules, [die_a, die_b], strategy, options, &mut notes)
+                    .map_err(|e| failure(PairFailure::Exact(e)))?
+            } else {
+                exact_pair(rules, die_a, die_b, options, store, &mut notes)
+                    .map_err(failure)?
+                    .map(|r| (r.result, r.solver.clone()))
+            };
             let simulated = outcome.p(a, b);
-            let exact = record.map(|r| {
-                let bounds = r.result.bounds.p_a;
+            let exact = solved.map(|(result, solver)| {
+                let bounds = result.bounds.p_a;
                 let interval = Interval {
                     lo: bounds.lo.max(0.0),
                     hi: bounds.hi.min(1.0),
                 };
                 ExactFigures {
-                    p_a: r.result.p_a,
+                    p_a: result.p_a,
                     interval,
-                    p_b: r.result.p_b,
-                    solver: r.solver.clone(),
+                    p_b: result.p_b,
+                    solver,
                     agrees: interval.lo <= simulated.1.hi && simulated.1.lo <= interval.hi,
                 }
             });
@@ -223,4 +266,44 @@ pub fn confirm(
         }
     }
     Ok(confirmations)
+}
+
+/// Under `choice`: `dice[0]` against `dice[1]`, both playing `strategy` (each resolved
+/// against the other's die, as the simulation plays it), solved exactly; `None` with a note
+/// when the pair does not fit in memory or its figures cannot be certified.
+fn strategy_pair(
+    rules: &Rules,
+    dice: [&crate::dice::Die; 2],
+    strategy: &Strategy,
+    options: &SolveOptions,
+    notes: &mut Vec<String>,
+) -> Result<Option<(crate::exact::ExactResult, String)>, ExactError> {
+    use crate::exact::game::{Side, solve_game};
+    let policies = [strategy.against(dice[1]), strategy.against(dice[0])];
+    let sides = [Side::Fixed(&policies[0]), Side::Fixed(&policies[1])];
+    let (a, b) = (dice[0], dice[1]);
+    match solve_game(rules, dice, sides, options) {
+        Ok(solution) if solution.pair_certified => {
+            notes.push(format!(
+                "{a} vs {b}: both playing {strategy}, solved exactly (not stored: the pair \
+                 store keeps optimal-play records only under choice)"
+            ));
+            Ok(Some((
+                solution.pair,
+                format!("game with choices, both players {strategy}"),
+            )))
+        }
+        Ok(_) => {
+            notes.push(format!(
+                "{a} vs {b}: not solved: the figures of both playing {strategy} could not \
+                 be certified to the tolerance"
+            ));
+            Ok(None)
+        }
+        Err(e @ (ExactError::Memory { .. } | ExactError::TooLarge(_))) => {
+            notes.push(format!("{a} vs {b}: not solved: {e}"));
+            Ok(None)
+        }
+        Err(e) => Err(e),
+    }
 }

@@ -22,6 +22,11 @@
 //! No pair plays more than [`RaceConfig::max_games_per_pair`] games; a question still
 //! open when its pairs reach the cap is reported as undecided, with its candidates.
 //!
+//! [`Design::Screening`] runs the best-mean race on games against sampled opponents
+//! instead, then the other three questions on the pairs of a few anchor dice
+//! ([`super::screening`]); the pair rounds below are the same, restricted to those pairs
+//! ([`PairSet`]).
+//!
 //! # The guarantee, and where the error probability goes
 //! Every interval is Robbins' normal-mixture confidence sequence measured by the
 //! convergence experiments ([`crate::experiments::stopping::cs_half_width_at`]): with
@@ -56,13 +61,16 @@
 
 use super::SearchError;
 use super::family::Family;
-use crate::experiments::stopping::cs_half_width_at;
+pub use super::pairs::{PairSet, pair_index};
+use super::screening::{self, DieCounts};
+use crate::experiments::stopping::{bernoulli_cs, cs_half_width_at};
 use crate::rank::{Method, PairFigure, Tournament, share_bounds, share_of};
 use crate::rules::Rules;
 use crate::sim::stats::Interval;
-use crate::sim::{CHUNK_GAMES, MAX_GAMES, Matchup, StreamKey, play_chunks};
+use crate::sim::{CHUNK_GAMES, MAX_GAMES, Matchup, MatchupError, StreamKey, play_chunks};
+use crate::strategy::Strategy;
 use rayon::prelude::*;
-use serde::Serialize;
+use serde::{Deserialize, Serialize};
 
 /// The mixture precision of a pair's confidence sequences, in games: one chunk. At the
 /// small risks of a search (1e-8 per sequence for the 462 six-sided dice) the `ln(1 /
@@ -73,7 +81,7 @@ use serde::Serialize;
 pub const RHO_PAIR: f64 = 1024.0;
 
 /// How games are given to pairs.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "kebab-case")]
 pub enum Design {
     /// Successive elimination: games go to the pairs that can still change an answer.
@@ -81,10 +89,29 @@ pub enum Design {
     /// Every pair plays in every round until every question is answered: the full round
     /// robin with the same intervals and the same stopping rule, for comparison.
     RoundRobin,
+    /// For large families: the best mean on games against sampled opponents, the other
+    /// questions on the pairs of the top dice ([`super::screening`]).
+    Screening,
 }
 
-/// Settings of a search, checked by [`RaceConfig::new`].
-#[derive(Clone, Copy, Debug, PartialEq)]
+impl Design {
+    /// The name of `--design`.
+    pub fn name(self) -> &'static str {
+        match self {
+            Design::Racing => "racing",
+            Design::RoundRobin => "round-robin",
+            Design::Screening => "screening",
+        }
+    }
+}
+
+/// The default cap on a die's sampled games under [`Design::Screening`]: 2^22 (4.2
+/// million), where the sequence of a die's mean is about 0.0015 wide on each side at the
+/// risks of a 5,005-die family.
+pub const DEFAULT_DIE_GAMES: u64 = 1 << 22;
+
+/// Settings of a search, checked by [`RaceConfig::new`] (and [`RaceConfig::playing`]).
+#[derive(Clone, Debug, PartialEq)]
 pub struct RaceConfig {
     /// The overall error probability `delta`: every statement holds together with
     /// probability at least `1 - delta`.
@@ -94,6 +121,9 @@ pub struct RaceConfig {
     pub epsilon: f64,
     /// The most games any pair plays (a whole number of chunks).
     pub max_games_per_pair: u64,
+    /// Under [`Design::Screening`]: the most sampled games any die plays (a whole number
+    /// of chunks).
+    pub max_games_per_die: u64,
     /// How many dice of highest mean are checked for intransitive cycles.
     pub top: usize,
     /// The seed of the random streams.
@@ -102,6 +132,8 @@ pub struct RaceConfig {
     pub max_rolls: u64,
     /// Racing or the round robin.
     pub design: Design,
+    /// The strategy every die plays (`frontmost` unless the profile has `choice`).
+    pub strategy: Strategy,
 }
 
 impl RaceConfig {
@@ -139,16 +171,55 @@ impl RaceConfig {
             error_probability,
             epsilon,
             max_games_per_pair,
+            max_games_per_die: DEFAULT_DIE_GAMES,
             top,
             seed,
             max_rolls,
             design,
+            strategy: Strategy::Frontmost,
         })
+    }
+
+    /// The same settings with at most `games` sampled games per die under screening (a
+    /// positive multiple of [`CHUNK_GAMES`] of at most [`MAX_GAMES`]).
+    pub fn with_die_cap(self, games: u64) -> Result<RaceConfig, SearchError> {
+        if games == 0 || !games.is_multiple_of(CHUNK_GAMES) || games > MAX_GAMES {
+            return Err(SearchError::GamesPerDie(games));
+        }
+        Ok(RaceConfig {
+            max_games_per_die: games,
+            ..self
+        })
+    }
+
+    /// The same settings with every die playing `strategy` (under `choice`; [`race`]
+    /// refuses anything but `frontmost` under another profile, as a ranking does).
+    ///
+    /// A `table:FILE` policy is refused: it is solved for one pair of dice on one board
+    /// and refuses every other matchup, and a search plays every pair of a family.
+    pub fn playing(self, strategy: Strategy) -> Result<RaceConfig, SearchError> {
+        if let Strategy::Table(_) = strategy {
+            return Err(SearchError::TableStrategy(strategy.name()));
+        }
+        Ok(RaceConfig { strategy, ..self })
+    }
+
+    /// The matchup of dice `a` (as A) and `b` (as B), both playing the search's strategy.
+    pub fn matchup<'a>(
+        &self,
+        rules: &'a Rules,
+        a: &'a crate::dice::Die,
+        b: &'a crate::dice::Die,
+    ) -> Result<Matchup<'a>, MatchupError> {
+        Matchup::new(rules, [a, b], self.max_rolls)?
+            .playing([self.strategy.clone(), self.strategy.clone()])
     }
 }
 
-/// The games of one unordered pair `(i, j)`, `i < j`, die `i` playing as A.
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize)]
+/// The games of one unordered pair `(i, j)`, `i < j`, die `i` playing as A. Written as
+/// `[games, a_wins, b_wins]` (a search's state holds millions of them).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(from = "[u64; 3]", into = "[u64; 3]")]
 pub struct PairCounts {
     /// Games played.
     pub games: u64,
@@ -158,15 +229,24 @@ pub struct PairCounts {
     pub b_wins: u64,
 }
 
-/// The index of the unordered pair `{i, j}` (`i != j`) among the pairs of `n` dice, in
-/// the order (0,1), (0,2), .., (0,n-1), (1,2), ..
-pub fn pair_index(n: usize, i: usize, j: usize) -> usize {
-    let (i, j) = if i < j { (i, j) } else { (j, i) };
-    i * n - i * (i + 1) / 2 + (j - i - 1)
+impl From<[u64; 3]> for PairCounts {
+    fn from([games, a_wins, b_wins]: [u64; 3]) -> PairCounts {
+        PairCounts {
+            games,
+            a_wins,
+            b_wins,
+        }
+    }
+}
+
+impl From<PairCounts> for [u64; 3] {
+    fn from(c: PairCounts) -> [u64; 3] {
+        [c.games, c.a_wins, c.b_wins]
+    }
 }
 
 /// How a race for one question ended.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "kebab-case")]
 pub enum RaceStatus {
     /// One candidate is left: it is the answer.
@@ -179,7 +259,7 @@ pub enum RaceStatus {
 
 /// The answer to "which die is best" for one criterion, as it stood when its race ended
 /// (later rounds for other questions do not change it).
-#[derive(Clone, Debug, PartialEq, Serialize)]
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 pub struct Race {
     /// The die named (the candidate with the highest lower bound).
     pub leader: usize,
@@ -187,7 +267,9 @@ pub struct Race {
     pub candidates: Vec<usize>,
     /// How it ended.
     pub status: RaceStatus,
-    /// The leader's figure (mean P(win), or worst P(win)), estimated.
+    /// The leader's figure (mean P(win), or worst P(win)), estimated (NaN before any
+    /// game).
+    #[serde(with = "nan_as_null")]
     pub value: f64,
     /// Its interval at the search's risk: holds with every other statement together with
     /// probability at least `1 - error_probability`.
@@ -199,7 +281,7 @@ pub struct Race {
 }
 
 /// The Condorcet question's answer.
-#[derive(Clone, Debug, PartialEq, Serialize)]
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 #[serde(rename_all = "kebab-case")]
 pub enum Condorcet {
     /// This die beats every other die.
@@ -217,6 +299,8 @@ pub struct RoundInfo {
     pub round: u32,
     /// Pairs playing in this round.
     pub live_pairs: usize,
+    /// Under screening, stage 1: dice playing sampled games in this round (else 0).
+    pub screened_dice: usize,
     /// Dice still in the best-mean race.
     pub mean_candidates: usize,
     /// Games played before this round.
@@ -224,15 +308,23 @@ pub struct RoundInfo {
 }
 
 /// The result of a race: every pair's counts and the four answers.
-#[derive(Clone, Debug, PartialEq)]
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 pub struct RaceOutcome {
     /// Number of dice.
     pub n: usize,
-    /// Counts per pair, by [`pair_index`].
+    /// The pairs the race may play: all of them, or under screening those of the anchors
+    /// (empty until stage 1 is over).
+    pub pairs: PairSet,
+    /// Counts per pair, by slot of [`RaceOutcome::pairs`] ([`pair_index`] when every pair
+    /// is in play).
     pub counts: Vec<PairCounts>,
+    /// Under screening: every die's games against sampled opponents, by die.
+    pub screened: Option<Vec<DieCounts>>,
     /// The per-die risk of the mean sequences.
     pub mean_alpha: f64,
-    /// The per-figure risk of the pair sequences.
+    /// The per-figure risk of the pair sequences (NaN under screening until the anchors
+    /// are chosen).
+    #[serde(with = "nan_as_null")]
     pub pair_alpha: f64,
     /// The best mean P(win).
     pub best_mean: Race,
@@ -249,8 +341,11 @@ pub struct RaceOutcome {
 }
 
 impl RaceOutcome {
+    /// The counts of pair `{i, j}`; none for a pair outside [`RaceOutcome::pairs`].
     fn pair(&self, i: usize, j: usize) -> PairCounts {
-        self.counts[pair_index(self.n, i, j)]
+        self.pairs
+            .slot(i, j)
+            .map_or_else(PairCounts::default, |s| self.counts[s])
     }
 
     /// Games die `i` won against die `j`, and games of the pair.
@@ -259,7 +354,8 @@ impl RaceOutcome {
         (if i < j { c.a_wins } else { c.b_wins }, c.games)
     }
 
-    /// P(die `i` beats die `j`) estimated, with its confidence sequence at the pair risk.
+    /// P(die `i` beats die `j`) estimated, with its confidence sequence at the pair risk
+    /// (NaN in [0, 1] for a pair that has not played).
     pub fn p(&self, i: usize, j: usize) -> (f64, Interval) {
         let (wins, games) = self.wins(i, j);
         sequence(wins, games, RHO_PAIR, self.pair_alpha)
@@ -282,17 +378,30 @@ impl RaceOutcome {
         }
     }
 
-    /// Die `i`'s mean P(win) against the others: the mean of the pairs' estimates.
+    /// Die `i`'s mean P(win) against the others: the mean of its sampled games under
+    /// screening, else the mean of the pairs' estimates.
     pub fn mean_estimate(&self, i: usize) -> f64 {
+        if let Some(screened) = &self.screened {
+            let c = screened[i];
+            return c.wins as f64 / c.games as f64;
+        }
         let others = (0..self.n).filter(|&j| j != i);
         others.map(|j| self.p(i, j).0).sum::<f64>() / (self.n - 1) as f64
     }
 
     /// Die `i`'s mean with its confidence sequence at risk `alpha` (e.g. the search's
-    /// per-die risk, or 0.05 for a 95 % sequence); `None` when its opponents have not all
+    /// per-die risk, or 0.05 for a 95 % sequence). Under screening, the Bernoulli sequence
+    /// of its sampled games ([`bernoulli_cs`]); else that of all its pair games, `None` when its opponents have not all
     /// played the same number of games against it (a die that left the best-mean race),
     /// where the sequence of the pooled games does not hold for the mean.
     pub fn mean_interval(&self, i: usize, alpha: f64) -> Option<(f64, Interval)> {
+        if let Some(screened) = &self.screened {
+            // Every sampled game is won with the same probability, the mean, given the
+            // past: the Bernoulli mixture holds, and near 1 it is far narrower.
+            let c = screened[i];
+            let (lo, hi) = bernoulli_cs(c.wins, c.games, alpha);
+            return Some((self.mean_estimate(i), Interval { lo, hi }));
+        }
         let mut games = None;
         let (mut wins, mut total) = (0u64, 0u64);
         for j in (0..self.n).filter(|&j| j != i) {
@@ -307,37 +416,56 @@ impl RaceOutcome {
         Some(sequence(wins, total, rho, alpha))
     }
 
-    /// Die `i`'s worst P(win) over its opponents (estimate), with the interval for the
-    /// worst case from the pair sequences: [min of the lower ends, min of the upper ends].
-    pub fn worst(&self, i: usize) -> (f64, Interval) {
+    /// Die `i`'s worst P(win) over its opponents, with the interval for the worst case from
+    /// the pair sequences at risk `alpha`: [min of the lower ends, min of the upper ends]
+    /// over the pairs played. The estimate is the smallest of the played pairs'. When not
+    /// all of `i`'s pairs are in play (screening, a die that is no anchor) the worst case
+    /// may be any of the others, so the lower end is 0.
+    fn worst_at(&self, i: usize, alpha: f64) -> (f64, Interval) {
         let mut estimate = f64::INFINITY;
         let mut bound = Interval {
             lo: f64::INFINITY,
             hi: f64::INFINITY,
         };
-        for j in (0..self.n).filter(|&j| j != i) {
-            let (p, interval) = self.p(i, j);
+        for j in self.pairs.opponents(i) {
+            let (wins, games) = self.wins(i, j);
+            let (p, interval) = sequence(wins, games, RHO_PAIR, alpha);
             estimate = estimate.min(p);
             bound.lo = bound.lo.min(interval.lo);
             bound.hi = bound.hi.min(interval.hi);
         }
+        if !self.pairs.full_row(i) {
+            bound.lo = 0.0;
+        }
         (estimate, bound)
     }
 
+    /// Die `i`'s worst P(win) over its opponents (see [`RaceOutcome::worst_at`]) at the
+    /// pair risk.
+    pub fn worst(&self, i: usize) -> (f64, Interval) {
+        self.worst_at(i, self.pair_alpha)
+    }
+
     /// The opponents die `i` is not shown to beat (its pair's interval of P(i wins | the
-    /// game ends) is not above 1/2): what stands between a Condorcet candidate and the title.
+    /// game ends) is not above 1/2, or the pair was not played): what stands between a
+    /// Condorcet candidate and the title.
     pub fn not_beaten(&self, i: usize) -> Vec<usize> {
         (0..self.n)
             .filter(|&j| j != i && !self.figure(i, j).beats())
             .collect()
     }
 
-    /// Games die `i` played in all.
+    /// Games die `i` played in all: its pair games, and under screening its sampled games
+    /// (those in which it was drawn as an opponent count for the die that drew it).
     pub fn games_of(&self, i: usize) -> u64 {
-        (0..self.n)
-            .filter(|&j| j != i)
-            .map(|j| self.pair(i, j).games)
-            .sum()
+        let sampled = self.screened.as_ref().map_or(0, |s| s[i].games);
+        sampled
+            + self
+                .pairs
+                .opponents(i)
+                .into_iter()
+                .map(|j| self.pair(i, j).games)
+                .sum::<u64>()
     }
 
     /// The pairs among [`RaceOutcome::top`] as a ranking's tournament (dice in the order of
@@ -373,18 +501,87 @@ fn sequence(wins: u64, games: u64, rho: f64, alpha: f64) -> (f64, Interval) {
     )
 }
 
-/// The state between rounds: the outcome so far and who is still in which race.
-struct State {
-    outcome: RaceOutcome,
-    mean_active: Vec<bool>,
-    maximin_active: Vec<bool>,
-    /// The best-mean race is over: its answer is kept in `outcome.best_mean`.
-    mean_over: bool,
-    /// The maximin race is over: its answer is kept in `outcome.maximin`.
-    maximin_over: bool,
+/// Which stage a race is in.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum Stage {
+    /// Screening, stage 1: dice play sampled games for the best-mean race.
+    SampledOpponents,
+    /// Pair rounds (every design's, screening's stage 2).
+    Pairs,
 }
 
-impl State {
+/// The state of a race between two rounds: the outcome so far and who is still in which
+/// race. Everything the next rounds depend on is here, so a race resumed from a saved
+/// state plays exactly the games, and reaches exactly the answer, of one never
+/// interrupted ([`race_from`]).
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct RaceState {
+    /// The counts and answers so far.
+    pub outcome: RaceOutcome,
+    /// Dice still in the best-mean race.
+    pub mean_active: Vec<bool>,
+    /// Dice still in the maximin race.
+    pub maximin_active: Vec<bool>,
+    /// The best-mean race is over: its answer is kept in `outcome.best_mean`.
+    pub mean_over: bool,
+    /// The maximin race is over: its answer is kept in `outcome.maximin`.
+    pub maximin_over: bool,
+    /// Chunks scheduled per live unit (pair or die) so far in this stage: sets the size
+    /// of the next batch.
+    pub scheduled_chunks: u64,
+    /// The stage.
+    pub stage: Stage,
+    /// The race is over: no round is left to play.
+    pub finished: bool,
+}
+
+impl RaceState {
+    /// The state before the first round of a race of `family` under `config`.
+    pub fn start(family: &Family, config: &RaceConfig) -> RaceState {
+        let n = family.len();
+        let delta = config.error_probability;
+        let screening = config.design == Design::Screening;
+        let pairs = if screening {
+            // Stage 2's anchors are chosen when stage 1 is over.
+            PairSet::anchored(n, Vec::new())
+        } else {
+            PairSet::all(n)
+        };
+        RaceState {
+            outcome: RaceOutcome {
+                n,
+                counts: vec![PairCounts::default(); pairs.len()],
+                pairs,
+                screened: screening.then(|| vec![DieCounts::default(); n]),
+                mean_alpha: delta / 2.0 / n as f64,
+                pair_alpha: if screening {
+                    // Set with the anchors (stage 2).
+                    f64::NAN
+                } else {
+                    delta / 2.0 / (2 * family.pairs()) as f64
+                },
+                best_mean: Race::open(n),
+                maximin: Race::open(n),
+                condorcet: Condorcet::Undecided((0..n).collect()),
+                top: Vec::new(),
+                games: 0,
+                rounds: 0,
+            },
+            mean_active: vec![true; n],
+            maximin_active: vec![true; n],
+            mean_over: false,
+            maximin_over: false,
+            scheduled_chunks: 0,
+            stage: if screening {
+                Stage::SampledOpponents
+            } else {
+                Stage::Pairs
+            },
+            finished: false,
+        }
+    }
+
     fn active(flags: &[bool]) -> Vec<usize> {
         (0..flags.len()).filter(|&i| flags[i]).collect()
     }
@@ -396,7 +593,7 @@ impl State {
         bounds: &dyn Fn(usize) -> Option<Interval>,
         epsilon: f64,
     ) -> (usize, bool) {
-        let active = State::active(flags);
+        let active = RaceState::active(flags);
         let intervals: Vec<(usize, Interval)> = active
             .iter()
             .filter_map(|&i| bounds(i).map(|b| (i, b)))
@@ -424,6 +621,69 @@ impl State {
             .all(|(i, b)| *i == leader || b.hi <= lead.lo + epsilon);
         (leader, left.len() == 1 || within)
     }
+
+    /// The best-mean race on the counts so far (while it is open): drops the dice that
+    /// cannot be best, records the answer, and tells whether the race is over.
+    fn update_best_mean(&mut self, epsilon: f64) -> bool {
+        if self.mean_over {
+            return true;
+        }
+        let o = &self.outcome;
+        let mean_alpha = o.mean_alpha;
+        let (leader, over) = RaceState::eliminate(
+            &mut self.mean_active,
+            &|i| o.mean_interval(i, mean_alpha).map(|(_, b)| b),
+            epsilon,
+        );
+        let (value, interval) = o
+            .mean_interval(leader, mean_alpha)
+            .expect("a die in the best-mean race has played every opponent equally often");
+        let (_, ci95) = o
+            .mean_interval(leader, ALPHA_95)
+            .expect("the same games as above");
+        let games_per_pair = match &o.screened {
+            Some(s) => s[leader].games,
+            None => o.pair(leader, if leader == 0 { 1 } else { 0 }).games,
+        };
+        self.outcome.best_mean = Race {
+            leader,
+            candidates: RaceState::active(&self.mean_active),
+            status: race_status(&self.mean_active, over),
+            value,
+            interval,
+            ci95,
+            games_per_pair,
+        };
+        self.mean_over = over;
+        over
+    }
+}
+
+/// Checks that the dice can be played against each other before any game: the strategy
+/// against the profile on one pair (the same for all), and under `roll-off` every pair (two
+/// dice that always show the same face never decide who starts).
+fn check_matchups(rules: &Rules, family: &Family, config: &RaceConfig) -> Result<(), SearchError> {
+    let dice = family.dice();
+    let n = dice.len();
+    let check = |i: usize, j: usize| {
+        config
+            .matchup(rules, &dice[i], &dice[j])
+            .map(|_| ())
+            .map_err(|error| SearchError::Matchup {
+                a: dice[i].to_string(),
+                b: dice[j].to_string(),
+                error,
+            })
+    };
+    check(0, 1)?;
+    if rules.profile().roll_off {
+        for i in 0..n {
+            for j in i + 1..n {
+                check(i, j)?;
+            }
+        }
+    }
+    Ok(())
 }
 
 /// Runs the race over `family` under `rules`. `progress` hears of every chunk's games,
@@ -435,115 +695,192 @@ pub fn race(
     progress: &(dyn Fn(u64) + Sync),
     round: &dyn Fn(&RoundInfo),
 ) -> Result<RaceOutcome, SearchError> {
+    let state = RaceState::start(family, config);
+    let finished = race_from(rules, family, config, state, progress, round, &mut |_| {
+        Ok(true)
+    })?;
+    Ok(finished.outcome)
+}
+
+/// Runs the race from `state` (a new one, [`RaceState::start`], or one saved after a
+/// round) until it is over or `after_round` returns `false`. `after_round` sees the state
+/// after every round (e.g. to save it); its error stops the race. Returns the state
+/// reached: [`RaceState::finished`] tells whether the race is over, and then its
+/// `outcome` holds the answers.
+pub fn race_from(
+    rules: &Rules,
+    family: &Family,
+    config: &RaceConfig,
+    mut state: RaceState,
+    progress: &(dyn Fn(u64) + Sync),
+    round: &dyn Fn(&RoundInfo),
+    after_round: &mut dyn FnMut(&RaceState) -> Result<bool, SearchError>,
+) -> Result<RaceState, SearchError> {
     let dice = family.dice();
-    let n = dice.len();
-    let pairs = family.pairs();
-    // Every pair can be played (roll-off), checked before any game.
-    let mut pair_list = Vec::with_capacity(pairs as usize);
-    for i in 0..n {
-        for j in i + 1..n {
-            Matchup::new(rules, [&dice[i], &dice[j]], config.max_rolls).map_err(|error| {
-                SearchError::Matchup {
-                    a: dice[i].to_string(),
-                    b: dice[j].to_string(),
-                    error,
-                }
-            })?;
-            pair_list.push((i, j));
-        }
-    }
-    pairs
+    check_matchups(rules, family, config)?;
+    family
+        .pairs()
         .checked_mul(config.max_games_per_pair)
+        .and_then(|g| {
+            // Under screening the dice's sampled games come on top.
+            (family.len() as u64)
+                .checked_mul(config.max_games_per_die)
+                .and_then(|d| g.checked_add(d))
+        })
         .ok_or(SearchError::GamesPerPair(config.max_games_per_pair))?;
-    let cap_chunks = config.max_games_per_pair / CHUNK_GAMES;
-    let delta = config.error_probability;
-    let mut state = State {
-        outcome: RaceOutcome {
-            n,
-            counts: vec![PairCounts::default(); pair_list.len()],
-            mean_alpha: delta / 2.0 / n as f64,
-            pair_alpha: delta / 2.0 / (2 * pairs) as f64,
-            best_mean: Race::open(n),
-            maximin: Race::open(n),
-            condorcet: Condorcet::Undecided((0..n).collect()),
-            top: Vec::new(),
-            games: 0,
-            rounds: 0,
-        },
-        mean_active: vec![true; n],
-        maximin_active: vec![true; n],
-        mean_over: false,
-        maximin_over: false,
-    };
     let key = StreamKey::new(config.seed);
-    let top = config.top.min(n);
-    let mut scheduled_chunks = 0u64;
-    loop {
-        // The first round plays every pair: every answer needs an estimate of each.
-        let live: Vec<bool> = if state.outcome.rounds == 0 {
-            vec![true; pair_list.len()]
-        } else {
-            live_pairs(&mut state, config, top)
+    let top = config.top.min(family.len());
+    while !state.finished {
+        let batch = (state.scheduled_chunks / 2).max(1);
+        let played = match state.stage {
+            Stage::SampledOpponents => {
+                // The race on the counts so far first, so that a die just dropped plays no
+                // more.
+                let over = state.scheduled_chunks > 0 && state.update_best_mean(config.epsilon);
+                let cap_chunks = config.max_games_per_die / CHUNK_GAMES;
+                let screened = state.outcome.screened.as_ref().expect("screening");
+                let work: Vec<(usize, u64, u64)> = RaceState::active(&state.mean_active)
+                    .into_iter()
+                    .filter_map(|i| {
+                        let done = screened[i].games / CHUNK_GAMES;
+                        let chunks = batch.min(cap_chunks - done);
+                        (chunks > 0).then_some((i, done, chunks))
+                    })
+                    .collect();
+                if over || work.is_empty() {
+                    // Stage 1 is over: decided, within epsilon, or every candidate at the
+                    // cap (then the answer stays undecided). On to the anchors' pairs.
+                    state.mean_over = true;
+                    start_anchored_pairs(&mut state, config, top);
+                    continue;
+                }
+                state.outcome.rounds += 1;
+                round(&RoundInfo {
+                    round: state.outcome.rounds,
+                    live_pairs: 0,
+                    screened_dice: work.len(),
+                    mean_candidates: state.mean_active.iter().filter(|&&a| a).count(),
+                    games_so_far: state.outcome.games,
+                });
+                state.scheduled_chunks += batch;
+                let played: Vec<(usize, DieCounts)> = work
+                    .par_iter()
+                    .map(|&(i, done, chunks)| {
+                        let stream = key.with_stream(screening::die_stream(family, i));
+                        let mut total = DieCounts::default();
+                        for chunk in done..done + chunks {
+                            progress(0);
+                            let c = screening::play_sampled_chunk(
+                                rules, dice, i, config, stream, chunk,
+                            );
+                            progress(c.games);
+                            total.games += c.games;
+                            total.wins += c.wins;
+                        }
+                        (i, total)
+                    })
+                    .collect();
+                let screened = state.outcome.screened.as_mut().expect("screening");
+                let mut games = 0u64;
+                for (i, c) in played {
+                    screened[i].games += c.games;
+                    screened[i].wins += c.wins;
+                    games += c.games;
+                }
+                games
+            }
+            Stage::Pairs => {
+                // The first round of the stage plays every pair in play: every answer needs
+                // an estimate of each.
+                let live: Vec<bool> = if state.scheduled_chunks == 0 {
+                    vec![true; state.outcome.counts.len()]
+                } else {
+                    live_pairs(&mut state, config, top)
+                };
+                let pair_list = state.outcome.pairs.pairs();
+                let cap_chunks = config.max_games_per_pair / CHUNK_GAMES;
+                let work: Vec<(usize, u64, u64)> = (0..pair_list.len())
+                    .filter(|&k| live[k])
+                    .filter_map(|k| {
+                        let done = state.outcome.counts[k].games / CHUNK_GAMES;
+                        let chunks = batch.min(cap_chunks - done);
+                        (chunks > 0).then_some((k, done, chunks))
+                    })
+                    .collect();
+                if work.is_empty() {
+                    // Settle the answers on the final counts; a race still open is
+                    // undecided.
+                    live_pairs(&mut state, config, top);
+                    state.finished = true;
+                    after_round(&state)?;
+                    break;
+                }
+                state.outcome.rounds += 1;
+                round(&RoundInfo {
+                    round: state.outcome.rounds,
+                    live_pairs: work.len(),
+                    screened_dice: 0,
+                    mean_candidates: state.mean_active.iter().filter(|&&a| a).count(),
+                    games_so_far: state.outcome.games,
+                });
+                state.scheduled_chunks += batch;
+                let n = family.len();
+                let played: Vec<(usize, PairCounts)> = work
+                    .par_iter()
+                    .map(|&(k, done, chunks)| {
+                        let (i, j) = pair_list[k];
+                        let matchup = config
+                            .matchup(rules, &dice[i], &dice[j])
+                            .expect("checked before the first round");
+                        // The pair's stream is its index among all pairs, in every design.
+                        let stream = key.with_stream(pair_index(n, i, j) as u64);
+                        let counts =
+                            play_chunks(&matchup, stream, done..done + chunks, u64::MAX, progress)
+                                .total();
+                        (
+                            k,
+                            PairCounts {
+                                games: counts.games,
+                                a_wins: counts.a_wins,
+                                b_wins: counts.b_wins,
+                            },
+                        )
+                    })
+                    .collect();
+                let mut games = 0u64;
+                for (k, c) in played {
+                    let pair = &mut state.outcome.counts[k];
+                    pair.games += c.games;
+                    pair.a_wins += c.a_wins;
+                    pair.b_wins += c.b_wins;
+                    games += c.games;
+                }
+                games
+            }
         };
-        let batch = (scheduled_chunks / 2).max(1);
-        let work: Vec<(usize, u64, u64)> = (0..pair_list.len())
-            .filter(|&k| live[k])
-            .filter_map(|k| {
-                let done = state.outcome.counts[k].games / CHUNK_GAMES;
-                let chunks = batch.min(cap_chunks - done);
-                (chunks > 0).then_some((k, done, chunks))
-            })
-            .collect();
-        if work.is_empty() {
+        state.outcome.games = state
+            .outcome
+            .games
+            .checked_add(played)
+            .expect("at most pairs * max_games_per_pair + dice * max_games_per_die games, checked to fit in u64");
+        if !after_round(&state)? {
             break;
         }
-        state.outcome.rounds += 1;
-        round(&RoundInfo {
-            round: state.outcome.rounds,
-            live_pairs: work.len(),
-            mean_candidates: state.mean_active.iter().filter(|&&a| a).count(),
-            games_so_far: state.outcome.games,
-        });
-        scheduled_chunks += batch;
-        let played: Vec<(usize, PairCounts)> = work
-            .par_iter()
-            .map(|&(k, done, chunks)| {
-                let (i, j) = pair_list[k];
-                let matchup = Matchup::new(rules, [&dice[i], &dice[j]], config.max_rolls)
-                    .expect("checked before the first round");
-                let counts = play_chunks(
-                    &matchup,
-                    key.with_stream(k as u64),
-                    done..done + chunks,
-                    u64::MAX,
-                    progress,
-                )
-                .total();
-                (
-                    k,
-                    PairCounts {
-                        games: counts.games,
-                        a_wins: counts.a_wins,
-                        b_wins: counts.b_wins,
-                    },
-                )
-            })
-            .collect();
-        for (k, c) in played {
-            let pair = &mut state.outcome.counts[k];
-            pair.games += c.games;
-            pair.a_wins += c.a_wins;
-            pair.b_wins += c.b_wins;
-            state.outcome.games = state
-                .outcome
-                .games
-                .checked_add(c.games)
-                .expect("at most pairs * max_games_per_pair games, checked to fit in u64");
-        }
     }
-    // Settle the answers on the final counts; a race still open is undecided.
-    live_pairs(&mut state, config, top);
-    Ok(state.outcome)
+    Ok(state)
+}
+
+/// Screening: stage 1 is over; the anchors are the leader and the dice of highest mean
+/// estimate, and stage 2 races their pairs, with the pair risk spread over them.
+fn start_anchored_pairs(state: &mut RaceState, config: &RaceConfig, top: usize) {
+    let o = &mut state.outcome;
+    let means: Vec<f64> = (0..o.n).map(|i| o.mean_estimate(i)).collect();
+    let anchors = screening::choose_anchors(o.best_mean.leader, &means, top);
+    o.pairs = PairSet::anchored(o.n, anchors);
+    o.counts = vec![PairCounts::default(); o.pairs.len()];
+    o.pair_alpha = config.error_probability / 2.0 / (2 * o.pairs.len()) as f64;
+    state.stage = Stage::Pairs;
+    state.scheduled_chunks = 0;
 }
 
 impl Race {
@@ -562,70 +899,61 @@ impl Race {
     }
 }
 
+/// JSON has no NaN: a NaN is written as `null` and read back from it (serde_json would
+/// write `null` and then refuse to read it as a number).
+mod nan_as_null {
+    use serde::{Deserialize, Deserializer, Serializer};
+
+    pub fn serialize<S: Serializer>(x: &f64, s: S) -> Result<S::Ok, S::Error> {
+        if x.is_nan() {
+            s.serialize_none()
+        } else {
+            s.serialize_some(x)
+        }
+    }
+
+    pub fn deserialize<'de, D: Deserializer<'de>>(d: D) -> Result<f64, D::Error> {
+        Ok(Option::<f64>::deserialize(d)?.unwrap_or(f64::NAN))
+    }
+}
+
 /// The 95 % risk of the `ci95` figures.
 const ALPHA_95: f64 = 0.05;
 
-/// Updates every race on the counts so far and returns the pairs that must play on.
-fn live_pairs(state: &mut State, config: &RaceConfig, top: usize) -> Vec<bool> {
+/// Updates every race on the counts so far and returns the pairs (by slot) that must play
+/// on.
+fn live_pairs(state: &mut RaceState, config: &RaceConfig, top: usize) -> Vec<bool> {
+    // Best mean (kept as it was once over: the leader's pairs may play on for other
+    // questions, after which its games are no longer balanced).
+    let mean_over = state.update_best_mean(config.epsilon);
     let n = state.outcome.n;
     let o = &state.outcome;
     let mut live = vec![false; o.counts.len()];
-    let mut mark = |i: usize, j: usize| live[pair_index(n, i, j)] = true;
-
-    // Best mean (kept as it was once over: the leader's pairs may play on for other
-    // questions, after which its games are no longer balanced).
-    let mean_alpha = o.mean_alpha;
-    let mut best_mean = None;
-    if !state.mean_over {
-        let (leader, over) = State::eliminate(
-            &mut state.mean_active,
-            &|i| o.mean_interval(i, mean_alpha).map(|(_, b)| b),
-            config.epsilon,
-        );
-        let (value, interval) = o
-            .mean_interval(leader, mean_alpha)
-            .expect("a die in the best-mean race has played every opponent equally often");
-        let (_, ci95) = o
-            .mean_interval(leader, ALPHA_95)
-            .expect("the same games as above");
-        best_mean = Some(Race {
-            leader,
-            candidates: State::active(&state.mean_active),
-            status: race_status(&state.mean_active, over),
-            value,
-            interval,
-            ci95,
-            games_per_pair: o.pair(leader, if leader == 0 { 1 } else { 0 }).games,
-        });
-        state.mean_over = over;
-    }
+    let mut mark = |i: usize, j: usize| {
+        if let Some(s) = o.pairs.slot(i, j) {
+            live[s] = true;
+        }
+    };
     // Maximin.
     let mut maximin = None;
     if !state.maximin_over {
-        let (leader, over) = State::eliminate(
+        let (leader, over) = RaceState::eliminate(
             &mut state.maximin_active,
             &|i| Some(o.worst(i).1),
             config.epsilon,
         );
         let (value, interval) = o.worst(leader);
-        let ci95 = (0..n)
-            .filter(|&j| j != leader)
-            .map(|j| {
-                let (wins, games) = o.wins(leader, j);
-                sequence(wins, games, RHO_PAIR, ALPHA_95).1
-            })
-            .fold(Interval { lo: 1.0, hi: 1.0 }, |m, b| Interval {
-                lo: m.lo.min(b.lo),
-                hi: m.hi.min(b.hi),
-            });
-        let games_per_pair = (0..n)
-            .filter(|&j| j != leader)
+        let ci95 = o.worst_at(leader, ALPHA_95).1;
+        let games_per_pair = o
+            .pairs
+            .opponents(leader)
+            .into_iter()
             .map(|j| o.pair(leader, j).games)
             .max()
             .unwrap_or(0);
         maximin = Some(Race {
             leader,
-            candidates: State::active(&state.maximin_active),
+            candidates: RaceState::active(&state.maximin_active),
             status: race_status(&state.maximin_active, over),
             value,
             interval,
@@ -634,27 +962,43 @@ fn live_pairs(state: &mut State, config: &RaceConfig, top: usize) -> Vec<bool> {
         });
         state.maximin_over = over;
     }
-    let (mean_over, maximin_over) = (state.mean_over, state.maximin_over);
-    // Condorcet: a die is out once another die beats it.
+    let maximin_over = state.maximin_over;
+    // Condorcet: a die is out once another die beats it; only a die whose every pair is in
+    // play can be shown to beat all.
     let beaten: Vec<bool> = (0..n)
-        .map(|c| (0..n).any(|j| j != c && o.figure(j, c).beats()))
+        .map(|c| {
+            o.pairs
+                .opponents(c)
+                .into_iter()
+                .any(|j| o.figure(j, c).beats())
+        })
         .collect();
-    let winner = (0..n).find(|&c| (0..n).all(|j| j == c || o.figure(c, j).beats()));
+    let winner = (0..n).find(|&c| {
+        o.pairs.full_row(c)
+            && o.pairs
+                .opponents(c)
+                .into_iter()
+                .all(|j| o.figure(c, j).beats())
+    });
     let candidates: Vec<usize> = (0..n).filter(|&c| !beaten[c]).collect();
     let condorcet = match winner {
         Some(c) => Condorcet::Winner(c),
         None if candidates.is_empty() => Condorcet::None,
         None => Condorcet::Undecided(candidates.clone()),
     };
-    // The top dice by mean estimate, for the cycles.
-    let mut by_mean: Vec<(usize, f64)> = (0..n).map(|i| (i, o.mean_estimate(i))).collect();
-    by_mean.sort_by(|a, b| b.1.total_cmp(&a.1).then(a.0.cmp(&b.0)));
-    let top_dice: Vec<usize> = by_mean.iter().take(top).map(|&(i, _)| i).collect();
+    // The top dice by mean estimate, for the cycles: under screening the anchors, whose
+    // pairs are all in play.
     let mut mean_of = vec![0.0; n];
-    for &(i, m) in &by_mean {
-        mean_of[i] = m;
+    for (i, m) in mean_of.iter_mut().enumerate() {
+        *m = o.mean_estimate(i);
     }
     let by_mean_of = |i: usize| mean_of[i];
+    let mut pool: Vec<usize> = match o.pairs.anchors() {
+        Some(anchors) => anchors.to_vec(),
+        None => (0..n).collect(),
+    };
+    pool.sort_by(|&a, &b| mean_of[b].total_cmp(&mean_of[a]).then(a.cmp(&b)));
+    let top_dice: Vec<usize> = pool.into_iter().take(top).collect();
 
     let round_robin = config.design == Design::RoundRobin;
     let all_over = mean_over
@@ -671,8 +1015,8 @@ fn live_pairs(state: &mut State, config: &RaceConfig, top: usize) -> Vec<bool> {
         }
     } else {
         if !mean_over {
-            for i in State::active(&state.mean_active) {
-                (0..n).filter(|&j| j != i).for_each(|j| mark(i, j));
+            for i in RaceState::active(&state.mean_active) {
+                o.pairs.opponents(i).into_iter().for_each(|j| mark(i, j));
             }
         }
         if !maximin_over {
@@ -680,17 +1024,24 @@ fn live_pairs(state: &mut State, config: &RaceConfig, top: usize) -> Vec<bool> {
             // die can be dropped); the two leaders' every pair that can still be their
             // worst (they decide the lower bound the others are measured against).
             // Each die's worst case computed once: O(n) per die.
-            let mut active: Vec<(usize, Interval)> = State::active(&state.maximin_active)
+            let mut active: Vec<(usize, Interval)> = RaceState::active(&state.maximin_active)
                 .into_iter()
                 .map(|i| (i, o.worst(i).1))
                 .collect();
             active.sort_by(|a, b| b.1.lo.total_cmp(&a.1.lo));
+            // While the best lower bound is 0 no upper bound can fall below it, so the
+            // others' pairs would play in vain until the leaders' pairs raise it. (With a die
+            // that lets no game end, such as 6,6,6,6,6,6, it stays 0: every die's worst case
+            // is 0, and this saves the cap's games for every die.)
+            let best_lo = active.first().map_or(0.0, |a| a.1.lo);
             for (rank, &(i, worst)) in active.iter().enumerate() {
-                let others = (0..n).filter(|&j| j != i);
+                let others = o.pairs.opponents(i).into_iter();
                 if rank < 2 {
                     others
                         .filter(|&j| o.p(i, j).1.lo <= worst.hi)
                         .for_each(|j| mark(i, j));
+                } else if best_lo <= 0.0 {
+                    continue;
                 } else if let Some(j) =
                     others.min_by(|&a, &b| o.p(i, a).1.hi.total_cmp(&o.p(i, b).1.hi))
                 {
@@ -706,7 +1057,11 @@ fn live_pairs(state: &mut State, config: &RaceConfig, top: usize) -> Vec<bool> {
                 .copied()
                 .max_by(|&a, &b| by_mean_of(a).total_cmp(&by_mean_of(b)).then(b.cmp(&a)));
             for &c in cands {
-                let undecided = (0..n).filter(|&j| j != c && o.figure(c, j).undecided());
+                let undecided = o
+                    .pairs
+                    .opponents(c)
+                    .into_iter()
+                    .filter(|&j| o.figure(c, j).undecided());
                 if Some(c) == favourite {
                     undecided.for_each(|j| mark(c, j));
                 } else if let Some(j) = undecided.min_by(|&a, &b| {
@@ -728,9 +1083,6 @@ fn live_pairs(state: &mut State, config: &RaceConfig, top: usize) -> Vec<bool> {
         }
     }
     let o = &mut state.outcome;
-    if let Some(race) = best_mean {
-        o.best_mean = race;
-    }
     if let Some(race) = maximin {
         o.maximin = race;
     }
@@ -750,19 +1102,6 @@ fn race_status(flags: &[bool], over: bool) -> RaceStatus {
 #[cfg(test)]
 mod tests {
     use super::*;
-
-    #[test]
-    fn pair_indices_run_through_the_pairs_in_order() {
-        let n = 7;
-        let mut k = 0;
-        for i in 0..n {
-            for j in i + 1..n {
-                assert_eq!(pair_index(n, i, j), k);
-                assert_eq!(pair_index(n, j, i), k);
-                k += 1;
-            }
-        }
-    }
 
     #[test]
     fn refuses_settings_that_cannot_run() {

@@ -48,8 +48,28 @@ pub struct Maximin {
 pub struct OpenCandidate {
     /// The candidate.
     pub die: String,
-    /// Opponents it is not shown to beat (undecided, or games that never end).
+    /// Opponents it is not shown to beat (undecided, games that never end, or under
+    /// screening pairs not played), at most [`NAMED_OPPONENTS`] of them.
     pub not_beaten: Vec<String>,
+    /// How many opponents it is not shown to beat.
+    pub not_beaten_count: usize,
+}
+
+/// The most opponents an open Condorcet candidate names (under screening a die that is no
+/// anchor has not played thousands of its pairs).
+pub const NAMED_OPPONENTS: usize = 100;
+
+/// Where the error probability went: the union bound over the confidence sequences.
+#[derive(Clone, Debug, Serialize)]
+pub struct RiskSplit {
+    /// Mean sequences (one per die).
+    pub means: u64,
+    /// The risk of each.
+    pub means_alpha: f64,
+    /// One-sided pair figures (two per pair in play).
+    pub pair_figures: u64,
+    /// The risk of each.
+    pub pairs_alpha: f64,
 }
 
 /// One die's figures, for the landscape.
@@ -59,7 +79,8 @@ pub struct DieLine {
     pub die: String,
     /// Mean P(win) against the family, estimated.
     pub mean_p: f64,
-    /// Worst P(win) against the family, estimated.
+    /// Worst P(win) over the opponents it played in pairs, estimated (under screening a die
+    /// that is no anchor played the anchors only: an upper estimate of its worst case).
     pub worst_p: f64,
     /// Games it played.
     pub games: u64,
@@ -155,8 +176,16 @@ pub struct SearchReport {
     pub design: crate::dice_search::Design,
     /// The seed.
     pub seed: u64,
+    /// Where the error probability went (union bound).
+    pub risk: RiskSplit,
+    /// Under screening: the anchor dice whose every pair was raced (else empty).
+    pub anchors: Vec<String>,
+    /// Under screening: the most sampled games a die could play.
+    pub max_games_per_die: Option<u64>,
     /// Rule profile.
     pub profile: String,
+    /// The strategy every die played (`frontmost`, rule 3, unless the profile has `choice`).
+    pub strategy: String,
     /// Board.
     pub board: String,
     /// The pairs among the top candidates, solved exactly where they fit.
@@ -217,9 +246,13 @@ impl SearchReport {
             condorcet_open: match &outcome.condorcet {
                 Condorcet::Undecided(c) => c
                     .iter()
-                    .map(|&i| OpenCandidate {
-                        die: name(i),
-                        not_beaten: names(&outcome.not_beaten(i)),
+                    .map(|&i| {
+                        let open = outcome.not_beaten(i);
+                        OpenCandidate {
+                            die: name(i),
+                            not_beaten: names(&open[..open.len().min(NAMED_OPPONENTS)]),
+                            not_beaten_count: open.len(),
+                        }
                     })
                     .collect(),
                 _ => Vec::new(),
@@ -251,7 +284,17 @@ impl SearchReport {
             max_games_per_pair: config.max_games_per_pair,
             design: config.design,
             seed: config.seed,
+            risk: RiskSplit {
+                means: outcome.n as u64,
+                means_alpha: outcome.mean_alpha,
+                pair_figures: 2 * outcome.pairs.len() as u64,
+                pairs_alpha: outcome.pair_alpha,
+            },
+            anchors: names(outcome.pairs.anchors().unwrap_or(&[])),
+            max_games_per_die: (config.design == crate::dice_search::Design::Screening)
+                .then_some(config.max_games_per_die),
             profile,
+            strategy: config.strategy.name(),
             board,
             confirmation: confirmations
                 .iter()
@@ -300,11 +343,12 @@ impl Report for SearchReport {
     fn write_table(&self, out: &mut dyn Write) -> io::Result<()> {
         writeln!(
             out,
-            "{} ({} pairs), {} board, profile {}, seed {}",
+            "{} ({} pairs), {} board, profile {}, every die playing {}, seed {}",
             self.family_description,
             thousands((self.family.len() * (self.family.len() - 1) / 2) as u64),
             self.board,
             self.profile,
+            self.strategy,
             self.seed
         )?;
         writeln!(
@@ -312,9 +356,22 @@ impl Report for SearchReport {
             "Every statement below holds together with probability at least {} ({}).",
             1.0 - self.error_probability,
             match self.design {
-                crate::dice_search::Design::Racing => "racing",
-                crate::dice_search::Design::RoundRobin => "round robin",
+                crate::dice_search::Design::Racing => "racing".to_string(),
+                crate::dice_search::Design::RoundRobin => "round robin".to_string(),
+                crate::dice_search::Design::Screening => format!(
+                    "screening: the best mean on sampled opponents, the other questions on the \
+                     pairs of {} anchor dice",
+                    self.anchors.len()
+                ),
             }
+        )?;
+        writeln!(
+            out,
+            "  (union bound: {} over {} mean sequences, {} over {} pair figures)",
+            self.risk.means_alpha,
+            thousands(self.risk.means),
+            self.risk.pairs_alpha,
+            thousands(self.risk.pair_figures)
         )?;
         writeln!(out)?;
         let b = &self.best_mean;
@@ -348,13 +405,13 @@ impl Report for SearchReport {
                         out,
                         "  {} is not shown to beat {} dice: {}{}",
                         open.die,
-                        open.not_beaten.len(),
+                        open.not_beaten_count,
                         shown
                             .iter()
                             .map(|s| s.as_str())
                             .collect::<Vec<_>>()
                             .join("  "),
-                        if open.not_beaten.len() > 8 {
+                        if open.not_beaten_count > 8 {
                             "  .."
                         } else {
                             ""

@@ -10,7 +10,7 @@ pub const Z99: f64 = 2.575_829_303_548_901;
 pub const Z999: f64 = 3.290_526_731_491_926;
 
 /// A closed interval `[lo, hi]` of probabilities.
-#[derive(Clone, Copy, Debug, PartialEq, Serialize)]
+#[derive(Clone, Copy, Debug, PartialEq, Serialize, serde::Deserialize)]
 pub struct Interval {
     /// Lower end.
     pub lo: f64,

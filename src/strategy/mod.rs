@@ -226,7 +226,7 @@ pub fn captures(rules: &Rules, other: u64, mover: Player, movement: &PieceMove) 
 
 /// A uniform index in `0..n` (`n >= 1`): Lemire's multiply-and-reject, as [`Die::roll`].
 #[inline]
-fn uniform_below<R: rand::Rng + ?Sized>(rng: &mut R, n: u32) -> u32 {
+pub(crate) fn uniform_below<R: rand::Rng + ?Sized>(rng: &mut R, n: u32) -> u32 {
     let reject_below = n.wrapping_neg() % n;
     loop {
         let product = u64::from(rng.next_u32()) * u64::from(n);

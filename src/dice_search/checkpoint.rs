@@ -1,0 +1,486 @@
+//! The racing state of a search kept on disk (`search --store DIR`), so that an interrupted
+//! search resumes where it stopped.
+//!
+//! After every round the state ([`RaceState`]: every pair's and die's counts, who is still
+//! in which race, the round and batch numbers) is written with the options that define the
+//! run ([`RunOptions`]: family, board, profile, strategy, seed, error probability,
+//! indifference, caps, design, roll cap) to `DIR/search-state.json`, through a temporary
+//! file that is flushed to disk and renamed, so the file is always a complete round. A
+//! rerun reads it back and goes on from there; since every chunk's games come from its own
+//! stream, it plays exactly the games, and reaches exactly the counts and the answer, of a
+//! run never interrupted. A round cut off in the middle is played again from its start.
+//!
+//! Read back, a file is used only if it is a search state of this program's format whose
+//! options are the run's own and whose counts are consistent (every figure a whole number
+//! of chunks within its cap, wins within games, the totals adding up). Anything else is
+//! refused with an error naming the file and what differs or is wrong, and the file is
+//! left as it is: the user decides whether to delete it or use another directory. One
+//! directory holds one search; its exact confirmations share the pair records of `rank
+//! --exact --store` in the same directory.
+
+use super::family::Family;
+use super::racing::{Design, RaceConfig, RaceState, Stage};
+use crate::rules::Rules;
+use crate::sim::CHUNK_GAMES;
+use serde::{Deserialize, Serialize};
+use std::fmt;
+use std::io::Write;
+use std::path::{Path, PathBuf};
+
+/// The name of the state file in the store directory.
+pub const STATE_FILE: &str = "search-state.json";
+
+/// What the file says it is.
+const FORMAT: &str = "wuerfelglueck search state";
+/// The layout of the file; a file of another version is refused.
+const VERSION: u32 = 1;
+
+/// The options that define a search: two runs with the same options play the same games.
+/// (Threads do not change any count; the exact confirmation's options do not touch the race.)
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct RunOptions {
+    /// The dice, in family order.
+    pub family: Vec<String>,
+    /// Board.
+    pub board: String,
+    /// Rule profile.
+    pub profile: String,
+    /// The strategy every die plays.
+    pub strategy: String,
+    /// `racing`, `round-robin` or `screening`.
+    pub design: Design,
+    /// Seed.
+    pub seed: u64,
+    /// Overall error probability.
+    pub error_probability: f64,
+    /// Indifference.
+    pub epsilon: f64,
+    /// Cap on a pair's games.
+    pub max_games_per_pair: u64,
+    /// Cap on a die's sampled games (screening).
+    pub max_games_per_die: u64,
+    /// Dice checked for cycles (anchors under screening).
+    pub top: usize,
+    /// Roll cap of a game.
+    pub max_rolls: u64,
+}
+
+impl RunOptions {
+    /// The options of a search of `family` under `rules` and `config`.
+    pub fn new(rules: &Rules, family: &Family, config: &RaceConfig) -> RunOptions {
+        RunOptions {
+            family: family.dice().iter().map(ToString::to_string).collect(),
+            board: rules.board().to_string(),
+            profile: rules.profile().to_string(),
+            strategy: config.strategy.name(),
+            design: config.design,
+            seed: config.seed,
+            error_probability: config.error_probability,
+            epsilon: config.epsilon,
+            max_games_per_pair: config.max_games_per_pair,
+            max_games_per_die: config.max_games_per_die,
+            top: config.top,
+            max_rolls: config.max_rolls,
+        }
+    }
+
+    /// The first option in which `self` (the file's) differs from `run` (this run's), as
+    /// "what: X there, Y here"; `None` if they agree.
+    fn difference(&self, run: &RunOptions) -> Option<String> {
+        let differs = |what: &str, there: String, here: String| {
+            (there != here).then(|| format!("{what}: {there} there, {here} here"))
+        };
+        let family = if self.family == run.family {
+            None
+        } else {
+            let first = self
+                .family
+                .iter()
+                .zip(&run.family)
+                .position(|(a, b)| a != b)
+                .unwrap_or(self.family.len().min(run.family.len()));
+            let at = |f: &[String]| f.get(first).map_or("none".to_string(), Clone::clone);
+            Some(format!(
+                "the family: {} dice there, {} here (die {}: {} there, {} here)",
+                self.family.len(),
+                run.family.len(),
+                first + 1,
+                at(&self.family),
+                at(&run.family)
+            ))
+        };
+        family
+            .or_else(|| differs("the board", self.board.clone(), run.board.clone()))
+            .or_else(|| differs("--profile", self.profile.clone(), run.profile.clone()))
+            .or_else(|| differs("--strategy", self.strategy.clone(), run.strategy.clone()))
+            .or_else(|| {
+                differs(
+                    "--design",
+                    self.design.name().to_string(),
+                    run.design.name().to_string(),
+                )
+            })
+            .or_else(|| differs("--seed", self.seed.to_string(), run.seed.to_string()))
+            .or_else(|| {
+                differs(
+                    "--error-probability",
+                    self.error_probability.to_string(),
+                    run.error_probability.to_string(),
+                )
+            })
+            .or_else(|| {
+                differs(
+                    "--epsilon",
+                    self.epsilon.to_string(),
+                    run.epsilon.to_string(),
+                )
+            })
+            .or_else(|| {
+                differs(
+                    "--max-games",
+                    self.max_games_per_pair.to_string(),
+                    run.max_games_per_pair.to_string(),
+                )
+            })
+            .or_else(|| {
+                differs(
+                    "--max-die-games",
+                    self.max_games_per_die.to_string(),
+                    run.max_games_per_die.to_string(),
+                )
+            })
+            .or_else(|| differs("--top", self.top.to_string(), run.top.to_string()))
+            .or_else(|| {
+                differs(
+                    "--max-rolls",
+                    self.max_rolls.to_string(),
+                    run.max_rolls.to_string(),
+                )
+            })
+    }
+}
+
+/// The file's contents.
+#[derive(Serialize, Deserialize)]
+struct StateFile {
+    format: String,
+    version: u32,
+    options: RunOptions,
+    state: RaceState,
+}
+
+/// Why a state file cannot be used or written.
+#[derive(Debug)]
+pub enum CheckpointError {
+    /// The file holds the state of a search with other options.
+    OtherSearch {
+        /// The file.
+        path: PathBuf,
+        /// The first option that differs.
+        difference: String,
+    },
+    /// The file is not a complete, consistent search state.
+    Damaged {
+        /// The file.
+        path: PathBuf,
+        /// What is wrong.
+        why: String,
+    },
+    /// The file cannot be read or written.
+    Io {
+        /// The file.
+        path: PathBuf,
+        /// The error.
+        error: std::io::Error,
+    },
+}
+
+impl fmt::Display for CheckpointError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            CheckpointError::OtherSearch { path, difference } => write!(
+                f,
+                "{} holds the state of another search ({difference}); it is left as it is: \
+                 use another --store directory for this search, or delete the file to start \
+                 afresh",
+                path.display()
+            ),
+            CheckpointError::Damaged { path, why } => write!(
+                f,
+                "{} is not a usable search state ({why}); it is left as it is: delete it to \
+                 start afresh, or use another --store directory",
+                path.display()
+            ),
+            CheckpointError::Io { path, error } => write!(f, "{}: {error}", path.display()),
+        }
+    }
+}
+
+impl std::error::Error for CheckpointError {}
+
+/// The state file of a search in a store directory.
+#[derive(Clone, Debug)]
+pub struct Checkpoint {
+    path: PathBuf,
+    options: RunOptions,
+}
+
+impl Checkpoint {
+    /// The state file in `dir` for the run with `options`.
+    pub fn new(dir: &Path, options: RunOptions) -> Checkpoint {
+        Checkpoint {
+            path: dir.join(STATE_FILE),
+            options,
+        }
+    }
+
+    /// The file.
+    pub fn path(&self) -> &Path {
+        &self.path
+    }
+
+    /// The state saved by an earlier run of the same search, `None` if there is no file;
+    /// an error if the file is for another search, damaged or unreadable. `config` gives the
+    /// caps the counts are checked against.
+    pub fn load(&self, config: &RaceConfig) -> Result<Option<RaceState>, CheckpointError> {
+        let bytes = match std::fs::read(&self.path) {
+            Ok(bytes) => bytes,
+            Err(e) if e.kind() == std::io::ErrorKind::NotFound => return Ok(None),
+            Err(error) => {
+                return Err(CheckpointError::Io {
+                    path: self.path.clone(),
+                    error,
+                });
+            }
+        };
+        let damaged = |why: String| CheckpointError::Damaged {
+            path: self.path.clone(),
+            why,
+        };
+        // The header first, so a file of another kind is named as such.
+        #[derive(Deserialize)]
+        struct Header {
+            format: String,
+            version: u32,
+        }
+        let header: Header = serde_json::from_slice(&bytes)
+            .map_err(|e| damaged(format!("not a search state: {e}")))?;
+        if header.format != FORMAT || header.version != VERSION {
+            return Err(damaged(format!(
+                "\"{}\" version {}, expected \"{FORMAT}\" version {VERSION}",
+                crate::dice::excerpt(&header.format),
+                header.version
+            )));
+        }
+        let file: StateFile = serde_json::from_slice(&bytes).map_err(|e| damaged(e.to_string()))?;
+        if let Some(difference) = file.options.difference(&self.options) {
+            return Err(CheckpointError::OtherSearch {
+                path: self.path.clone(),
+                difference,
+            });
+        }
+        check_state(&file.state, config).map_err(damaged)?;
+        Ok(Some(file.state))
+    }
+
+    /// Writes `state` (after a round): a temporary file in the same directory, flushed to
+    /// disk, renamed over the state file, so the file is always a complete round.
+    pub fn save(&self, state: &RaceState) -> Result<(), CheckpointError> {
+        let io = |path: &Path| {
+            let path = path.to_path_buf();
+            move |error| CheckpointError::Io { path, error }
+        };
+        let file = StateFile {
+            format: FORMAT.to_string(),
+            version: VERSION,
+            options: self.options.clone(),
+            state: state.clone(),
+        };
+        let text = serde_json::to_vec(&file).map_err(|e| CheckpointError::Io {
+            path: self.path.clone(),
+            error: std::io::Error::other(e),
+        })?;
+        // The process id keeps two runs on one directory from writing into each other's
+        // temporary file; the rename is atomic on one file system.
+        let tmp = self
+            .path
+            .with_file_name(format!("{STATE_FILE}.{}.partial", std::process::id()));
+        std::fs::File::create(&tmp)
+            .and_then(|mut f| {
+                f.write_all(&text)?;
+                f.write_all(b"\n")?;
+                f.sync_all()
+            })
+            .map_err(io(&tmp))?;
+        std::fs::rename(&tmp, &self.path).map_err(io(&self.path))
+    }
+}
+
+/// Whether a state read back is one a race could have reached: sizes that fit the family
+/// and the design, whole chunks within the caps, wins within games, totals that add up.
+fn check_state(state: &RaceState, config: &RaceConfig) -> Result<(), String> {
+    let o = &state.outcome;
+    let n = o.n;
+    let screening = config.design == Design::Screening;
+    if o.pairs.dice() != n
+        || state.mean_active.len() != n
+        || state.maximin_active.len() != n
+        || o.counts.len() != o.pairs.len()
+    {
+        return Err("its sizes do not fit together".into());
+    }
+    if o.screened.as_ref().map(Vec::len) != screening.then_some(n)
+        || (o.pairs.anchors().is_some() != screening)
+        || (!screening && state.stage != Stage::Pairs)
+    {
+        return Err(format!(
+            "not the state of a {} search",
+            config.design.name()
+        ));
+    }
+    let whole = |games: u64, cap: u64| games.is_multiple_of(CHUNK_GAMES) && games <= cap;
+    let mut total = 0u64;
+    for c in &o.counts {
+        let wins = c.a_wins.checked_add(c.b_wins);
+        if !whole(c.games, config.max_games_per_pair) || wins.is_none_or(|w| w > c.games) {
+            return Err(format!("a pair's counts are impossible: {c:?}"));
+        }
+        total = total.checked_add(c.games).ok_or("its games overflow")?;
+    }
+    for c in o.screened.iter().flatten() {
+        if !whole(c.games, config.max_games_per_die) || c.wins > c.games {
+            return Err(format!("a die's counts are impossible: {c:?}"));
+        }
+        total = total.checked_add(c.games).ok_or("its games overflow")?;
+    }
+    // Every counter is kept (stage 1's too, under screening): they add up to every game.
+    if total != o.games {
+        return Err(format!(
+            "its counters add up to {total} games, but it says {} were played",
+            o.games
+        ));
+    }
+    let delta = config.error_probability;
+    let pair_alpha_ok = if o.pairs.anchors().is_some_and(<[usize]>::is_empty) {
+        o.pair_alpha.is_nan()
+    } else {
+        o.pair_alpha == delta / 2.0 / (2 * o.pairs.len()) as f64
+    };
+    if o.mean_alpha != delta / 2.0 / n as f64 || !pair_alpha_ok {
+        return Err("its risks are not those of its error probability".into());
+    }
+    let in_range = |v: &[usize]| v.iter().all(|&i| i < n);
+    let condorcet_ok = match &o.condorcet {
+        super::Condorcet::Winner(c) => *c < n,
+        super::Condorcet::None => true,
+        super::Condorcet::Undecided(c) => in_range(c),
+    };
+    if !(o.best_mean.leader < n
+        && o.maximin.leader < n
+        && in_range(&o.best_mean.candidates)
+        && in_range(&o.maximin.candidates)
+        && in_range(&o.top)
+        && condorcet_ok)
+    {
+        return Err("it names a die outside the family".into());
+    }
+    Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::dice_search::racing::PairCounts;
+
+    /// One way to damage a state.
+    type Damage = Box<dyn Fn(&mut RaceState)>;
+
+    fn setup(design: Design) -> (Rules, Family, RaceConfig) {
+        let rules = Rules::bwinf();
+        let family = Family::multisets(2, 5, 6).unwrap();
+        let config = RaceConfig::new(0.01, 0.0, 4096, 3, 1, 1000, design).unwrap();
+        (rules, family, config)
+    }
+
+    #[test]
+    fn the_first_differing_option_is_named() {
+        let (rules, family, config) = setup(Design::Racing);
+        let here = RunOptions::new(&rules, &family, &config);
+        assert_eq!(here.difference(&here.clone()), None);
+        let mut there = here.clone();
+        there.seed = 2;
+        there.top = 4;
+        assert_eq!(
+            there.difference(&here).as_deref(),
+            Some("--seed: 2 there, 1 here")
+        );
+        let mut there = here.clone();
+        there.family.pop();
+        let d = there.difference(&here).unwrap();
+        assert!(
+            d.starts_with("the family: 2 dice there, 3 here (die 3: none there"),
+            "{d}"
+        );
+        let mut there = here.clone();
+        there.design = Design::Screening;
+        assert_eq!(
+            there.difference(&here).as_deref(),
+            Some("--design: screening there, racing here")
+        );
+    }
+
+    #[test]
+    fn impossible_counts_are_refused() {
+        for design in [Design::Racing, Design::Screening] {
+            let (_, family, config) = setup(design);
+            let start = RaceState::start(&family, &config);
+            assert_eq!(check_state(&start, &config), Ok(()));
+            let mut played = start.clone();
+            if design == Design::Screening {
+                let s = played.outcome.screened.as_mut().unwrap();
+                s[0].games = CHUNK_GAMES;
+                s[0].wins = 3;
+            } else {
+                played.outcome.counts[0] = PairCounts {
+                    games: CHUNK_GAMES,
+                    a_wins: 500,
+                    b_wins: 500,
+                };
+            }
+            played.outcome.games = CHUNK_GAMES;
+            assert_eq!(check_state(&played, &config), Ok(()));
+            let broken: Vec<(&str, Damage)> = vec![
+                ("games", Box::new(|s| s.outcome.games += CHUNK_GAMES)),
+                ("sizes", Box::new(|s| s.mean_active.push(true))),
+                ("risks", Box::new(|s| s.outcome.mean_alpha *= 2.0)),
+                ("outside", Box::new(|s| s.outcome.best_mean.leader = 99)),
+                (
+                    "counts",
+                    Box::new(move |s| {
+                        if let Some(d) = s.outcome.screened.as_mut() {
+                            d[0].wins = 2 * CHUNK_GAMES;
+                        } else {
+                            s.outcome.counts[0].a_wins = CHUNK_GAMES;
+                        }
+                    }),
+                ),
+                (
+                    "chunks",
+                    Box::new(move |s| {
+                        if let Some(d) = s.outcome.screened.as_mut() {
+                            d[0].games += 1;
+                        } else {
+                            s.outcome.counts[0].games += 1;
+                        }
+                        s.outcome.games += 1;
+                    }),
+                ),
+            ];
+            for (what, damage) in broken {
+                let mut s = played.clone();
+                damage(&mut s);
+                assert!(check_state(&s, &config).is_err(), "{design:?}: {what}");
+            }
+        }
+    }
+}
