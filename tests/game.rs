@@ -450,3 +450,42 @@ fn solve_and_advise_on_the_command_line() {
     ]);
     assert_eq!(code, 2, "{out}");
 }
+
+#[test]
+fn the_style_counts_agree_with_the_heuristics_that_define_them() {
+    use wuerfelglueck::exact::game::style::style_of;
+    // `capture` captures whenever it can, `safe` leaves the fewest pieces within reach,
+    // `frontmost` moves the frontmost piece: each one's table must score 100 % on its own
+    // count, and `rearmost` (never the frontmost among two or more moves) 0 %.
+    let board = "16/8/2/2";
+    let (a, b) = (die("1..6"), die("1,2,2,5,6,6"));
+    let style = |name: &str| {
+        let strategy: Strategy = name.parse().unwrap();
+        let [sa, sb] = [strategy.against(&b), strategy.against(&a)];
+        let g = game(
+            board,
+            "choice",
+            "1..6",
+            "1,2,2,5,6,6",
+            [Side::Fixed(&sa), Side::Fixed(&sb)],
+        );
+        style_of(&g.space, g.policy.as_ref().unwrap(), [&a, &b])
+    };
+    let capture = style("capture");
+    assert!(capture.captures.decisions > 100);
+    assert_eq!(capture.captures.taken, capture.captures.decisions);
+    assert_eq!(
+        capture.captures_at_a_risk.taken,
+        capture.captures_at_a_risk.decisions
+    );
+    let safe = style("safe");
+    assert!(safe.safest.decisions > 100);
+    assert_eq!(safe.safest.taken, safe.safest.decisions);
+    let front = style("frontmost");
+    assert_eq!(front.frontmost.taken, front.decisions);
+    let rear = style("rearmost");
+    assert_eq!(rear.frontmost.taken, 0);
+    assert_eq!(rear.decisions, front.decisions);
+    // Frontmost is not the capture rule: some captures on offer it passes up.
+    assert!(front.captures.taken < front.captures.decisions);
+}

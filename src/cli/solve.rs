@@ -254,6 +254,9 @@ fn run_game(
         let differences = with_threads(args.threads, || {
             crate::exact::game::differences_from_heuristics(&solution.space, table, dice)
         })?;
+        game.style = Some(with_threads(args.threads, || {
+            crate::exact::game::style::style_of(&solution.space, table, dice)
+        })?);
         for d in differences {
             game.differs_from.push(crate::report::DifferenceReport {
                 strategy: d.strategy.to_string(),

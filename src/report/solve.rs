@@ -101,6 +101,10 @@ pub struct ChoiceReport {
     /// pair.
     #[serde(skip_serializing_if = "Vec::is_empty")]
     pub differs_from: Vec<DifferenceReport>,
+    /// With both sides optimal: how the optimal pair plays in the situations a player
+    /// recognises (capture on offer, a move into the goal, pieces left within reach).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub style: Option<crate::exact::game::style::Style>,
 }
 
 /// How often a heuristic's move differs from the optimal one.
@@ -267,6 +271,7 @@ impl SolveReport {
             value_sweeps: g.value_sweeps,
             pair_sweeps: g.pair_sweeps,
             differs_from: Vec::new(),
+            style: None,
         };
         let stalled =
             !(g.value_certified && g.pair_certified && g.pair_attains_value != Some(false));
@@ -444,6 +449,34 @@ impl super::Report for SolveReport {
                     d.decisions
                 )?;
             }
+            if let Some(style) = &g.style {
+                for (what, t) in [
+                    (
+                        "captures when some moves capture and some do not",
+                        style.captures,
+                    ),
+                    (
+                        "moves into the goal when some moves do and some do not",
+                        style.enters_goal,
+                    ),
+                    (
+                        "leaves the fewest pieces within the opponent's reach when moves differ in it",
+                        style.safest,
+                    ),
+                    (
+                        "captures although every capture leaves more pieces within reach",
+                        style.captures_at_a_risk,
+                    ),
+                    ("moves the frontmost piece", style.frontmost),
+                ] {
+                    writeln!(
+                        out,
+                        "the optimal pair {what}: {:.1} % of {} decisions",
+                        100.0 * t.share(),
+                        t.decisions
+                    )?;
+                }
+            }
             if g.end_component_states > 0 {
                 writeln!(
                     out,
@@ -454,7 +487,15 @@ impl super::Report for SolveReport {
             if r.stalled {
                 writeln!(out, "NOT CERTIFIED: {}", g.not_certified_reason())?;
             }
-            writeln!(out, "Figures of the pair played (evaluated exactly):")?;
+            writeln!(
+                out,
+                "{}",
+                if g.pair_attains_value.is_some() {
+                    "Figures of the pair played (evaluated exactly):"
+                } else {
+                    "Figures under optimal play (every play ends in a win: P(A wins) = (1 + value) / 2):"
+                }
+            )?;
         }
         writeln!(out, "{:<26} {:>16}   certified interval", "figure", "value")?;
         for ((_, label), (value, [lo, hi])) in FIGURES.iter().zip(r.figures()) {

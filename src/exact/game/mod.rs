@@ -68,6 +68,7 @@ pub mod file;
 pub mod policy;
 pub mod position;
 pub mod space;
+pub mod style;
 pub mod sweep;
 pub mod value;
 

@@ -1,0 +1,161 @@
+//! How a policy table plays, told in the situations a player recognises at the table: a
+//! capture is on offer, a piece can go home into the goal, a move would leave pieces where
+//! the opponent's next roll can hit them. Each is counted over the decisions where it
+//! actually divides the legal moves (some moves capture and some do not, say), so the shares
+//! read as "when it has the choice, it captures in x % of the cases".
+
+use super::GameSpace;
+use super::policy::PolicyTable;
+use super::space::flag;
+use super::value::never;
+use crate::dice::Die;
+use crate::rules::PieceMove;
+use crate::strategy::{Threats, captures};
+use serde::Serialize;
+
+/// Decisions where a situation divided the legal moves, and how often the table took the
+/// side named by the field.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize)]
+pub struct Tally {
+    /// Decisions in which the situation arose.
+    pub decisions: u64,
+    /// Of these, the ones where the table's move is of the named kind.
+    pub taken: u64,
+}
+
+impl Tally {
+    fn add(&mut self, arose: bool, taken: bool) {
+        if arose {
+            self.decisions += 1;
+            self.taken += u64::from(taken);
+        }
+    }
+
+    fn merge(self, o: Tally) -> Tally {
+        Tally {
+            decisions: self.decisions + o.decisions,
+            taken: self.taken + o.taken,
+        }
+    }
+
+    /// `taken / decisions` (0 without decisions).
+    pub fn share(&self) -> f64 {
+        if self.decisions == 0 {
+            0.0
+        } else {
+            self.taken as f64 / self.decisions as f64
+        }
+    }
+}
+
+/// How a table plays, over both players' decisions with at least two legal moves in the
+/// reachable states that can still be won (each state and face counted once, not weighted
+/// by how often play reaches it).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize)]
+pub struct Style {
+    /// Decisions counted.
+    pub decisions: u64,
+    /// Some moves capture and some do not: the table captures.
+    pub captures: Tally,
+    /// Some moves end in the goal and some do not: the table moves into the goal.
+    pub enters_goal: Tally,
+    /// The moves leave different numbers of the mover's pieces within reach of the
+    /// opponent's next roll: the table's move leaves the fewest.
+    pub safest: Tally,
+    /// Every capture leaves more pieces within reach than the safest move does: the table
+    /// captures all the same.
+    pub captures_at_a_risk: Tally,
+    /// Every decision: the table moves the frontmost piece (the `bwinf` rule).
+    pub frontmost: Tally,
+}
+
+impl Style {
+    fn merge(self, o: Style) -> Style {
+        Style {
+            decisions: self.decisions + o.decisions,
+            captures: self.captures.merge(o.captures),
+            enters_goal: self.enters_goal.merge(o.enters_goal),
+            safest: self.safest.merge(o.safest),
+            captures_at_a_risk: self.captures_at_a_risk.merge(o.captures_at_a_risk),
+            frontmost: self.frontmost.merge(o.frontmost),
+        }
+    }
+}
+
+/// What a move is, in the terms of [`Style`].
+#[derive(Clone, Copy)]
+struct Kind {
+    captures: bool,
+    enters_goal: bool,
+    /// The mover's pieces within reach of the opponent's next roll after the move.
+    danger: u32,
+}
+
+/// The [`Style`] of `table` on `space`, whose players roll `dice` (the danger of a move is
+/// measured on the opponent's die, as the `safe` heuristic measures it).
+pub fn style_of(space: &GameSpace, table: &PolicyTable, dice: [&Die; 2]) -> Style {
+    use rayon::prelude::*;
+    const CHUNK: usize = 1 << 16;
+    let threats = [Threats::of_die(dice[1]), Threats::of_die(dice[0])];
+    let rules = &space.rules;
+    let track = rules.board().track_len();
+    let states = space.len();
+    (0..states.div_ceil(CHUNK))
+        .into_par_iter()
+        .map(|chunk| {
+            let mut style = Style::default();
+            let mut kinds = [Kind {
+                captures: false,
+                enters_goal: false,
+                danger: 0,
+            }; 64];
+            for i in chunk * CHUNK..((chunk + 1) * CHUNK).min(states) {
+                if space.flag(i) & flag::REACHED == 0 || never(space, i) {
+                    continue;
+                }
+                let position = space.position(i);
+                let mover = position.mover();
+                let (own, other) = (position.pieces[mover], position.pieces[1 - mover]);
+                for (k, &(face, _)) in space.faces(i).iter().enumerate() {
+                    let legal = rules.legal_moves(own, other, mover, face);
+                    let n = legal.len();
+                    if n < 2 {
+                        continue;
+                    }
+                    for (kind, m) in kinds.iter_mut().zip(legal.iter()) {
+                        let after = rules.roll_with_move(own, other, mover, 0, face, Some(m));
+                        *kind = Kind {
+                            captures: captures(rules, other, mover, &m),
+                            enters_goal: entered_goal(&m, track),
+                            danger: threats[mover].threatened(rules, after.own, after.other, mover),
+                        };
+                    }
+                    let kinds = &kinds[..n];
+                    let chosen = kinds[table.get(i, k)];
+                    let divides =
+                        |f: fn(&Kind) -> bool| kinds.iter().any(f) && !kinds.iter().all(f);
+                    let least = kinds.iter().map(|k| k.danger).min().unwrap_or(0);
+                    let most = kinds.iter().map(|k| k.danger).max().unwrap_or(0);
+                    let safest_capture =
+                        kinds.iter().filter(|k| k.captures).map(|k| k.danger).min();
+                    style.decisions += 1;
+                    style.captures.add(divides(|k| k.captures), chosen.captures);
+                    style
+                        .enters_goal
+                        .add(divides(|k| k.enters_goal), chosen.enters_goal);
+                    style.safest.add(least < most, chosen.danger == least);
+                    style
+                        .captures_at_a_risk
+                        .add(safest_capture.is_some_and(|d| d > least), chosen.captures);
+                    style.frontmost.add(true, table.get(i, k) == 0);
+                }
+            }
+            style
+        })
+        .reduce(Style::default, Style::merge)
+}
+
+/// Whether `m` ends in the goal after starting outside it.
+fn entered_goal(m: &PieceMove, track: u32) -> bool {
+    m.to >= track && m.from.is_none_or(|f| f < track)
+}
