@@ -280,8 +280,8 @@ impl<'a> Matchup<'a> {
             let turn = match HOW {
                 CHOOSING => {
                     let legal = self.rules.legal_moves(*own, *other, MOVER, face);
-                    let movement = self.strategies[MOVER]
-                        .choose(self.rules, *own, *other, MOVER, &legal, rng);
+                    let movement =
+                        self.strategies[MOVER].choose(self.rules, *own, *other, MOVER, &legal, rng);
                     self.rules
                         .roll_with_move(*own, *other, MOVER, tries, face, movement)
                 }
