@@ -27,11 +27,11 @@ pub enum GameEnd {
 const STUCK_CHECK_INTERVAL: u64 = 64;
 
 /// How [`Matchup::play_game`] picks the moves: the strategies choose...
-const CHOOSING: u8 = 0;
+pub(crate) const CHOOSING: u8 = 0;
 /// ... the rules pick them ...
-const BY_RULES: u8 = 1;
+pub(crate) const BY_RULES: u8 = 1;
 /// ... the rules pick them and are [`Rules::is_plain`].
-const PLAIN: u8 = 2;
+pub(crate) const PLAIN: u8 = 2;
 
 #[cold]
 #[inline(never)]
@@ -228,12 +228,22 @@ impl<'a> Matchup<'a> {
     /// `bwinf` is) nothing for the switches.
     #[inline(always)]
     pub fn play<R: Rng>(&self, first: Player, rng: &mut R) -> GameEnd {
+        match self.how() {
+            PLAIN => self.play_game::<PLAIN, R>(first, rng),
+            BY_RULES => self.play_game::<BY_RULES, R>(first, rng),
+            _ => self.play_game::<CHOOSING, R>(first, rng),
+        }
+    }
+
+    /// Which copy of the game loop plays this matchup: [`CHOOSING`], [`BY_RULES`] or
+    /// [`PLAIN`] (see [`Matchup::play_game`]).
+    pub(crate) fn how(&self) -> u8 {
         if !self.rules_pick {
-            self.play_game::<CHOOSING, R>(first, rng)
+            CHOOSING
         } else if self.rules.is_plain() {
-            self.play_game::<PLAIN, R>(first, rng)
+            PLAIN
         } else {
-            self.play_game::<BY_RULES, R>(first, rng)
+            BY_RULES
         }
     }
 
@@ -245,7 +255,7 @@ impl<'a> Matchup<'a> {
     /// stays in registers. Ending a turn is a loop exit the processor predicts, so the
     /// next turn starts before this roll's result is known.
     #[inline(always)]
-    fn play_game<const HOW: u8, R: Rng>(&self, first: Player, rng: &mut R) -> GameEnd {
+    pub(crate) fn play_game<const HOW: u8, R: Rng>(&self, first: Player, rng: &mut R) -> GameEnd {
         let [mut a, mut b] = GameState::start(first).pieces;
         let mut clock = Clock::new(self.max_rolls);
         if first == 1
