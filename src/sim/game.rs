@@ -1,7 +1,7 @@
 //! One simulated game.
 
 use crate::dice::Die;
-use crate::rules::{GameState, Player, Rules};
+use crate::rules::{GameState, Player, Rules, rare};
 use crate::strategy::Strategy;
 use rand::Rng;
 
@@ -32,10 +32,6 @@ pub(crate) const CHOOSING: u8 = 0;
 pub(crate) const BY_RULES: u8 = 1;
 /// ... the rules pick them and are [`Rules::is_plain`].
 pub(crate) const PLAIN: u8 = 2;
-
-#[cold]
-#[inline(never)]
-fn rare() {}
 
 /// A game's rolls, counted down to the next check for a stuck game or the roll cap: one
 /// register and one test in the hot loop.
@@ -299,6 +295,8 @@ impl<'a> Matchup<'a> {
                 _ => self.rules.roll_from_view(*own, *other, MOVER, tries, face),
             };
             *own = turn.own;
+            // `turn.other`, written so that the common case (no capture) is a predicted
+            // branch (see [`rare`]).
             if turn.captured_bit != 0 {
                 rare();
                 *other ^= turn.captured_bit;
