@@ -18,8 +18,8 @@ pub use turn::{IllegalMove, LegalMoves, MoveRule, PieceMove, RollOutcome, Rules,
 /// the processor predicts, instead of a conditional move, which would make the common
 /// case wait for the rare case's work. The simulators mark captures so: without a capture
 /// the next player's pieces are known before the current roll's move is, and the next roll
-/// starts at once. (`std::hint::cold_path` says the same from Rust 1.95 on; the crate
-/// builds with 1.89.)
+/// starts at once. (`std::hint::cold_path` would say the same, but the crate builds with
+/// Rust 1.89.)
 #[cold]
 #[inline(never)]
 pub(crate) fn rare() {}

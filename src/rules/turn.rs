@@ -348,7 +348,8 @@ impl Rules {
     /// All candidate moves are computed first and one is selected, which the compiler may
     /// turn into branches or conditional moves as it sees fit (forcing conditional moves
     /// with `select_unpredictable` measured 7 % slower: the branches it keeps, on whether a
-    /// piece waits and on rule 1, are well predicted and shorten the path to the next roll). Shifting the piece mask by the face gives every target at once
+    /// piece waits and on rule 1, are well predicted and shorten the path to the next
+    /// roll). Shifting the piece mask by the face gives every target at once
     /// (none for a face of 0, and none beyond the last field); the highest target belongs
     /// to the frontmost movable piece. Rule 2 needs no extra test: the piece on `A` can move
     /// exactly when field `face` is a target, and it is then the lowest one.
