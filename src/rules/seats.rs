@@ -7,7 +7,7 @@
 //! mover's own pieces alone (moves never depend on other players' pieces: those are jumped
 //! over or captured, never block), so the rules of a turn stay in one place.
 
-use super::{Board, Profile, Rules};
+use super::{Board, Profile, Rules, rare};
 use std::fmt;
 
 /// The most seats a table has.
@@ -80,8 +80,11 @@ pub struct Seats {
     start: [u32; MAX_SEATS],
     /// `shift[m][j]`: what to add (mod T) to a track field of seat `m` to get seat `j`'s number.
     shift: [[u32; MAX_SEATS]; MAX_SEATS],
-    /// `turn_shift[m][k]`: `shift[m][j]` for the seat `j` that comes `k` turns after `m`.
-    turn_shift: [[u32; MAX_SEATS]; MAX_SEATS],
+    /// `capture[m][f][j]`: what a piece of seat `m` landing on its field `f` captures of
+    /// seat `j`, as a bit in `j`'s numbering: `j`'s number of `f` for a track field and
+    /// another seat, else 0 (goal fields, `j = m`, unused seats, and `f = 64`, "no landing",
+    /// the trailing zeros of an empty mask). One load per seat in the hot path.
+    capture: [[[u64; MAX_SEATS]; 65]; MAX_SEATS],
     track_len: u32,
 }
 
@@ -107,8 +110,7 @@ pub struct SeatTurn {
     pub passes: bool,
     /// Rolls used in this turn under `three-tries`.
     pub tries: u8,
-    /// The captured piece: its seat and field in that seat's numbering (from
-    /// [`Seats::roll_in_turn_order`]: how many turns after the mover that seat comes).
+    /// The captured piece: its seat and field in that seat's numbering.
     pub captured: Option<(usize, u32)>,
 }
 
@@ -148,10 +150,13 @@ impl Seats {
                 shift[m][j] = (start[m] + t - start[j]) % t;
             }
         }
-        let mut turn_shift = [[0u32; MAX_SEATS]; MAX_SEATS];
+        let mut capture = [[[0u64; MAX_SEATS]; 65]; MAX_SEATS];
         for m in 0..players {
-            for k in 0..players {
-                turn_shift[m][k] = shift[m][(m + k) % players];
+            for (f, row) in capture[m].iter_mut().enumerate().take(t as usize) {
+                for j in (0..players).filter(|&j| j != m) {
+                    let field = (f as u32 + shift[m][j]) % t;
+                    row[j] = 1u64 << field;
+                }
             }
         }
         Ok(Seats {
@@ -159,7 +164,7 @@ impl Seats {
             players,
             start,
             shift,
-            turn_shift,
+            capture,
             track_len: t,
         })
     }
@@ -217,7 +222,7 @@ impl Seats {
     }
 
     /// Applies `face` rolled by `mover` to the seats' `pieces` (indexed by seat), with
-    /// `tries` used this turn; see [`Seats::roll_in_turn_order`].
+    /// `tries` used this turn; see [`Seats::roll_seated`].
     #[inline(always)]
     pub fn roll(
         &self,
@@ -226,56 +231,71 @@ impl Seats {
         tries: u8,
         face: u32,
     ) -> SeatTurn {
-        let seat_of = |k: usize| (mover + k) % self.players;
-        let mut in_turn_order = [0u64; MAX_SEATS];
-        for (k, slot) in in_turn_order.iter_mut().enumerate().take(self.players) {
-            *slot = pieces[seat_of(k)];
-        }
-        let mut turn = self.roll_in_turn_order(&mut in_turn_order, mover, tries, face);
-        for (k, &mask) in in_turn_order.iter().enumerate().take(self.players) {
-            pieces[seat_of(k)] = mask;
-        }
-        turn.captured = turn.captured.map(|(k, field)| (seat_of(k), field));
-        turn
+        self.roll_seated(pieces, mover, tries, face)
     }
 
-    /// Applies `face` rolled by seat `mover` with `tries` used this turn, the pieces given
-    /// in turn order: `pieces[0]` the mover's, `pieces[k]` those of the seat `k` turns
-    /// later (`N` must be the number of players). The simulator keeps its position this way,
-    /// rotated by one when the turn passes, so that every index is a constant and the
-    /// position stays in registers.
+    /// Applies `face` rolled by seat `mover` with `tries` used this turn to the seats'
+    /// `pieces` (`N` at least the number of players; unused seats hold 0).
     ///
     /// The mover's move, win, extra roll and tries come from [`Rules::roll_from_view`]
     /// (called with no opponent pieces, so it captures nothing); this function adds the
     /// capture of whatever piece of another seat stands on the landing field, if that is a
     /// track field. At most one piece stands on a field, so at most one is captured.
     #[inline(always)]
-    pub fn roll_in_turn_order<const N: usize>(
+    pub fn roll_seated<const N: usize>(
         &self,
         pieces: &mut [u64; N],
         mover: usize,
         tries: u8,
         face: u32,
     ) -> SeatTurn {
-        debug_assert_eq!(N, self.players);
-        let own = pieces[0];
-        let turn = self.rules.roll_from_view(own, 0, 0, tries, face);
-        pieces[0] = turn.own;
+        self.roll_assuming(false, pieces, mover, tries, face)
+    }
+
+    /// [`Seats::roll_seated`] for rules that are [`Rules::is_plain`] (so no tries): the
+    /// same code with the switches' tests known to fail (see [`Rules::roll_plain`]).
+    #[inline(always)]
+    pub fn roll_seated_plain<const N: usize>(
+        &self,
+        pieces: &mut [u64; N],
+        mover: usize,
+        face: u32,
+    ) -> SeatTurn {
+        debug_assert!(self.rules.is_plain());
+        self.roll_assuming(true, pieces, mover, 0, face)
+    }
+
+    /// [`Seats::roll_seated`]; `plain`: the caller knows the rules are [`Rules::is_plain`].
+    #[inline(always)]
+    fn roll_assuming<const N: usize>(
+        &self,
+        plain: bool,
+        pieces: &mut [u64; N],
+        mover: usize,
+        tries: u8,
+        face: u32,
+    ) -> SeatTurn {
+        debug_assert!(N >= self.players);
+        let own = pieces[mover];
+        let turn = if plain {
+            self.rules.roll_plain(own, 0, 0, face)
+        } else {
+            self.rules.roll_from_view(own, 0, 0, tries, face)
+        };
+        pieces[mover] = turn.own;
         // The landing field is the one bit the move set (a move never lands where it left).
-        let to = (turn.own & !own).trailing_zeros() & 63;
-        let on_track = u64::from(turn.moved & (to < self.track_len));
-        let shifts = &self.turn_shift[mover];
+        let hits = &self.capture[mover][(turn.own & !own).trailing_zeros() as usize];
         let mut captured = None;
-        for k in 1..N {
-            let mut field = to + shifts[k];
-            if field >= self.track_len {
-                field -= self.track_len;
+        // One test for all seats, on the rare path only the seat hit (see [`rare`]).
+        if (0..N).fold(0, |any, j| any | (pieces[j] & hits[j])) != 0 {
+            rare();
+            for j in 0..N {
+                let bit = pieces[j] & hits[j];
+                if bit != 0 {
+                    pieces[j] ^= bit;
+                    captured = Some((j, bit.trailing_zeros()));
+                }
             }
-            let bit = on_track << field;
-            if pieces[k] & bit != 0 {
-                captured = Some((k, field));
-            }
-            pieces[k] &= !bit;
         }
         SeatTurn {
             moved: turn.moved,

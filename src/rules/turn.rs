@@ -184,8 +184,11 @@ pub struct Rules {
     pieces: u32,
     /// The goal fields a full, immovable goal row of `k` pieces occupies, for `k = 0..=pieces`.
     packed_goal: [u64; 65],
-    /// What to add (mod track length) to a field of player 1 or 2 to get the opponent's number.
-    shift_to_opponent: [u32; 2],
+    /// `capture[m][f]`: what a piece of player `m` landing on its field `f` captures, as a
+    /// bit in the opponent's numbering: the opponent's number of `f` for a track field, 0
+    /// for a goal field and for `f = 64`, "no landing" (the trailing zeros of an empty mask).
+    /// One load in the hot path instead of an addition modulo the track length.
+    capture: [[u64; 65]; 2],
     /// No switch changes which piece moves (`goal-last`, `no-jump-in-goal` and
     /// `capture-duty` are off).
     plain_order: bool,
@@ -217,10 +220,11 @@ pub struct Turn {
 /// The move selected for a roll, in the form the hot path needs.
 #[derive(Clone, Copy, Debug)]
 struct Decision {
-    moved: bool,
-    to: u32,
-    /// Bit of the field the piece leaves (0 when it comes from `B`).
-    from_bit: u64,
+    /// The bit of the field the piece leaves (none when it comes from `B`) and the bit of
+    /// the field it lands on; 0 when nothing moves. The first is an own piece and the second
+    /// a free field, so `own ^ step` is the mover's pieces afterwards: one instruction, and
+    /// neither the fields' numbers nor a "moved" flag are needed on the simulator's path.
+    step: u64,
     rule: MoveRule,
 }
 
@@ -230,27 +234,30 @@ impl Decision {
     fn of(movement: Option<PieceMove>) -> Decision {
         match movement {
             Some(m) => Decision {
-                moved: true,
-                to: m.to,
-                from_bit: m.from.map_or(0, |f| 1u64 << f),
+                step: m.from.map_or(0, |f| 1u64 << f) | 1u64 << m.to,
                 rule: m.rule,
             },
             None => Decision {
-                moved: false,
-                to: 0,
-                from_bit: 0,
+                step: 0,
                 rule: MoveRule::Frontmost,
             },
         }
     }
 
     #[inline(always)]
-    fn new_own(&self, own: u64) -> u64 {
-        if self.moved {
-            (own & !self.from_bit) | (1u64 << self.to)
-        } else {
-            own
-        }
+    fn moved(&self) -> bool {
+        self.step != 0
+    }
+
+    /// The move as a [`PieceMove`], for the player whose pieces were `own` before it.
+    #[inline(always)]
+    fn movement(&self, own: u64) -> Option<PieceMove> {
+        let from = self.step & own;
+        self.moved().then(|| PieceMove {
+            from: (from != 0).then(|| from.trailing_zeros()),
+            to: (self.step & !own).trailing_zeros(),
+            rule: self.rule,
+        })
     }
 }
 
@@ -277,7 +284,16 @@ impl Rules {
             packed_goal,
             plain_order: !profile.goal_last && !profile.no_jump_in_goal && !profile.capture_duty,
             capture_duty: profile.capture_duty,
-            shift_to_opponent: [board.opponent_field(0, 0), board.opponent_field(1, 0)],
+            capture: [0, 1].map(|mover| {
+                std::array::from_fn(|field| {
+                    let field = field as u32;
+                    if field < board.track_len() {
+                        1u64 << board.opponent_field(mover, field)
+                    } else {
+                        0
+                    }
+                })
+            }),
         }
     }
 
@@ -308,18 +324,13 @@ impl Rules {
     /// captured, never block. That is what lets the exact solver tabulate moves per player.
     #[inline(always)]
     pub fn choose_move(&self, own: u64, face: u32) -> Option<PieceMove> {
-        let d = self.decide(own, face);
-        d.moved.then(|| PieceMove {
-            from: (d.from_bit != 0).then(|| d.from_bit.trailing_zeros()),
-            to: d.to,
-            rule: d.rule,
-        })
+        self.decide(own, face).movement(own)
     }
 
     /// The player's pieces after rolling `face`: `own` itself when nothing moves.
     #[inline(always)]
     pub fn next_own(&self, own: u64, face: u32) -> u64 {
-        self.decide(own, face).new_own(own)
+        own ^ self.decide(own, face).step
     }
 
     /// Rules 1 to 4 in one pass.
@@ -334,33 +345,31 @@ impl Rules {
 
     /// Rules 1 to 4 when neither `goal-last` nor `no-jump-in-goal` changes the move order.
     ///
-    /// All candidate moves are computed first and one is selected: a random face makes
-    /// every "which rule applies" branch unpredictable, while selects compile to
-    /// conditional moves. Shifting the piece mask by the face gives every target at once;
-    /// the highest free target belongs to the frontmost movable piece. Rule 2 needs no
-    /// extra test: the piece on `A` can move exactly when field `face` is such a target.
+    /// All candidate moves are computed first and one is selected, which the compiler may
+    /// turn into branches or conditional moves as it sees fit (forcing conditional moves
+    /// with `select_unpredictable` measured 7 % slower: the branches it keeps, on whether a
+    /// piece waits and on rule 1, are well predicted and shorten the path to the next
+    /// roll). Shifting the piece mask by the face gives every target at once
+    /// (none for a face of 0, and none beyond the last field); the highest target belongs
+    /// to the frontmost movable piece. Rule 2 needs no extra test: the piece on `A` can move
+    /// exactly when field `face` is a target, and it is then the lowest one.
     #[inline(always)]
     fn decide_plain(&self, own: u64, face: u32) -> Decision {
         let someone_waits = own.count_ones() < self.pieces;
-        let start_taken = own & 1 != 0;
-        // 1 <= face <= last_field, else nothing moves by rules 2 and 3.
-        let can_step = face.wrapping_sub(1) < self.last_field;
-        let shifted = own.wrapping_shl(face);
-        let targets = if can_step {
-            shifted & !own & self.field_mask
-        } else {
-            0
-        };
+        let targets = own.checked_shl(face).unwrap_or(0) & !own & self.field_mask;
+        // `wrapping_shl`: a face of 64 or more has no targets, so the bit is masked away.
+        let from_start = targets & 1u64.wrapping_shl(face);
+        let clear_start = someone_waits & (from_start != 0);
+        // The highest target; none when there is no target (`& targets` clears the bit
+        // that a shift by 64 & 63 = 0 leaves).
+        let frontmost = (1u64 << 63).wrapping_shr(targets.leading_zeros()) & targets;
+        let to = if clear_start { from_start } else { frontmost };
         // `&` rather than `&&`: no short-circuit, so no branch.
-        let bring_in = (face == 6) & someone_waits & !start_taken;
-        let clear_start = someone_waits & start_taken & ((targets >> (face & 63)) & 1 != 0);
-        let frontmost_to = 63 - (targets | 1).leading_zeros();
-        let to_if_moving = if clear_start { face } else { frontmost_to };
-        let to = if bring_in { 0 } else { to_if_moving };
-        let from_bit = if bring_in {
-            0
+        let bring_in = (face == 6) & someone_waits & (own & 1 == 0);
+        let step = if bring_in {
+            1
         } else {
-            1u64 << (to.wrapping_sub(face) & 63)
+            to | to.wrapping_shr(face)
         };
         let rule = if bring_in {
             MoveRule::BringIn
@@ -369,12 +378,7 @@ impl Rules {
         } else {
             MoveRule::Frontmost
         };
-        Decision {
-            moved: bring_in | clear_start | (targets != 0),
-            to,
-            from_bit,
-            rule,
-        }
+        Decision { step, rule }
     }
 
     /// Rules 1 to 4 tried one after another, for the profiles that change the move order:
@@ -548,15 +552,11 @@ impl Rules {
         state.pieces[1 - mover] = turn.other;
         state.tries = turn.tries;
         state.to_move ^= u8::from(turn.passes);
-        let d = turn.decision;
         RollOutcome {
             mover,
             face,
-            movement: d.moved.then(|| PieceMove {
-                from: (d.from_bit != 0).then(|| d.from_bit.trailing_zeros()),
-                to: d.to,
-                rule: d.rule,
-            }),
+            // The pieces before the roll: the step undone.
+            movement: turn.decision.movement(turn.own ^ turn.decision.step),
             captured: (turn.captured_bit != 0).then(|| turn.captured_bit.trailing_zeros()),
             rolls_again: !turn.won && !turn.passes,
             winner: turn.won.then_some(mover),
@@ -577,13 +577,46 @@ impl Rules {
         tries: u8,
         face: u32,
     ) -> Turn {
-        let d = if self.capture_duty {
+        self.roll_assuming(false, own, other, mover, tries, face)
+    }
+
+    /// Whether no switch changes which piece moves or how often a player rolls (only
+    /// `roll-off` and `choice` may be on): [`Rules::roll_plain`] then plays every roll.
+    pub fn is_plain(&self) -> bool {
+        self.plain_order && !self.profile.three_tries
+    }
+
+    /// [`Rules::roll_from_view`] for rules that are [`Rules::is_plain`] (so `tries` is
+    /// always 0): the same code with the switches' tests known to fail, so that a hot loop
+    /// specialised for these rules carries neither the tests nor the count of tries.
+    #[inline(always)]
+    pub fn roll_plain(&self, own: u64, other: u64, mover: Player, face: u32) -> Turn {
+        debug_assert!(self.is_plain());
+        self.roll_assuming(true, own, other, mover, 0, face)
+    }
+
+    /// [`Rules::roll_from_view`]; `plain`: the caller knows the rules are
+    /// [`Rules::is_plain`], a constant that lets the compiler drop the switches' tests.
+    #[inline(always)]
+    fn roll_assuming(
+        &self,
+        plain: bool,
+        own: u64,
+        other: u64,
+        mover: Player,
+        tries: u8,
+        face: u32,
+    ) -> Turn {
+        let d = if plain || self.plain_order {
+            self.decide_plain(own, face)
+        } else if self.capture_duty {
             // Rare profile: the move depends on the opponent, so go through the list.
             Decision::of(self.legal_moves(own, other, mover, face).frontmost())
         } else {
-            self.decide(own, face)
+            self.decide_general(own, face)
         };
-        self.finish(own, other, mover, tries, face, d)
+        let three_tries = !plain && self.profile.three_tries;
+        self.finish(own, other, mover, tries, face, d, three_tries)
     }
 
     /// One roll seen from the player to move, playing `movement`, which must be one of
@@ -603,11 +636,22 @@ impl Rules {
             None => self.legal_moves(own, other, mover, face).is_empty(),
             Some(m) => self.legal_moves(own, other, mover, face).contains(m),
         });
-        self.finish(own, other, mover, tries, face, Decision::of(movement))
+        let three_tries = self.profile.three_tries;
+        self.finish(
+            own,
+            other,
+            mover,
+            tries,
+            face,
+            Decision::of(movement),
+            three_tries,
+        )
     }
 
-    /// Everything after the move is known: capture, win, who rolls next.
+    /// Everything after the move is known: capture, win, who rolls next. `three_tries`:
+    /// the profile's switch, passed in so that a caller can make it a constant.
     #[inline(always)]
+    #[allow(clippy::too_many_arguments)]
     fn finish(
         &self,
         own: u64,
@@ -616,39 +660,29 @@ impl Rules {
         tries: u8,
         face: u32,
         d: Decision,
+        three_tries: bool,
     ) -> Turn {
-        let new_own = d.new_own(own);
+        let new_own = own ^ d.step;
         // A landing on a track field captures whatever opponent piece stands there.
-        let lands_on_track = d.moved & (d.to < self.board.track_len());
-        let theirs = u64::from(lands_on_track) << (self.opponent_field_of(mover, d.to) & 63);
+        let landing = d.step & new_own;
+        let theirs = self.capture[mover][landing.trailing_zeros() as usize];
         let won = self.has_won(new_own);
-        let extra_try = self.profile.three_tries
+        let extra_try = three_tries
             && !won
             && face != 6
-            && !d.moved
+            && !d.moved()
             && tries < 2
             && self.nothing_in_play(own);
         Turn {
             own: new_own,
             other: other & !theirs,
-            moved: d.moved,
+            moved: d.moved(),
             won,
             // A 6 rolls again, every other face passes the turn (unless a try is left).
             passes: !won & (face != 6) & !extra_try,
             tries: if extra_try { tries + 1 } else { 0 },
             captured_bit: other & theirs,
             decision: d,
-        }
-    }
-
-    /// A track field seen by `mover` in the opponent's numbering (see [`Board::opponent_field`]).
-    #[inline(always)]
-    fn opponent_field_of(&self, mover: Player, field: u32) -> u32 {
-        let f = field + self.shift_to_opponent[mover];
-        if f >= self.board.track_len() {
-            f - self.board.track_len()
-        } else {
-            f
         }
     }
 }
@@ -672,9 +706,9 @@ mod tests {
             let rules = Rules::bwinf();
             let fast = rules.decide_plain(own, face);
             let slow = rules.decide_general(own, face);
-            prop_assert_eq!(fast.moved, slow.moved);
-            if fast.moved {
-                prop_assert_eq!((fast.to, fast.from_bit, fast.rule), (slow.to, slow.from_bit, slow.rule));
+            prop_assert_eq!(fast.step, slow.step);
+            if fast.moved() {
+                prop_assert_eq!(fast.rule, slow.rule);
             }
         }
     }

@@ -1,7 +1,7 @@
 //! One simulated game.
 
 use crate::dice::Die;
-use crate::rules::{GameState, Player, Rules};
+use crate::rules::{GameState, Player, Rules, rare};
 use crate::strategy::Strategy;
 use rand::Rng;
 
@@ -25,6 +25,44 @@ pub enum GameEnd {
 /// One test against a precomputed roll number also covers the roll cap, so the hot loop
 /// keeps no idle counter; a stuck game is recognised at most this many rolls late.
 const STUCK_CHECK_INTERVAL: u64 = 64;
+
+/// How [`Matchup::play_game`] picks the moves: the strategies choose...
+pub(crate) const CHOOSING: u8 = 0;
+/// ... the rules pick them ...
+pub(crate) const BY_RULES: u8 = 1;
+/// ... the rules pick them and are [`Rules::is_plain`].
+pub(crate) const PLAIN: u8 = 2;
+
+/// A game's rolls, counted down to the next check for a stuck game or the roll cap: one
+/// register and one test in the hot loop.
+struct Clock {
+    /// Rolls left until the next check.
+    left: u64,
+    /// The roll count at which the check is due.
+    next_check: u64,
+}
+
+impl Clock {
+    fn new(max_rolls: u64) -> Clock {
+        let next_check = STUCK_CHECK_INTERVAL.min(max_rolls);
+        Clock {
+            left: next_check,
+            next_check,
+        }
+    }
+
+    /// Rolls played so far.
+    fn rolls(&self) -> u64 {
+        self.next_check - self.left
+    }
+
+    /// After a check at `rolls` rolls that did not end the game (so `rolls < max_rolls`):
+    /// the next check comes `STUCK_CHECK_INTERVAL` rolls later, or at the cap.
+    fn wind(&mut self, rolls: u64, max_rolls: u64) {
+        self.next_check = (rolls + STUCK_CHECK_INTERVAL).min(max_rolls);
+        self.left = self.next_check - rolls;
+    }
+}
 
 /// A matchup ready to play: rules, both dice, both players' strategies and the roll cap,
 /// checked by [`Matchup::new`] / [`Matchup::with_strategies`] so that every game of it ends.
@@ -179,76 +217,112 @@ impl<'a> Matchup<'a> {
     /// Plays one game from the opening position with `first` to move.
     ///
     /// When both players play `frontmost` and the profile has no `capture-duty`, the rules
-    /// pick every move from the mover's pieces alone ([`Rules::choose_move`], the `bwinf`
-    /// fast path); otherwise each roll lists the legal moves and the mover's strategy picks
-    /// one. The two loops are the same code, compiled twice, so the fast path pays nothing
-    /// for strategies.
+    /// pick every move from the mover's pieces alone ([`Rules::roll_from_view`], the
+    /// `bwinf` fast path); otherwise each roll lists the legal moves and the mover's strategy
+    /// picks one. The loops are the same code, compiled once for each case, so the fast
+    /// path pays nothing for strategies, and the plainest rules ([`Rules::is_plain`], which
+    /// `bwinf` is) nothing for the switches.
     #[inline(always)]
     pub fn play<R: Rng>(&self, first: Player, rng: &mut R) -> GameEnd {
-        if self.rules_pick {
-            self.play_game::<false, R>(first, rng)
-        } else {
-            self.play_game::<true, R>(first, rng)
+        match self.how() {
+            PLAIN => self.play_game::<PLAIN, R>(first, rng),
+            BY_RULES => self.play_game::<BY_RULES, R>(first, rng),
+            _ => self.play_game::<CHOOSING, R>(first, rng),
         }
     }
 
-    /// One game; `CHOOSING`: the strategies pick the moves, else the rules do.
+    /// Which copy of the game loop plays this matchup: [`CHOOSING`], [`BY_RULES`] or
+    /// [`PLAIN`] (see [`Matchup::play_game`]).
+    pub(crate) fn how(&self) -> u8 {
+        if !self.rules_pick {
+            CHOOSING
+        } else if self.rules.is_plain() {
+            PLAIN
+        } else {
+            BY_RULES
+        }
+    }
+
+    /// One game; `HOW`: [`CHOOSING`] (the strategies pick the moves), [`BY_RULES`] (the
+    /// rules do) or [`PLAIN`] (the rules do, and they are [`Rules::is_plain`]).
     ///
-    /// The position lives in locals from the mover's view (its pieces, the opponent's)
-    /// and is swapped when the turn passes, so the state stays in registers.
+    /// The players' turns alternate in the code itself, A's turn then B's, so which player
+    /// moves is a constant in each copy: no mover index, no swapping, and the position
+    /// stays in registers. Ending a turn is a loop exit the processor predicts, so the
+    /// next turn starts before this roll's result is known.
     #[inline(always)]
-    fn play_game<const CHOOSING: bool, R: Rng>(&self, first: Player, rng: &mut R) -> GameEnd {
-        let start = GameState::start(first);
-        let (mut own, mut other) = (start.pieces[first], start.pieces[1 - first]);
-        let (mut mover, mut tries) = (first, 0u8);
-        // The mover's die first: swapped with the turn, so a roll needs no index.
-        let mut dice = [self.dice[first], self.dice[1 - first]];
-        let mut rolls = 0u64;
-        let mut next_check = STUCK_CHECK_INTERVAL.min(self.max_rolls);
+    pub(crate) fn play_game<const HOW: u8, R: Rng>(&self, first: Player, rng: &mut R) -> GameEnd {
+        let [mut a, mut b] = GameState::start(first).pieces;
+        let mut clock = Clock::new(self.max_rolls);
+        if first == 1
+            && let Some(end) = self.play_turn::<HOW, 1, R>(&mut b, &mut a, &mut clock, rng)
+        {
+            return end;
+        }
         loop {
-            rolls += 1;
-            let face = dice[0].roll(rng);
-            let turn = if CHOOSING {
-                let legal = self.rules.legal_moves(own, other, mover, face);
-                let movement =
-                    self.strategies[mover].choose(self.rules, own, other, mover, &legal, rng);
-                self.rules
-                    .roll_with_move(own, other, mover, tries, face, movement)
-            } else {
-                // The rules' own move (what `roll_from_view` plays), taken from
-                // `choose_move`: that path never asks for the opponent's pieces, and the
-                // compiler keeps the move in registers (measured faster).
-                let movement = self.rules.choose_move(own, face);
-                self.rules
-                    .roll_with_move(own, other, mover, tries, face, movement)
+            if let Some(end) = self.play_turn::<HOW, 0, R>(&mut a, &mut b, &mut clock, rng) {
+                return end;
+            }
+            if let Some(end) = self.play_turn::<HOW, 1, R>(&mut b, &mut a, &mut clock, rng) {
+                return end;
+            }
+        }
+    }
+
+    /// The rolls of player `MOVER`, whose pieces are `own` (the opponent's `other`), until
+    /// the turn passes (`None`) or the game ends.
+    #[inline(always)]
+    fn play_turn<const HOW: u8, const MOVER: Player, R: Rng>(
+        &self,
+        own: &mut u64,
+        other: &mut u64,
+        clock: &mut Clock,
+        rng: &mut R,
+    ) -> Option<GameEnd> {
+        let mut tries = 0u8;
+        loop {
+            clock.left -= 1;
+            let face = self.dice[MOVER].roll(rng);
+            let turn = match HOW {
+                CHOOSING => {
+                    let legal = self.rules.legal_moves(*own, *other, MOVER, face);
+                    let movement =
+                        self.strategies[MOVER].choose(self.rules, *own, *other, MOVER, &legal, rng);
+                    self.rules
+                        .roll_with_move(*own, *other, MOVER, tries, face, movement)
+                }
+                PLAIN => self.rules.roll_plain(*own, *other, MOVER, face),
+                _ => self.rules.roll_from_view(*own, *other, MOVER, tries, face),
             };
+            *own = turn.own;
+            // `turn.other`, written so that the common case (no capture) is a predicted
+            // branch (see [`rare`]).
+            if turn.captured_bit != 0 {
+                rare();
+                *other ^= turn.captured_bit;
+            }
             // The three ways a game can end are rare; one combined test keeps the loop to a
             // single well-predicted branch.
-            if turn.won | (rolls >= next_check) {
+            if turn.won | (clock.left == 0) {
+                let rolls = clock.rolls();
+                let mut pieces = [turn.own, turn.other];
+                if MOVER == 1 {
+                    pieces.swap(0, 1);
+                }
                 let state = GameState {
-                    pieces: if mover == 0 {
-                        [turn.own, turn.other]
-                    } else {
-                        [turn.other, turn.own]
-                    },
-                    to_move: (mover ^ usize::from(turn.passes)) as u8,
+                    pieces,
+                    to_move: (MOVER ^ usize::from(turn.passes)) as u8,
                     tries: turn.tries,
                 };
-                if let Some(end) = self.ending(&state, turn.won, turn.moved, mover, rolls) {
-                    return end;
+                if let Some(end) = self.ending(&state, turn.won, turn.moved, MOVER, rolls) {
+                    return Some(end);
                 }
-                next_check = (rolls + STUCK_CHECK_INTERVAL).min(self.max_rolls);
+                clock.wind(rolls, self.max_rolls);
+            }
+            if turn.passes {
+                return None;
             }
             tries = turn.tries;
-            // A branch, not a select: the next roll's work then starts on the predicted
-            // path at once instead of waiting for this roll's result (measured faster).
-            if turn.passes {
-                (own, other) = (turn.other, turn.own);
-                mover ^= 1;
-                dice.swap(0, 1);
-            } else {
-                (own, other) = (turn.own, turn.other);
-            }
         }
     }
 
@@ -356,7 +430,7 @@ mod tests {
                 let first = game % 2;
                 assert_eq!(
                     m.play(first, &mut fast),
-                    m.play_game::<true, _>(first, &mut choosing),
+                    m.play_game::<CHOOSING, _>(first, &mut choosing),
                     "{profile}, game {game}"
                 );
             }

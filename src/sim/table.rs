@@ -26,6 +26,12 @@ const CHUNK_TARGET: u64 = 1024;
 /// in a duel: idle streaks this long are rare in live games).
 const IDLE_CHECK_INTERVAL: u32 = 64;
 
+/// A table game's rolls so far, and how many rolls in a row moved nothing.
+struct TableClock {
+    rolls: u64,
+    idle: u32,
+}
+
 /// How dice are assigned to seats.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, clap::ValueEnum, serde::Serialize)]
 #[serde(rename_all = "kebab-case")]
@@ -207,59 +213,98 @@ impl<'a> Table<'a> {
     /// Plays one game with `seated[s]` the die in seat `s`.
     #[inline(always)]
     pub fn play<R: Rng>(&self, seated: &[&Die; MAX_SEATS], rng: &mut R) -> TableEnd {
-        match self.seats.players() {
-            2 => self.play_in_turn_order::<2, R>(seated, rng),
-            3 => self.play_in_turn_order::<3, R>(seated, rng),
-            _ => self.play_in_turn_order::<4, R>(seated, rng),
+        match (self.seats.players(), self.seats.rules().is_plain()) {
+            (2, true) => self.play_seats::<2, true, R>(seated, rng),
+            (2, false) => self.play_seats::<2, false, R>(seated, rng),
+            (3, true) => self.play_seats::<3, true, R>(seated, rng),
+            (3, false) => self.play_seats::<3, false, R>(seated, rng),
+            (_, true) => self.play_seats::<4, true, R>(seated, rng),
+            (_, false) => self.play_seats::<4, false, R>(seated, rng),
         }
     }
 
-    /// [`Table::play`] for `N` players. The position is kept in turn order (the mover's
-    /// pieces and die first) and rotated by one seat when the turn passes, as the duel
-    /// swaps its two players: the hot loop never indexes by seat.
+    /// [`Table::play`] for `N` players; `PLAIN`: the rules are [`Rules::is_plain`]
+    /// (the switches' tests compiled out, see [`Seats::roll_seated_plain`]).
+    ///
+    /// The seats' turns follow each other in the code, seat 0's, then seat 1's and so on,
+    /// as in the duel: the seat to move is a constant in each copy, so every index is a
+    /// constant and the position stays in registers; ending a turn is a loop exit the
+    /// processor predicts.
+    ///
+    /// [`Rules::is_plain`]: crate::rules::Rules::is_plain
     #[inline(always)]
-    fn play_in_turn_order<const N: usize, R: Rng>(
+    fn play_seats<const N: usize, const PLAIN: bool, R: Rng>(
         &self,
         seated: &[&Die; MAX_SEATS],
         rng: &mut R,
     ) -> TableEnd {
         let mut pieces = [1u64; N];
-        let mut dice: [&Die; N] = std::array::from_fn(|s| seated[s]);
-        let mut mover = 0usize;
-        let mut tries = 0u8;
-        let mut idle = 0u32;
-        let mut rolls = 0u64;
+        let mut clock = TableClock { rolls: 0, idle: 0 };
         loop {
-            rolls += 1;
-            let face = dice[0].roll(rng);
-            let turn = self
-                .seats
-                .roll_in_turn_order(&mut pieces, mover, tries, face);
-            idle = if turn.moved { 0 } else { idle + 1 };
-            // The three ways a game can end are rare; one combined test keeps the loop to a
-            // single well-predicted branch.
-            let check_stuck = !turn.moved & idle.is_multiple_of(IDLE_CHECK_INTERVAL);
-            if (turn.won | check_stuck | (rolls >= self.max_rolls))
-                && let Some(end) = self.ending(
-                    seated,
-                    &pieces,
-                    mover,
-                    turn.won,
-                    turn.passes,
-                    rolls,
-                    check_stuck,
-                )
+            if let Some(end) =
+                self.seat_turn::<N, 0, PLAIN, R>(seated, &mut pieces, &mut clock, rng)
             {
                 return end;
             }
-            tries = turn.tries;
-            if turn.passes {
-                // Element by element with constant indices (not `rotate_left`, which goes
-                // through memory): the arrays stay in registers.
-                pieces = std::array::from_fn(|k| pieces[(k + 1) % N]);
-                dice = std::array::from_fn(|k| dice[(k + 1) % N]);
-                mover = self.seats.next_seat(mover);
+            if let Some(end) =
+                self.seat_turn::<N, 1, PLAIN, R>(seated, &mut pieces, &mut clock, rng)
+            {
+                return end;
             }
+            if N > 2
+                && let Some(end) =
+                    self.seat_turn::<N, 2, PLAIN, R>(seated, &mut pieces, &mut clock, rng)
+            {
+                return end;
+            }
+            if N > 3
+                && let Some(end) =
+                    self.seat_turn::<N, 3, PLAIN, R>(seated, &mut pieces, &mut clock, rng)
+            {
+                return end;
+            }
+        }
+    }
+
+    /// The rolls of seat `S` (`S < N`) until its turn passes (`None`) or the game ends.
+    #[inline(always)]
+    fn seat_turn<const N: usize, const S: usize, const PLAIN: bool, R: Rng>(
+        &self,
+        seated: &[&Die; MAX_SEATS],
+        pieces: &mut [u64; N],
+        clock: &mut TableClock,
+        rng: &mut R,
+    ) -> Option<TableEnd> {
+        let mut tries = 0u8;
+        loop {
+            clock.rolls += 1;
+            let face = seated[S].roll(rng);
+            let turn = if PLAIN {
+                self.seats.roll_seated_plain(pieces, S, face)
+            } else {
+                self.seats.roll_seated(pieces, S, tries, face)
+            };
+            clock.idle = if turn.moved { 0 } else { clock.idle + 1 };
+            // The three ways a game can end are rare; one combined test keeps the loop to a
+            // single well-predicted branch.
+            let check_stuck = !turn.moved & clock.idle.is_multiple_of(IDLE_CHECK_INTERVAL);
+            if (turn.won | check_stuck | (clock.rolls >= self.max_rolls))
+                && let Some(end) = self.ending(
+                    seated,
+                    pieces,
+                    S,
+                    turn.won,
+                    turn.passes,
+                    clock.rolls,
+                    check_stuck,
+                )
+            {
+                return Some(end);
+            }
+            if turn.passes {
+                return None;
+            }
+            tries = turn.tries;
         }
     }
 
@@ -270,7 +315,7 @@ impl<'a> Table<'a> {
     fn ending<const N: usize>(
         &self,
         seated: &[&Die; MAX_SEATS],
-        in_turn_order: &[u64; N],
+        seat_pieces: &[u64; N],
         mover: usize,
         won: bool,
         passes: bool,
@@ -281,9 +326,7 @@ impl<'a> Table<'a> {
             return Some(TableEnd::Won { seat: mover, rolls });
         }
         let mut pieces = [0u64; MAX_SEATS];
-        for (k, &mask) in in_turn_order.iter().enumerate() {
-            pieces[(mover + k) % N] = mask;
-        }
+        pieces[..N].copy_from_slice(seat_pieces);
         let next = if passes {
             self.seats.next_seat(mover)
         } else {
