@@ -383,41 +383,36 @@ pub fn bernoulli_cs(wins: u64, games: u64, alpha: f64) -> (f64, f64) {
     let f = |p: f64| -(w * p.ln() + losses * (1.0 - p).ln());
     let centre = w / n;
     // The lower end: f falls on (0, centre]; f(0) is infinite unless no game was won.
+    let inside = |p: f64| f(p) < threshold;
     let lo = if wins == 0 {
         0.0
     } else {
-        let (mut inside, mut outside) = (centre, 0.0);
-        for _ in 0..200 {
-            let mid = 0.5 * (inside + outside);
-            if mid <= outside || mid >= inside {
-                break;
-            }
-            if f(mid) < threshold {
-                inside = mid;
-            } else {
-                outside = mid;
-            }
-        }
-        outside
+        boundary(centre, 0.0, inside)
     };
     let hi = if wins == games {
         1.0
     } else {
-        let (mut inside, mut outside) = (centre, 1.0);
-        for _ in 0..200 {
-            let mid = 0.5 * (inside + outside);
-            if mid <= inside || mid >= outside {
-                break;
-            }
-            if f(mid) < threshold {
-                inside = mid;
-            } else {
-                outside = mid;
-            }
-        }
-        outside
+        boundary(centre, 1.0, inside)
     };
     (lo, hi)
+}
+
+/// The edge of an interval by bisection between a point `inside` it and a point `outside`
+/// (on either side), to the last representable `f64`: the outer end of the last step, so
+/// the interval is never narrower than the true one.
+fn boundary(mut inside: f64, mut outside: f64, is_inside: impl Fn(f64) -> bool) -> f64 {
+    for _ in 0..200 {
+        let mid = 0.5 * (inside + outside);
+        if mid == inside || mid == outside {
+            break;
+        }
+        if is_inside(mid) {
+            inside = mid;
+        } else {
+            outside = mid;
+        }
+    }
+    outside
 }
 
 /// `ln B(x, y) = ln Gamma(x) + ln Gamma(y) - ln Gamma(x + y)` for `x, y >= 1`.

@@ -408,6 +408,31 @@ fn bad_policy() -> ExactError {
     ExactError::Profile("a fixed strategy picked a move that is not legal".into())
 }
 
+/// What a sweep reports to [`fixpoint`]: its change and the width still to close, told to
+/// `tell`; a sweep that found an illegal fixed pick (`None`) sets `bad` and reports nothing
+/// left, so that the iteration stops and the caller returns the error.
+fn sweep_report(
+    change: Option<f64>,
+    gap: impl FnOnce() -> f64,
+    bad: &mut bool,
+    tell: impl FnOnce(f64),
+) -> SweepReport {
+    match change {
+        Some(change) => {
+            let gap = gap();
+            tell(gap);
+            SweepReport { change, gap }
+        }
+        None => {
+            *bad = true;
+            SweepReport {
+                change: 0.0,
+                gap: 0.0,
+            }
+        }
+    }
+}
+
 /// The exact figures of the pair of `pair` at both openings (V, W, Z iterated from 0 to the
 /// stopping rule), and the sweeps it took.
 fn evaluate_pair(
@@ -432,31 +457,28 @@ fn evaluate_pair(
         }
     };
     let mut bad = false;
-    let convergence = fixpoint::iterate(rule, |done| match pair_sweep(pair, &store) {
-        Some(change) => {
-            let gap = openings
-                .iter()
-                .map(|&o| {
-                    let s = certify(o, &store);
-                    // With both sides fixed the value is `V - W`: certify it too.
-                    let value = if both_fixed {
-                        s.a.width() + s.b.width()
-                    } else {
-                        0.0
-                    };
-                    s.width().max(value)
-                })
-                .fold(0.0, f64::max);
-            tell(true, done + 1, gap);
-            SweepReport { change, gap }
-        }
-        None => {
-            bad = true;
-            SweepReport {
-                change: 0.0,
-                gap: 0.0,
-            }
-        }
+    let gap = |store: &Store<3>| {
+        openings
+            .iter()
+            .map(|&o| {
+                let s = certify(o, store);
+                // With both sides fixed the value is `V - W`: certify it too.
+                let value = if both_fixed {
+                    s.a.width() + s.b.width()
+                } else {
+                    0.0
+                };
+                s.width().max(value)
+            })
+            .fold(0.0, f64::max)
+    };
+    let convergence = fixpoint::iterate(rule, |done| {
+        sweep_report(
+            pair_sweep(pair, &store),
+            || gap(&store),
+            &mut bad,
+            |gap| tell(true, done + 1, gap),
+        )
     })
     .map_err(ExactError::NotConverged)?;
     if bad {
@@ -545,19 +567,13 @@ fn solve(
             })
             .fold(0.0f64, f64::max)
     };
-    let mut sweep = |done: usize| match value_sweep(&space, &bracket, fixed) {
-        Some(change) => {
-            let gap = value_width(&bracket);
-            tell(false, done + 1, gap);
-            SweepReport { change, gap }
-        }
-        None => {
-            bad = true;
-            SweepReport {
-                change: 0.0,
-                gap: 0.0,
-            }
-        }
+    let mut sweep = |done: usize| {
+        sweep_report(
+            value_sweep(&space, &bracket, fixed),
+            || value_width(&bracket),
+            &mut bad,
+            |gap| tell(false, done + 1, gap),
+        )
     };
     let both_fixed = fixed.iter().all(Option::is_some);
     let convergence = if both_fixed {
