@@ -58,6 +58,33 @@ fn exact_means(m: &[Vec<f64>]) -> Vec<f64> {
         .collect()
 }
 
+/// The test family with every pair solved exactly ([`exact_matrix`]), each die's mean, and
+/// the die of the highest mean.
+struct Solved {
+    rules: Rules,
+    family: Family,
+    m: Vec<Vec<f64>>,
+    means: Vec<f64>,
+    best: usize,
+}
+
+fn solved() -> Solved {
+    let rules = rules();
+    let family = family();
+    let m = exact_matrix(&rules, &family);
+    let means = exact_means(&m);
+    let best = (0..means.len())
+        .max_by(|&a, &b| means[a].total_cmp(&means[b]))
+        .unwrap();
+    Solved {
+        rules,
+        family,
+        m,
+        means,
+        best,
+    }
+}
+
 fn config(seed: u64, design: Design) -> RaceConfig {
     RaceConfig::new(DELTA, EPSILON, 1 << 18, 3, seed, 100_000, design).unwrap()
 }
@@ -84,13 +111,13 @@ fn intervals_hold(outcome: &RaceOutcome, m: &[Vec<f64>], means: &[f64]) -> bool 
 
 #[test]
 fn the_race_finds_the_true_best_die_as_often_as_it_promises() {
-    let rules = rules();
-    let family = family();
-    let m = exact_matrix(&rules, &family);
-    let means = exact_means(&m);
-    let best = (0..means.len())
-        .max_by(|&a, &b| means[a].total_cmp(&means[b]))
-        .unwrap();
+    let Solved {
+        rules,
+        family,
+        m,
+        means,
+        best,
+    } = solved();
     let mut sorted = means.clone();
     sorted.sort_by(|a, b| b.total_cmp(a));
     // The test is meaningful only if the best die is separated from the rest.
@@ -193,13 +220,13 @@ fn every_statement_holds(outcome: &RaceOutcome, m: &[Vec<f64>], means: &[f64]) -
 /// every statement true, in at least the share of seeded runs promised.
 #[test]
 fn screening_finds_the_true_best_die_and_all_it_states_holds_as_often_as_it_promises() {
-    let rules = rules();
-    let family = family();
-    let m = exact_matrix(&rules, &family);
-    let means = exact_means(&m);
-    let best = (0..means.len())
-        .max_by(|&a, &b| means[a].total_cmp(&means[b]))
-        .unwrap();
+    let Solved {
+        rules,
+        family,
+        m,
+        means,
+        best,
+    } = solved();
     let (mut found, mut held) = (0, 0);
     let mut games = 0;
     for seed in 1..=RUNS {
@@ -249,10 +276,13 @@ fn screening_finds_the_true_best_die_and_all_it_states_holds_as_often_as_it_prom
 /// The racing design's statements, checked the same way.
 #[test]
 fn every_statement_of_racing_holds_as_often_as_it_promises() {
-    let rules = rules();
-    let family = family();
-    let m = exact_matrix(&rules, &family);
-    let means = exact_means(&m);
+    let Solved {
+        rules,
+        family,
+        m,
+        means,
+        ..
+    } = solved();
     let held = (1..=RUNS)
         .filter(|&seed| {
             let outcome = race(

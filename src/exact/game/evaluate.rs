@@ -36,7 +36,7 @@ impl PairSpace<'_> {
                     Some(Target::Next(self.space.no_move_target(at.index, face)))
                 }
                 // A single move needs no decision: the table's entry there is not read.
-                (1, picked) if wanted != 0 => self.space.option_at(at, k, 0).1.or(picked),
+                (1, _) if wanted != 0 => self.space.option_at(at, k, 0).1,
                 (_, picked) => picked,
             };
             return match target {

@@ -237,7 +237,7 @@ pub fn solve_game(
     sides: [Side<'_>; 2],
     options: &SolveOptions,
 ) -> Result<GameSolution, ExactError> {
-    solve(rules, dice, sides, options, &GameRun::default())
+    solve_game_with(rules, dice, sides, options, &GameRun::default())
 }
 
 /// What a running solve has done so far ([`solve_game_observed`]): a large board takes
@@ -293,17 +293,6 @@ impl Default for GameRun<'_> {
     }
 }
 
-/// [`solve_game`] run as `run` says.
-pub fn solve_game_with(
-    rules: &Rules,
-    dice: [&Die; 2],
-    sides: [Side<'_>; 2],
-    options: &SolveOptions,
-    run: &GameRun<'_>,
-) -> Result<GameSolution, ExactError> {
-    solve(rules, dice, sides, options, run)
-}
-
 /// [`solve_game`] that keeps the value bracket of every state ([`GameSolution::values`]),
 /// for the move advisor.
 pub fn solve_game_keeping_values(
@@ -316,7 +305,7 @@ pub fn solve_game_keeping_values(
         keep_values: true,
         ..GameRun::default()
     };
-    solve(rules, dice, sides, options, &run)
+    solve_game_with(rules, dice, sides, options, &run)
 }
 
 /// How often `policy` picks another move than `table` over `side`'s decisions in the
@@ -488,7 +477,8 @@ fn evaluate_pair(
     Ok((sa, sb, convergence.sweeps))
 }
 
-fn solve(
+/// [`solve_game`] run as `run` says.
+pub fn solve_game_with(
     rules: &Rules,
     dice: [&Die; 2],
     sides: [Side<'_>; 2],
@@ -657,10 +647,12 @@ fn solve(
     // for *every* optimal pair: the value alone gives the figures, certified to half its
     // width, and the pair's chain need not be evaluated unless asked (`evaluate_pair`),
     // which also checks that the extracted table attains the value.
-    let never_states = space.count(flag::REACHED)
+    // Reached minus those that can reach a win (inclusion-exclusion), added before it is
+    // subtracted: `reached + both >= can_a + can_b`, so no step goes below 0.
+    let never_states = (space.count(flag::REACHED)
+        + space.count(flag::REACHED | flag::WIN_A | flag::WIN_B))
         - space.count(flag::REACHED | flag::WIN_A)
-        - space.count(flag::REACHED | flag::WIN_B)
-        + space.count(flag::REACHED | flag::WIN_A | flag::WIN_B);
+        - space.count(flag::REACHED | flag::WIN_B);
     let from_value =
         !run.evaluate_pair && !both_fixed && end_component_states == 0 && never_states == 0;
     let (sa, sb, pair_sweeps) = if from_value {
