@@ -248,6 +248,123 @@ fn dice_without_small_faces_report_end_components_honestly() {
     assert!(g.value_certified);
 }
 
+/// Both optimal with every state's value bracket kept, the mirror symmetry used or not.
+fn game_with_values(board: &str, profile: &str, a: &str, b: &str, mirror: bool) -> GameSolution {
+    let run = GameRun {
+        keep_values: true,
+        mirror,
+        ..GameRun::default()
+    };
+    solve_game_with(
+        &rules(board, profile),
+        [&die(a), &die(b)],
+        [Side::Optimal, Side::Optimal],
+        &options(),
+        &run,
+    )
+    .expect("solves")
+}
+
+/// The reached states whose brackets are at most `width` wide in `g`, with their brackets;
+/// checks that they are most of the reached states (so that a test over them tests much).
+fn narrow_states(g: &GameSolution, width: f64) -> Vec<(usize, [f64; 2])> {
+    use wuerfelglueck::exact::game::space::flag;
+    let values = g.values.as_ref().expect("values kept");
+    let reached: Vec<usize> = (0..g.space.len())
+        .filter(|&i| g.space.flag(i) & flag::REACHED != 0)
+        .collect();
+    let narrow: Vec<(usize, [f64; 2])> = reached
+        .iter()
+        .map(|&i| (i, values.load(i)))
+        .filter(|(_, [lo, hi])| hi - lo <= width)
+        .collect();
+    assert!(
+        2 * narrow.len() >= reached.len(),
+        "{} of {} reached states narrowed to {width}",
+        narrow.len(),
+        reached.len()
+    );
+    narrow
+}
+
+#[test]
+fn the_same_die_on_a_symmetric_board_is_its_own_mirror_image() {
+    // The premise of the mirrored sweep, checked on the plain solve: with the same die on
+    // both sides of a board whose second start is half a track away, the value of
+    // (a, b, side) is minus the value of (b, a, other side).
+    for (board, profile, d) in [
+        ("16/8/2/2", "choice", "1..6"),
+        ("16/8/2/2", "choice+capture-duty", "1,1,6,6,6,6"),
+        ("12/6/1/1", "choice+no-jump-in-goal", "1..6"),
+    ] {
+        let plain = game_with_values(board, profile, d, d, false);
+        assert!(plain.space.symmetric() && !plain.mirrored, "{board} {d}");
+        let narrow = narrow_states(&plain, 1e-9);
+        let values = plain.values.as_ref().unwrap();
+        for (i, [lo, hi]) in narrow {
+            let (a, b, side) = plain.space.decode(i);
+            let [mlo, mhi] = values.load(plain.space.index(b, a, 1 - side));
+            assert!(
+                (lo + mhi).abs() <= 2e-9 && (hi + mlo).abs() <= 2e-9,
+                "{board} {profile} {d}: state {i}: [{lo}, {hi}] against mirror [{mlo}, {mhi}]"
+            );
+        }
+    }
+}
+
+#[test]
+fn the_mirrored_value_iteration_agrees_with_the_plain_one_at_every_state() {
+    for (board, profile, d) in [
+        ("16/8/2/2", "choice", "1..6"),
+        ("16/8/2/2", "choice+capture-duty", "1,1,6,6,6,6"),
+        ("20/10/2/2", "choice", "1,2,3,4,6,6"),
+        ("12/6/1/1", "choice+no-jump-in-goal", "1..6"),
+    ] {
+        let plain = game_with_values(board, profile, d, d, false);
+        let mirrored = game_with_values(board, profile, d, d, true);
+        assert!(mirrored.mirrored, "{board} {profile} {d} is symmetric");
+        assert!(mirrored.value_certified && plain.value_certified);
+        for (m, p) in [
+            (mirrored.value_if_a_starts, plain.value_if_a_starts),
+            (mirrored.value_if_b_starts, plain.value_if_b_starts),
+        ] {
+            assert_abs_diff_eq!(m.mid(), p.mid(), epsilon = 2e-12);
+        }
+        // Every state the mirrored solve has narrowed agrees with the plain bracket, and
+        // no bracket of one excludes the other's (both are sound).
+        let plain_values = plain.values.as_ref().unwrap();
+        let narrow = narrow_states(&mirrored, 1e-9);
+        for (i, [lo, hi]) in narrow {
+            let [plo, phi] = plain_values.load(i);
+            assert!(
+                lo <= phi + 1e-12 && plo <= hi + 1e-12,
+                "{board} {profile} {d}: state {i}: mirrored [{lo}, {hi}], plain [{plo}, {phi}]"
+            );
+            if phi - plo <= 1e-9 {
+                assert_abs_diff_eq!(0.5 * (lo + hi), 0.5 * (plo + phi), epsilon = 2e-9);
+            }
+        }
+    }
+}
+
+#[test]
+fn the_mirror_is_used_only_where_the_game_is_symmetric() {
+    let front = FrontmostPolicy;
+    // Different dice; a second start not half a track away; one side playing a fixed
+    // policy: none of these is its own mirror image.
+    assert!(!game_with_values("16/8/2/2", "choice", "1..6", "1,2,3,4,6,6", true).mirrored);
+    let lopsided = game_with_values("16/5/2/2", "choice", "1..6", "1..6", true);
+    assert!(!lopsided.space.symmetric() && !lopsided.mirrored);
+    let fixed = game(
+        "16/8/2/2",
+        "choice",
+        "1..6",
+        "1..6",
+        [Side::Optimal, Side::Fixed(&front)],
+    );
+    assert!(fixed.space.symmetric() && !fixed.mirrored);
+}
+
 /// [`game`] without evaluating the pair where the value alone gives the figures.
 fn game_from_value(board: &str, profile: &str, a: &str, b: &str) -> GameSolution {
     let run = GameRun {

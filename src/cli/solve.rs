@@ -67,6 +67,11 @@ pub struct SolveArgs {
     /// Implied by `--policy-out`.
     #[arg(long = "evaluate-pair")]
     pub evaluate_pair: bool,
+    /// Under `--profile choice`: do not use the mirror symmetry of the same die on both
+    /// sides of a symmetric board (which halves the value iteration's work). For checking
+    /// the mirrored solve against the plain one.
+    #[arg(long = "no-mirror")]
+    pub no_mirror: bool,
     /// Output format.
     #[arg(long, default_value_t = Format::Table, value_parser = Format::parser(&Format::ALL))]
     pub format: Format,
@@ -115,6 +120,7 @@ pub fn run(args: SolveArgs, out: &mut dyn Write) -> Result<(), CliError> {
         (args.strategy_b.is_some(), "--strategy-b"),
         (args.policy_out.is_some(), "--policy-out"),
         (args.evaluate_pair, "--evaluate-pair"),
+        (args.no_mirror, "--no-mirror"),
     ] {
         if given {
             return Err(CliError::input(format!(
@@ -223,6 +229,7 @@ fn run_game(
         keep_values: false,
         evaluate_pair: args.evaluate_pair || args.policy_out.is_some(),
         observer: &observer,
+        mirror: !args.no_mirror,
     };
     let solution = with_threads(args.threads, || {
         solve_game_with(rules, dice, sides, options, &run)

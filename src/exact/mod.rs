@@ -103,6 +103,7 @@ pub mod choose;
 pub mod encode;
 pub mod game;
 pub mod group;
+pub mod huge;
 pub mod matrix_free;
 pub mod memory;
 pub mod options;

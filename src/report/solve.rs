@@ -275,11 +275,18 @@ impl SolveReport {
         };
         let stalled =
             !(g.value_certified && g.pair_certified && g.pair_attains_value != Some(false));
-        let method = if g.pair_attains_value.is_some() {
-            "game with choices (value iteration from both ends, pair evaluated exactly)"
+        let iteration = if g.mirrored {
+            "value iteration from both ends, one side to move computed and mirrored to the other"
         } else {
-            "game with choices (value iteration from both ends; every play ends in a win, so \
-             P(A wins) = (1 + value) / 2 under optimal play)"
+            "value iteration from both ends"
+        };
+        let method = if g.pair_attains_value.is_some() {
+            format!("game with choices ({iteration}, pair evaluated exactly)")
+        } else {
+            format!(
+                "game with choices ({iteration}; every play ends in a win, so P(A wins) = \
+                 (1 + value) / 2 under optimal play)"
+            )
         };
         let mut report = SolveReport::new(
             dice,
@@ -287,7 +294,7 @@ impl SolveReport {
             rules.profile().to_string(),
             tolerance,
             &g.pair,
-            method.into(),
+            method,
             stalled,
             seconds,
         );

@@ -137,9 +137,12 @@ pub fn pair_sweep(pair: &PairSpace<'_>, store: &Store<3>) -> Option<f64> {
         Target::Win(_) => [0.0, 1.0, 0.0],
         Target::Next(j) => store.load(j),
     };
+    // No mirror: an extracted pair breaks ties to the frontmost piece of each side, so it
+    // need not be its own mirror image even where the game is.
     let change = sweep(
         space,
         store,
+        None,
         |_| [0.0, 0.0, 1.0],
         |index| {
             if space.flag(index) & flag::REACHED == 0 || pair.never(index) {

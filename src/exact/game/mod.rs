@@ -28,7 +28,10 @@
 //!    iterate from +1 at once, A taking the maximum and B the minimum over its legal moves
 //!    for each face (or a side playing a fixed [`policy::MovePolicy`]: a best response);
 //!    the two sides of one configuration pair, linked by rolls that move nothing, are solved
-//!    exactly per sweep ([`crate::exact::group`]); driven by [`crate::fixpoint`] with the one
+//!    exactly per sweep ([`crate::exact::group`]). With the same die on both sides of a
+//!    symmetric board the game is its own mirror image, `v(a, b, s) = -v(b, a, 1 - s)`,
+//!    and each sweep computes the rows of side 0 only ([`sweep::Mirror`]). Driven by
+//!    [`crate::fixpoint`] with the one
 //!    stopping rule of [`crate::exact::SolveOptions`]. The bracket `[lower, upper]` holds the
 //!    value at every sweep (monotone operator, `-1 <= v <= 1`); the solve stops when it is at
 //!    most the tolerance wide at both openings. A *lower bound from 0 on P(A wins) and on
@@ -85,7 +88,7 @@ use space::{GameSpace, Target, flag};
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::Instant;
 use sweep::Store;
-use value::{Bracket, never, new_bracket, target_value, value_sweep};
+use value::{Bracket, mirror_applies, never, new_bracket, target_value, value_sweep};
 
 /// How one side plays.
 #[derive(Clone, Copy)]
@@ -126,6 +129,8 @@ pub struct GameSolution {
     pub pair_attains_value: Option<bool>,
     /// Sweeps of the value iteration.
     pub value_sweeps: usize,
+    /// Whether the value iteration used the game's mirror symmetry ([`GameRun::mirror`]).
+    pub mirrored: bool,
     /// Sweeps of the pair's evaluation (0 where it was not evaluated).
     pub pair_sweeps: usize,
     /// The pair played, per joint index and face slot (fixed sides: their policy's move;
@@ -278,17 +283,23 @@ pub struct GameRun<'a> {
     pub evaluate_pair: bool,
     /// Told what the solve has done after each phase and sweep.
     pub observer: &'a (dyn Fn(Progress) + Sync),
+    /// Use the mirror symmetry where the game has one ([`GameSpace::symmetric`]: the same
+    /// die on both sides of a symmetric board) and both sides optimise: each sweep then
+    /// computes the rows of one side to move and mirrors them to the other, half the work
+    /// ([`sweep::Mirror`]). Off only to check the mirrored solve against the plain one.
+    pub mirror: bool,
 }
 
 fn ignore_progress(_: Progress) {}
 
 impl Default for GameRun<'_> {
-    /// No values kept, the pair always evaluated, nobody told.
+    /// No values kept, the pair always evaluated, nobody told, the mirror used.
     fn default() -> Self {
         GameRun {
             keep_values: false,
             evaluate_pair: true,
             observer: &ignore_progress,
+            mirror: true,
         }
     }
 }
@@ -557,9 +568,10 @@ pub fn solve_game_with(
             })
             .fold(0.0f64, f64::max)
     };
+    let mirrored = run.mirror && mirror_applies(&space, fixed);
     let mut sweep = |done: usize| {
         sweep_report(
-            value_sweep(&space, &bracket, fixed),
+            value_sweep(&space, &bracket, fixed, mirrored),
             || value_width(&bracket),
             &mut bad,
             |gap| tell(false, done + 1, gap),
@@ -727,6 +739,7 @@ pub fn solve_game_with(
         pair_certified,
         pair_attains_value,
         value_sweeps: convergence.sweeps,
+        mirrored,
         pair_sweeps,
         policy: representable.then_some(table),
         space,

@@ -17,9 +17,9 @@ impl<const K: usize> Store<K> {
     /// `len` indices, each starting at `init`.
     pub fn new(len: usize, init: [f64; K]) -> Store<K> {
         Store {
-            slots: (0..len * K)
-                .map(|i| AtomicU64::new(init[i % K].to_bits()))
-                .collect(),
+            slots: crate::exact::huge::huge_vec(len * K, |i| {
+                AtomicU64::new(init[i % K].to_bits())
+            }),
         }
     }
 
@@ -50,6 +50,7 @@ impl<const K: usize> Store<K> {
 
 /// What a row contributes in a sweep: the one-step sum over everything outside its cell,
 /// and the probabilities of staying in the cell (rolls that move nothing) to side 0 and 1.
+#[derive(Clone, Copy)]
 pub struct RowUpdate<const K: usize> {
     /// The sum over the rolls that leave the cell.
     pub outside: [f64; K],
@@ -57,44 +58,115 @@ pub struct RowUpdate<const K: usize> {
     pub stay: [f64; 2],
 }
 
+/// The values of a cell's two rows for the current values outside it: the iterated rows
+/// (`Some`) solved together, a row that is not iterated held at `fixed[row]()`. `None` if
+/// neither row is iterated.
+fn solve_cell<const K: usize>(
+    rows: &[Option<RowUpdate<K>>; 2],
+    fixed: [&dyn Fn() -> [f64; K]; 2],
+) -> Option<[[f64; K]; 2]> {
+    let mut s = [[0.0; K]; 2];
+    let mut coupling = [[0.0; 2]; 2];
+    for (r, update) in rows.iter().enumerate() {
+        let Some(u) = update else { continue };
+        s[r] = u.outside;
+        for t in 0..2 {
+            if rows[t].is_some() {
+                coupling[r][t] = u.stay[t];
+            } else if u.stay[t] > 0.0 {
+                let v = fixed[t]();
+                for k in 0..K {
+                    s[r][k] += u.stay[t] * v[k];
+                }
+            }
+        }
+    }
+    match (rows[0].is_some(), rows[1].is_some()) {
+        (true, true) => Some(solve_pair(coupling, s)),
+        (true, false) => Some([solve_one(coupling[0][0], s[0]), [0.0; K]]),
+        (false, true) => Some([[0.0; K], solve_one(coupling[1][1], s[1])]),
+        (false, false) => None,
+    }
+}
+
+/// How a sweep may use the game's mirror symmetry ([`GameSpace::symmetric`]): the state
+/// `(b, a, 1 - s)` is `(a, b, s)` seen from the other player, its values mapped by `map`
+/// (for the value bracket `[lo, hi] -> [-hi, -lo]`). A sweep with a mirror solves the cells
+/// `(a, b)` with `a <= b` only, as without one, and writes the mirror image of each solution
+/// into the cell `(b, a)`: half the cells' rows, and every target still as fresh as in a
+/// plain sweep (a move from a cell `(a, b)` with `a <= b` leads to a cell solved earlier in
+/// the sweep, or to the mirror image of one).
+#[derive(Clone, Copy)]
+pub struct Mirror<const K: usize> {
+    /// The values of a state mapped to those of its mirror image.
+    pub map: fn([f64; K]) -> [f64; K],
+}
+
+/// The update of a row seen from the other player (the row of the mirror state): outside
+/// sums mapped, the stays to side 0 and side 1 exchanged.
+fn mirrored<const K: usize>(u: RowUpdate<K>, mirror: Mirror<K>) -> RowUpdate<K> {
+    RowUpdate {
+        outside: (mirror.map)(u.outside),
+        stay: [u.stay[1], u.stay[0]],
+    }
+}
+
 /// One sweep: for each cell, `row(index)` gives the update of each iterated row (`None`:
 /// the row is not iterated, its value is `fixed(index)`); the cell's iterated rows are
-/// solved together. Returns the largest change.
+/// solved together. With a `mirror`, see [`Mirror`]. Returns the largest change.
 pub fn sweep<const K: usize>(
     space: &GameSpace,
     store: &Store<K>,
+    mirror: Option<Mirror<K>>,
     fixed: impl Fn(usize) -> [f64; K] + Sync,
     row: impl Fn(usize) -> Option<RowUpdate<K>> + Sync,
 ) -> f64 {
     let change = AtomicU64::new(0);
+    let fixed = &fixed;
     space.for_cells(false, true, |c| {
-        let rows = [row(2 * c), row(2 * c + 1)];
-        let mut s = [[0.0; K]; 2];
-        let mut coupling = [[0.0; 2]; 2];
-        for (r, update) in rows.iter().enumerate() {
-            let Some(u) = update else { continue };
-            s[r] = u.outside;
-            for t in 0..2 {
-                if rows[t].is_some() {
-                    coupling[r][t] = u.stay[t];
-                } else if u.stay[t] > 0.0 {
-                    let v = fixed(2 * c + t);
-                    for k in 0..K {
-                        s[r][k] += u.stay[t] * v[k];
+        let mut delta = 0.0f64;
+        let mut put = |index: usize, x: [f64; K]| delta = delta.max(store.store(index, x));
+        let fixed_at = |index: usize| move || fixed(index);
+        match mirror {
+            None => {
+                let rows = [row(2 * c), row(2 * c + 1)];
+                if let Some(x) = solve_cell(&rows, [&fixed_at(2 * c), &fixed_at(2 * c + 1)]) {
+                    for r in 0..2 {
+                        if rows[r].is_some() {
+                            put(2 * c + r, x[r]);
+                        }
                     }
                 }
             }
-        }
-        let x = match (rows[0].is_some(), rows[1].is_some()) {
-            (true, true) => solve_pair(coupling, s),
-            (true, false) => [solve_one(coupling[0][0], s[0]), [0.0; K]],
-            (false, true) => [[0.0; K], solve_one(coupling[1][1], s[1])],
-            (false, false) => return false,
-        };
-        let mut delta = 0.0f64;
-        for r in 0..2 {
-            if rows[r].is_some() {
-                delta = delta.max(store.store(2 * c + r, x[r]));
+            Some(m) => {
+                let image = space.mirror_cell(c);
+                if image < c {
+                    // Written as the mirror image of the cell (b, a).
+                    return false;
+                }
+                let rows = if image == c {
+                    // The cell (a, a) is its own mirror image: side 0 is side 1 mirrored.
+                    let own = row(2 * c + 1);
+                    [own.map(|u| mirrored(u, m)), own]
+                } else {
+                    [row(2 * c), row(2 * c + 1)]
+                };
+                if let Some(mut x) =
+                    solve_cell(&rows, [&fixed_at(2 * c), &fixed_at(2 * c + 1)])
+                {
+                    if image == c {
+                        // Exactly antisymmetric, not up to the rounding of the closed form.
+                        x[0] = (m.map)(x[1]);
+                    }
+                    for r in 0..2 {
+                        if rows[r].is_some() {
+                            put(2 * c + r, x[r]);
+                            if image != c {
+                                put(2 * image + 1 - r, (m.map)(x[r]));
+                            }
+                        }
+                    }
+                }
             }
         }
         if delta > 0.0 {

@@ -13,7 +13,7 @@
 
 use super::policy::{MovePolicy, Pick, decide};
 use super::space::{At, GameSpace, Target, flag};
-use super::sweep::{RowUpdate, Store, sweep};
+use super::sweep::{Mirror, RowUpdate, Store, sweep};
 use crate::rules::Player;
 
 /// A fixed policy picked a move that is not in the list of legal moves.
@@ -99,18 +99,38 @@ pub fn fold_options(
     result
 }
 
-/// One sweep of both iterates; `fixed[p]` is player `p`'s policy if it does not optimise.
-/// Returns the largest change, or `None` if a fixed policy picked a move that does not
-/// exist.
+/// The value bracket of a state's mirror image: `v(b, a, 1 - s) = -v(a, b, s)`, so
+/// `[lo, hi]` becomes `[-hi, -lo]`.
+pub const MIRROR: Mirror<2> = Mirror {
+    map: |[lo, hi]| [-hi, -lo],
+};
+
+/// Whether a value sweep may use the mirror symmetry: the game is its own mirror image
+/// ([`GameSpace::symmetric`]) and both players optimise (a fixed policy on one side only
+/// breaks the symmetry).
+pub fn mirror_applies(space: &GameSpace, fixed: [Option<&dyn MovePolicy>; 2]) -> bool {
+    space.symmetric() && fixed.iter().all(Option::is_none)
+}
+
+/// One sweep of both iterates; `fixed[p]` is player `p`'s policy if it does not optimise;
+/// with `use_mirror` (which [`mirror_applies`] must allow) only side-0 rows are computed
+/// and side 1 is their mirror image. Returns the largest change, or `None` if a fixed
+/// policy picked a move that does not exist.
+///
+/// The mirror keeps the bracket sound: the value written to `(b, a, 1)` is `-hi` of
+/// `(a, b, 0)`, and `hi >= v(a, b, 0)` gives `-hi <= -v(a, b, 0) = v(b, a, 1)`.
 pub fn value_sweep(
     space: &GameSpace,
     bracket: &Bracket,
     fixed: [Option<&dyn MovePolicy>; 2],
+    use_mirror: bool,
 ) -> Option<f64> {
+    debug_assert!(!use_mirror || mirror_applies(space, fixed));
     let bad = std::sync::atomic::AtomicBool::new(false);
     let change = sweep(
         space,
         bracket,
+        use_mirror.then_some(MIRROR),
         |_| [0.0, 0.0],
         |index| {
             let f = space.flag(index);
