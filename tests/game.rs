@@ -348,6 +348,34 @@ fn the_mirrored_value_iteration_agrees_with_the_plain_one_at_every_state() {
 }
 
 #[test]
+fn a_mirrored_solution_counts_its_style_and_differences_from_one_side() {
+    use wuerfelglueck::exact::game::differences_from_heuristics;
+    use wuerfelglueck::exact::game::style::style_of;
+    // The optimal table of a mirrored solve is its own mirror image, and the heuristics treat
+    // both players alike: the counts over A's decisions, doubled, are those over both sides.
+    for (board, profile) in [("16/8/2/2", "choice+capture-duty"), ("20/10/2/2", "choice")] {
+        let d = die("1..6");
+        let g = game(
+            board,
+            profile,
+            "1..6",
+            "1..6",
+            [Side::Optimal, Side::Optimal],
+        );
+        assert!(g.mirrored);
+        let table = g.policy.as_ref().unwrap();
+        let both = style_of(&g.space, table, [&d, &d], false);
+        assert!(both.decisions > 0 && both.safest.decisions > 0, "{both:?}");
+        assert_eq!(style_of(&g.space, table, [&d, &d], true), both, "{board}");
+        assert_eq!(
+            differences_from_heuristics(&g.space, table, [&d, &d], true),
+            differences_from_heuristics(&g.space, table, [&d, &d], false),
+            "{board}"
+        );
+    }
+}
+
+#[test]
 fn the_mirror_is_used_only_where_the_game_is_symmetric() {
     let front = FrontmostPolicy;
     // Different dice; a second start not half a track away; one side playing a fixed
@@ -538,6 +566,44 @@ fn solve_and_advise_on_the_command_line() {
     assert_eq!(json["value_certified"], true);
     assert!(json["value_if_a_starts"].as_f64().unwrap() > 0.0);
 
+    // The style of the optimal pair only when asked, and only of the optimal pair.
+    let optimal = |extra: &[&'static str]| {
+        let mut args = vec!["solve", "--a", "1..6", "--b", "1..6", "--profile", "choice"];
+        args.extend(board);
+        args.extend(["--format", "json"]);
+        args.extend(extra);
+        cli(&args)
+    };
+    let (code, out) = optimal(&[]);
+    assert_eq!(code, 0, "{out}");
+    let plain: serde_json::Value = serde_json::from_str(&out).unwrap();
+    assert!(plain.get("style").is_none() && plain.get("differs_from").is_none());
+    assert!(
+        plain["solver"].as_str().unwrap().contains("mirror"),
+        "{out}"
+    );
+    let (code, out) = optimal(&["--style"]);
+    assert_eq!(code, 0, "{out}");
+    let styled: serde_json::Value = serde_json::from_str(&out).unwrap();
+    // Two threads' sweeps interleave differently from run to run: equal to the tolerance.
+    let gap = (styled["value_if_a_starts"].as_f64().unwrap()
+        - plain["value_if_a_starts"].as_f64().unwrap())
+    .abs();
+    assert!(gap <= 1e-9, "{gap}");
+    assert!(styled["style"]["decisions"].as_u64().unwrap() > 0);
+    assert_eq!(styled["differs_from"].as_array().unwrap().len(), 5);
+    let (code, out) = optimal(&["--style", "--strategy-b", "safe"]);
+    assert_eq!(code, 2, "{out}");
+    assert!(out.contains("--style"), "{out}");
+    let (code, out) = optimal(&["--no-mirror"]);
+    assert_eq!(code, 0, "{out}");
+    let unmirrored: serde_json::Value = serde_json::from_str(&out).unwrap();
+    assert!(!unmirrored["solver"].as_str().unwrap().contains("mirror"));
+    let gap = (unmirrored["value_if_a_starts"].as_f64().unwrap()
+        - plain["value_if_a_starts"].as_f64().unwrap())
+    .abs();
+    assert!(gap <= 1e-9, "mirrored and plain values differ by {gap}");
+
     let mut args = vec!["advise", "--a", "1..6", "--b", "1..6", "--face", "4"];
     args.extend(board);
     args.extend(["--position", "A:3,10 B:A,5 turn:A", "--format", "json"]);
@@ -546,6 +612,44 @@ fn solve_and_advise_on_the_command_line() {
     let json: serde_json::Value = serde_json::from_str(&out).unwrap();
     assert_eq!(json["method"], "exact");
     assert_eq!(json["moves"].as_array().unwrap().len(), 2);
+
+    // The style of the optimal pair only when asked, and only of the optimal pair.
+    let optimal = |extra: &[&'static str]| {
+        let mut args = vec!["solve", "--a", "1..6", "--b", "1..6", "--profile", "choice"];
+        args.extend(board);
+        args.extend(["--format", "json"]);
+        args.extend(extra);
+        cli(&args)
+    };
+    let (code, out) = optimal(&[]);
+    assert_eq!(code, 0, "{out}");
+    let plain: serde_json::Value = serde_json::from_str(&out).unwrap();
+    assert!(plain.get("style").is_none() && plain.get("differs_from").is_none());
+    assert!(
+        plain["solver"].as_str().unwrap().contains("mirror"),
+        "{out}"
+    );
+    let (code, out) = optimal(&["--style"]);
+    assert_eq!(code, 0, "{out}");
+    let styled: serde_json::Value = serde_json::from_str(&out).unwrap();
+    // Two threads' sweeps interleave differently from run to run: equal to the tolerance.
+    let gap = (styled["value_if_a_starts"].as_f64().unwrap()
+        - plain["value_if_a_starts"].as_f64().unwrap())
+    .abs();
+    assert!(gap <= 1e-9, "{gap}");
+    assert!(styled["style"]["decisions"].as_u64().unwrap() > 0);
+    assert_eq!(styled["differs_from"].as_array().unwrap().len(), 5);
+    let (code, out) = optimal(&["--style", "--strategy-b", "safe"]);
+    assert_eq!(code, 2, "{out}");
+    assert!(out.contains("--style"), "{out}");
+    let (code, out) = optimal(&["--no-mirror"]);
+    assert_eq!(code, 0, "{out}");
+    let unmirrored: serde_json::Value = serde_json::from_str(&out).unwrap();
+    assert!(!unmirrored["solver"].as_str().unwrap().contains("mirror"));
+    let gap = (unmirrored["value_if_a_starts"].as_f64().unwrap()
+        - plain["value_if_a_starts"].as_f64().unwrap())
+    .abs();
+    assert!(gap <= 1e-9, "mirrored and plain values differ by {gap}");
 
     let mut args = vec!["advise", "--a", "1..6", "--b", "1..6", "--face", "4"];
     args.extend(board);
@@ -586,7 +690,7 @@ fn the_style_counts_agree_with_the_heuristics_that_define_them() {
             "1,2,2,5,6,6",
             [Side::Fixed(&sa), Side::Fixed(&sb)],
         );
-        style_of(&g.space, g.policy.as_ref().unwrap(), [&a, &b])
+        style_of(&g.space, g.policy.as_ref().unwrap(), [&a, &b], false)
     };
     let capture = style("capture");
     assert!(capture.captures.decisions > 100);

@@ -11,7 +11,10 @@
 /// pages before the elements are written.
 pub fn huge_vec<T>(len: usize, init: impl FnMut(usize) -> T) -> Vec<T> {
     let mut v: Vec<T> = Vec::with_capacity(len);
-    advise_huge_pages(v.as_mut_ptr().cast::<u8>(), len.saturating_mul(size_of::<T>()));
+    advise_huge_pages(
+        v.as_mut_ptr().cast::<u8>(),
+        len.saturating_mul(size_of::<T>()),
+    );
     v.extend((0..len).map(init));
     v
 }

@@ -276,7 +276,7 @@ impl SolveReport {
         let stalled =
             !(g.value_certified && g.pair_certified && g.pair_attains_value != Some(false));
         let iteration = if g.mirrored {
-            "value iteration from both ends, one side to move computed and mirrored to the other"
+            "value iteration from both ends, half the cells solved and mirrored to the other half"
         } else {
             "value iteration from both ends"
         };

@@ -283,6 +283,10 @@ pub struct GameRun<'a> {
     pub evaluate_pair: bool,
     /// Told what the solve has done after each phase and sweep.
     pub observer: &'a (dyn Fn(Progress) + Sync),
+    /// Extract the pair played into a [`PolicyTable`] ([`GameSolution::policy`]): a pass over
+    /// every decision, needed for a policy file and for [`style::style_of`]. Always done
+    /// where the pair is evaluated.
+    pub extract_policy: bool,
     /// Use the mirror symmetry where the game has one ([`GameSpace::symmetric`]: the same
     /// die on both sides of a symmetric board) and both sides optimise: each sweep then
     /// computes the rows of one side to move and mirrors them to the other, half the work
@@ -293,12 +297,13 @@ pub struct GameRun<'a> {
 fn ignore_progress(_: Progress) {}
 
 impl Default for GameRun<'_> {
-    /// No values kept, the pair always evaluated, nobody told, the mirror used.
+    /// No values kept, the pair always evaluated and extracted, nobody told, the mirror used.
     fn default() -> Self {
         GameRun {
             keep_values: false,
             evaluate_pair: true,
             observer: &ignore_progress,
+            extract_policy: true,
             mirror: true,
         }
     }
@@ -372,11 +377,14 @@ pub struct Difference {
 }
 
 /// [`count_differences`] of every built-in heuristic against `table`, on A's and B's
-/// decisions alike (`safe` measured against each mover's opponent's die).
+/// decisions alike (`safe` measured against each mover's opponent's die). `mirrored`: the
+/// table is its own mirror image ([`GameSolution::mirrored`]; the heuristics treat both
+/// players alike), so B's decisions are A's seen from the other side: A's are counted twice.
 pub fn differences_from_heuristics(
     space: &GameSpace,
     table: &PolicyTable,
     dice: [&Die; 2],
+    mirrored: bool,
 ) -> Vec<Difference> {
     use crate::strategy::{STRATEGY_NAMES, Strategy};
     STRATEGY_NAMES
@@ -384,11 +392,16 @@ pub fn differences_from_heuristics(
         .filter_map(|&name| {
             let strategy: Strategy = name.parse().ok()?;
             let (mut decisions, mut differing) = (0, 0);
-            for side in 0..2 {
+            let sides: &[usize] = if mirrored { &[0] } else { &[0, 1] };
+            for &side in sides {
                 let resolved = strategy.against(dice[1 - side]);
                 let (d, x) = count_differences(space, table, &resolved, side);
                 decisions += d;
                 differing += x;
+            }
+            if mirrored {
+                decisions *= 2;
+                differing *= 2;
             }
             Some(Difference {
                 strategy: name,
@@ -610,55 +623,11 @@ pub fn solve_game_with(
     };
     let [mut va, mut vb] = openings.map(value_at);
 
-    // The pair played: greedy for optimal sides.
-    let mut table = PolicyTable::new(len, slots, rules.board().pieces())
-        .ok_or_else(|| ExactError::TooLarge("the policy table overflows".into()))?;
-    let mixes = AtomicBool::new(false);
-    let illegal = AtomicBool::new(false);
-    table.par_fill(|i, k| {
-        if space.flag(i) & flag::REACHED == 0 || never(&space, i) || k >= space.faces(i).len() {
-            return None;
-        }
-        let mut mids = [0.0f64; 64];
-        let n = space.options(i, k, |m, t| {
-            let [lo, hi] = target_value(&bracket, t);
-            mids[m] = 0.5 * (lo + hi);
-        });
-        if n < 2 {
-            return None;
-        }
-        Some(match fixed[i & 1] {
-            Some(p) => match decide(&space, p, i, k) {
-                Pick::One(m) if m < n => m,
-                Pick::One(_) => {
-                    illegal.store(true, Ordering::Relaxed);
-                    0
-                }
-                Pick::Uniform => {
-                    mixes.store(true, Ordering::Relaxed);
-                    0
-                }
-            },
-            None => {
-                let better = |x: f64, y: f64| if i & 1 == 0 { x > y } else { x < y };
-                (1..n).fold(
-                    0,
-                    |best, m| if better(mids[m], mids[best]) { m } else { best },
-                )
-            }
-        })
-    });
-    if illegal.into_inner() {
-        return Err(bad_policy());
-    }
-    let representable = !mixes.into_inner();
-    let values = keep_values.then_some(bracket);
-
-    // The pair's figures. Where no play can go on forever (no end component) and every
-    // reachable state can still be won, every pair ends with a win, so P(A wins) = (1 + v)/2
-    // for *every* optimal pair: the value alone gives the figures, certified to half its
-    // width, and the pair's chain need not be evaluated unless asked (`evaluate_pair`),
-    // which also checks that the extracted table attains the value.
+    // Where no play can go on forever (no end component) and every reachable state can
+    // still be won, every pair ends with a win, so P(A wins) = (1 + v)/2 for *every* optimal
+    // pair: the value alone gives the figures, certified to half its width, and the pair's
+    // chain need not be evaluated unless asked (`evaluate_pair`), which also checks that the
+    // extracted table attains the value.
     // Reached minus those that can reach a win (inclusion-exclusion), added before it is
     // subtracted: `reached + both >= can_a + can_b`, so no step goes below 0.
     let never_states = (space.count(flag::REACHED)
@@ -667,6 +636,16 @@ pub fn solve_game_with(
         - space.count(flag::REACHED | flag::WIN_B);
     let from_value =
         !run.evaluate_pair && !both_fixed && end_component_states == 0 && never_states == 0;
+    // The pair played (greedy for optimal sides), and whether a table can hold it.
+    let extracted = if run.extract_policy || !from_value {
+        Some(extract_pair(&space, &bracket, fixed, len, slots)?)
+    } else {
+        None
+    };
+    let values = keep_values.then_some(bracket);
+
+    // The pair's figures: from the value where it gives them (above), else from the pair's
+    // chain.
     let (sa, sb, pair_sweeps) = if from_value {
         let figures = |v: &Bounds| StateBounds {
             a: Bounds {
@@ -681,12 +660,18 @@ pub fn solve_game_with(
         };
         (figures(&va), figures(&vb), 0)
     } else {
+        let Some((table, representable)) = &extracted else {
+            return Err(ExactError::TooLarge(
+                "the pair to evaluate was not extracted".into(),
+            ));
+        };
+        let representable = *representable;
         let policies: [&dyn MovePolicy; 2] = [0, 1].map(|p| match sides[p] {
             // The table holds a fixed side's picks too wherever it does not mix: reading
             // them from the table costs a lookup per decision, asking the policy again in
             // every sweep costs the heuristic's work (`safe` builds the opponent's threats).
             Side::Fixed(f) if !representable => f,
-            _ => &table as &dyn MovePolicy,
+            _ => table as &dyn MovePolicy,
         });
         let pair = PairSpace {
             space: &space,
@@ -741,8 +726,61 @@ pub fn solve_game_with(
         value_sweeps: convergence.sweeps,
         mirrored,
         pair_sweeps,
-        policy: representable.then_some(table),
+        policy: extracted.and_then(|(table, representable)| representable.then_some(table)),
         space,
         values,
     })
+}
+
+/// The pair played, greedy from the value bracket's midpoints for optimal sides (ties to
+/// the frontmost piece) and the fixed policy's picks for fixed sides, with whether a table
+/// holds it (`false` if a fixed side mixes its moves).
+fn extract_pair(
+    space: &GameSpace,
+    bracket: &Bracket,
+    fixed: [Option<&dyn MovePolicy>; 2],
+    len: usize,
+    slots: usize,
+) -> Result<(PolicyTable, bool), ExactError> {
+    let mut table = PolicyTable::new(len, slots, space.rules.board().pieces())
+        .ok_or_else(|| ExactError::TooLarge("the policy table overflows".into()))?;
+    let mixes = AtomicBool::new(false);
+    let illegal = AtomicBool::new(false);
+    table.par_fill(|i, k| {
+        if space.flag(i) & flag::REACHED == 0 || never(space, i) || k >= space.faces(i).len() {
+            return None;
+        }
+        let mut mids = [0.0f64; 64];
+        let n = space.options(i, k, |m, t| {
+            let [lo, hi] = target_value(bracket, t);
+            mids[m] = 0.5 * (lo + hi);
+        });
+        if n < 2 {
+            return None;
+        }
+        Some(match fixed[i & 1] {
+            Some(p) => match decide(space, p, i, k) {
+                Pick::One(m) if m < n => m,
+                Pick::One(_) => {
+                    illegal.store(true, Ordering::Relaxed);
+                    0
+                }
+                Pick::Uniform => {
+                    mixes.store(true, Ordering::Relaxed);
+                    0
+                }
+            },
+            None => {
+                let better = |x: f64, y: f64| if i & 1 == 0 { x > y } else { x < y };
+                (1..n).fold(
+                    0,
+                    |best, m| if better(mids[m], mids[best]) { m } else { best },
+                )
+            }
+        })
+    });
+    if illegal.into_inner() {
+        return Err(bad_policy());
+    }
+    Ok((table, !mixes.into_inner()))
 }

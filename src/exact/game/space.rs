@@ -222,7 +222,6 @@ pub struct GameSpace {
     flags: Vec<AtomicU8>,
 }
 
-
 impl GameSpace {
     /// The space of `dice` under `rules`, with every flag clear. `None` if the joint index
     /// overflows `usize`.

@@ -92,15 +92,17 @@ struct Kind {
 }
 
 /// The [`Style`] of `table` on `space`, whose players roll `dice` (the danger of a move is
-/// measured on the opponent's die, as the `safe` heuristic measures it).
-pub fn style_of(space: &GameSpace, table: &PolicyTable, dice: [&Die; 2]) -> Style {
+/// measured on the opponent's die, as the `safe` heuristic measures it). `mirrored`: the
+/// table is its own mirror image ([`super::GameSolution::mirrored`]), so B's decisions are
+/// A's seen from the other side: only A's are visited, and every count is doubled.
+pub fn style_of(space: &GameSpace, table: &PolicyTable, dice: [&Die; 2], mirrored: bool) -> Style {
     use rayon::prelude::*;
     const CHUNK: usize = 1 << 16;
     let threats = [Threats::of_die(dice[1]), Threats::of_die(dice[0])];
     let rules = &space.rules;
     let track = rules.board().track_len();
     let states = space.len();
-    (0..states.div_ceil(CHUNK))
+    let style = (0..states.div_ceil(CHUNK))
         .into_par_iter()
         .map(|chunk| {
             let mut style = Style::default();
@@ -110,7 +112,8 @@ pub fn style_of(space: &GameSpace, table: &PolicyTable, dice: [&Die; 2]) -> Styl
                 danger: 0,
             }; 64];
             for i in chunk * CHUNK..((chunk + 1) * CHUNK).min(states) {
-                if space.flag(i) & flag::REACHED == 0 || never(space, i) {
+                if (mirrored && i & 1 == 1) || space.flag(i) & flag::REACHED == 0 || never(space, i)
+                {
                     continue;
                 }
                 let position = space.position(i);
@@ -152,7 +155,8 @@ pub fn style_of(space: &GameSpace, table: &PolicyTable, dice: [&Die; 2]) -> Styl
             }
             style
         })
-        .reduce(Style::default, Style::merge)
+        .reduce(Style::default, Style::merge);
+    if mirrored { style.merge(style) } else { style }
 }
 
 /// Whether `m` ends in the goal after starting outside it.

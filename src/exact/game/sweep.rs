@@ -17,9 +17,7 @@ impl<const K: usize> Store<K> {
     /// `len` indices, each starting at `init`.
     pub fn new(len: usize, init: [f64; K]) -> Store<K> {
         Store {
-            slots: crate::exact::huge::huge_vec(len * K, |i| {
-                AtomicU64::new(init[i % K].to_bits())
-            }),
+            slots: crate::exact::huge::huge_vec(len * K, |i| AtomicU64::new(init[i % K].to_bits())),
         }
     }
 
@@ -151,9 +149,7 @@ pub fn sweep<const K: usize>(
                 } else {
                     [row(2 * c), row(2 * c + 1)]
                 };
-                if let Some(mut x) =
-                    solve_cell(&rows, [&fixed_at(2 * c), &fixed_at(2 * c + 1)])
-                {
+                if let Some(mut x) = solve_cell(&rows, [&fixed_at(2 * c), &fixed_at(2 * c + 1)]) {
                     if image == c {
                         // Exactly antisymmetric, not up to the rounding of the closed form.
                         x[0] = (m.map)(x[1]);
