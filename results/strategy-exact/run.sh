@@ -1,7 +1,7 @@
 #!/bin/sh
 # The exact figures of "The strongest strategy" in the README.
-# 1. die 1..6 against 1..6 under `choice`: both optimal, optimal against frontmost (both
-#    ways) and both frontmost, on every board solved;
+# 1. die 1..6 against 1..6 under `choice`: both optimal (with how they play, --style),
+#    optimal against frontmost (both ways) and both frontmost, on every board solved;
 # 2. the rankings of the four BwInf files under `bwinf` and under `choice` (both players
 #    optimal), every pair solved exactly; solved pairs are kept in store-BOARD/ so an
 #    interrupted run resumes where it stopped.
@@ -20,9 +20,12 @@ for board in $boards; do
         b=${pair#*-}
         out="$here/1..6-vs-1..6-$board-$a-vs-$b.json"
         [ -s "$out" ] && continue
+        # How the optimal pair plays (--style) is told of the optimal pair only.
+        style=""
+        [ "$pair" = optimal-optimal ] && style="--style"
         # shellcheck disable=SC2086
         "$bin" solve --a 1..6 --b 1..6 $geometry --profile choice --tolerance 1e-9 \
-            --strategy-a "$a" --strategy-b "$b" --format json > "$out.part"
+            --strategy-a "$a" --strategy-b "$b" $style --format json > "$out.part"
         mv "$out.part" "$out"
     done
     for profile in bwinf choice; do

@@ -81,9 +81,10 @@ pub fn solve_optimal_play(
 ) -> Result<Fitted, ExactError> {
     use super::game::{GameRun, Side, solve_game_with};
     // A ranking needs P(A wins) under optimal play, not the table that attains it: where the
-    // value alone gives it (a stopping game), the pair is not evaluated.
+    // value alone gives it (a stopping game), the pair is neither extracted nor evaluated.
     let run = GameRun {
         evaluate_pair: false,
+        extract_policy: false,
         ..GameRun::default()
     };
     let solution = solve_game_with(rules, [a, b], [Side::Optimal, Side::Optimal], options, &run)?;
