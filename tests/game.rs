@@ -287,16 +287,20 @@ fn narrow_states(g: &GameSolution, width: f64) -> Vec<(usize, [f64; 2])> {
     narrow
 }
 
+/// Games that are their own mirror image: board, profile, the die of both players.
+const SYMMETRIC_GAMES: [(&str, &str, &str); 4] = [
+    ("16/8/2/2", "choice", "1..6"),
+    ("16/8/2/2", "choice+capture-duty", "1,1,6,6,6,6"),
+    ("20/10/2/2", "choice", "1,2,3,4,6,6"),
+    ("12/6/1/1", "choice+no-jump-in-goal", "1..6"),
+];
+
 #[test]
 fn the_same_die_on_a_symmetric_board_is_its_own_mirror_image() {
     // The premise of the mirrored sweep, checked on the plain solve: with the same die on
     // both sides of a board whose second start is half a track away, the value of
     // (a, b, side) is minus the value of (b, a, other side).
-    for (board, profile, d) in [
-        ("16/8/2/2", "choice", "1..6"),
-        ("16/8/2/2", "choice+capture-duty", "1,1,6,6,6,6"),
-        ("12/6/1/1", "choice+no-jump-in-goal", "1..6"),
-    ] {
+    for (board, profile, d) in SYMMETRIC_GAMES {
         let plain = game_with_values(board, profile, d, d, false);
         assert!(plain.space.symmetric() && !plain.mirrored, "{board} {d}");
         let narrow = narrow_states(&plain, 1e-9);
@@ -314,12 +318,7 @@ fn the_same_die_on_a_symmetric_board_is_its_own_mirror_image() {
 
 #[test]
 fn the_mirrored_value_iteration_agrees_with_the_plain_one_at_every_state() {
-    for (board, profile, d) in [
-        ("16/8/2/2", "choice", "1..6"),
-        ("16/8/2/2", "choice+capture-duty", "1,1,6,6,6,6"),
-        ("20/10/2/2", "choice", "1,2,3,4,6,6"),
-        ("12/6/1/1", "choice+no-jump-in-goal", "1..6"),
-    ] {
+    for (board, profile, d) in SYMMETRIC_GAMES {
         let plain = game_with_values(board, profile, d, d, false);
         let mirrored = game_with_values(board, profile, d, d, true);
         assert!(mirrored.mirrored, "{board} {profile} {d} is symmetric");

@@ -30,8 +30,8 @@
 //!    the two sides of one configuration pair, linked by rolls that move nothing, are solved
 //!    exactly per sweep ([`crate::exact::group`]). With the same die on both sides of a
 //!    symmetric board the game is its own mirror image, `v(a, b, s) = -v(b, a, 1 - s)`,
-//!    and each sweep computes the rows of side 0 only ([`sweep::Mirror`]). Driven by
-//!    [`crate::fixpoint`] with the one
+//!    and each sweep solves the cells `(a, b)` with `a <= b` and writes their mirror images
+//!    into `(b, a)` ([`sweep::Mirror`]). Driven by [`crate::fixpoint`] with the one
 //!    stopping rule of [`crate::exact::SolveOptions`]. The bracket `[lower, upper]` holds the
 //!    value at every sweep (monotone operator, `-1 <= v <= 1`); the solve stops when it is at
 //!    most the tolerance wide at both openings. A *lower bound from 0 on P(A wins) and on
@@ -289,7 +289,7 @@ pub struct GameRun<'a> {
     pub extract_policy: bool,
     /// Use the mirror symmetry where the game has one ([`GameSpace::symmetric`]: the same
     /// die on both sides of a symmetric board) and both sides optimise: each sweep then
-    /// computes the rows of one side to move and mirrors them to the other, half the work
+    /// solves half the cells and writes their mirror images into the other half
     /// ([`sweep::Mirror`]). Off only to check the mirrored solve against the plain one.
     pub mirror: bool,
 }

@@ -126,43 +126,40 @@ pub fn sweep<const K: usize>(
         let mut delta = 0.0f64;
         let mut put = |index: usize, x: [f64; K]| delta = delta.max(store.store(index, x));
         let fixed_at = |index: usize| move || fixed(index);
-        match mirror {
-            None => {
-                let rows = [row(2 * c), row(2 * c + 1)];
-                if let Some(x) = solve_cell(&rows, [&fixed_at(2 * c), &fixed_at(2 * c + 1)]) {
-                    for r in 0..2 {
-                        if rows[r].is_some() {
-                            put(2 * c + r, x[r]);
-                        }
-                    }
-                }
-            }
+        // With a mirror, the cell (b, a) whose values are the mirror images of this one's.
+        let (rows, image) = match mirror {
+            None => ([row(2 * c), row(2 * c + 1)], None),
             Some(m) => {
                 let image = space.mirror_cell(c);
                 if image < c {
                     // Written as the mirror image of the cell (b, a).
                     return false;
                 }
-                let rows = if image == c {
+                if image == c {
                     // The cell (a, a) is its own mirror image: side 0 is side 1 mirrored.
                     let own = row(2 * c + 1);
-                    [own.map(|u| mirrored(u, m)), own]
+                    ([own.map(|u| mirrored(u, m)), own], Some((m, image)))
                 } else {
-                    [row(2 * c), row(2 * c + 1)]
-                };
-                if let Some(mut x) = solve_cell(&rows, [&fixed_at(2 * c), &fixed_at(2 * c + 1)]) {
-                    if image == c {
-                        // Exactly antisymmetric, not up to the rounding of the closed form.
-                        x[0] = (m.map)(x[1]);
-                    }
-                    for r in 0..2 {
-                        if rows[r].is_some() {
-                            put(2 * c + r, x[r]);
-                            if image != c {
-                                put(2 * image + 1 - r, (m.map)(x[r]));
-                            }
-                        }
-                    }
+                    ([row(2 * c), row(2 * c + 1)], Some((m, image)))
+                }
+            }
+        };
+        let Some(mut x) = solve_cell(&rows, [&fixed_at(2 * c), &fixed_at(2 * c + 1)]) else {
+            return false;
+        };
+        if let Some((m, image)) = image
+            && image == c
+        {
+            // Exactly antisymmetric, not up to the rounding of the closed form.
+            x[0] = (m.map)(x[1]);
+        }
+        for r in 0..2 {
+            if rows[r].is_some() {
+                put(2 * c + r, x[r]);
+                if let Some((m, image)) = image
+                    && image != c
+                {
+                    put(2 * image + 1 - r, (m.map)(x[r]));
                 }
             }
         }
