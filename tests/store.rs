@@ -163,6 +163,8 @@ fn a_stored_tolerance_tighter_than_the_bounds_is_not_believed() {
     record.stalled = false;
     // As records written before `width_reached` existed.
     record.width_reached = None;
+    // Edited with the checksum made anew: only the claims are wrong.
+    record.checksum = Some(record.content_checksum());
     std::fs::write(
         store.path(&rules, &a, &b),
         serde_json::to_string(&record).unwrap(),
@@ -178,6 +180,7 @@ fn a_stored_tolerance_tighter_than_the_bounds_is_not_believed() {
     );
     // A `width_reached` that claims more than the bounds is a bad record.
     record.width_reached = Some(1e-12);
+    record.checksum = Some(record.content_checksum());
     std::fs::write(
         store.path(&rules, &a, &b),
         serde_json::to_string(&record).unwrap(),
@@ -295,6 +298,35 @@ fn damages() -> Vec<Damage> {
             damage: |r| r.b = vec![1, 2, 3, 4],
             expect: |p| matches!(p, BadRecord::OtherMatchup(_)),
             says: "holds 1..6 vs 1..4 on 12/6/2/2 (bwinf), not the pair its name says",
+        },
+        Damage {
+            // Every P(A) figure 0.1 higher and every P(B) figure 0.1 lower: every figure,
+            // sum and mixture is plausible; only the checksum tells.
+            name: "a consistent edit",
+            damage: |r| {
+                let b = &mut r.result.bounds;
+                for bounds in [&mut b.p_a, &mut b.p_a_if_a_starts, &mut b.p_a_if_b_starts] {
+                    shift(bounds, 0.1);
+                }
+                for bounds in [&mut b.p_b, &mut b.p_b_if_a_starts, &mut b.p_b_if_b_starts] {
+                    shift(bounds, -0.1);
+                }
+                let res = &mut r.result;
+                res.p_a += 0.1;
+                res.p_a_if_a_starts += 0.1;
+                res.p_a_if_b_starts += 0.1;
+                res.p_b -= 0.1;
+                res.p_b_if_a_starts -= 0.1;
+                res.p_b_if_b_starts -= 0.1;
+            },
+            expect: |p| matches!(p, BadRecord::Checksum { stored: Some(_), .. }),
+            says: "does not match the content's",
+        },
+        Damage {
+            name: "a format-2 record without its checksum",
+            damage: |r| r.checksum = None,
+            expect: |p| matches!(p, BadRecord::Checksum { stored: None, .. }),
+            says: "no checksum",
         },
         Damage {
             name: "another format",

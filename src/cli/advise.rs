@@ -20,7 +20,8 @@ pub struct AdviseArgs {
     /// Die B.
     #[arg(long = "b", value_name = "FACES")]
     pub die_b: String,
-    /// Board and rule profile (`choice` is added if missing).
+    /// Board and rule profile (default `choice`; a profile without `choice` is refused: it
+    /// leaves the mover one move, the frontmost).
     #[command(flatten)]
     pub rules: RulesArgs,
     /// The position, e.g. `A:0,17,c B:A,5 turn:A`: each player's pieces on the board in
@@ -31,7 +32,8 @@ pub struct AdviseArgs {
     /// The face rolled.
     #[arg(long)]
     pub face: u32,
-    /// Width of the certified intervals (exact).
+    /// Exact: the solver's stopping tolerance (the certified intervals printed are as wide
+    /// as the solve reached, which is usually narrower).
     #[arg(long, default_value_t = 1e-9)]
     pub tolerance: f64,
     /// Solve exactly only if this much memory suffices (default: 80 % of the RAM); `0`
@@ -60,11 +62,14 @@ pub struct AdviseArgs {
 
 /// Runs `advise`.
 pub fn run(args: AdviseArgs, out: &mut dyn Write) -> Result<(), CliError> {
-    let mut rules = args.rules.rules()?;
+    let rules = args.rules.rules_with_default_profile("choice")?;
     if !rules.profile().choice {
-        let mut profile = *rules.profile();
-        profile.choice = true;
-        rules = crate::rules::Rules::new(*rules.board(), profile);
+        return Err(CliError::input(format!(
+            "--profile {}: advise compares the moves a player may choose among, and without \
+             `choice` rule 3 leaves one (the frontmost piece that can move); use --profile \
+             choice or add +choice",
+            rules.profile()
+        )));
     }
     let a = parse_die("--a", &args.die_a)?;
     let b = parse_die("--b", &args.die_b)?;
@@ -130,7 +135,7 @@ pub fn run(args: AdviseArgs, out: &mut dyn Write) -> Result<(), CliError> {
         Err(e) => return Err(CliError::failure(e)),
     };
     let report = AdviseReport::new(
-        rules.board(),
+        &rules,
         args.position.clone(),
         mover,
         args.face,

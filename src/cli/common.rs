@@ -15,9 +15,10 @@ pub struct RulesArgs {
     /// Track fields (40 on the BwInf board).
     #[arg(long, default_value_t = 40)]
     pub track: u32,
-    /// Player 2's start field, counted on player 1's track (20 on the BwInf board).
-    #[arg(long, default_value_t = 20)]
-    pub offset: u32,
+    /// Player 2's start field, counted on player 1's track (default: half the track, 20 on
+    /// the BwInf board).
+    #[arg(long)]
+    pub offset: Option<u32>,
     /// Pieces per player (4 on the BwInf board).
     #[arg(long, default_value_t = 4)]
     pub pieces: u32,
@@ -27,17 +28,30 @@ pub struct RulesArgs {
     /// Rule profile: `bwinf`, optionally with switches joined by `+`:
     /// goal-last, no-jump-in-goal, three-tries, roll-off, choice (players pick the piece
     /// under rule 3), capture-duty (with choice) (e.g. `bwinf+goal-last`, `choice+capture-duty`).
-    #[arg(long, default_value = "bwinf")]
-    pub profile: String,
+    /// Default: `bwinf` (`choice` for `advise`).
+    #[arg(long)]
+    pub profile: Option<String>,
 }
 
+/// The profile every command but `advise` plays when `--profile` is not given.
+pub const DEFAULT_PROFILE: &str = "bwinf";
+
 impl RulesArgs {
-    /// The validated rules.
+    /// The validated rules, under [`DEFAULT_PROFILE`] when `--profile` is not given.
     pub fn rules(&self) -> Result<Rules, CliError> {
-        let board = Board::new(self.track, self.offset, self.pieces, self.goal_fields)
+        self.rules_with_default_profile(DEFAULT_PROFILE)
+    }
+
+    /// The validated rules, under `default_profile` when `--profile` is not given.
+    pub fn rules_with_default_profile(&self, default_profile: &str) -> Result<Rules, CliError> {
+        // Half the track: the opponent starts opposite, as on the BwInf board (40, 20).
+        let offset = self.offset.unwrap_or(self.track / 2);
+        let board = Board::new(self.track, offset, self.pieces, self.goal_fields)
             .map_err(CliError::input)?;
         let profile: Profile = self
             .profile
+            .as_deref()
+            .unwrap_or(default_profile)
             .parse()
             .map_err(|e| CliError::input(format!("--profile: {e}")))?;
         Ok(Rules::new(board, profile))

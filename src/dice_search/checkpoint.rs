@@ -19,7 +19,7 @@
 //! --exact --store` in the same directory.
 
 use super::family::Family;
-use super::racing::{Design, RaceConfig, RaceState, Stage};
+use super::racing::{Design, RaceConfig, RaceState, Stage, settle};
 use crate::rules::Rules;
 use crate::sim::CHUNK_GAMES;
 use serde::{Deserialize, Serialize};
@@ -32,8 +32,9 @@ pub const STATE_FILE: &str = "search-state.json";
 
 /// What the file says it is.
 const FORMAT: &str = "wuerfelglueck search state";
-/// The layout of the file; a file of another version is refused.
-const VERSION: u32 = 1;
+/// The layout of the file; a file of another version is refused. (Version 1 stored the
+/// answers of the counts before the last round, which cannot be checked against its counts.)
+const VERSION: u32 = 2;
 
 /// The options that define a search: two runs with the same options play the same games.
 /// (Threads do not change any count; the exact confirmation's options do not touch the race.)
@@ -280,6 +281,7 @@ impl Checkpoint {
             });
         }
         check_state(&file.state, config).map_err(damaged)?;
+        check_answers(&file.state, config).map_err(damaged)?;
         Ok(Some(file.state))
     }
 
@@ -387,9 +389,61 @@ fn check_state(state: &RaceState, config: &RaceConfig) -> Result<(), String> {
     Ok(())
 }
 
+/// Whether the answers stored with the counts (leaders, candidates, Condorcet, top dice)
+/// are the ones the counts give: a state is written with its answers settled on its
+/// counts, so a difference means the file was changed. The answers are derived again, and
+/// the first one that differs is named.
+fn check_answers(state: &RaceState, config: &RaceConfig) -> Result<(), String> {
+    let mut derived = state.clone();
+    settle(&mut derived, config)?;
+    let stored = serde_json::to_value(state).map_err(|e| e.to_string())?;
+    let derived = serde_json::to_value(&derived).map_err(|e| e.to_string())?;
+    match first_difference(&stored, &derived, String::new()) {
+        None => Ok(()),
+        Some((path, here, there)) => Err(format!(
+            "its answers disagree with its counts: {path} is {here} in the file, but the \
+             counts give {there}"
+        )),
+    }
+}
+
+/// The first place where two JSON values differ: its path and both values.
+fn first_difference(
+    a: &serde_json::Value,
+    b: &serde_json::Value,
+    path: String,
+) -> Option<(String, String, String)> {
+    use serde_json::Value;
+    match (a, b) {
+        (Value::Object(x), Value::Object(y)) if x.len() == y.len() => x.iter().find_map(|(k, v)| {
+            let inner = if path.is_empty() {
+                k.clone()
+            } else {
+                format!("{path}.{k}")
+            };
+            match y.get(k) {
+                Some(w) => first_difference(v, w, inner),
+                None => Some((inner, v.to_string(), "nothing".into())),
+            }
+        }),
+        (Value::Array(x), Value::Array(y)) if x.len() == y.len() => x
+            .iter()
+            .zip(y)
+            .enumerate()
+            .find_map(|(i, (v, w))| first_difference(v, w, format!("{path}[{i}]"))),
+        _ if a == b => None,
+        _ => Some((
+            path,
+            crate::dice::excerpt(&a.to_string()),
+            crate::dice::excerpt(&b.to_string()),
+        )),
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::dice_search::Condorcet;
     use crate::dice_search::racing::PairCounts;
 
     /// One way to damage a state.
@@ -481,6 +535,54 @@ mod tests {
                 damage(&mut s);
                 assert!(check_state(&s, &config).is_err(), "{design:?}: {what}");
             }
+        }
+    }
+
+    /// The states a race saves after each round, for both designs.
+    fn saved_states(design: Design) -> (RaceConfig, Vec<RaceState>) {
+        let (rules, family, config) = setup(design);
+        let mut saved = Vec::new();
+        crate::dice_search::racing::race_from(
+            &rules,
+            &family,
+            &config,
+            RaceState::start(&family, &config),
+            &|_| {},
+            &|_| {},
+            &mut |s| {
+                saved.push(s.clone());
+                Ok(true)
+            },
+        )
+        .unwrap();
+        (config, saved)
+    }
+
+    #[test]
+    fn a_changed_answer_is_refused_however_consistent_it_looks() {
+        for design in [Design::Racing, Design::Screening] {
+            let (config, saved) = saved_states(design);
+            assert!(saved.len() >= 2, "{design:?}: {} rounds", saved.len());
+            assert!(saved.last().unwrap().finished);
+            for state in &saved {
+                assert_eq!(check_answers(state, &config), Ok(()), "{design:?}");
+            }
+            let last = saved.last().unwrap();
+            let other = (last.outcome.best_mean.leader + 1) % last.outcome.n;
+            let mut leader = last.clone();
+            leader.outcome.best_mean.leader = other;
+            let why = check_answers(&leader, &config).unwrap_err();
+            assert!(why.contains("outcome.best_mean.leader"), "{why}");
+            let mut condorcet = last.clone();
+            condorcet.outcome.condorcet = match &last.outcome.condorcet {
+                Condorcet::Winner(c) => Condorcet::Winner((c + 1) % last.outcome.n),
+                _ => Condorcet::Winner(0),
+            };
+            let why = check_answers(&condorcet, &config).unwrap_err();
+            assert!(why.contains("outcome.condorcet"), "{why}");
+            let mut top = last.clone();
+            top.outcome.top.reverse();
+            assert!(check_answers(&top, &config).is_err(), "{design:?}");
         }
     }
 }

@@ -863,11 +863,46 @@ pub fn race_from(
             .games
             .checked_add(played)
             .expect("at most pairs * max_games_per_pair + dice * max_games_per_die games, checked to fit in u64");
+        // The answers on the round's counts, so that a saved state's answers are those of
+        // its own counts (the next round's updates find them unchanged: they are
+        // idempotent on the same counts, so the path of the race is the same).
+        settle(&mut state, config).expect("a round leaves every race with a candidate");
         if !after_round(&state)? {
             break;
         }
     }
     Ok(state)
+}
+
+/// Brings the answers of `state` (leaders, candidates, Condorcet, top dice) up to its
+/// counts, as the next round's start would. Idempotent: on the same counts the races drop
+/// no further die (the best lower bound stays) and every answer is a function of the
+/// counts and the candidates. `Err` names why a state (read back from a file) has no
+/// answer: a race left without a candidate that has an interval.
+pub(crate) fn settle(state: &mut RaceState, config: &RaceConfig) -> Result<(), String> {
+    let o = &state.outcome;
+    if !state.mean_over
+        && (state.scheduled_chunks > 0 || state.stage == Stage::Pairs)
+        && !RaceState::active(&state.mean_active)
+            .into_iter()
+            .any(|i| o.mean_interval(i, o.mean_alpha).is_some())
+    {
+        return Err("no die left in the best-mean race has an estimate".into());
+    }
+    if !state.maximin_over && !state.maximin_active.contains(&true) {
+        return Err("no die is left in the maximin race".into());
+    }
+    match state.stage {
+        // Before the first round of stage 1 there are no counts to answer from.
+        Stage::SampledOpponents if state.scheduled_chunks == 0 => {}
+        Stage::SampledOpponents => {
+            state.update_best_mean(config.epsilon);
+        }
+        Stage::Pairs => {
+            live_pairs(state, config, config.top.min(state.outcome.n));
+        }
+    }
+    Ok(())
 }
 
 /// Screening: stage 1 is over; the anchors are the leader and the dice of highest mean

@@ -12,7 +12,7 @@
 //!
 //! | field | meaning |
 //! |---|---|
-//! | `format` | `wuerfelglueck exact pair 1` |
+//! | `format` | `wuerfelglueck exact pair 2` (or `... 1`, written before the checksum existed) |
 //! | `board`, `profile` | e.g. `40/20/4/4`, `bwinf` |
 //! | `a`, `b` | the faces of die A and die B, in the order given |
 //! | `tolerance` | the tolerance the solve was *asked* for; informative only |
@@ -20,6 +20,7 @@
 //! | `solver` | which solver produced it, e.g. `matrix-free, f32 storage` |
 //! | `stalled` | the solve stopped before it reached `tolerance` (`f32` storage) |
 //! | `result` | the [`ExactResult`]: nine figures, their [`Bounds`], the solve's size and cost |
+//! | `checksum` | FNV-1a (64 bit) of the record's JSON without this field (format 2) |
 //!
 //! Whether a record is narrow enough is decided by the width computed from its bounds,
 //! never by `tolerance`: a solve that stalled at 2.6e-6 was asked for 1e-9 and says so in
@@ -28,7 +29,8 @@
 //!
 //! # Validation on load
 //! A record is *bad* ([`BadRecord`]) unless
-//! - it parses as a record (a truncated or half-written file does not) of format 1;
+//! - it parses as a record (a truncated or half-written file does not) of format 2 whose
+//!   checksum is that of its content, or of format 1 without a checksum;
 //! - board, profile and faces are those of the pair its file name is looked up for;
 //! - `0 <= p_a_starts <= 1`;
 //! - for each of the nine figures, `0 <= lo <= value <= hi <= 1` (all finite; `value` is
@@ -47,6 +49,14 @@
 //! the problem and the new name in [`Lookup::Rejected`], so the caller can warn and solve
 //! the pair again without overwriting anything the user might want to look at. A file
 //! that cannot be read at all (permissions, I/O) is an error.
+//!
+//! # What a record can and cannot guarantee
+//! The checks catch a damaged file (truncated, half-written, bits flipped) and any edit by
+//! hand that leaves the checksum as it was, however consistent the edited figures are. The
+//! checksum is not a signature: whoever edits the figures and computes the checksum again
+//! is believed, as is a format-1 record (which has none) whose figures pass the other
+//! checks. A record is as trustworthy as the directory it lies in; solve again (without
+//! `--store`) to check a record independently.
 //!
 //! # File names
 //! `{profile}_{board}_{a}_vs_{b}.json` with `/` of the board as `-` and the dice as
@@ -70,8 +80,12 @@ use std::fmt;
 use std::io::Write;
 use std::path::{Path, PathBuf};
 
-/// The version tag of a record: a file without it, or with another, is a bad record.
-const FORMAT: &str = "wuerfelglueck exact pair 1";
+/// The version tag of the records written: a file without a known tag is a bad record.
+const FORMAT: &str = "wuerfelglueck exact pair 2";
+
+/// The tag of the records written before the checksum existed: still read (with every
+/// check but the checksum), never written.
+const FORMAT_WITHOUT_CHECKSUM: &str = "wuerfelglueck exact pair 1";
 
 /// What the checks of a record allow for rounding: the solvers' bounds are sums of rounded
 /// products, and about 1e-14 is what an `f64` probability can certify.
@@ -94,7 +108,8 @@ pub struct PairStore {
 /// One solved pair, as written to disk (see the module documentation for the checks).
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 pub struct StoredPair {
-    /// The record format tag, `wuerfelglueck exact pair 1`.
+    /// The record format tag, `wuerfelglueck exact pair 2` (`... 1`: an older record
+    /// without a checksum).
     pub format: String,
     /// The board, e.g. `40/20/4/4`.
     pub board: String,
@@ -117,6 +132,10 @@ pub struct StoredPair {
     pub stalled: bool,
     /// The result with its certified intervals.
     pub result: ExactResult,
+    /// FNV-1a (64 bit, hexadecimal) of the record's JSON without this field
+    /// ([`StoredPair::content_checksum`]); absent only in format 1.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub checksum: Option<String>,
 }
 
 /// What [`PairStore::load`] found for a pair.
@@ -193,6 +212,14 @@ pub enum BadRecord {
         /// The mixture of the openings' intervals.
         mixed: Bounds,
     },
+    /// The checksum is missing (format 2) or is not that of the content: the file was
+    /// changed after it was written.
+    Checksum {
+        /// As stored (`None`: missing).
+        stored: Option<String>,
+        /// Of the content read.
+        content: String,
+    },
     /// `width_reached` is not the width of the intervals.
     Width {
         /// As stored.
@@ -238,6 +265,19 @@ impl fmt::Display for BadRecord {
                 f,
                 "{name}: interval [{}, {}] is not the mixture [{}, {}] of the two openings",
                 stored.lo, stored.hi, mixed.lo, mixed.hi
+            ),
+            BadRecord::Checksum {
+                stored: None,
+                content,
+            } => write!(f, "no checksum (the content's is {content})"),
+            BadRecord::Checksum {
+                stored: Some(stored),
+                content,
+            } => write!(
+                f,
+                "checksum {} does not match the content's {content} (the file was changed \
+                 after it was written)",
+                abbreviate(stored, 40)
             ),
             BadRecord::Width { stored, bounds } => write!(
                 f,
@@ -386,7 +426,27 @@ impl StoredPair {
             solver,
             stalled,
             result,
+            checksum: None,
         }
+        .with_checksum()
+    }
+
+    /// The record with its checksum set to that of its content.
+    fn with_checksum(mut self) -> Self {
+        self.checksum = Some(self.content_checksum());
+        self
+    }
+
+    /// FNV-1a (64 bit) of the record's JSON with the checksum left out, in hexadecimal.
+    /// The JSON of a record read back is byte for byte the JSON it was written from
+    /// (fields in declaration order, floats written shortest and read back exactly).
+    pub fn content_checksum(&self) -> String {
+        let content = StoredPair {
+            checksum: None,
+            ..self.clone()
+        };
+        let bytes = serde_json::to_vec(&content).expect("a record is plain data");
+        format!("{:016x}", fnv1a_64(&bytes))
     }
 
     /// The width this record's solve reached, from its bounds (not from the stored
@@ -398,9 +458,11 @@ impl StoredPair {
     /// Checks the record as the module documentation lists them, for `a` against `b`
     /// under `rules`; returns the width reached.
     pub fn check(&self, rules: &Rules, a: &Die, b: &Die) -> Result<f64, BadRecord> {
-        if self.format != FORMAT {
-            return Err(BadRecord::Format(self.format.clone()));
-        }
+        let with_checksum = match self.format.as_str() {
+            FORMAT => true,
+            FORMAT_WITHOUT_CHECKSUM if self.checksum.is_none() => false,
+            _ => return Err(BadRecord::Format(self.format.clone())),
+        };
         if self.board != rules.board().to_string()
             || self.profile != rules.profile().to_string()
             || self.a != a.faces()
@@ -433,6 +495,17 @@ impl StoredPair {
                 return Err(BadRecord::Width {
                     stored,
                     bounds: width,
+                });
+            }
+        }
+        // Last, so that figures that cannot be right are named as such; what is left is an
+        // edit that kept every figure plausible.
+        if with_checksum {
+            let content = self.content_checksum();
+            if self.checksum.as_deref() != Some(content.as_str()) {
+                return Err(BadRecord::Checksum {
+                    stored: self.checksum.clone(),
+                    content,
                 });
             }
         }

@@ -40,9 +40,9 @@ pub struct TableEntry {
     pub die: Die,
     /// Mean of P(win) over the tables the die sits at.
     pub mean_p_win: f64,
-    /// A 95 % interval of `mean_p_win` (normal approximation: the tables are independent
-    /// runs, so the variance of the mean is the sum of each table's binomial variance
-    /// divided by the square of the number of tables).
+    /// A 95 % interval of `mean_p_win` ([`stats::mean_of_proportions`]: the tables are
+    /// independent runs; a score interval, so it has a width even where the die won every
+    /// game or none).
     pub ci95: Interval,
     /// Tables the die sits at.
     pub tables: usize,
@@ -130,22 +130,12 @@ fn rank(dice: &[Die], tables: &[TableResult]) -> Vec<TableEntry> {
                     Some((t.p_win[k], t.games))
                 })
                 .collect();
-            let count = mine.len().max(1) as f64;
-            let mean = mine.iter().map(|(p, _)| p).sum::<f64>() / count;
-            let variance = mine
-                .iter()
-                .map(|&(p, n)| p * (1.0 - p) / n as f64)
-                .sum::<f64>()
-                / (count * count);
-            let half = stats::Z95 * variance.sqrt();
+            let mean = mine.iter().map(|(p, _)| p).sum::<f64>() / mine.len().max(1) as f64;
             TableEntry {
                 index: i,
                 die: dice[i].clone(),
                 mean_p_win: mean,
-                ci95: Interval {
-                    lo: (mean - half).max(0.0),
-                    hi: (mean + half).min(1.0),
-                },
+                ci95: stats::mean_of_proportions(&mine, stats::Z95),
                 tables: mine.len(),
             }
         })

@@ -23,6 +23,10 @@ pub struct AdvisedMove {
 /// `advise --format json`.
 #[derive(Clone, Debug, Serialize)]
 pub struct AdviseReport {
+    /// The board, e.g. `40/20/4/4`.
+    pub board: String,
+    /// The rule profile (always with `choice`).
+    pub profile: String,
     /// The position as given.
     pub position: String,
     /// `A` or `B`.
@@ -45,7 +49,7 @@ impl AdviseReport {
     /// The report of `moves` for `mover` (0 = A).
     #[allow(clippy::too_many_arguments)]
     pub fn new(
-        board: &crate::rules::Board,
+        rules: &crate::rules::Rules,
         position: String,
         mover: usize,
         face: u32,
@@ -62,7 +66,10 @@ impl AdviseReport {
             }
         };
         let best = moves.iter().map(key).fold(f64::NEG_INFINITY, f64::max);
+        let board = rules.board();
         AdviseReport {
+            board: board.to_string(),
+            profile: rules.profile().to_string(),
             position,
             mover: if mover == 0 { "A" } else { "B" }.into(),
             face,
@@ -112,10 +119,12 @@ impl super::Report for AdviseReport {
     fn write_table(&self, out: &mut dyn Write) -> io::Result<()> {
         writeln!(
             out,
-            "Position {} — {} to move, rolled {} ({}{})",
+            "Position {} — {} to move, rolled {} (rules {} on board {}, {}{})",
             self.position,
             self.mover,
             self.face,
+            self.profile,
+            self.board,
             self.method,
             if self.method == "exact" {
                 String::new()

@@ -55,7 +55,8 @@ impl Board {
         }
         if offset == 0 || offset >= track_len {
             return Err(BoardError(format!(
-                "offset {offset} must lie in 1..{track_len} (player 2's start field on player 1's track)"
+                "offset {offset} must lie in 1 to {} (player 2's start field on player 1's track of {track_len} fields)",
+                track_len - 1
             )));
         }
         if pieces == 0 {

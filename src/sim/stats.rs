@@ -37,24 +37,66 @@ pub fn wilson(successes: u64, n: u64, z: f64) -> Interval {
     if n == 0 {
         return Interval { lo: 0.0, hi: 1.0 };
     }
-    let n = n as f64;
-    let p = successes as f64 / n;
+    score_interval(successes as f64 / n as f64, n as f64, z)
+}
+
+/// The Wilson score interval around an estimate `p` of a mean in [0, 1] whose variance is
+/// at most `mu (1 - mu) / n` when the true mean is `mu`.
+///
+/// That bound holds for a binomial proportion (with equality), for the mean of any
+/// variable bounded in [0, 1] (Bhatia-Davis: its variance is at most `mu (1 - mu)`), and
+/// for a mean of independent proportions (Jensen). Solving `|p - mu| <= z sd(mu)` for `mu`
+/// gives an interval that never collapses: at `p = 0` its upper end is `z^2 / (n + z^2)`.
+/// `n` may be fractional (an effective number of games); `n <= 0` gives [0, 1].
+pub fn score_interval(p: f64, n: f64, z: f64) -> Interval {
+    // NaN fails the test too (a mean of nothing), and gives the interval that claims nothing.
+    if !(n > 0.0 && (0.0..=1.0).contains(&p)) {
+        return Interval { lo: 0.0, hi: 1.0 };
+    }
     let z2 = z * z;
     let centre = (p + z2 / (2.0 * n)) / (1.0 + z2 / n);
     let half = z / (1.0 + z2 / n) * (p * (1.0 - p) / n + z2 / (4.0 * n * n)).sqrt();
-    // With no successes (or no failures) the end is exactly 0 (or 1): centre and half are
-    // then equal in exact arithmetic, but not after rounding.
+    // At p = 0 (or 1) the end is exactly 0 (or 1): centre and half are then equal in exact
+    // arithmetic, but not after rounding.
     Interval {
-        lo: if successes == 0 {
+        lo: if p == 0.0 {
             0.0
         } else {
             (centre - half).max(0.0)
         },
-        hi: if successes as f64 == n {
+        hi: if p == 1.0 {
             1.0
         } else {
             (centre + half).min(1.0)
         },
+    }
+}
+
+/// A 95 % interval for the mean of independent proportions `(p_t, n_t)` (each `p_t` the
+/// share of `n_t` games), e.g. a die's mean P(win) over the tables it sits at.
+///
+/// The variance of the mean is `sum p_t (1 - p_t) / n_t / T^2`, at most
+/// `mu (1 - mu) / (T n_min)` by Jensen's inequality, so [`score_interval`] with
+/// `T n_min` games covers at least as often as a Wilson interval does. With equal game
+/// counts it is the Wilson interval of the pooled wins. A normal interval around the mean
+/// (mean +- z sd) would collapse to a point when every table's share is 0 or 1.
+pub fn mean_of_proportions(shares: &[(f64, u64)], z: f64) -> Interval {
+    let Some(fewest) = shares.iter().map(|&(_, n)| n).min() else {
+        return Interval { lo: 0.0, hi: 1.0 };
+    };
+    let mean = shares.iter().map(|&(p, _)| p).sum::<f64>() / shares.len() as f64;
+    score_interval(mean, shares.len() as f64 * fewest as f64, z)
+}
+
+/// A 95 %-type interval for the mean of `n` independent outcomes in [-1, 1] (a game's
+/// value: +1 won, -1 lost, 0 unfinished), from their sample mean: [`score_interval`] on
+/// the outcomes mapped to [0, 1]. Valid where every outcome was the same, unlike
+/// mean +- z sd, which is then a point.
+pub fn signed_mean_interval(mean: f64, n: u64, z: f64) -> Interval {
+    let unit = score_interval((mean + 1.0) / 2.0, n as f64, z);
+    Interval {
+        lo: 2.0 * unit.lo - 1.0,
+        hi: 2.0 * unit.hi - 1.0,
     }
 }
 
@@ -109,6 +151,38 @@ mod tests {
         let all = wilson(100, 100, Z95);
         assert_eq!(all.hi, 1.0);
         assert!(all.lo > 0.95);
+    }
+
+    #[test]
+    fn a_mean_of_proportions_is_never_a_point_at_the_edges() {
+        // Four tables of 24 games, a die that won none of them: a normal interval around the
+        // mean would be [0, 0]; the score interval's upper end is z^2 / (96 + z^2).
+        let none = mean_of_proportions(&[(0.0, 24); 4], Z95);
+        assert_eq!(none.lo, 0.0);
+        approx::assert_abs_diff_eq!(none.hi, Z95 * Z95 / (96.0 + Z95 * Z95), epsilon = 1e-12);
+        // Equal game counts: the Wilson interval of the pooled wins.
+        let mixed = mean_of_proportions(&[(3.0 / 24.0, 24), (0.0, 24), (9.0 / 24.0, 24)], Z95);
+        let pooled = wilson(12, 72, Z95);
+        approx::assert_abs_diff_eq!(mixed.lo, pooled.lo, epsilon = 1e-12);
+        approx::assert_abs_diff_eq!(mixed.hi, pooled.hi, epsilon = 1e-12);
+        // Unequal counts: the fewest games set the width (conservative).
+        let uneven = mean_of_proportions(&[(0.5, 10), (0.5, 1000)], Z95);
+        let fewest = score_interval(0.5, 20.0, Z95);
+        assert_eq!(uneven, fewest);
+        assert_eq!(mean_of_proportions(&[], Z95), Interval { lo: 0.0, hi: 1.0 });
+    }
+
+    #[test]
+    fn a_signed_mean_is_never_a_point_when_every_game_agrees() {
+        let won = signed_mean_interval(1.0, 20, Z95);
+        assert_eq!(won.hi, 1.0);
+        assert!(won.lo < 1.0 && won.lo > 0.5, "{won:?}");
+        let lost = signed_mean_interval(-1.0, 20, Z95);
+        approx::assert_abs_diff_eq!(lost.lo, -1.0, epsilon = 1e-15);
+        assert!(lost.hi > -1.0);
+        // The map to [0, 1] and back keeps the centre: 0 stays the middle of its interval.
+        let even = signed_mean_interval(0.0, 100, Z95);
+        approx::assert_abs_diff_eq!(even.lo, -even.hi, epsilon = 1e-12);
     }
 
     #[test]

@@ -8,6 +8,7 @@ use super::{Side, solve_game_keeping_values};
 use crate::dice::Die;
 use crate::exact::{Bounds, ExactError, SolveOptions};
 use crate::rules::{GameState, PieceMove, Rules};
+use crate::sim::stats;
 use crate::strategy::Strategy;
 use rand::SeedableRng;
 use rand_xoshiro::Xoshiro256PlusPlus;
@@ -74,8 +75,9 @@ pub fn advise_exact(
 
 /// The legal moves of `face` in `position`, each valued by `games` games played on from
 /// the position after the move with `strategies` (resolved against the other die), seeded
-/// by `seed`; a game reaching `max_rolls` rolls counts 0. The interval is the normal 95 %
-/// interval of the mean of +1 / -1 / 0.
+/// by `seed`; a game reaching `max_rolls` rolls counts 0. The interval is a 95 % score
+/// interval of the mean of +1 / -1 / 0 ([`stats::signed_mean_interval`]), which keeps a
+/// width where every game ended the same way.
 #[allow(clippy::too_many_arguments)]
 pub fn advise_simulated(
     rules: &Rules,
@@ -105,7 +107,7 @@ pub fn advise_simulated(
             .play_move(&mut after, face, Some(movement))
             .expect("a listed move is legal");
         let mut rng = Xoshiro256PlusPlus::seed_from_u64(seed ^ ((m as u64) << 32));
-        let (mut sum, mut squares) = (0.0f64, 0.0f64);
+        let mut sum = 0.0f64;
         for _ in 0..games {
             let result = match first.winner {
                 Some(w) => {
@@ -118,17 +120,14 @@ pub fn advise_simulated(
                 None => play_on(rules, dice, &strategies, after, max_rolls, &mut rng),
             };
             sum += result;
-            squares += result * result;
         }
-        let n = games as f64;
-        let mean = sum / n;
-        let var = (squares / n - mean * mean).max(0.0) * n / (n - 1.0).max(1.0);
-        let half = 1.96 * (var / n).sqrt();
+        let mean = sum / games.max(1) as f64;
+        let interval = stats::signed_mean_interval(mean, games, stats::Z95);
         out.push(MoveValue {
             movement,
             value: Bounds {
-                lo: (mean - half).max(-1.0),
-                hi: (mean + half).min(1.0),
+                lo: interval.lo,
+                hi: interval.hi,
             },
             games,
         });
