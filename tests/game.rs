@@ -590,6 +590,23 @@ fn solve_and_advise_on_the_command_line() {
     assert!((value(&styled) - value(&plain)).abs() <= 1e-9);
     assert!(styled["style"]["decisions"].as_u64().unwrap() > 0);
     assert_eq!(styled["differs_from"].as_array().unwrap().len(), 5);
+    // Regression: the uniform mix counted as "another move in 100 % of decisions". It plays
+    // the optimal move with probability 1/m among m >= 2 moves: its expected share of other
+    // moves lies in [1/2, 1).
+    let random = styled["differs_from"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|d| d["strategy"] == "random")
+        .unwrap();
+    let share = random["share"].as_f64().unwrap();
+    assert!((0.5..1.0).contains(&share), "{random}");
+    let decisions = random["decisions"].as_f64().unwrap();
+    assert_abs_diff_eq!(
+        random["differing"].as_f64().unwrap(),
+        share * decisions,
+        epsilon = 1e-6 * decisions
+    );
     let (code, out, _) = optimal(&["--style", "--strategy-b", "safe"]);
     assert_eq!(code, 2, "{out}");
     assert!(out.contains("--style"), "{out}");

@@ -287,7 +287,7 @@ fn run_game(
                 share: if d.decisions == 0 {
                     0.0
                 } else {
-                    d.differing as f64 / d.decisions as f64
+                    d.differing / d.decisions as f64
                 },
             });
         }

@@ -69,9 +69,114 @@ impl MemoryEstimate {
     }
 }
 
+/// Bytes per configuration while a player's configurations are enumerated and tabulated:
+/// the hash set entry and search stack, the sorted index, the lookup of a configuration.
+pub const ENUMERATION_BYTES_PER_CONFIG: u64 = 64;
+/// Bytes per tabulated move (configuration, face and piece): a move entry of the largest
+/// per-player table (the game with choices keeps one per legal move).
+pub const TABLE_BYTES_PER_MOVE: u64 = 16;
+
+/// The most configurations a player can have on `board`, known before any enumeration:
+/// `sum_{k <= pieces} C(fields, k)`, the ways to put up to all pieces on the track and goal
+/// fields (the rest wait off the board). Saturates at `u64::MAX`.
+pub fn configuration_bound(board: &crate::rules::Board) -> u64 {
+    let fields = u64::from(board.fields());
+    let mut term = 1u64; // C(fields, 0)
+    let mut sum = 1u64;
+    for k in 1..=u64::from(board.pieces()).min(fields) {
+        // C(n, k) = C(n, k - 1) (n - k + 1) / k, exact in u128 before the division.
+        let next = u128::from(term) * u128::from(fields - k + 1) / u128::from(k);
+        term = u64::try_from(next).unwrap_or(u64::MAX);
+        sum = sum.saturating_add(term);
+        if term == u64::MAX {
+            break;
+        }
+    }
+    sum
+}
+
+/// Distinct faces of `die` that can move a piece on `board`, plus one for all the others
+/// (0, and faces longer than the whole way home): faces that move no piece all lead to the
+/// same next state, so this bounds the distinct successors of a roll.
+pub fn effective_faces(board: &crate::rules::Board, die: &Die) -> u64 {
+    let reach = board.fields();
+    let counts = die.face_counts();
+    let movable = counts.iter().filter(|&&(f, _)| (1..=reach).contains(&f)).count() as u64;
+    movable + u64::from(movable < counts.len() as u64)
+}
+
+/// An upper bound on the bytes the per-player tables take before the joint space exists:
+/// [`configuration_bound`] configurations per die, each with its enumeration cost, a
+/// capture entry per track field, an offset per distinct face and a move per movable face
+/// and piece.
+pub fn enumeration_bytes(rules: &Rules, dice: &[&Die]) -> u64 {
+    let board = rules.board();
+    let configs = configuration_bound(board);
+    dice.iter()
+        .map(|die| {
+            let per_config = ENUMERATION_BYTES_PER_CONFIG
+                .saturating_add(4 * u64::from(board.track_len()))
+                .saturating_add(4 * die.face_counts().len() as u64)
+                .saturating_add(
+                    effective_faces(board, die)
+                        .saturating_mul(u64::from(board.pieces()))
+                        .saturating_mul(TABLE_BYTES_PER_MOVE),
+                );
+            configs.saturating_mul(per_config)
+        })
+        .fold(0u64, u64::saturating_add)
+}
+
+/// Refuses, before any configuration is enumerated, a board whose per-player tables
+/// alone could exceed `limit` ([`enumeration_bytes`]): every exact solver starts with
+/// them, so no solver grows past the limit before it can count its states.
+pub fn check_enumeration(
+    rules: &Rules,
+    dice: &[&Die],
+    limit: Option<u64>,
+) -> Result<(), super::ExactError> {
+    let Some(limit) = limit else {
+        return Ok(());
+    };
+    let bytes = enumeration_bytes(rules, dice);
+    if bytes <= limit {
+        return Ok(());
+    }
+    let configs = configuration_bound(rules.board());
+    Err(super::ExactError::Memory {
+        states: configs.saturating_mul(configs).saturating_mul(2),
+        exact_count: false,
+        configs: [configs; 2],
+        bytes,
+        limit,
+    })
+}
+
 /// Distinct faces of the die with more of them.
 pub fn max_distinct_faces(a: &Die, b: &Die) -> u64 {
     a.face_counts().len().max(b.face_counts().len()) as u64
+}
+
+/// The most distinct successors of one roll of either die: [`effective_faces`] of the die
+/// with more of them (a row of the sparse matrix has at most this many entries).
+pub fn max_outcomes(rules: &Rules, a: &Die, b: &Die) -> u64 {
+    let board = rules.board();
+    effective_faces(board, a).max(effective_faces(board, b))
+}
+
+/// Bytes of the per-player move tables of the rules-fixed game: an entry per configuration
+/// and distinct face (16 bytes) and a capture entry per track field.
+pub fn table_bytes(rules: &Rules, configs: [u64; 2], dice: [&Die; 2]) -> u64 {
+    let track = u64::from(rules.board().track_len());
+    (0..2)
+        .map(|p| {
+            configs[p].saturating_mul(
+                (dice[p].face_counts().len() as u64)
+                    .saturating_mul(TABLE_BYTES_PER_MOVE)
+                    .saturating_add(4 * track),
+            )
+        })
+        .fold(0u64, u64::saturating_add)
 }
 
 /// Tries levels of the joint index under these rules: 3 under `three-tries`, else 1.
@@ -119,8 +224,18 @@ pub fn estimate_memory(rules: &Rules, a: &Die, b: &Die) -> MemoryEstimate {
         .saturating_mul(nb)
         .saturating_mul(2)
         .saturating_mul(u64::from(tries_levels(rules)));
-    let states = state_bound(rules, &ca, &cb);
-    MemoryEstimate::new([na, nb], product, states, max_distinct_faces(a, b))
+    // The bound visits every pair of configurations; beyond 2^40 indices the state set's
+    // bit map alone (P / 4 bytes) exceeds any machine, so the product itself is the bound.
+    let states = if product > 1 << 40 {
+        product
+    } else {
+        state_bound(rules, &ca, &cb)
+    };
+    let mut estimate = MemoryEstimate::new([na, nb], product, states, max_outcomes(rules, a, b));
+    estimate.bytes = estimate
+        .bytes
+        .saturating_add(table_bytes(rules, [na, nb], [a, b]));
+    estimate
 }
 
 /// The machine's RAM from `/proc/meminfo` (`MemTotal`), `None` where that is not readable.
@@ -233,5 +348,26 @@ mod tests {
         assert!(big.bytes > 20 << 30, "{}", format_bytes(big.bytes));
         assert!(small.bytes < 200 << 20, "{}", format_bytes(small.bytes));
         assert_eq!(small.product, small.configs[0] * small.configs[1] * 2);
+    }
+
+    #[test]
+    fn the_configuration_bound_is_the_binomial_sum() {
+        // 40/20/4/4: 44 fields, up to 4 pieces on them: 1 + 44 + 946 + 13244 + 135751.
+        assert_eq!(configuration_bound(&Board::new(40, 20, 4, 4).unwrap()), 149_986);
+        // Every configuration of 1..6 on a small board is among them.
+        let rules = Rules::new(Board::new(12, 6, 2, 2).unwrap(), Default::default());
+        let found = player_configs(&rules, &Die::standard()).len() as u64;
+        assert!(found <= configuration_bound(rules.board()), "{found}");
+        let all = Board::new(60, 30, 4, 4).unwrap();
+        assert_eq!(configuration_bound(&all), 1 + 64 + 2016 + 41664 + 635376);
+    }
+
+    #[test]
+    fn faces_that_move_nothing_are_one_outcome() {
+        let board = Board::new(16, 8, 2, 2).unwrap();
+        let wide: Die = "0..65535".parse().unwrap();
+        // 1..18 can move a piece; 0 and 19..65535 cannot.
+        assert_eq!(effective_faces(&board, &wide), 19);
+        assert_eq!(effective_faces(&board, &Die::standard()), 6);
     }
 }

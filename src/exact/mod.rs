@@ -392,6 +392,13 @@ pub fn p_a_starts(rules: &Rules, a: &Die, b: &Die) -> Result<f64, ExactError> {
     Ok(greater as f64 / (all - equal) as f64)
 }
 
+/// The joint indices of two configuration sets: both sides to move, every tries level.
+fn product_of(sizes: [u64; 2], rules: &Rules) -> u64 {
+    sizes[0]
+        .saturating_mul(sizes[1])
+        .saturating_mul(2 * u64::from(memory::tries_levels(rules)))
+}
+
 impl Model {
     /// Enumerates, builds and classifies the chain of `a` (player 1) against `b`, refusing
     /// when the memory estimate exceeds `options.max_memory`.
@@ -415,23 +422,30 @@ impl Model {
             }),
             _ => Ok(()),
         };
+        memory::check_enumeration(rules, &[a, b], options.max_memory)?;
         let configs = [
             reachable::player_configs(rules, a),
             reachable::player_configs(rules, b),
         ];
         let sizes = [configs[0].len() as u64, configs[1].len() as u64];
-        let max_faces = memory::max_distinct_faces(a, b);
+        let max_faces = memory::max_outcomes(rules, a, b);
+        let tables = memory::table_bytes(rules, sizes, [a, b]);
+        let estimate_of = |states: u64| {
+            let mut e = MemoryEstimate::new(sizes, product_of(sizes, rules), states, max_faces);
+            e.bytes = e.bytes.saturating_add(tables);
+            e
+        };
         let levels = memory::tries_levels(rules);
         let [ca, cb] = configs;
         let encoder = StateEncoder::new(ca, cb, levels)
             .ok_or_else(|| ExactError::TooLarge("the joint index overflows 64 bits".into()))?;
         let product = encoder.coder.len();
         // Before the search, with the states bounded from above.
+        // The bound visits every pair of configurations: where the product's bit map alone
+        // is over the limit, the product is bound enough (and the bound would take hours).
+        check(&estimate_of(0), false)?;
         let bound = memory::state_bound(rules, &encoder.a, &encoder.b);
-        check(
-            &MemoryEstimate::new(sizes, product, bound, max_faces),
-            false,
-        )?;
+        check(&estimate_of(bound), false)?;
         if product / 64 > usize::MAX as u64 / 8 {
             return Err(ExactError::TooLarge(format!("{product} joint indices")));
         }
@@ -442,7 +456,7 @@ impl Model {
                 states.len()
             )));
         }
-        let estimate = MemoryEstimate::new(sizes, product, states.len(), max_faces);
+        let estimate = estimate_of(states.len());
         check(&estimate, true)?;
         let chain = transitions::build_chain(rules, [a, b], &encoder, &states);
         let classes = Classes::of(&chain);

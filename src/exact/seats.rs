@@ -139,6 +139,19 @@ impl<'a> Chain<'a> {
     fn build(seats: &'a Seats, dice: &[&Die], limit: Option<u64>) -> Result<Self, SeatsExactError> {
         let players = seats.players();
         let rules = seats.rules();
+        if let Err(crate::exact::ExactError::Memory {
+            states,
+            bytes,
+            limit,
+            ..
+        }) = crate::exact::memory::check_enumeration(rules, dice, limit)
+        {
+            return Err(SeatsExactError::Memory {
+                states,
+                bytes,
+                limit,
+            });
+        }
         let configs: Vec<Vec<u64>> = dice.iter().map(|d| own_configs(seats, d)).collect();
         let faces: Vec<Vec<(u32, f64)>> = dice
             .iter()

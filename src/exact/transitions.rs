@@ -127,9 +127,11 @@ pub fn build_chain(
     let n = states.len() as usize;
     let mut indptr: Vec<usize> = Vec::with_capacity(n + 1);
     indptr.push(0);
-    // At most one entry per distinct face. Reserving the bound up front costs address
-    // space only (pages are touched as they fill) and spares the copies of a growing vector.
-    let max_entries = n.saturating_mul(counts[0].len().max(counts[1].len()));
+    // At most one entry per distinct successor of a roll (faces that move nothing share
+    // one). Reserving the bound up front costs address space only (pages are touched as
+    // they fill) and spares the copies of a growing vector; the memory estimate counts it.
+    let outcomes = super::memory::max_outcomes(rules, dice[0], dice[1]);
+    let max_entries = n.saturating_mul(usize::try_from(outcomes).unwrap_or(usize::MAX));
     let mut indices: Vec<u32> = Vec::with_capacity(max_entries);
     let mut data: Vec<f64> = Vec::with_capacity(max_entries);
     let mut absorb: Vec<[f64; 2]> = Vec::with_capacity(n);

@@ -114,9 +114,11 @@ pub struct DifferenceReport {
     pub strategy: String,
     /// Decisions counted.
     pub decisions: u64,
-    /// Of them, where the heuristic picks another move.
-    pub differing: u64,
-    /// `differing / decisions`.
+    /// Of them, the expected number where the heuristic plays another move (a whole number
+    /// for a heuristic that picks one move; for `random`, which picks each of `m` moves with
+    /// probability `1/m`, the sum of `1 - 1/m`).
+    pub differing: f64,
+    /// `differing / decisions`: for `random` the mean probability of playing another move.
     pub share: f64,
 }
 
@@ -448,13 +450,22 @@ impl super::Report for SolveReport {
                 writeln!(out, "{label:<26} {v:>16.13}   [{lo:.15}, {hi:.15}]")?;
             }
             for d in &g.differs_from {
-                writeln!(
-                    out,
-                    "{} plays another move than the optimal pair in {:.1} % of {} decisions",
-                    d.strategy,
-                    100.0 * d.share,
-                    d.decisions
-                )?;
+                if d.strategy == "random" {
+                    writeln!(
+                        out,
+                        "random plays the optimal pair's move with probability {:.1} % on average over {} decisions",
+                        100.0 * (1.0 - d.share),
+                        d.decisions
+                    )?;
+                } else {
+                    writeln!(
+                        out,
+                        "{} plays another move than the optimal pair in {:.1} % of {} decisions",
+                        d.strategy,
+                        100.0 * d.share,
+                        d.decisions
+                    )?;
+                }
             }
             if let Some(style) = &g.style {
                 for (what, t) in [

@@ -327,13 +327,16 @@ pub fn solve_game_keeping_values(
 /// How often `policy` picks another move than `table` over `side`'s decisions in the
 /// reachable states that can still be won (every state and face with at least two legal moves,
 /// counted once, unweighted by how often play reaches it): `(decisions, differing)`.
-/// A mixing policy counts as differing where the table's move is not its only one.
+/// `differing` is the expected number of decisions where the policy plays another move: a
+/// whole number for a policy that picks one move, and for the uniform mix the sum of
+/// `1 - 1/m` over the decisions with `m` legal moves (it plays the table's move with
+/// probability `1/m`).
 pub fn count_differences(
     space: &GameSpace,
     table: &PolicyTable,
     policy: &dyn MovePolicy,
     side: usize,
-) -> (u64, u64) {
+) -> (u64, f64) {
     use rayon::prelude::*;
     // A heuristic like `safe` does real work per decision, and the larger boards have
     // billions of decisions: the count runs on every thread, in chunks of states.
@@ -342,7 +345,7 @@ pub fn count_differences(
     (0..states.div_ceil(CHUNK))
         .into_par_iter()
         .map(|chunk| {
-            let (mut decisions, mut differing) = (0u64, 0u64);
+            let (mut decisions, mut differing) = (0u64, 0.0f64);
             let end = ((chunk + 1) * CHUNK).min(states);
             // CHUNK is even, so `side` keeps its parity at every chunk's start.
             for i in (chunk * CHUNK + side..end).step_by(2) {
@@ -351,29 +354,33 @@ pub fn count_differences(
                 }
                 let at = space.at(i);
                 for k in 0..space.faces(i).len() {
-                    if space.options_at(&at, k, |_, _| {}) < 2 {
+                    let moves = space.options_at(&at, k, |_, _| {});
+                    if moves < 2 {
                         continue;
                     }
                     decisions += 1;
-                    if decide(space, policy, i, k) != Pick::One(table.get(i, k)) {
-                        differing += 1;
-                    }
+                    differing += match decide(space, policy, i, k) {
+                        Pick::One(m) if m == table.get(i, k) => 0.0,
+                        Pick::One(_) => 1.0,
+                        Pick::Uniform => 1.0 - 1.0 / moves as f64,
+                    };
                 }
             }
             (decisions, differing)
         })
-        .reduce(|| (0, 0), |x, y| (x.0 + y.0, x.1 + y.1))
+        .reduce(|| (0, 0.0), |x, y| (x.0 + y.0, x.1 + y.1))
 }
 
 /// How often one built-in heuristic plays another move than a policy table.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[derive(Clone, Copy, Debug, PartialEq)]
 pub struct Difference {
     /// The heuristic's name ([`crate::strategy::STRATEGY_NAMES`]).
     pub strategy: &'static str,
     /// Decisions compared (both players' decisions with at least two legal moves).
     pub decisions: u64,
-    /// Of these, the ones where the heuristic picks another move.
-    pub differing: u64,
+    /// Of these, the expected number where the heuristic plays another move (a whole
+    /// number but for `random`, see [`count_differences`]).
+    pub differing: f64,
 }
 
 /// [`count_differences`] of every built-in heuristic against `table`, on A's and B's
@@ -391,7 +398,7 @@ pub fn differences_from_heuristics(
         .iter()
         .filter_map(|&name| {
             let strategy: Strategy = name.parse().ok()?;
-            let (mut decisions, mut differing) = (0, 0);
+            let (mut decisions, mut differing) = (0, 0.0);
             let sides: &[usize] = if mirrored { &[0] } else { &[0, 1] };
             for &side in sides {
                 let resolved = strategy.against(dice[1 - side]);
@@ -401,7 +408,7 @@ pub fn differences_from_heuristics(
             }
             if mirrored {
                 decisions *= 2;
-                differing *= 2;
+                differing *= 2.0;
             }
             Some(Difference {
                 strategy: name,
@@ -515,6 +522,7 @@ pub fn solve_game_with(
     options.validate().map_err(ExactError::Options)?;
     check_profile(rules)?;
     let w = super::p_a_starts(rules, dice[0], dice[1])?;
+    super::memory::check_enumeration(rules, &dice, options.max_memory)?;
     let players = [
         space::PlayerTable::new(rules, 0, dice[0]),
         space::PlayerTable::new(rules, 1, dice[1]),

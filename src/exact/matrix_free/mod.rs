@@ -281,11 +281,14 @@ pub fn solve_full_with(
     options.validate().map_err(ExactError::Options)?;
     super::check_profile(rules)?;
     let p_start = p_a_starts(rules, a, b)?;
+    memory::check_enumeration(rules, &[a, b], options.max_memory)?;
     let ordered = [Game::configs(rules, a), Game::configs(rules, b)];
     let configs = ordered.each_ref().map(|(c, _)| c.len() as u64);
     // The joint index as the sparse solver has it: sides and tries levels (only level 0
     // is stored, see `tries`).
-    let product = configs[0] * configs[1] * 2 * u64::from(memory::tries_levels(rules));
+    let product = configs[0]
+        .saturating_mul(configs[1])
+        .saturating_mul(2 * u64::from(memory::tries_levels(rules)));
     let fits = |bytes: u64| options.max_memory.is_none_or(|l| bytes <= l);
     let memory_error = |bytes: u64| ExactError::Memory {
         states: product,
