@@ -1,12 +1,11 @@
 //! The `wuerfelglueck` command: parses arguments, calls the library, prints.
 
-use clap::Parser;
 use std::io::Write;
 use std::process::ExitCode;
 use wuerfelglueck::cli::{Cli, run};
 
 fn main() -> ExitCode {
-    let cli = Cli::parse();
+    let cli = Cli::try_parse_args(std::env::args_os()).unwrap_or_else(|e| e.exit());
     let stdout = std::io::stdout();
     let mut out = std::io::BufWriter::new(stdout.lock());
     let result = run(cli, &mut out);

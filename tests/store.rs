@@ -319,7 +319,15 @@ fn damages() -> Vec<Damage> {
                 res.p_b_if_a_starts -= 0.1;
                 res.p_b_if_b_starts -= 0.1;
             },
-            expect: |p| matches!(p, BadRecord::Checksum { stored: Some(_), .. }),
+            expect: |p| {
+                matches!(
+                    p,
+                    BadRecord::Checksum {
+                        stored: Some(_),
+                        ..
+                    }
+                )
+            },
             says: "does not match the content's",
         },
         Damage {

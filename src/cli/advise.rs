@@ -26,7 +26,7 @@ pub struct AdviseArgs {
     pub rules: RulesArgs,
     /// The position, e.g. `A:0,17,c B:A,5 turn:A`: each player's pieces on the board in
     /// its own numbering (a track number, A for the start field, goal letters a, b, ...;
-    /// the rest wait in B) and who rolls.
+    /// the rest wait in B) and who rolls (`turn:A` when not given).
     #[arg(long)]
     pub position: String,
     /// The face rolled.

@@ -76,7 +76,7 @@ pub struct SimArgs {
     pub max_rolls: u64,
     /// Worker threads (default: all cores, or RAYON_NUM_THREADS if set; more than the cores
     /// are allowed with a warning, more than 1024 are refused).
-    #[arg(long)]
+    #[arg(long, value_parser = parse_threads)]
     pub threads: Option<usize>,
 }
 
@@ -90,6 +90,50 @@ pub const DEFAULT_PRECISION: f64 = 0.002;
 /// stack, and thousands of them are a typo rather than a plan, so a fixed cap, the same on
 /// every machine, refuses them: 1024 is more than the cores of any machine this runs on.
 pub const MAX_THREADS: usize = 1024;
+
+/// The `--threads` value of every command: 1 to [`MAX_THREADS`], refused at parsing, before
+/// any work starts, with the same message everywhere.
+pub fn parse_threads(text: &str) -> Result<usize, String> {
+    let n: i128 = text
+        .trim()
+        .parse()
+        .map_err(|_| format!("expected a whole number of threads from 1 to {MAX_THREADS}"))?;
+    if n < 1 {
+        return Err("expected at least 1 thread".into());
+    }
+    if n > MAX_THREADS as i128 {
+        return Err(format!(
+            "at most {MAX_THREADS} threads (the work is compute-bound: more threads than cores \
+             only take turns)"
+        ));
+    }
+    Ok(n as usize)
+}
+
+/// Runs `work` on a pool of `threads` threads, or on rayon's global pool when `None`:
+/// every command's `--threads` (checked by [`parse_threads`]; checked again here for
+/// callers that build settings without the parser).
+pub fn in_thread_pool<T: Send>(
+    threads: Option<usize>,
+    work: impl FnOnce() -> T + Send,
+) -> Result<T, CliError> {
+    let Some(n) = threads else {
+        return Ok(work());
+    };
+    let n = parse_threads(&n.to_string())
+        .map_err(|e| CliError::input(format!("--threads {n}: {e}")))?;
+    let cores = std::thread::available_parallelism().map_or(1, |c| c.get());
+    if n > cores && !WARNED_ABOUT_THREADS.swap(true, Ordering::Relaxed) {
+        eprintln!(
+            "warning: --threads {n} is more than the {cores} cores of this machine; the extra threads only take turns"
+        );
+    }
+    let pool = rayon::ThreadPoolBuilder::new()
+        .num_threads(n)
+        .build()
+        .map_err(|e| CliError::failure(format!("cannot start {n} threads: {e}")))?;
+    Ok(pool.install(work))
+}
 
 /// Set once the warning about more threads than cores has been printed.
 static WARNED_ABOUT_THREADS: AtomicBool = AtomicBool::new(false);
@@ -132,28 +176,7 @@ impl SimArgs {
     /// `--threads` above the machine's cores is allowed with a warning on stderr (once per
     /// process); above [`MAX_THREADS`], or 0, it is refused.
     pub fn in_pool<T: Send>(&self, work: impl FnOnce() -> T + Send) -> Result<T, CliError> {
-        let Some(n) = self.threads else {
-            return Ok(work());
-        };
-        if n == 0 {
-            return Err(CliError::input("--threads 0: expected at least 1 thread"));
-        }
-        if n > MAX_THREADS {
-            return Err(CliError::input(format!(
-                "--threads {n}: at most {MAX_THREADS} threads (the work is compute-bound: more threads than cores only take turns)"
-            )));
-        }
-        let cores = std::thread::available_parallelism().map_or(1, |c| c.get());
-        if n > cores && !WARNED_ABOUT_THREADS.swap(true, Ordering::Relaxed) {
-            eprintln!(
-                "warning: --threads {n} is more than the {cores} cores of this machine; the extra threads only take turns"
-            );
-        }
-        let pool = rayon::ThreadPoolBuilder::new()
-            .num_threads(n)
-            .build()
-            .map_err(|e| CliError::failure(format!("cannot start {n} threads: {e}")))?;
-        Ok(pool.install(work))
+        in_thread_pool(self.threads, work)
     }
 }
 

@@ -53,6 +53,33 @@ pub enum Command {
     Search(search::SearchArgs),
 }
 
+impl Cli {
+    /// The command line's definition: the derived one, with negative numbers taken as
+    /// values in every subcommand (so that `--face -1` is refused by the option's own
+    /// check, not as an unknown argument `-1`).
+    pub fn definition() -> clap::Command {
+        let mut command = <Cli as clap::CommandFactory>::command();
+        let names: Vec<String> = command
+            .get_subcommands()
+            .map(|s| s.get_name().to_string())
+            .collect();
+        for name in names {
+            command = command.mut_subcommand(name, |s| s.allow_negative_numbers(true));
+        }
+        command
+    }
+
+    /// Parses a command line (the program name first) as [`Cli::definition`] defines it.
+    pub fn try_parse_args<I, T>(args: I) -> Result<Cli, clap::Error>
+    where
+        I: IntoIterator<Item = T>,
+        T: Into<std::ffi::OsString> + Clone,
+    {
+        let mut matches = Self::definition().try_get_matches_from(args)?;
+        <Cli as clap::FromArgMatches>::from_arg_matches_mut(&mut matches)
+    }
+}
+
 pub use crate::report::Format;
 use crate::report::{OutputFile, PlotError};
 use std::path::Path;

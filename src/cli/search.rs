@@ -24,7 +24,7 @@ use std::path::PathBuf;
 #[derive(Args, Debug)]
 pub struct SearchArgs {
     /// A dice file (instead of --faces and --values).
-    #[arg(conflicts_with_all = ["faces", "values"], required_unless_present = "faces")]
+    #[arg(conflicts_with_all = ["faces", "values"])]
     pub file: Option<PathBuf>,
     /// Faces per die of the family.
     #[arg(long, requires = "values")]
@@ -68,7 +68,7 @@ pub struct SearchArgs {
     #[arg(long = "max-rolls", default_value_t = 100_000)]
     pub max_rolls: u64,
     /// Worker threads (default: all cores).
-    #[arg(long)]
+    #[arg(long, value_parser = super::common::parse_threads)]
     pub threads: Option<usize>,
     /// Board and rule profile.
     #[command(flatten)]
@@ -161,7 +161,8 @@ pub fn run(args: SearchArgs, out: &mut dyn Write) -> Result<(), CliError> {
         }
         _ => {
             return Err(CliError::input(
-                "expected a dice file, or --faces K with --values A..B",
+                "search needs a family of dice: a dice FILE, or --faces K with --values A..B \
+                 (e.g. --faces 6 --values 1..6)",
             ));
         }
     };

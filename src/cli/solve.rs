@@ -36,7 +36,7 @@ pub struct SolveArgs {
     /// builds its matrix on them and iterates on one thread, so its result is the same to
     /// the last bit on any number of threads; the matrix-free solver sweeps on all of them
     /// (results agree within the tolerance).
-    #[arg(long)]
+    #[arg(long, value_parser = super::common::parse_threads)]
     pub threads: Option<usize>,
     /// Use the matrix-free solver even where the sparse matrix would fit (by default it
     /// runs only when the matrix does not fit, as on the full BwInf board).
@@ -97,15 +97,7 @@ fn with_threads<T: Send>(
     threads: Option<usize>,
     f: impl FnOnce() -> T + Send,
 ) -> Result<T, CliError> {
-    match threads {
-        None => Ok(f()),
-        Some(0) => Err(CliError::input("--threads 0: expected at least 1 thread")),
-        Some(n) => Ok(rayon::ThreadPoolBuilder::new()
-            .num_threads(n)
-            .build()
-            .map_err(|e| CliError::failure(format!("cannot start {n} threads: {e}")))?
-            .install(f)),
-    }
+    super::common::in_thread_pool(threads, f)
 }
 
 /// Runs `solve`.
@@ -318,9 +310,14 @@ pub fn move_policy(
     opponent: &crate::dice::Die,
 ) -> Result<Box<dyn crate::exact::game::policy::MovePolicy>, CliError> {
     use crate::strategy::Strategy;
-    let strategy: Strategy = text
-        .parse()
-        .map_err(|e| CliError::input(format!("{option}: {e} (or optimal)")))?;
+    let strategy: Strategy = text.parse().map_err(|e| match e {
+        // Only a name can be unknown; here `optimal` is one more.
+        crate::strategy::StrategyError::Unknown(given) => CliError::input(format!(
+            "{option}: unknown strategy {given}: expected optimal, one of {} (or table:FILE)",
+            crate::strategy::STRATEGY_NAMES.join(", ")
+        )),
+        e => CliError::input(format!("{option}: {e}")),
+    })?;
     if let Strategy::Table(t) = &strategy {
         t.check_game(rules, dice)
             .map_err(|e| CliError::input(format!("{option}: {e}")))?;

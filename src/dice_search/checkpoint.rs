@@ -11,8 +11,12 @@
 //! run never interrupted. A round cut off in the middle is played again from its start.
 //!
 //! Read back, a file is used only if it is a search state of this program's format whose
-//! options are the run's own and whose counts are consistent (every figure a whole number
-//! of chunks within its cap, wins within games, the totals adding up). Anything else is
+//! options are the run's own, whose counts are consistent (every figure a whole number
+//! of chunks within its cap, wins within games, the totals adding up), whose answers are
+//! the ones its counts give (derived again on reading; a race that closed in an earlier
+//! round keeps the answer of that round, which the counts of later rounds cannot give
+//! again), and whose checksum (FNV-1a over its content) is its content's. The checksum
+//! catches a damaged file or an edit by hand; it is not a signature. Anything else is
 //! refused with an error naming the file and what differs or is wrong, and the file is
 //! left as it is: the user decides whether to delete it or use another directory. One
 //! directory holds one search; its exact confirmations share the pair records of `rank
@@ -168,6 +172,24 @@ struct StateFile {
     version: u32,
     options: RunOptions,
     state: RaceState,
+    /// FNV-1a (64 bit, hexadecimal) of the file's JSON without this field.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    checksum: Option<String>,
+}
+
+impl StateFile {
+    /// FNV-1a of the JSON of everything but the checksum.
+    fn content_checksum(&self) -> String {
+        let content = serde_json::to_vec(&StateFile {
+            format: self.format.clone(),
+            version: self.version,
+            options: self.options.clone(),
+            state: self.state.clone(),
+            checksum: None,
+        })
+        .expect("a search state is plain data");
+        format!("{:016x}", crate::exact::store::fnv1a_64(&content))
+    }
 }
 
 /// Why a state file cannot be used or written.
@@ -282,6 +304,16 @@ impl Checkpoint {
         }
         check_state(&file.state, config).map_err(damaged)?;
         check_answers(&file.state, config).map_err(damaged)?;
+        let content = file.content_checksum();
+        if file.checksum.as_deref() != Some(content.as_str()) {
+            return Err(damaged(format!(
+                "its checksum is {}, its content's {content}: it was changed after it was \
+                 written",
+                file.checksum
+                    .as_deref()
+                    .map_or("missing".to_string(), crate::dice::excerpt)
+            )));
+        }
         Ok(Some(file.state))
     }
 
@@ -292,12 +324,14 @@ impl Checkpoint {
             let path = path.to_path_buf();
             move |error| CheckpointError::Io { path, error }
         };
-        let file = StateFile {
+        let mut file = StateFile {
             format: FORMAT.to_string(),
             version: VERSION,
             options: self.options.clone(),
             state: state.clone(),
+            checksum: None,
         };
+        file.checksum = Some(file.content_checksum());
         let text = serde_json::to_vec(&file).map_err(|e| CheckpointError::Io {
             path: self.path.clone(),
             error: std::io::Error::other(e),
@@ -415,17 +449,19 @@ fn first_difference(
 ) -> Option<(String, String, String)> {
     use serde_json::Value;
     match (a, b) {
-        (Value::Object(x), Value::Object(y)) if x.len() == y.len() => x.iter().find_map(|(k, v)| {
-            let inner = if path.is_empty() {
-                k.clone()
-            } else {
-                format!("{path}.{k}")
-            };
-            match y.get(k) {
-                Some(w) => first_difference(v, w, inner),
-                None => Some((inner, v.to_string(), "nothing".into())),
-            }
-        }),
+        (Value::Object(x), Value::Object(y)) if x.len() == y.len() => {
+            x.iter().find_map(|(k, v)| {
+                let inner = if path.is_empty() {
+                    k.clone()
+                } else {
+                    format!("{path}.{k}")
+                };
+                match y.get(k) {
+                    Some(w) => first_difference(v, w, inner),
+                    None => Some((inner, v.to_string(), "nothing".into())),
+                }
+            })
+        }
         (Value::Array(x), Value::Array(y)) if x.len() == y.len() => x
             .iter()
             .zip(y)
@@ -568,11 +604,6 @@ mod tests {
                 assert_eq!(check_answers(state, &config), Ok(()), "{design:?}");
             }
             let last = saved.last().unwrap();
-            let other = (last.outcome.best_mean.leader + 1) % last.outcome.n;
-            let mut leader = last.clone();
-            leader.outcome.best_mean.leader = other;
-            let why = check_answers(&leader, &config).unwrap_err();
-            assert!(why.contains("outcome.best_mean.leader"), "{why}");
             let mut condorcet = last.clone();
             condorcet.outcome.condorcet = match &last.outcome.condorcet {
                 Condorcet::Winner(c) => Condorcet::Winner((c + 1) % last.outcome.n),
@@ -584,5 +615,50 @@ mod tests {
             top.outcome.top.reverse();
             assert!(check_answers(&top, &config).is_err(), "{design:?}");
         }
+    }
+
+    #[test]
+    fn an_edited_state_file_is_refused_and_left_as_it_is() {
+        let (rules, family, config) = setup(Design::Racing);
+        let (_, saved) = saved_states(Design::Racing);
+        let last = saved.last().unwrap();
+        let dir = std::env::temp_dir().join(format!("wg-checkpoint-{}", std::process::id()));
+        std::fs::create_dir_all(&dir).unwrap();
+        let checkpoint = Checkpoint::new(&dir, RunOptions::new(&rules, &family, &config));
+        checkpoint.save(last).unwrap();
+        assert_eq!(checkpoint.load(&config).unwrap().as_ref(), Some(last));
+        let written = std::fs::read_to_string(checkpoint.path()).unwrap();
+        let edit = |change: &dyn Fn(&mut serde_json::Value), fresh_checksum: bool| {
+            let mut json: serde_json::Value = serde_json::from_str(&written).unwrap();
+            change(&mut json);
+            let mut file: StateFile = serde_json::from_value(json).unwrap();
+            if fresh_checksum {
+                file.checksum = Some(file.content_checksum());
+            }
+            let text = serde_json::to_string(&file).unwrap();
+            std::fs::write(checkpoint.path(), &text).unwrap();
+            let e = checkpoint.load(&config).unwrap_err().to_string();
+            assert_eq!(std::fs::read_to_string(checkpoint.path()).unwrap(), text);
+            e
+        };
+        let n = last.outcome.n;
+        let other = (last.outcome.best_mean.leader + 1) % n;
+        // Another leader: the checksum tells.
+        let e = edit(
+            &|j| j["state"]["outcome"]["best_mean"]["leader"] = other.into(),
+            false,
+        );
+        assert!(e.contains("changed after it was written"), "{e}");
+        // Another Condorcet winner, with the checksum made anew: the counts tell.
+        let winner = match last.outcome.condorcet {
+            Condorcet::Winner(c) => (c + 1) % n,
+            _ => 0,
+        };
+        let e = edit(
+            &|j| j["state"]["outcome"]["condorcet"] = serde_json::json!({ "winner": winner }),
+            true,
+        );
+        assert!(e.contains("answers disagree with its counts"), "{e}");
+        std::fs::remove_dir_all(&dir).unwrap();
     }
 }

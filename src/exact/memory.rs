@@ -101,7 +101,10 @@ pub fn configuration_bound(board: &crate::rules::Board) -> u64 {
 pub fn effective_faces(board: &crate::rules::Board, die: &Die) -> u64 {
     let reach = board.fields();
     let counts = die.face_counts();
-    let movable = counts.iter().filter(|&&(f, _)| (1..=reach).contains(&f)).count() as u64;
+    let movable = counts
+        .iter()
+        .filter(|&&(f, _)| (1..=reach).contains(&f))
+        .count() as u64;
     movable + u64::from(movable < counts.len() as u64)
 }
 
@@ -353,7 +356,10 @@ mod tests {
     #[test]
     fn the_configuration_bound_is_the_binomial_sum() {
         // 40/20/4/4: 44 fields, up to 4 pieces on them: 1 + 44 + 946 + 13244 + 135751.
-        assert_eq!(configuration_bound(&Board::new(40, 20, 4, 4).unwrap()), 149_986);
+        assert_eq!(
+            configuration_bound(&Board::new(40, 20, 4, 4).unwrap()),
+            149_986
+        );
         // Every configuration of 1..6 on a small board is among them.
         let rules = Rules::new(Board::new(12, 6, 2, 2).unwrap(), Default::default());
         let found = player_configs(&rules, &Die::standard()).len() as u64;

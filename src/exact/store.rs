@@ -77,7 +77,7 @@ use crate::dice::Die;
 use crate::rules::Rules;
 use serde::{Deserialize, Serialize};
 use std::fmt;
-use std::io::Write;
+use std::io::{Read, Write};
 use std::path::{Path, PathBuf};
 
 /// The version tag of the records written: a file without a known tag is a bad record.
@@ -90,6 +90,10 @@ const FORMAT_WITHOUT_CHECKSUM: &str = "wuerfelglueck exact pair 1";
 /// What the checks of a record allow for rounding: the solvers' bounds are sums of rounded
 /// products, and about 1e-14 is what an `f64` probability can certify.
 pub const ROUNDING: f64 = 1e-14;
+
+/// The longest record read: two dice of [`crate::dice::MAX_FACES`] faces each, written one
+/// number to an indented line (at most 16 bytes a face), fit with room to spare.
+pub const MAX_RECORD_BYTES: u64 = 64 << 20;
 
 /// The longest file name of a record, `.json` included. Leaves room for the `.partial`
 /// (8 bytes) and `.rejected999` (12 bytes) companions within the usual 255-byte limit.
@@ -519,6 +523,13 @@ impl PairStore {
     /// again): a ranking must not solve for an hour and then fail to keep the result.
     pub fn open(dir: &Path) -> Result<Self, StoreError> {
         let refuse = |what: &str, e: std::io::Error| error(dir, format!("{what}: {e}"));
+        if dir.exists() && !dir.is_dir() {
+            return Err(error(
+                dir,
+                "is a file, not a directory: --store names the directory the records go into"
+                    .into(),
+            ));
+        }
         std::fs::create_dir_all(dir).map_err(|e| refuse("cannot create the directory", e))?;
         let probe = dir.join(format!(".wuerfelglueck-probe-{}", std::process::id()));
         // Not `create_new`: a probe left by a crashed run of the same process id must not
@@ -560,14 +571,26 @@ impl PairStore {
         tolerance: f64,
     ) -> Result<Lookup, StoreError> {
         let path = self.path(rules, a, b);
-        let bytes = match std::fs::read(&path) {
+        // A record is a few kilobytes (more for dice of many faces): a file past the bound
+        // is not one, and is not read whole to find that out.
+        let bytes = match std::fs::File::open(&path).and_then(|file| {
+            let mut bytes = Vec::new();
+            file.take(MAX_RECORD_BYTES + 1).read_to_end(&mut bytes)?;
+            Ok(bytes)
+        }) {
             Ok(bytes) => bytes,
             Err(e) if e.kind() == std::io::ErrorKind::NotFound => return Ok(Lookup::Missing),
             Err(e) => return Err(error(&path, format!("cannot read: {e}"))),
         };
-        let checked = serde_json::from_slice::<StoredPair>(&bytes)
-            .map_err(|e| BadRecord::NotARecord(e.to_string()))
-            .and_then(|record| record.check(rules, a, b).map(|width| (record, width)));
+        let checked = if bytes.len() as u64 > MAX_RECORD_BYTES {
+            Err(BadRecord::NotARecord(format!(
+                "longer than the {MAX_RECORD_BYTES} bytes a record can have"
+            )))
+        } else {
+            serde_json::from_slice::<StoredPair>(&bytes)
+                .map_err(|e| BadRecord::NotARecord(e.to_string()))
+        }
+        .and_then(|record| record.check(rules, a, b).map(|width| (record, width)));
         match checked {
             Ok((record, width)) if width <= tolerance => Ok(Lookup::Usable(record)),
             Ok((record, _)) => Ok(Lookup::TooWide(record)),

@@ -43,6 +43,7 @@ pub struct TableEntry {
     /// A 95 % interval of `mean_p_win` ([`stats::mean_of_proportions`]: the tables are
     /// independent runs; a score interval, so it has a width even where the die won every
     /// game or none).
+    #[serde(serialize_with = "stats::as_pair")]
     pub ci95: Interval,
     /// Tables the die sits at.
     pub tables: usize,

@@ -18,6 +18,12 @@ pub struct Interval {
     pub hi: f64,
 }
 
+/// Writes an interval as `[lo, hi]`, the form of every `ci95` in the JSON reports.
+pub fn as_pair<S: serde::Serializer>(interval: &Interval, s: S) -> Result<S::Ok, S::Error> {
+    use serde::Serialize;
+    [interval.lo, interval.hi].serialize(s)
+}
+
 impl Interval {
     /// Half the width.
     pub fn half_width(&self) -> f64 {

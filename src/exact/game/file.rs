@@ -240,8 +240,9 @@ pub fn read_header(path: &Path) -> Result<PolicyHeader, PolicyFileError> {
 /// Reads `path` and checks it against `rules` and `dice` (see the module docs).
 pub fn read(path: &Path, rules: &Rules, dice: [&Die; 2]) -> Result<LoadedPolicy, PolicyFileError> {
     let invalid = |what: String| PolicyFileError::Invalid(format!("{}: {what}", path.display()));
-    let bytes = read_bytes(path, None)?;
-    let (header, body_start) = split(path, &bytes)?;
+    // The header first: the game it names, and the length that implies, are checked
+    // before the body is read, so a file far longer than its game is refused unread.
+    let (header, body_start) = split(path, &read_bytes(path, Some(1 << 16))?)?;
     let expect = [
         ("board", header.board.clone(), rules.board().to_string()),
         (
@@ -260,17 +261,6 @@ pub fn read(path: &Path, rules: &Rules, dice: [&Die; 2]) -> Result<LoadedPolicy,
             )));
         }
     }
-    let body = &bytes[body_start..];
-    if body.len() as u64 != header.body_bytes || body.len() % 8 != 0 {
-        return Err(invalid(format!(
-            "body of {} bytes, header says {}",
-            body.len(),
-            header.body_bytes
-        )));
-    }
-    if format!("{:016x}", fnv1a64(body)) != header.fnv1a64 {
-        return Err(invalid("checksum mismatch (the body is damaged)".into()));
-    }
     let space = GameSpace::new(rules, dice)
         .ok_or_else(|| invalid("the game's joint index overflows".into()))?;
     let configs = space.players.each_ref().map(|p| p.configs.len() as u64);
@@ -286,6 +276,35 @@ pub fn read(path: &Path, rules: &Rules, dice: [&Die; 2]) -> Result<LoadedPolicy,
         .faces
         .len()
         .max(space.players[1].faces.len());
+    let bits = PolicyTable::bits_for(rules.board().pieces());
+    let body_bytes = space
+        .len()
+        .checked_mul(slots)
+        .and_then(|e| e.checked_mul(bits as usize))
+        .map(|b| b.div_ceil(64) as u64 * 8)
+        .ok_or_else(|| invalid("the game's table overflows".into()))?;
+    let file_bytes = std::fs::metadata(path)
+        .map_err(|e| PolicyFileError::Io(format!("{}: {e}", path.display())))?
+        .len();
+    if header.body_bytes != body_bytes || file_bytes != body_start as u64 + body_bytes {
+        return Err(invalid(format!(
+            "a file of {file_bytes} bytes whose header says its body has {} bytes, but this \
+             game's table has {body_bytes} bytes (after a header of {body_start})",
+            header.body_bytes
+        )));
+    }
+    let bytes = read_bytes(path, Some(body_start as u64 + body_bytes))?;
+    let body = &bytes[body_start.min(bytes.len())..];
+    if body.len() as u64 != body_bytes {
+        return Err(invalid(format!(
+            "body of {} bytes, header says {}",
+            body.len(),
+            header.body_bytes
+        )));
+    }
+    if format!("{:016x}", fnv1a64(body)) != header.fnv1a64 {
+        return Err(invalid("checksum mismatch (the body is damaged)".into()));
+    }
     let words = body
         .chunks_exact(8)
         .map(|c| u64::from_le_bytes(c.try_into().expect("8 bytes")))

@@ -103,6 +103,9 @@ pub fn parse_position(rules: &Rules, text: &str) -> Result<GameState, PositionEr
                 pieces[p] = Some(mask);
             }
             "turn" => {
+                if turn.is_some() {
+                    return Err(PositionError("turn is given twice".into()));
+                }
                 turn = Some(match value {
                     "A" => 0u8,
                     "B" => 1u8,
@@ -176,6 +179,7 @@ mod tests {
             ("A:0", "both players"),
             ("A:1.5 B:", "expected a track number"),
             ("A:0 B: turn:C", "turn:A or turn:B"),
+            ("A:0 B: turn:A turn:B", "turn is given twice"),
             ("C:0", "expected A:FIELDS"),
         ] {
             let e = parse_position(&rules(), bad).unwrap_err().to_string();
