@@ -467,6 +467,43 @@ mod cli {
     }
 
     #[test]
+    fn a_ranking_at_tables_never_prints_an_interval_of_width_zero() {
+        // Regression: with 24 games at one table of four, a die that won no game got
+        // `0.0000 [0.0000, 0.0000]` (a normal interval around a mean of 0).
+        let dir = std::env::temp_dir().join(format!("wg-zero-width-{}", std::process::id()));
+        std::fs::create_dir_all(&dir).unwrap();
+        let file = dir.join("dice.txt");
+        std::fs::write(&file, "4\n6 1 1 1 1 1 6\n6 1 2 3 4 5 6\n6 1 1 1 6 6 6\n6 1 6 6 6 6 6\n")
+            .unwrap();
+        let (code, out, err) = run(&[
+            "rank",
+            file.to_str().unwrap(),
+            "--players",
+            "4",
+            "--games",
+            "24",
+            "--track",
+            "16",
+            "--pieces",
+            "2",
+            "--goal-fields",
+            "2",
+            "--format",
+            "json",
+        ]);
+        assert_eq!(code, 0, "{err}");
+        let v: serde_json::Value = serde_json::from_str(&out).unwrap();
+        let ranking = v["ranking"].as_array().unwrap();
+        assert_eq!(ranking.len(), 4);
+        for e in ranking {
+            let (lo, hi) = (e["ci95"][0].as_f64().unwrap(), e["ci95"][1].as_f64().unwrap());
+            let p = e["mean_p_win"].as_f64().unwrap();
+            assert!(hi - lo > 0.01 && lo <= p && p <= hi, "{e}");
+        }
+        std::fs::remove_dir_all(&dir).unwrap();
+    }
+
+    #[test]
     fn table_json_has_the_documented_fields() {
         let (code, out, err) = run(&[
             "table",

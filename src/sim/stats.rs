@@ -191,6 +191,29 @@ mod tests {
         approx::assert_abs_diff_eq!(even.lo, -even.hi, epsilon = 1e-12);
     }
 
+    proptest::proptest! {
+        /// Every interval the reports print, from few games: never a point, and it holds
+        /// its estimate.
+        #[test]
+        fn no_printed_interval_has_width_zero(
+            wins in proptest::collection::vec(0u64..=24, 1..6),
+            games in 1u64..=24,
+        ) {
+            let wins: Vec<u64> = wins.into_iter().map(|w| w.min(games)).collect();
+            let shares: Vec<(f64, u64)> =
+                wins.iter().map(|&w| (w as f64 / games as f64, games)).collect();
+            let mean = shares.iter().map(|s| s.0).sum::<f64>() / shares.len() as f64;
+            for (estimate, i) in [
+                (mean, mean_of_proportions(&shares, Z95)),
+                (shares[0].0, wilson(wins[0], games, Z95)),
+                (2.0 * mean - 1.0, signed_mean_interval(2.0 * mean - 1.0, games, Z95)),
+            ] {
+                proptest::prop_assert!(i.hi - i.lo > 1e-6, "{i:?}");
+                proptest::prop_assert!(i.lo <= estimate + 1e-12 && estimate <= i.hi + 1e-12);
+            }
+        }
+    }
+
     #[test]
     fn sample_size_for_the_worst_case() {
         // The textbook figure: +-0.001 at 95 % needs 1.96^2 / 4 / 1e-6 = 960,365 games.
