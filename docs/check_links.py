@@ -6,11 +6,14 @@ Usage: python3 docs/check_links.py [BOOK_DIR]   (default: docs/book next to this
 Every relative `href` and `src` of every HTML page under BOOK_DIR must name a file that
 exists (a folder counts if it holds an index.html or a README.md), and every `#anchor`
 must be an `id` (or `name`) in the page it points into. Links with a scheme (https:,
-mailto:, ...) are not fetched. Exits with 1 and one line per broken link
+mailto:, ...) are not fetched. The repository's Markdown front pages (README.md, CHANGELOG.md
+and every README.md under results/) are checked too: each relative link must name a file or
+folder that exists. Exits with 1 and one line per broken link
 (`page: link: reason`), with 2 if BOOK_DIR holds no HTML page.
 """
 
 import os
+import re
 import sys
 from html.parser import HTMLParser
 from urllib.parse import unquote, urlsplit
@@ -90,6 +93,37 @@ def check(book):
     return len(pages), broken
 
 
+MARKDOWN_LINK = re.compile(r"\]\(([^()\s]+)\)")
+
+
+def check_markdown(repo):
+    """Relative links of the repository's Markdown front pages: the target must exist."""
+    pages = [os.path.join(repo, "README.md"), os.path.join(repo, "CHANGELOG.md")]
+    for root, _dirs, files in os.walk(os.path.join(repo, "results")):
+        pages += [os.path.join(root, f) for f in files if f == "README.md"]
+    broken = []
+    for page in pages:
+        if not os.path.isfile(page):
+            continue
+        inside_code = False
+        with open(page, encoding="utf-8") as f:
+            for line in f:
+                if line.lstrip().startswith("```"):
+                    inside_code = not inside_code
+                if inside_code:
+                    continue
+                for link in MARKDOWN_LINK.findall(line):
+                    parts = urlsplit(link)
+                    if parts.scheme or not parts.path:
+                        continue
+                    target = os.path.normpath(
+                        os.path.join(os.path.dirname(page), unquote(parts.path))
+                    )
+                    if not os.path.exists(target):
+                        broken.append(f"{os.path.relpath(page, repo)}: {link}: no such file")
+    return len(pages), broken
+
+
 def main():
     here = os.path.dirname(os.path.abspath(__file__))
     book = sys.argv[1] if len(sys.argv) > 1 else os.path.join(here, "book")
@@ -97,10 +131,13 @@ def main():
     if result is None:
         return 2
     count, broken = result
+    md_count, md_broken = check_markdown(os.path.dirname(here))
+    count += md_count
+    broken += md_broken
     for line in broken:
         print(line)
     if broken:
-        print(f"{len(broken)} broken link(s) in {count} pages", file=sys.stderr)
+        print(f"{len(broken)} broken link(s) in {count} pages")
         return 1
     print(f"links ok: {count} pages")
     return 0
