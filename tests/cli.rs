@@ -334,7 +334,7 @@ const SMALL_BOARD: [&str; 8] = [
     "2",
 ];
 
-/// Every CSV has the columns the README promises, is parsed back by the `csv` crate (dice
+/// Every CSV has the columns `docs/src/output.md` promises, is parsed back by the `csv` crate (dice
 /// such as `1,1,1,6,6,6` quoted), and leaves an undefined figure empty instead of `NaN`:
 /// with 1..4 against 1..4 no piece ever enters, no game ends, so P(row wins | the game
 /// ends) and the mean length of a finished game are undefined.
@@ -344,7 +344,7 @@ fn csv_has_the_promised_columns_and_no_nan() {
         "duel", "--a", "1..4", "--b", "1..4", "--games", "20", "--format", "csv",
     ]);
     let (header, rows) = parse_csv(&duel);
-    // The README: the scalar fields of the JSON, `ci95` as `ci95_lo`, `ci95_hi`.
+    // `docs/src/output.md`: the scalar fields of the JSON, `ci95` as `ci95_lo`, `ci95_hi`.
     let scalar_fields = [
         "die_a",
         "die_b",
@@ -432,7 +432,7 @@ fn csv_has_the_promised_columns_and_no_nan() {
     solve.extend(["--tolerance", "1e-9", "--format", "csv"]);
     let (header, rows) = parse_csv(&run(&solve));
     assert_eq!(rows.len(), 1);
-    // The README's JSON names, the intervals as `NAME_lo`, `NAME_hi`.
+    // The JSON names of `docs/src/output.md`, the intervals as `NAME_lo`, `NAME_hi`.
     for name in [
         "p_a",
         "p_a_if_a_starts",

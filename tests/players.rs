@@ -1,6 +1,6 @@
-//! Three and four players (RULES.md, "Three and four players"): each rule on a hand-built
-//! position, the two-seat table against the duel engine roll by roll, and the simulator's
-//! counts.
+//! Three and four players (`docs/src/rules.md`, "Three and four players"): each rule on a
+//! hand-built position, the two-seat table against the duel engine roll by roll, and the
+//! simulator's counts.
 
 // Seats are numbers in these positions; indexing by seat reads like the rules.
 #![allow(clippy::needless_range_loop)]
@@ -200,7 +200,7 @@ fn switches_without_a_meaning_at_a_table_are_refused() {
         assert!(e.to_string().contains("roll-off"), "{e}");
     }
     // `choice` and `capture-duty` are refused at a table (the N-player game with choices
-    // is not zero-sum; see README), never silently played as something else.
+    // is not zero-sum; see `docs/src/rules.md`), never silently played as something else.
     for switch in ["choice", "choice+capture-duty"] {
         let profile = format!("bwinf+{switch}").parse::<Profile>().unwrap();
         let e = Seats::new(Rules::new(Board::BWINF, profile), 3).unwrap_err();
@@ -680,7 +680,7 @@ mod cli {
     }
 }
 
-/// The larger cross-check of the README: one piece each on the full 40-field track, three
+/// The larger cross-check of `docs/src/tables.md`: one piece each on the full 40-field track, three
 /// and four players, exact against 4,000,000 simulated games per table (fixed seats).
 /// A second for three players, a minute or two for four (1.3 GB): run by hand with
 /// `cargo test --release --test players -- --ignored --nocapture`.

@@ -1,4 +1,5 @@
-//! Every rule and switch of RULES.md: a position built by hand and the one move it allows.
+//! Every rule and switch of the rules chapter (`docs/src/rules.md`): a position built by hand
+//! and the one move it allows.
 //!
 //! Fields are in the moving player's own numbering: 0 = A, 1..39 track, 40..43 = goal a..d.
 
@@ -398,7 +399,7 @@ fn a_board_whose_field_count_wraps_around_u32_is_refused() {
     assert!(Board::new(60, 30, 4, 4).is_ok());
 }
 
-// ---- `choice` and `capture-duty` (RULES.md, profiles) ----
+// ---- `choice` and `capture-duty` (`docs/src/rules.md`, profiles) ----
 
 /// The moves `rules` allows player 1 with `own` against player 2's `theirs` after `face`.
 fn legal(rules: &Rules, own: &[u32], theirs: &[u32], face: u32) -> Vec<Option<PieceMove>> {

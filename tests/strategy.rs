@@ -345,7 +345,7 @@ fn random_against_itself_is_fair_and_safe_beats_frontmost() {
     let (lo, hi) = duel("choice", "1..6", "random", "1..6", "random");
     assert!(lo < 0.5 && 0.5 < hi, "[{lo}, {hi}]");
     // Keeping pieces out of reach is worth much more than the interval's width: safe wins
-    // about 64 % against frontmost with the standard die (see README, "Strategies").
+    // about 64 % against frontmost with the standard die (see `docs/src/choice.md`).
     let (lo, _) = duel("choice", "1..6", "safe", "1..6", "frontmost");
     assert!(lo > 0.6, "safe vs frontmost: lower bound {lo}");
 }

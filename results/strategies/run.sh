@@ -1,5 +1,5 @@
 #!/bin/sh
-# The round robin of the heuristic strategies on the full board (README, "Strategies"):
+# The round robin of the heuristic strategies on the full board (docs/src/choice.md):
 # every pair of strategies (each also against itself), die 1..6 for both players, both
 # openings (each duel starts A in half of the games), under `choice` and
 # `choice+capture-duty`. One JSON file per duel: PROFILE/A-vs-B.json.

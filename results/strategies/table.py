@@ -1,4 +1,4 @@
-"""Prints the README's round-robin tables from the JSON files run.sh writes."""
+"""Prints the round-robin tables of docs/src/choice.md from the JSON files run.sh writes."""
 import json
 import os
 

@@ -1,5 +1,5 @@
 #!/bin/sh
-# The exact figures of "The strongest strategy" in the README.
+# The exact figures of "The game with choices" in the book (docs/src/choice.md).
 # 1. die 1..6 against 1..6 under `choice`: both optimal (with how they play, --style),
 #    optimal against frontmost (both ways) and both frontmost, on every board solved;
 # 2. the rankings of the four BwInf files under `bwinf` and under `choice` (both players

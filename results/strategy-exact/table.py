@@ -1,5 +1,5 @@
-"""The README's table of rankings under `bwinf` and `choice` side by side, from the
-`ranking-BOARD-PROFILE-FILE.json` records written by run.sh.
+"""The book's table of rankings (docs/src/choice.md) under `bwinf` and `choice` side by
+side, from the `ranking-BOARD-PROFILE-FILE.json` records written by run.sh.
 Usage: python3 results/strategy-exact/table.py BOARD (e.g. 40-20-2-4)"""
 import json
 import os

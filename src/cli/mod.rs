@@ -30,7 +30,7 @@ pub struct Cli {
 /// The subcommands.
 #[derive(Subcommand, Debug)]
 pub enum Command {
-    // Subcommand variants; keep one line each, in the order of the README.
+    // Subcommand variants; keep one line each, in the order of `docs/src/cli.md`.
     /// Rank the dice of a BwInf dice file: every pair, the matrix, the ranking, cycles.
     Rank(rank::RankArgs),
     /// Simulate one die against another, each starting half the games.

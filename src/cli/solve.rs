@@ -75,7 +75,7 @@ pub struct SolveArgs {
     /// Under `--profile choice` with both sides optimal: also tell how the optimal pair plays
     /// (`style`: captures, moves into the goal, pieces left within reach) and how often each
     /// built-in heuristic plays another move (`differs_from`). A pass over every decision
-    /// per heuristic: on 40/20/3/4 it adds about two minutes to the solve.
+    /// per heuristic, which adds noticeably to the time of a large solve.
     #[arg(long)]
     pub style: bool,
     /// Output format.

@@ -1,7 +1,7 @@
-//! The exact solution of a table of N players (RULES.md, "Three and four players") where the
-//! chain fits: one piece each on the full board with 3 or 4 players, two pieces each on
-//! small boards. It exists to check the simulator, so it is written for clarity over speed,
-//! on the shared exact layer (see the module docs of [`crate::exact`]):
+//! The exact solution of a table of N players (`docs/src/rules.md`, "Three and four players") where
+//! the chain fits: one piece each on the full board with 3 or 4 players, two pieces each on small
+//! boards. It exists to check the simulator, so it is written for clarity over speed, on the shared
+//! exact layer (see the module docs of [`crate::exact`]):
 //!
 //! * the state space is the product of each seat's reachable configurations, times the seat
 //!   to move and the tries counter; a state's successors come from [`Seats::roll`], the

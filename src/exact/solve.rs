@@ -191,9 +191,8 @@ impl Values {
 ///
 /// The sweep runs on one thread, in row order, so every run gives the same bits whatever
 /// the number of threads. (Sweeping neighbouring chunks on two threads at once keeps the
-/// bounds valid, since any order of monotone updates does, but on the shared two-core
-/// machine it needed up to 60 % more sweeps, gained little, and made the last bits depend
-/// on timing.)
+/// bounds valid, since any order of monotone updates does, but needed up to 60 % more
+/// sweeps, gained little, and made the last bits depend on timing.)
 pub fn iterate(
     chain: &Chain,
     classes: &Classes,

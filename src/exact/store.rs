@@ -1,8 +1,8 @@
 //! Solved matchups kept on disk, so that a long exact ranking can be resumed and two
 //! rankings that share a pair solve it once.
 //!
-//! An exact ranking of `wuerfel1.txt` on the full board takes about an hour; one of
-//! `wuerfel3.txt` longer. [`PairStore`] writes every solved pair to its own JSON file as
+//! An exact ranking of an example file on the full board runs for hours (see
+//! `docs/src/performance.md`). [`PairStore`] writes every solved pair to its own JSON file as
 //! soon as it is solved and, before solving, looks for the file of the same board, profile
 //! and dice. A record is used only if it passes every check below *and* its certified
 //! intervals are at most as wide as the tolerance asked for.
@@ -16,7 +16,8 @@
 //! | `board`, `profile` | e.g. `40/20/4/4`, `bwinf` |
 //! | `a`, `b` | the faces of die A and die B, in the order given |
 //! | `tolerance` | the tolerance the solve was *asked* for; informative only |
-//! | `width_reached` | the largest width of the nine certified intervals (absent in records written before it existed) |
+//! | `width_reached` | the largest width of the nine certified intervals (absent in records written
+//! before it existed) |
 //! | `solver` | which solver produced it, e.g. `matrix-free, f32 storage` |
 //! | `stalled` | the solve stopped before it reached `tolerance` (`f32` storage) |
 //! | `result` | the [`ExactResult`]: nine figures, their [`Bounds`], the solve's size and cost |
@@ -520,7 +521,7 @@ impl StoredPair {
 impl PairStore {
     /// The store in `dir`, created (with its parents) if it does not exist. Refused, with
     /// an error naming `dir`, unless a file can be created in it (a probe file, removed
-    /// again): a ranking must not solve for an hour and then fail to keep the result.
+    /// again): a ranking must not solve for hours and then fail to keep the result.
     pub fn open(dir: &Path) -> Result<Self, StoreError> {
         let refuse = |what: &str, e: std::io::Error| error(dir, format!("{what}: {e}"));
         if dir.exists() && !dir.is_dir() {

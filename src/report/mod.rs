@@ -2,7 +2,8 @@
 //! JSON or CSV by one writer per format ([`write()`]), and the pictures ([`plot`]) written
 //! under one file rule ([`files`]).
 //!
-//! The JSON and CSV field names are part of the interface and documented in the README.
+//! The JSON and CSV field names are part of the interface and documented in the book
+//! (`docs/src/output.md`).
 //!
 //! # Undefined figures
 //! A figure that is not defined (P(row wins | the game ends) when no game ended, a mean

@@ -37,7 +37,7 @@ impl Board {
         goal_len: 4,
     };
 
-    /// Smallest track the project supports (a 6 must fit on the track, see RULES.md).
+    /// Smallest track the project supports (a 6 must fit on the track, see `docs/src/rules.md`).
     pub const MIN_TRACK: u32 = 8;
 
     /// Builds a board, checking that it can be played and that every field fits in a `u64` mask.

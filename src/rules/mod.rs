@@ -1,6 +1,6 @@
-//! The rules of "Mensch ärgere Dich nicht" as RULES.md states them: board, profile, state
-//! and the one function that applies a rolled face. The simulator, the game viewer and the
-//! exact solver all call [`Rules::play_roll`]; no other module knows the rules.
+//! The rules of "Mensch ärgere Dich nicht" as the book's rules chapter (`docs/src/rules.md`) states
+//! them: board, profile, state and the one function that applies a rolled face. The simulator, the
+//! game viewer and the exact solver all call [`Rules::play_roll`]; no other module knows the rules.
 
 mod board;
 mod profile;

@@ -1,4 +1,5 @@
-//! Profiles: the rule switches of RULES.md that published solutions read differently.
+//! Profiles: the rule switches of the rules chapter (`docs/src/rules.md`) that published
+//! solutions read differently.
 
 use std::fmt;
 

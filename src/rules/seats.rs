@@ -1,5 +1,5 @@
-//! Three and four players (RULES.md, "Three and four players"): N seats around one shared
-//! track, each with its own start field, `B` and goal.
+//! Three and four players (`docs/src/rules.md`, "Three and four players"): N seats around
+//! one shared track, each with its own start field, `B` and goal.
 //!
 //! This module adds only what N seats change: where each seat's start field lies, whose
 //! pieces a landing captures, and whose turn is next. Which piece moves, whether the mover
@@ -70,8 +70,8 @@ impl std::error::Error for SeatsError {}
 
 /// A table: the rules of one turn, the number of players and where their seats are.
 ///
-/// Each seat numbers the fields from its own view, as RULES.md does for a player: `0` its
-/// start field, `1 .. T-1` the shared track, then its goal. Seat `s`'s field `r` is seat 0's
+/// Each seat numbers the fields from its own view, as `docs/src/rules.md` does for a player: `0`
+/// its start field, `1 .. T-1` the shared track, then its goal. Seat `s`'s field `r` is seat 0's
 /// field `(r + start[s]) mod T`.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct Seats {

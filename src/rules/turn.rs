@@ -1,8 +1,8 @@
-//! One roll applied to a state: the single place where the rules of RULES.md live.
+//! One roll applied to a state: the single place where the rules of `docs/src/rules.md` live.
 
 use super::{Board, GameState, Player, Profile, board::low_bits};
 
-/// Which rule of RULES.md "A turn" decided the move.
+/// Which rule of "One turn" (`docs/src/rules.md`) decided the move.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, serde::Serialize)]
 #[serde(rename_all = "kebab-case")]
 pub enum MoveRule {
@@ -406,9 +406,9 @@ impl Rules {
 
     /// Under `three-tries`: the player has nothing in play, so only a 6 can help.
     ///
-    /// RULES.md: "no piece on the track, and none in the goal that could still move up".
-    /// Decision (see README, "Decisions on RULES.md"): a goal piece could still move up when
-    /// a free goal field lies beyond it, whatever the die; so the player qualifies exactly
+    /// The rules (`docs/src/rules.md`): "no goal piece that could still move up". Decision 1 of
+    /// `docs/src/rules.md` ("Decisions where the rules are open"): a goal piece could still move up
+    /// when a free goal field lies beyond it, whatever the die; so the player qualifies exactly
     /// when its goal pieces fill the top goal fields without a gap.
     #[inline(always)]
     pub fn nothing_in_play(&self, own: u64) -> bool {

@@ -1,5 +1,5 @@
-//! Games at a table of N players (RULES.md, "Three and four players"), in parallel chunks
-//! with reproducible streams, like [`super::duel`].
+//! Games at a table of N players (the book's rules chapter, `docs/src/rules.md`, "Three and
+//! four players"), in parallel chunks with reproducible streams, like [`super::duel`].
 //!
 //! # Fair seating
 //! Under [`Seating::All`] every chunk plays whole *rounds*: one game in each of the N!

@@ -1,10 +1,10 @@
 //! Strategies: which of the legal moves a player picks under the `choice` profile.
 //!
-//! Under `choice` (RULES.md) rules 1 and 2 stay compulsory, but rule 3 lets the player pick
-//! any piece that can move the face rolled. A [`Strategy`] makes that pick from the position
-//! (both players' pieces) and the list [`Rules::legal_moves`] gives. When the list holds one
-//! move (rules 1 and 2, rule 3 with one movable piece, every roll outside `choice`) every
-//! strategy plays it; with an empty list (rule 4) there is nothing to pick.
+//! Under `choice` (`docs/src/rules.md`) rules 1 and 2 stay compulsory, but rule 3 lets the player
+//! pick any piece that can move the face rolled. A [`Strategy`] makes that pick from the position
+//! (both players' pieces) and the list [`Rules::legal_moves`] gives. When the list holds one move
+//! (rules 1 and 2, rule 3 with one movable piece, every roll outside `choice`) every strategy plays
+//! it; with an empty list (rule 4) there is nothing to pick.
 //!
 //! The game under `choice` is a two-player zero-sum stochastic game: A maximises
 //! P(A wins) - P(B wins), a never-ending game counting 0, and B minimises it. The

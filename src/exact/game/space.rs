@@ -477,8 +477,8 @@ impl GameSpace {
     /// sweep reads B's moves from the same row, which the row's own thread has just written,
     /// and A's moves from rows of a higher progress (every move advances a piece), which lie
     /// before the row's whole block of equal progress and are done. With smaller units the
-    /// other thread would be writing the same row, and its values would be one sweep old: on
-    /// 24/12/3/3 that took 30 sweeps on two threads instead of 17 on one.
+    /// other thread would be writing the same row, and its values would be one sweep old,
+    /// which nearly doubles the sweeps (see `docs/src/performance.md`).
     pub fn for_cells(
         &self,
         forwards: bool,

@@ -31,13 +31,8 @@
 //! when that width is at most the tolerance at both openings. Without a never-ending state
 //! every game ends with probability 1 and `P(never) = 0` exactly.
 //!
-//! # Measured (BwInf board, tolerance 1e-9, 2 cores, global sweeps only)
-//! | matchup | configurations | live states | memory | sweeps | time |
-//! |---|---|---|---|---|---|
-//! | 1,1,1,6,6,6 vs 1,6,6,6,6,6 | 5,001 × 5,001 | 4.47e7 | 0.89 GB | 16-18 | 8.4 s |
-//! | 1..6 vs 1..6 | 14,798 × 14,798 | 3.76e8 | 7.3 GB | 19-21 | 147 s (261 s on a loaded machine) |
-//!
-//! With `f32` storage the first pair stalls at a certified width of about 1.4e-6.
+//! Sizes, sweeps and times on the BwInf board are in the book (`docs/src/exact.md`,
+//! `docs/src/performance.md`). With `f32` storage the certified width stalls near 1e-6.
 //!
 //! # Sparse `Z`
 //! `Z` is exactly 0 at every state that cannot reach the never-ending set, and at every
@@ -50,33 +45,14 @@
 //! layout chosen ([`estimate_bytes`]). The certificate is unchanged (a `Z` not kept is the
 //! exact 0), and so are the results: bit for bit on one thread.
 //!
-//! Measured ([`survey`], `cargo run --release --example z_storage -- BOARD bwinf A:B ..`):
-//! nearly every reachable state can reach the never-ending set (while any piece can still
+//! Nearly every reachable state can reach the never-ending set (while any piece can still
 //! end short of the goal, so can the game), so the saving is the `Z` of the states of the
-//! product no game reaches:
-//!
-//! | board | pair | reachable states | keep `Z` | `f64` dense | `f64` sparse | `f32` dense |
-//! |---|---|---|---|---|---|---|
-//! | 20/10/4/4 | 4..9 vs 5..10 | 1.677e7 | 99.0 % | 784 MiB | 683 MiB | 431 MiB |
-//! | 20/10/4/4 | 3..8 vs 6..11 | 1.718e7 | 99.1 % | 796 MiB | 694 MiB | 437 MiB |
-//! | 20/10/4/4 | 5..10 vs 6..11 | 1.282e7 | 99.2 % | 612 MiB | 535 MiB | 343 MiB |
-//! | 24/12/4/4 | 4..9 vs 5..10 | 5.448e7 | 99.4 % | 2.25 GiB | 1.96 GiB | 1.18 GiB |
-//! | 24/12/4/4 | 3..8 vs 6..11 | 4.897e7 | 99.4 % | 2.05 GiB | 1.79 GiB | 1.08 GiB |
-//! | 24/12/4/4 | 5..10 vs 6..11 | 4.136e7 | 99.7 % | 1.78 GiB | 1.55 GiB | 0.94 GiB |
-//! | BwInf | 4..9 vs 5..10 | 5.024e8 | 99.7 % | 19.9 GiB | 17.4 GiB | 10.2 GiB |
-//! | BwInf | 4..9 vs 6..11 | 4.894e8 | 99.7 % | 19.4 GiB | 17.0 GiB | 9.95 GiB |
-//! | BwInf | 5..10 vs 6..11 | 5.049e8 | 99.9 % | 20.3 GiB | 17.7 GiB | 10.4 GiB |
-//!
-//! So on the BwInf board the three `wuerfel1.txt` pairs that ran in `f32` (certified to
-//! about 2.3e-6) fit in `f64` with sparse `Z` under the default limit (80 % of 24 GiB =
-//! 18.8 GiB). The pairs `rank --exact` still simulates (1..20 vs 1..12, 1..20 vs 0..9,
-//! 1..20 vs 1..8, 1..12 vs 0..9) have no never-ending state (every die with a 1 and a 6
-//! ends every game), keep no `Z` at all, and gain nothing. Sparse `Z` costs time: a read
-//! of `Z` touches the index and a second array instead of the cache line of `V, W`. On
-//! 20/10/4/4, 4..9 vs 5..10, one thread, tolerance 1e-9, run back to back with the solver
-//! before it: 19.7 s (before), 19.8 s (dense `Z`), 31.1 s (sparse `Z`), all 10 sweep
-//! equivalents and the same figures to the last bit. Hence dense wherever it fits. (The
-//! survey of the three BwInf pairs needed 0.43 GB, no values.)
+//! product no game reaches, about an eighth: enough to bring the three `wuerfel1.txt` pairs
+//! among 4..9, 5..10 and 6..11 from `f32` into `f64` on the BwInf board ([`survey`] and
+//! `cargo run --release --example z_storage -- BOARD bwinf A:B ..` measure it; the figures
+//! are in `docs/src/performance.md`). Dice with a 1 and a 6 end every game and keep no `Z`.
+//! Sparse `Z` costs time, because a read of `Z` touches the index and a second array
+//! instead of the cache line of `V, W`; hence dense wherever it fits.
 //!
 //! # `three-tries`
 //! The tries counter (0, 1, 2) is part of the state, but only level 0 is stored: another
@@ -89,14 +65,9 @@
 //! test checks them, as it checks the values against the sparse solver under every
 //! combination of switches).
 //!
-//! Measured on the BwInf board, tolerance 1e-9, `solve --a 1,1,1,6,6,6 --b 1,6,6,6,6,6
-//! --profile bwinf+three-tries --tolerance 1e-9 --matrix-free`: 1.601e7 states (1.597e7
-//! without the tries) of 1.50e8 joint indices, 0.85 GiB (as without), 15 sweep equivalents
-//! (as without), 22.5-56 s on the loaded machine where the same run without the tries took
-//! 18.7-29.7 s back to back; agrees with the sparse solver (which still fits here, at 1.44
-//! GiB, and which `solve_fitting` chooses) to 5e-11, the same states and transitions.
-//! 1..6 vs 1..6 under `three-tries` needs the same 7.3 GB as without (not run: the shared
-//! machine did not have them free).
+//! On the BwInf board the tries add states (the levels) but no memory and no sweeps;
+//! `tests/full_board.rs` checks the values against the sparse solver and against simulation
+//! (figures in `docs/src/performance.md`).
 
 pub mod game;
 pub mod layout;

@@ -27,21 +27,12 @@
 //! follow; the certificate alone decides stopping either way. `iterations` in the
 //! stats is the work in units of full sweeps (cell updates / live pairs, rounded up).
 //!
-//! Measured single-threaded in cell updates (pairs updated, both sides at once), global
-//! sweeps before, blocks after, `f64`, tolerance 1e-9 (1e-12): 1..6 vs 1..6 on 20/10/4/4
-//! 239.7e6 -> 183.1e6 (303.6e6 -> 232.8e6), on 24/12/4/4 547.7e6 -> 405.5e6 (684.6e6 ->
-//! 520.0e6), about -25 %; on the BwInf board 1..6 vs 1,1,1,6,6,6 1417e6 -> 1043e6 (-26 %,
-//! 22 sweeps -> 17 sweep equivalents), but 1,1,1,6,6,6 vs 1,6,6,6,6,6 only 357.2e6 ->
-//! 327.5e6 (468.9e6 -> 416.0e6), -8 % (-11 %): with dice of only 1s and 6s every block needs
-//! 13-16 sweeps by itself, its own captures, where the global iteration needs 16. Under
-//! `f32` (same certified width) 25 -> 20 and 25 -> 22 sweep equivalents. (Later, with
-//! the reachability search and "stopped gaining" as 3 sweeps under 1 % instead of 10 under
-//! 0.1 %, `f32` at tolerance 1e-6 fell from 22 to 15 sweep equivalents on the BwInf pair
-//! and from 18 to 11 on 4..9 vs 5..10 on 20/10/4/4, the certified widths 1.33e-6 and
-//! 1.40e-6 unchanged; `f64` needs 11 and 8 there.) Looser targets
-//! for the blocks other than the opening one, 3, 10, 30 times the tolerance, gave -5 %,
-//! -9 %, -11 % on the second pair but -5 %, +15 %, +17 % on 20/10/4/4, whose opening block
-//! then inherited too much and needed global sweeps; not worth a tuned constant.
+//! The block pass saves about a quarter of the cell updates where blocks settle in few
+//! sweeps, less for dice of only 1s and 6s, whose every block needs nearly as many sweeps as
+//! the whole (measurements in `docs/src/performance.md`). No block's target is looser than
+//! the tolerance: looser targets for the blocks before the opening one helped some boards
+//! and hurt others (the opening block inherited too much and needed global sweeps), so no
+//! tuned constant.
 //!
 //! # Threads
 //! Each row is split into chunks of `a` that rayon runs on all threads. A chunk may read a
