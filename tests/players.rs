@@ -473,8 +473,11 @@ mod cli {
         let dir = std::env::temp_dir().join(format!("wg-zero-width-{}", std::process::id()));
         std::fs::create_dir_all(&dir).unwrap();
         let file = dir.join("dice.txt");
-        std::fs::write(&file, "4\n6 1 1 1 1 1 6\n6 1 2 3 4 5 6\n6 1 1 1 6 6 6\n6 1 6 6 6 6 6\n")
-            .unwrap();
+        std::fs::write(
+            &file,
+            "4\n6 1 1 1 1 1 6\n6 1 2 3 4 5 6\n6 1 1 1 6 6 6\n6 1 6 6 6 6 6\n",
+        )
+        .unwrap();
         let (code, out, err) = run(&[
             "rank",
             file.to_str().unwrap(),
@@ -496,7 +499,10 @@ mod cli {
         let ranking = v["ranking"].as_array().unwrap();
         assert_eq!(ranking.len(), 4);
         for e in ranking {
-            let (lo, hi) = (e["ci95"][0].as_f64().unwrap(), e["ci95"][1].as_f64().unwrap());
+            let (lo, hi) = (
+                e["ci95"][0].as_f64().unwrap(),
+                e["ci95"][1].as_f64().unwrap(),
+            );
             let p = e["mean_p_win"].as_f64().unwrap();
             assert!(hi - lo > 0.01 && lo <= p && p <= hi, "{e}");
         }

@@ -72,7 +72,11 @@ fn the_quoting_of_the_examples_is_read_as_a_shell_reads_it() {
 #[test]
 fn every_documented_refusal_is_refused_as_documented() {
     let refusals = documented();
-    assert!(refusals.len() >= 10, "{} refusals documented", refusals.len());
+    assert!(
+        refusals.len() >= 10,
+        "{} refusals documented",
+        refusals.len()
+    );
     for (args, message) in refusals {
         let out = Command::new(env!("CARGO_BIN_EXE_wuerfelglueck"))
             .args(&args)

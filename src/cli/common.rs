@@ -61,7 +61,9 @@ impl RulesArgs {
 /// How many games, which seed, how many threads.
 #[derive(Args, Debug, Clone)]
 pub struct SimArgs {
-    /// Play exactly N games per matchup (N even: each die starts half of them; at most 10^13).
+    /// Play exactly N games per matchup (at most 10^13): for two dice N even, each starting
+    /// half of them; at a table of P players a multiple of P! under `--seating all`, every
+    /// seating equally often.
     #[arg(long, value_name = "N", conflicts_with = "precision")]
     pub games: Option<u64>,
     /// Play until the 95 % interval's half-width is at most H (default 0.002 when --games is

@@ -339,8 +339,8 @@ pub fn run(args: SearchArgs, out: &mut dyn Write) -> Result<(), CliError> {
     }];
     if confirmations.iter().any(|c| c.exact.is_none()) {
         notes.push(
-            "pairs marked \"not solved\" do not fit in --max-memory; see the README for the \
-             full-board command"
+            "pairs marked \"not solved\" do not fit in --max-memory; the book's chapter on the \
+             dice search (docs/src/search.md) shows the full-board command"
                 .to_string(),
         );
     }

@@ -197,17 +197,18 @@ impl fmt::Display for ExactError {
 }
 
 impl ExactError {
-    /// Whether the error lies in what was asked (dice, profile, options: exit code 2 in the
-    /// CLI, `ValueError` in Python) rather than in what the run could reach (memory, sweeps).
+    /// Whether the error lies in what was asked (dice, profile, options, a game too large
+    /// for the memory allowed, refused before the large work: exit code 2 in the CLI,
+    /// `ValueError` in Python) rather than in what the run could reach (sweeps, a
+    /// certificate).
     pub fn is_input_error(&self) -> bool {
         match self {
             ExactError::RollOff
             | ExactError::TooLarge(_)
             | ExactError::Options(_)
-            | ExactError::Profile(_) => true,
-            ExactError::Memory { .. }
-            | ExactError::NotConverged(_)
-            | ExactError::Uncertified(_) => false,
+            | ExactError::Profile(_)
+            | ExactError::Memory { .. } => true,
+            ExactError::NotConverged(_) | ExactError::Uncertified(_) => false,
         }
     }
 }
@@ -443,7 +444,13 @@ impl Model {
         // Before the search, with the states bounded from above.
         // The bound visits every pair of configurations: where the product's bit map alone
         // is over the limit, the product is bound enough (and the bound would take hours).
-        check(&estimate_of(0), false)?;
+        check(
+            &MemoryEstimate {
+                states: product,
+                ..estimate_of(0)
+            },
+            false,
+        )?;
         let bound = memory::state_bound(rules, &encoder.a, &encoder.b);
         check(&estimate_of(bound), false)?;
         if product / 64 > usize::MAX as u64 / 8 {

@@ -1,0 +1,32 @@
+//! The book says what the program does: the CLI chapter's `--help` sections are the
+//! binary's own (`python3 docs/update_cli_help.py` writes them anew).
+
+use std::process::Command;
+
+#[test]
+fn the_cli_chapter_shows_every_command_help_as_the_binary_prints_it() {
+    let path = concat!(env!("CARGO_MANIFEST_DIR"), "/docs/src/cli.md");
+    let chapter = std::fs::read_to_string(path).unwrap();
+    let mut sections = 0;
+    for part in chapter.split("\n### `").skip(1) {
+        let (command, rest) = part.split_once('`').unwrap();
+        let block = rest
+            .split_once("```text\n")
+            .and_then(|(_, b)| b.split_once("\n```"))
+            .map(|(b, _)| b)
+            .unwrap_or_else(|| panic!("{command}: no ```text block"));
+        let out = Command::new(env!("CARGO_BIN_EXE_wuerfelglueck"))
+            .args([command, "--help"])
+            .output()
+            .unwrap();
+        assert!(out.status.success(), "{command} --help");
+        let help = String::from_utf8(out.stdout).unwrap();
+        assert_eq!(
+            block.trim_end(),
+            help.trim_end(),
+            "docs/src/cli.md, `{command}`: run python3 docs/update_cli_help.py"
+        );
+        sections += 1;
+    }
+    assert!(sections >= 10, "{sections} command sections");
+}
