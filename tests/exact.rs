@@ -609,3 +609,16 @@ fn the_rules_fixed_solvers_refuse_choice() {
         assert!(err.to_string().contains("choice"), "{profile}: {err}");
     }
 }
+
+/// Regression: a die of 65,536 faces had its sparse rows reserved by faces (8.8 GB at once,
+/// an abort). Faces that move nothing share one successor; the solve fits a small limit.
+#[test]
+fn a_die_of_thousands_of_faces_is_solved_within_a_small_limit() {
+    let wide: Die = "0..4095".parse().unwrap();
+    let opts = SolveOptions {
+        max_memory: Some(256 << 20),
+        ..options()
+    };
+    let r = solve_matchup(&rules("16/8/2/2", "bwinf"), &wide, &Die::standard(), &opts).unwrap();
+    assert!(r.p_a > 0.0 && r.p_b > 0.0, "{r:?}");
+}

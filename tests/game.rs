@@ -470,6 +470,14 @@ fn simulation_with_the_optimal_tables_agrees_with_the_exact_figures() {
         .parse::<Strategy>()
         .unwrap_err();
     assert!(err.to_string().contains("checksum"), "{err}");
+    // A body longer than the game's table is refused by its length, before it is read.
+    let mut longer = std::fs::read(&path).unwrap();
+    longer.extend(std::iter::repeat_n(0u8, 1 << 20));
+    std::fs::write(&bad, &longer).unwrap();
+    let err = format!("table:{}", bad.display())
+        .parse::<Strategy>()
+        .unwrap_err();
+    assert!(err.to_string().contains("header says"), "{err}");
     // The simulator plays the table only in the game it was solved for: with another die
     // its positions would silently fall back to frontmost, so the matchup is refused.
     let pair = [strategy.clone(), strategy.clone()];
