@@ -662,7 +662,9 @@ fn an_exact_ranking_under_choice_refuses_a_heuristic_and_never_simulates() {
     args.extend(CHOICE_BOARD);
     let out = output(&args);
     let stderr = String::from_utf8_lossy(&out.stderr);
-    assert_eq!(out.status.code(), Some(2), "{stderr}");
+    // A ranking that stops at a pair is a failure of the run (exit 1), whatever the cause:
+    // the pairs before it may have been solved and kept.
+    assert_eq!(out.status.code(), Some(1), "{stderr}");
     assert!(stderr.contains("more than the limit"), "{stderr}");
     assert!(out.stdout.is_empty());
 }
