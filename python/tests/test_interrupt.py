@@ -74,6 +74,30 @@ class Interrupter:
             self.sender = threading.Thread(target=send, name="sigint")
             self.sender.start()
 
+    def __enter__(self):
+        return self
+
+    def __exit__(self, *exc):
+        if self.sender is not None:
+            self.sender.join()
+
+    @classmethod
+    def once_work_runs(cls) -> "Interrupter":
+        """An interrupter for a call without a progress callback: a thread that sends SIGINT
+        once the call's work thread exists (so the signal can only be seen by the call's own
+        polling of Python's signal handler, no Python code runs on the calling thread)."""
+        stop = cls(lambda *_: True)
+
+        def watch():
+            while not work_threads():
+                time.sleep(0.005)
+            stop.sent_at = time.monotonic()
+            os.kill(os.getpid(), signal.SIGINT)
+
+        stop.sender = threading.Thread(target=watch, name="sigint")
+        stop.sender.start()
+        return stop
+
     def interrupted(self, call) -> float:
         """Runs ``call``, which must raise KeyboardInterrupt; returns the seconds from the
         signal to the exception."""
@@ -106,6 +130,14 @@ def test_ctrl_c_stops_a_duel(python_sigint):
     delay = stop.interrupted(lambda: wg.duel("1..6", "1..6", games=total, progress=stop))
     assert delay < PROMPT
     assert max(g for g, _ in stop.calls) < total  # stopped before the end
+    assert no_work_threads_left()
+
+
+def test_ctrl_c_stops_a_call_without_a_progress_callback(python_sigint):
+    # 10**9 games: over ten minutes on two cores, should the call not poll the signal.
+    with Interrupter.once_work_runs() as stop:
+        delay = stop.interrupted(lambda: wg.duel("1..6", "1..6", games=10**9))
+    assert delay < PROMPT
     assert no_work_threads_left()
 
 
