@@ -241,6 +241,13 @@ impl Monitor {
 /// Runs `work` on a thread of its own and waits for it without the GIL, polling Ctrl-C and
 /// calling `progress(games_played, message)` (on this thread, with the GIL) when either
 /// changed.
+///
+/// Ctrl-C is seen through Python's SIGINT handler (`check_signals` runs it every 0.1 s, and
+/// a handler that raises in the progress callback stops the call too): with Python's
+/// default handler the call raises `KeyboardInterrupt`. A process that ignores SIGINT (one
+/// started in the background of a non-interactive shell inherits SIGINT ignored, and Python
+/// then installs no handler) never sees the signal; that is the process's choice, and this
+/// module installs no handler of its own.
 fn run_detached<T: Send + 'static>(
     py: Python<'_>,
     progress: Option<Py<PyAny>>,

@@ -116,8 +116,8 @@ def rank(dice, client, *, exact: bool = False, store: Union[str, os.PathLike, No
     (the message names the pair and the address of the worker that computed it). A dice
     file is read on the client. With ``exact=True`` every exact pair's task asks for the
     ``MEMORY`` resource its solve needs (see the module's documentation); a cluster whose
-    workers declare no ``MEMORY`` raises ``ValueError`` unless ``memory_constrained=False``. The first failing pair (in pair order) raises the
-    local ranking's ``RuntimeError``; with ``store`` the pairs solved so far are kept.
+    workers declare no ``MEMORY`` raises ``ValueError`` unless ``memory_constrained=False``.
+    The first failing pair (in pair order) raises the local ranking's ``RuntimeError``; with ``store`` the pairs solved so far are kept.
     Ctrl-C cancels the tasks not yet finished.
     """
     from distributed import as_completed
@@ -130,9 +130,9 @@ def rank(dice, client, *, exact: bool = False, store: Union[str, os.PathLike, No
     if opts["store"] is not None:
         # Workers may run in other directories: give them the full path.
         opts["store"] = os.path.abspath(opts["store"])
-    started = time.monotonic()
     if not isinstance(memory_constrained, bool):
         raise TypeError(f"memory_constrained must be True or False, not {memory_constrained!r}")
+    started = time.monotonic()
     faces, pairs = _native.rank_plan(_dice(dice), exact, opts)
     largest = None
     if exact and memory_constrained:
