@@ -80,13 +80,10 @@ fn die_of(option: &str, arg: &DieArg) -> Result<Die, CliError> {
     }
 }
 
-/// A whole number from Python for option `option`, which must not be negative.
-fn count<T: TryFrom<i64>>(option: &str, value: i64) -> Result<T, CliError> {
-    T::try_from(value).map_err(|_| {
-        CliError::input(format!(
-            "{option} {value}: expected a non-negative whole number in range"
-        ))
-    })
+/// A whole number from Python for option `option`, in the range of the library's type `T`
+/// (`wuerfelglueck/__init__.py` has checked that range already, naming the argument).
+fn count<T: TryFrom<u64>>(option: &str, value: u64) -> Result<T, CliError> {
+    T::try_from(value).map_err(|_| CliError::input(format!("{option} {value}: out of range")))
 }
 
 /// Every option of every command, as `wuerfelglueck/__init__.py` passes them (one dict,
@@ -94,18 +91,18 @@ fn count<T: TryFrom<i64>>(option: &str, value: i64) -> Result<T, CliError> {
 #[derive(FromPyObject, Clone)]
 #[pyo3(from_item_all)]
 struct Opts {
-    games: Option<i64>,
+    games: Option<u64>,
     precision: Option<f64>,
-    seed: i64,
-    max_rolls: i64,
-    threads: Option<i64>,
-    track: i64,
-    offset: i64,
-    pieces: i64,
-    goal_fields: i64,
+    seed: u64,
+    max_rolls: u64,
+    threads: Option<u64>,
+    track: u64,
+    offset: u64,
+    pieces: u64,
+    goal_fields: u64,
     profile: String,
     tolerance: f64,
-    max_sweeps: i64,
+    max_sweeps: u64,
     max_memory: Option<String>,
     store: Option<PathBuf>,
     matrix_free: bool,
@@ -244,6 +241,13 @@ impl Monitor {
 /// Runs `work` on a thread of its own and waits for it without the GIL, polling Ctrl-C and
 /// calling `progress(games_played, message)` (on this thread, with the GIL) when either
 /// changed.
+///
+/// Ctrl-C is seen through Python's SIGINT handler (`check_signals` runs it every 0.1 s, and
+/// a handler that raises in the progress callback stops the call too): with Python's
+/// default handler the call raises `KeyboardInterrupt`. A process that ignores SIGINT (one
+/// started in the background of a non-interactive shell inherits SIGINT ignored, and Python
+/// then installs no handler) never sees the signal; that is the process's choice, and this
+/// module installs no handler of its own.
 fn run_detached<T: Send + 'static>(
     py: Python<'_>,
     progress: Option<Py<PyAny>>,
@@ -591,6 +595,18 @@ fn rank_plan(
     .map_err(py_err)
 }
 
+/// `max_memory` in bytes, read as `--max-memory` reads it (`"16GiB"`, `"1000"`), or
+/// `ValueError` with the CLI's message.
+#[pyfunction]
+fn memory_bytes(text: &str) -> PyResult<u64> {
+    match memory_limit(Some(text)).map_err(py_err)? {
+        Some(bytes) => Ok(bytes),
+        None => Err(PyValueError::new_err(format!(
+            "--max-memory {text}: expected a size"
+        ))),
+    }
+}
+
 /// The counts of a duel as a flat list (A started, then B started; each `games, a_wins,
 /// b_wins, unfinished, endless, rolls`).
 fn counts_to_list(c: &DuelCounts) -> Vec<u64> {
@@ -818,6 +834,7 @@ fn _native(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(solve, m)?)?;
     m.add_function(wrap_pyfunction!(cli, m)?)?;
     m.add_function(wrap_pyfunction!(rank_plan, m)?)?;
+    m.add_function(wrap_pyfunction!(memory_bytes, m)?)?;
     m.add_function(wrap_pyfunction!(rank_pair, m)?)?;
     m.add_function(wrap_pyfunction!(rank_assemble, m)?)?;
     Ok(())

@@ -1,6 +1,6 @@
 """The Dask ranking equals the local one, and goes through the same store."""
 
-import json
+import signal
 
 import pytest
 
@@ -14,12 +14,33 @@ SMALL = dict(track=20, offset=10, pieces=2, goal_fields=2)
 DICE = ["1..6", "2..7", "1,1,1,6,6,6", "0..9"]
 
 
+def sigint_state():
+    """This thread's SIGINT handler and blocked signals: a cluster must leave them as it
+    found them, or a later Ctrl-C test (and a user's Ctrl-C) could be silently lost."""
+    return signal.getsignal(signal.SIGINT), signal.pthread_sigmask(signal.SIG_BLOCK, [])
+
+
 @pytest.fixture(scope="module")
 def client():
+    before = sigint_state()
+    # Each worker may use 1 GiB for exact solves (the MEMORY resource).
     with distributed.LocalCluster(n_workers=2, processes=True, threads_per_worker=1,
-                                  dashboard_address=None) as cluster, \
+                                  dashboard_address=None,
+                                  resources={wgd.MEMORY: 2**30}) as cluster, \
             distributed.Client(cluster) as client:
         yield client
+    assert sigint_state() == before
+
+
+def two_workers(small: int, large: int):
+    """A cluster of two in-process workers, one whose MEMORY is ``small`` bytes and one
+    whose MEMORY is ``large``."""
+    worker = lambda memory: {"cls": distributed.Worker,  # noqa: E731
+                             "options": {"nthreads": 1, "resources": {wgd.MEMORY: memory},
+                                         "dashboard": False}}
+    return distributed.SpecCluster(
+        workers={"small": worker(small), "large": worker(large)},
+        scheduler={"cls": distributed.Scheduler, "options": {"dashboard_address": None}})
 
 
 def test_simulated_ranking_equals_local(client):
@@ -64,3 +85,33 @@ def test_a_pair_that_fits_no_worker_is_simulated_and_marked(client):
 def test_bad_input_fails_before_any_task(client):
     with pytest.raises(ValueError, match="--games"):
         wgd.rank(DICE, client, games=3)
+
+
+def test_an_exact_pair_runs_only_on_a_worker_with_memory_for_it():
+    dice = ["1..6", "2..7"]
+    _, [(_, _, need)] = wg._native.rank_plan(dice, True, wg._options(**SMALL))
+    with two_workers(need // 2, 4 * need) as cluster, distributed.Client(cluster) as client:
+        large = [a for a, w in client.scheduler_info(n_workers=-1)["workers"].items()
+                 if w["resources"][wgd.MEMORY] == 4 * need]
+        for _ in range(10):  # not by luck: every run goes to the one worker with room
+            seen = []
+            got = wgd.rank(dice, client, exact=True, progress=lambda n, m: seen.append(m),
+                           **SMALL)
+            assert got.method[0][1] == "exact"
+            assert seen == [f"pair 1/1 done on {large[0]}"]
+
+
+def test_an_exact_ranking_needs_workers_that_declare_memory():
+    before = sigint_state()
+    with distributed.LocalCluster(n_workers=1, processes=False, threads_per_worker=1,
+                                  dashboard_address=None,
+                                  worker_dashboard_address=None) as cluster, \
+            distributed.Client(cluster) as client:
+        with pytest.raises(ValueError, match="no worker of the cluster declares the MEMORY"):
+            wgd.rank(DICE[:2], client, exact=True, **SMALL)
+        # Saying memory is not a constraint places the pairs anywhere.
+        got = wgd.rank(DICE[:2], client, exact=True, memory_constrained=False, **SMALL)
+        assert got.method[0][1] == "exact"
+        # A simulated ranking needs no MEMORY.
+        wgd.rank(DICE[:2], client, games=1024)
+    assert sigint_state() == before

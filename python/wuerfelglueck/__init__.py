@@ -7,10 +7,27 @@ keyword arguments (``--goal-fields`` is ``goal_fields``), the same defaults, the
 error messages (a ``ValueError`` for bad input, a ``RuntimeError`` for a failure while
 running). The Rust library does all the work; this module only names the options.
 
+The board is given by ``track``, ``offset``, ``pieces``, ``goal_fields`` and ``profile``
+(the BwInf board 40/20/4/4 and profile ``"bwinf"`` when left at ``None``), or all at once by
+``rules=`` (a :class:`Rules`), not both: ``rules=`` with any board option is a ``ValueError``.
+An integer option must be a Python ``int`` in the range of the library's type (``games`` in
+``0..=2**64-1``, ``track`` in ``0..=2**32-1``, ...): outside it, ``ValueError`` naming the
+argument and the range; a non-integer is a ``TypeError``.
+
+Ctrl-C (``SIGINT``) during a long call raises ``KeyboardInterrupt`` within about 0.1 s
+through Python's own SIGINT handler: the call polls ``signal``'s handler while it waits. A
+process whose SIGINT is ignored (a program started in the background of a
+non-interactive shell, ``cmd &`` in a script, inherits SIGINT ignored, and Python then
+installs no handler) or whose handler does not raise cannot be stopped that way; the
+package keeps that choice and does not install a handler of its own.
+
 Dice are written as in the CLI (``"1..6"``, ``"1,1,1,6,6,6"``), as lists of faces, or as
 :class:`Die` values. Long calls release the GIL, can be stopped with Ctrl-C, and report
 progress to an optional ``progress(games_played, message)`` callback (called about every
-0.1 s on the calling thread when something changed).
+0.1 s on the calling thread when something changed). After Ctrl-C the work stops at its
+next checkpoint (a chunk of games, the start of a pair); an exact solve already running
+finishes in the background first (the library's solvers have no checkpoint inside a solve),
+and a store record is only ever written whole (a ``.partial`` file renamed into place).
 
 Quick start::
 
@@ -27,6 +44,8 @@ from __future__ import annotations
 import copy
 import io
 import json
+import numbers
+import operator
 import os
 from typing import Any, Callable, Optional, Sequence, Union
 
@@ -65,8 +84,7 @@ class Die:
     def __init__(self, faces: Union[str, Sequence[int], "Die"]):
         if isinstance(faces, Die):
             faces = faces.faces
-        arg = faces if isinstance(faces, str) else list(faces)
-        self.faces, self._text = _native.die(arg)
+        self.faces, self._text = _native.die(_die(faces, "die"))
 
     def __str__(self) -> str:
         return self._text
@@ -201,6 +219,31 @@ _DEFAULTS = dict(
     matrix_free=False, f32=False, plot=None, overwrite=False,
 )
 
+# The board options: given one by one, or all at once by ``rules=`` (never both).
+_BOARD = ("track", "offset", "pieces", "goal_fields", "profile")
+
+_U32 = 2**32 - 1
+_U64 = 2**64 - 1
+# The integer options and the range of the library's type for each (``--track`` is a u32,
+# ``--games`` a u64, ...). Only the type's range is checked here, so that a Python integer of
+# any size gets a message naming its argument; what a value means (``games`` even, at least
+# one thread, a board that fits) the library checks, with the CLI's messages.
+_INTEGERS = dict(
+    games=_U64, seed=_U64, max_rolls=_U64, threads=_U64, max_sweeps=_U64,
+    track=_U32, offset=_U32, pieces=_U32, goal_fields=_U32,
+)
+
+
+def _integer(name: str, value, top: int) -> int:
+    """``value`` as an int in ``0..=top``, or a ``TypeError``/``ValueError`` naming ``name``."""
+    expected = f"{name} must be an integer in 0..={top}"
+    if isinstance(value, bool) or not isinstance(value, numbers.Integral):
+        raise TypeError(f"{expected}, not {type(value).__name__} {value!r}")
+    value = operator.index(value)
+    if not 0 <= value <= top:
+        raise ValueError(f"{expected}, got {value}")
+    return value
+
 
 def _board_options(board: Board) -> dict:
     return dict(track=board.track, offset=board.offset, pieces=board.pieces,
@@ -208,11 +251,28 @@ def _board_options(board: Board) -> dict:
 
 
 def _options(base: Optional[dict] = None, rules: Optional[Rules] = None, **given) -> dict:
+    """The native module's option dict: the defaults, then ``base``, then the options
+    ``given`` (``None`` is "not given" for the board options), then the board of ``rules``,
+    which may not be given together with a board option."""
+    if rules is not None:
+        if not isinstance(rules, Rules):
+            raise ValueError(
+                f"rules must be None or a wuerfelglueck.Rules, e.g. "
+                f"Rules(Board(20, 10, 2, 2), 'bwinf+goal-last'); got {type(rules).__name__} "
+                f"{rules!r} (a rule profile alone goes to profile=)")
+        clash = [name for name in _BOARD if given.get(name) is not None]
+        if clash:
+            raise ValueError(
+                f"rules= and {clash[0]}= both given: rules= sets the whole board and profile, "
+                f"so give either rules= or {', '.join(n + '=' for n in _BOARD)}, not both")
     opts = dict(_DEFAULTS)
     opts.update(base or {})
-    opts.update(given)
+    opts.update({k: v for k, v in given.items() if not (k in _BOARD and v is None)})
     if rules is not None:
         opts.update(_board_options(rules.board), profile=rules.profile)
+    for name, top in _INTEGERS.items():
+        if opts[name] is not None or name not in ("games", "threads"):
+            opts[name] = _integer(name, opts[name], top)
     if opts["max_memory"] is not None:
         opts["max_memory"] = str(opts["max_memory"])
     for path in ("store", "plot"):
@@ -221,17 +281,29 @@ def _options(base: Optional[dict] = None, rules: Optional[Rules] = None, **given
     return opts
 
 
-def _die(d: DieLike):
+def _die(d: DieLike, option: str):
+    """A die for the native module: its text, or its faces checked to fit the library's
+    type (the library's message, naming the CLI option, e.g. ``--a``)."""
     if isinstance(d, Die):
         return list(d.faces)
-    return d if isinstance(d, str) else list(d)
+    if isinstance(d, str):
+        return d
+    faces = []
+    for f in d:
+        if isinstance(f, bool) or not isinstance(f, numbers.Integral):
+            raise TypeError(f"{option}: face {f!r} is not a whole number from 0 to {_U32}")
+        f = operator.index(f)
+        if not 0 <= f <= _U32:
+            raise ValueError(f"{option}: face {f} is not a whole number from 0 to {_U32}")
+        faces.append(f)
+    return faces
 
 
 def _dice(dice) -> Union[str, list]:
     """A dice file (a path) or a list of dice."""
     if isinstance(dice, (str, os.PathLike)):
         return os.fspath(dice)
-    return [_die(d) for d in dice]
+    return [_die(d, "--die") for d in dice]
 
 
 def _result(cls, native) -> Result:
@@ -241,8 +313,10 @@ def _result(cls, native) -> Result:
 
 def duel(a: DieLike, b: DieLike, *, games: Optional[int] = None,
          precision: Optional[float] = None, seed: int = 1, max_rolls: int = 100_000,
-         threads: Optional[int] = None, track: int = 40, offset: int = 20, pieces: int = 4,
-         goal_fields: int = 4, profile: str = "bwinf", rules: Optional[Rules] = None,
+         threads: Optional[int] = None, track: Optional[int] = None,
+         offset: Optional[int] = None, pieces: Optional[int] = None,
+         goal_fields: Optional[int] = None, profile: Optional[str] = None,
+         rules: Optional[Rules] = None,
          progress: Progress = None) -> DuelResult:
     """Die ``a`` against die ``b``, simulated, each starting half the games (``duel``).
 
@@ -253,13 +327,15 @@ def duel(a: DieLike, b: DieLike, *, games: Optional[int] = None,
     opts = _options(games=games, precision=precision, seed=seed, max_rolls=max_rolls,
                     threads=threads, track=track, offset=offset, pieces=pieces,
                     goal_fields=goal_fields, profile=profile, rules=rules)
-    return _result(DuelResult, _native.duel(_die(a), _die(b), opts, progress))
+    return _result(DuelResult, _native.duel(_die(a, "--a"), _die(b, "--b"), opts, progress))
 
 
 def rank(dice, *, exact: bool = False, games: Optional[int] = None,
          precision: Optional[float] = None, seed: int = 1, max_rolls: int = 100_000,
-         threads: Optional[int] = None, track: int = 40, offset: int = 20, pieces: int = 4,
-         goal_fields: int = 4, profile: str = "bwinf", rules: Optional[Rules] = None,
+         threads: Optional[int] = None, track: Optional[int] = None,
+         offset: Optional[int] = None, pieces: Optional[int] = None,
+         goal_fields: Optional[int] = None, profile: Optional[str] = None,
+         rules: Optional[Rules] = None,
          tolerance: float = 1e-9, max_memory: Union[int, str, None] = None,
          store: Union[str, os.PathLike, None] = None, plot: Union[str, os.PathLike, None] = None,
          overwrite: bool = False, progress: Progress = None) -> RankResult:
@@ -292,8 +368,9 @@ def _exact_only(exact: bool, **given) -> None:
 
 def solve(a: DieLike, b: DieLike, *, tolerance: float = 1e-12, max_sweeps: int = 100_000,
           max_memory: Union[int, str, None] = None, threads: Optional[int] = None,
-          matrix_free: bool = False, f32: bool = False, track: int = 40, offset: int = 20,
-          pieces: int = 4, goal_fields: int = 4, profile: str = "bwinf",
+          matrix_free: bool = False, f32: bool = False, track: Optional[int] = None,
+          offset: Optional[int] = None, pieces: Optional[int] = None,
+          goal_fields: Optional[int] = None, profile: Optional[str] = None,
           rules: Optional[Rules] = None, progress: Progress = None) -> SolveResult:
     """Die ``a`` against die ``b``, solved exactly, with certified intervals (``solve``).
 
@@ -303,7 +380,7 @@ def solve(a: DieLike, b: DieLike, *, tolerance: float = 1e-12, max_sweeps: int =
                     threads=threads, matrix_free=matrix_free, f32=f32, track=track,
                     offset=offset, pieces=pieces, goal_fields=goal_fields, profile=profile,
                     rules=rules)
-    return _result(SolveResult, _native.solve(_die(a), _die(b), opts, progress))
+    return _result(SolveResult, _native.solve(_die(a, "--a"), _die(b, "--b"), opts, progress))
 
 
 def _argv(**options) -> list:

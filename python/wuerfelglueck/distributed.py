@@ -11,15 +11,26 @@ the local ranking does. So:
   e.g. on a shared file system) each solved pair is written to the store by its worker at
   once, and a pair already there is read instead of solved: a cluster run that is cut off
   resumes from the store, and local and cluster runs share it;
-* an exact pair goes only to a worker whose memory limit (``memory_limit`` of the Dask
-  worker) is at least the least memory its solve needs (``wuerfelglueck``'s estimate, the
-  same the local memory guard uses). A pair that fits no worker runs where there is room
-  and is simulated there (marked, with a note), as the local ranking does with a pair that
-  does not fit ``max_memory``. Without ``max_memory`` a task's limit is its worker's
-  ``memory_limit``.
+* an exact pair is placed by Dask worker resources: every worker declares how many bytes
+  its exact solves may use as its ``MEMORY`` resource, and each exact pair's task asks for
+  ``MEMORY`` = the least memory its solve needs (``wuerfelglueck``'s estimate, the same the
+  local memory guard uses). Dask runs a task only where that much of the resource is free,
+  so a pair goes only to a worker that has room for it, and two large solves never share a
+  worker whose ``MEMORY`` holds only one. On the worker the solve's limit is that worker's
+  ``MEMORY`` (or ``max_memory``, if given). A pair that fits no worker's ``MEMORY`` (or
+  not ``max_memory``) asks for no resource and is simulated (marked, with a note), as the
+  local ranking does with a pair that does not fit ``max_memory``.
 
-Run one task per worker at a time (``threads_per_worker=1``): a task runs on as many
-threads as its worker has (``nthreads``) unless ``threads`` is given.
+Declaring the resource: ``LocalCluster(..., resources={"MEMORY": 8 * 2**30})``, or
+``dask worker SCHEDULER --resources MEMORY=8589934592`` (bytes). A cluster none of whose
+workers declares ``MEMORY`` is refused for an exact ranking (``ValueError``) unless
+``memory_constrained=False`` says memory is not a constraint: then exact pairs ask for no
+resource and run wherever there is a free thread, each with its worker's ``memory_limit``
+(or ``max_memory``) as its limit.
+
+Run one task per worker at a time (``threads_per_worker=1``) unless the worker's ``MEMORY``
+is meant to be shared: a task runs on as many threads as its worker has (``nthreads``)
+unless ``threads`` is given.
 
 Example (two local worker processes)::
 
@@ -29,6 +40,12 @@ Example (two local worker processes)::
     with LocalCluster(n_workers=2, processes=True, threads_per_worker=1,
                       dashboard_address=None) as cluster, Client(cluster) as client:
         result = wgd.rank("data/wuerfel0.txt", client, precision=0.001)
+
+    # Exact: each worker may use 4 GiB for solves.
+    with LocalCluster(n_workers=2, processes=True, threads_per_worker=1,
+                      dashboard_address=None, resources={"MEMORY": 4 * 2**30}) as cluster, \
+            Client(cluster) as client:
+        result = wgd.rank(["1..6", "2..7", "0..9"], client, exact=True, pieces=2)
 """
 
 from __future__ import annotations
@@ -42,8 +59,13 @@ from . import RankResult, Rules, _dice, _exact_only, _native, _options, _result
 __all__ = ["rank"]
 
 
+MEMORY = "MEMORY"
+"""The name of the Dask worker resource that holds the bytes a worker's exact solves may use."""
+
+
 def _pair_task(dice, exact, opts, stream, i, j):
-    """One pair on a worker; returns the pair's payload (JSON text) for the client."""
+    """One pair on a worker; returns the pair's payload (JSON text) for the client and the
+    address of the worker that computed it."""
     opts = dict(opts)
     try:
         from distributed import get_worker
@@ -51,37 +73,51 @@ def _pair_task(dice, exact, opts, stream, i, j):
         worker = get_worker()
     except (ImportError, ValueError):
         worker = None
+    address = None
     if worker is not None:
+        address = worker.address
         if opts["threads"] is None:
             opts["threads"] = max(1, int(worker.state.nthreads))
-        limit = worker.memory_manager.memory_limit
-        if exact and opts["max_memory"] is None and limit:
-            opts["max_memory"] = str(int(limit))
-    return _native.rank_pair(dice, exact, opts, stream, i, j)
+        if exact and opts["max_memory"] is None:
+            # The worker's declared budget for solves, else its Dask memory limit.
+            limit = (worker.state.total_resources.get(MEMORY)
+                     or worker.memory_manager.memory_limit)
+            if limit:
+                opts["max_memory"] = str(int(limit))
+    return _native.rank_pair(dice, exact, opts, stream, i, j), address
 
 
-def _fitting_workers(client, need: int) -> Optional[list]:
-    """The workers whose memory limit is at least ``need`` bytes (no limit counts as
-    enough); ``None`` if there is none (the pair then runs anywhere)."""
+def _declared_memory(client) -> list:
+    """The ``MEMORY`` resource of every worker of ``client`` that declares one."""
     workers = client.scheduler_info(n_workers=-1)["workers"]
-    fit = [addr for addr, w in workers.items()
-           if not w.get("memory_limit") or w["memory_limit"] >= need]
-    return fit or None
+    return [w["resources"][MEMORY] for w in workers.values()
+            if MEMORY in (w.get("resources") or {})]
+
+
+def _max_memory_bytes(max_memory) -> Optional[int]:
+    """``max_memory`` in bytes (the library reads ``"16GiB"`` and the like)."""
+    if max_memory is None:
+        return None
+    return int(_native.memory_bytes(str(max_memory)))
 
 
 def rank(dice, client, *, exact: bool = False, store: Union[str, os.PathLike, None] = None,
          games: Optional[int] = None, precision: Optional[float] = None, seed: int = 1,
-         max_rolls: int = 100_000, threads: Optional[int] = None, track: int = 40,
-         offset: int = 20, pieces: int = 4, goal_fields: int = 4, profile: str = "bwinf",
-         rules: Optional[Rules] = None, tolerance: float = 1e-9,
-         max_memory: Union[int, str, None] = None,
+         max_rolls: int = 100_000, threads: Optional[int] = None,
+         track: Optional[int] = None, offset: Optional[int] = None,
+         pieces: Optional[int] = None, goal_fields: Optional[int] = None,
+         profile: Optional[str] = None, rules: Optional[Rules] = None, tolerance: float = 1e-9,
+         max_memory: Union[int, str, None] = None, memory_constrained: bool = True,
          progress: Optional[Callable[[int, str], Any]] = None) -> RankResult:
     """:func:`wuerfelglueck.rank` with every pair as a task on the workers of ``client``.
 
     Returns the same :class:`~wuerfelglueck.RankResult` as the local ``rank`` (only
-    ``seconds`` differs). ``progress(pairs_done, message)`` hears of every finished pair. A
-    dice file is read on the client. The first failing pair (in pair order) raises the
-    local ranking's ``RuntimeError``; with ``store`` the pairs solved so far are kept.
+    ``seconds`` differs). ``progress(pairs_done, message)`` hears of every finished pair
+    (the message names the pair and the address of the worker that computed it). A dice
+    file is read on the client. With ``exact=True`` every exact pair's task asks for the
+    ``MEMORY`` resource its solve needs (see the module's documentation); a cluster whose
+    workers declare no ``MEMORY`` raises ``ValueError`` unless ``memory_constrained=False``.
+    The first failing pair (in pair order) raises the local ranking's ``RuntimeError``; with ``store`` the pairs solved so far are kept.
     Ctrl-C cancels the tasks not yet finished.
     """
     from distributed import as_completed
@@ -94,25 +130,41 @@ def rank(dice, client, *, exact: bool = False, store: Union[str, os.PathLike, No
     if opts["store"] is not None:
         # Workers may run in other directories: give them the full path.
         opts["store"] = os.path.abspath(opts["store"])
+    if not isinstance(memory_constrained, bool):
+        raise TypeError(f"memory_constrained must be True or False, not {memory_constrained!r}")
     started = time.monotonic()
     faces, pairs = _native.rank_plan(_dice(dice), exact, opts)
+    largest = None
+    if exact and memory_constrained:
+        declared = _declared_memory(client)
+        if not declared:
+            raise ValueError(
+                "no worker of the cluster declares the MEMORY resource (the bytes its exact "
+                "solves may use), so exact pairs cannot be placed by memory: start the "
+                "workers with resources={'MEMORY': bytes} (LocalCluster) or "
+                "--resources MEMORY=bytes (dask worker), or pass memory_constrained=False "
+                "if memory is not a constraint")
+        largest = max(declared)
+        cap = _max_memory_bytes(max_memory)
+        if cap is not None:
+            largest = min(largest, cap)
     futures = {}
     try:
         for stream, (i, j, need) in enumerate(pairs):
-            where = _fitting_workers(client, need) if exact else None
+            # A pair that fits nowhere is simulated by its worker: it needs no MEMORY.
+            resources = {MEMORY: need} if largest is not None and need <= largest else None
             future = client.submit(
                 _pair_task, faces, exact, opts, stream, i, j,
                 key=f"wuerfelglueck-pair-{stream + 1}-of-{len(pairs)}-{os.urandom(4).hex()}",
-                workers=where, allow_other_workers=False, pure=False,
+                resources=resources, pure=False,
             )
             futures[future.key] = (stream, future)
         payloads = [None] * len(pairs)
         for done, future in enumerate(as_completed([f for _, f in futures.values()]), 1):
             stream = futures[future.key][0]
-            payloads[stream] = future.result()
+            payloads[stream], address = future.result()
             if progress is not None:
-                i, j, _ = pairs[stream]
-                progress(done, f"pair {stream + 1}/{len(pairs)} done")
+                progress(done, f"pair {stream + 1}/{len(pairs)} done on {address}")
     except BaseException:
         client.cancel([f for _, f in futures.values()])
         raise
