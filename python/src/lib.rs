@@ -97,7 +97,8 @@ struct Opts {
     max_rolls: u64,
     threads: Option<u64>,
     track: u64,
-    offset: u64,
+    /// `None`: half the track, as the CLI's default.
+    offset: Option<u64>,
     pieces: u64,
     goal_fields: u64,
     profile: String,
@@ -115,10 +116,10 @@ impl Opts {
     fn rules_args(&self) -> Result<RulesArgs, CliError> {
         Ok(RulesArgs {
             track: count("--track", self.track)?,
-            offset: count("--offset", self.offset)?,
+            offset: self.offset.map(|o| count("--offset", o)).transpose()?,
             pieces: count("--pieces", self.pieces)?,
             goal_fields: count("--goal-fields", self.goal_fields)?,
-            profile: self.profile.clone(),
+            profile: Some(self.profile.clone()),
         })
     }
 
@@ -544,7 +545,7 @@ fn cli(py: Python<'_>, args: Vec<String>) -> PyResult<String> {
         let argv = std::iter::once("wuerfelglueck".to_string())
             .chain(args)
             .chain(["--format".to_string(), "json".to_string()]);
-        let parsed = <Cli as clap::Parser>::try_parse_from(argv).map_err(|e| {
+        let parsed = Cli::try_parse_args(argv).map_err(|e| {
             let text = e.render().to_string();
             let first = text.lines().next().unwrap_or_default();
             CliError::input(first.trim_start_matches("error: ").to_string())

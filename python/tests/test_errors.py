@@ -164,3 +164,14 @@ def test_rules_and_a_board_option_together_are_refused(command, name, value):
     assert str(raised.value).startswith(f"rules= and {name}= both given")
     # Either alone is fine.
     assert call("duel", rules=rules, games=1024).board == "20/10/2/2"
+
+
+def test_the_offset_defaults_to_half_the_track_as_in_the_cli(cli):
+    # Regression: with track=20 the default offset 20 was refused.
+    assert str(wg.Board(20, pieces=2, goal_fields=2)) == "20/10/2/2"
+    args = ["--a", "1..6", "--b", "2..7", "--games", "200", "--track", "20", "--pieces", "2",
+            "--goal-fields", "2"]
+    ours = wg.duel("1..6", "2..7", games=200, track=20, pieces=2, goal_fields=2)
+    theirs = json.loads(cli("duel", *args, "--format", "json"))
+    assert ours.to_dict()["board"] == theirs["board"] == "20/10/2/2"
+    assert ours.to_dict()["a_wins"] == theirs["a_wins"]

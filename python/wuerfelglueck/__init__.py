@@ -100,12 +100,16 @@ class Die:
 
 
 class Board:
-    """The board: ``track`` fields, player 2's start ``offset``, ``pieces`` per player and
-    ``goal_fields`` per player (the BwInf board by default). Checked by :class:`Rules`."""
+    """The board: ``track`` fields, player 2's start ``offset`` (half the track when not
+    given), ``pieces`` per player and ``goal_fields`` per player (the BwInf board by
+    default). Checked by :class:`Rules`."""
 
     __slots__ = ("track", "offset", "pieces", "goal_fields")
 
-    def __init__(self, track: int = 40, offset: int = 20, pieces: int = 4, goal_fields: int = 4):
+    def __init__(self, track: int = 40, offset: Optional[int] = None, pieces: int = 4,
+                 goal_fields: int = 4):
+        if offset is None and isinstance(track, numbers.Integral) and not isinstance(track, bool):
+            offset = operator.index(track) // 2
         self.track, self.offset, self.pieces, self.goal_fields = track, offset, pieces, goal_fields
         Rules(self)  # the library's check, with its message
 
@@ -214,7 +218,7 @@ DieLike = Union[str, Sequence[int], Die]
 # only in the tolerance, set by each function).
 _DEFAULTS = dict(
     games=None, precision=None, seed=1, max_rolls=100_000, threads=None,
-    track=40, offset=20, pieces=4, goal_fields=4, profile="bwinf",
+    track=40, offset=None, pieces=4, goal_fields=4, profile="bwinf",
     tolerance=1e-9, max_sweeps=100_000, max_memory=None, store=None,
     matrix_free=False, f32=False, plot=None, overwrite=False,
 )
@@ -271,7 +275,7 @@ def _options(base: Optional[dict] = None, rules: Optional[Rules] = None, **given
     if rules is not None:
         opts.update(_board_options(rules.board), profile=rules.profile)
     for name, top in _INTEGERS.items():
-        if opts[name] is not None or name not in ("games", "threads"):
+        if opts[name] is not None or name not in ("games", "threads", "offset"):
             opts[name] = _integer(name, opts[name], top)
     if opts["max_memory"] is not None:
         opts["max_memory"] = str(opts["max_memory"])

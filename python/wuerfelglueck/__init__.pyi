@@ -20,7 +20,7 @@ class Board:
     offset: int
     pieces: int
     goal_fields: int
-    def __init__(self, track: int = 40, offset: int = 20, pieces: int = 4,
+    def __init__(self, track: int = 40, offset: Optional[int] = None, pieces: int = 4,
                  goal_fields: int = 4) -> None: ...
 
 class Rules:

@@ -78,7 +78,7 @@ pub struct SimArgs {
     pub max_rolls: u64,
     /// Worker threads (default: all cores, or RAYON_NUM_THREADS if set; more than the cores
     /// are allowed with a warning, more than 1024 are refused).
-    #[arg(long, value_parser = parse_threads)]
+    #[arg(long)]
     pub threads: Option<usize>,
 }
 
@@ -93,37 +93,29 @@ pub const DEFAULT_PRECISION: f64 = 0.002;
 /// every machine, refuses them: 1024 is more than the cores of any machine this runs on.
 pub const MAX_THREADS: usize = 1024;
 
-/// The `--threads` value of every command: 1 to [`MAX_THREADS`], refused at parsing, before
-/// any work starts, with the same message everywhere.
-pub fn parse_threads(text: &str) -> Result<usize, String> {
-    let n: i128 = text
-        .trim()
-        .parse()
-        .map_err(|_| format!("expected a whole number of threads from 1 to {MAX_THREADS}"))?;
-    if n < 1 {
-        return Err("expected at least 1 thread".into());
+/// Checks a `--threads` value, the same way and with the same message for every command
+/// (and the Python package): 1 to [`MAX_THREADS`].
+pub fn check_threads(threads: Option<usize>) -> Result<(), CliError> {
+    match threads {
+        Some(0) => Err(CliError::input("--threads 0: expected at least 1 thread")),
+        Some(n) if n > MAX_THREADS => Err(CliError::input(format!(
+            "--threads {n}: at most {MAX_THREADS} threads (the work is compute-bound: more \
+             threads than cores only take turns)"
+        ))),
+        _ => Ok(()),
     }
-    if n > MAX_THREADS as i128 {
-        return Err(format!(
-            "at most {MAX_THREADS} threads (the work is compute-bound: more threads than cores \
-             only take turns)"
-        ));
-    }
-    Ok(n as usize)
 }
 
-/// Runs `work` on a pool of `threads` threads, or on rayon's global pool when `None`:
-/// every command's `--threads` (checked by [`parse_threads`]; checked again here for
-/// callers that build settings without the parser).
+/// Runs `work` on a pool of `threads` threads, or on rayon's global pool when `None`, after
+/// [`check_threads`].
 pub fn in_thread_pool<T: Send>(
     threads: Option<usize>,
     work: impl FnOnce() -> T + Send,
 ) -> Result<T, CliError> {
+    check_threads(threads)?;
     let Some(n) = threads else {
         return Ok(work());
     };
-    let n = parse_threads(&n.to_string())
-        .map_err(|e| CliError::input(format!("--threads {n}: {e}")))?;
     let cores = std::thread::available_parallelism().map_or(1, |c| c.get());
     if n > cores && !WARNED_ABOUT_THREADS.swap(true, Ordering::Relaxed) {
         eprintln!(

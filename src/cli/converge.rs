@@ -75,7 +75,7 @@ pub struct ConvergeArgs {
     #[arg(long = "max-rolls", default_value_t = 100_000)]
     pub max_rolls: u64,
     /// Worker threads (default: all cores, or RAYON_NUM_THREADS if set).
-    #[arg(long, value_parser = super::common::parse_threads)]
+    #[arg(long)]
     pub threads: Option<usize>,
     /// Output format.
     #[arg(long, default_value_t = Format::Table, value_parser = Format::parser(&Format::ALL))]

@@ -152,6 +152,17 @@ pub fn check_plot(path: Option<&Path>, overwrite: bool) -> Result<Option<OutputF
 
 /// Runs a parsed command line; output goes to `out`.
 pub fn run(cli: Cli, out: &mut dyn std::io::Write) -> Result<(), CliError> {
+    // Before any work, for every command alike.
+    let threads = match &cli.command {
+        Command::Rank(args) => args.sim.threads,
+        Command::Duel(args) => args.sim.threads,
+        Command::Table(args) => args.sim.threads,
+        Command::Solve(args) => args.threads,
+        Command::Converge(args) => args.threads,
+        Command::Search(args) => args.threads,
+        Command::Advise(_) | Command::Play(_) | Command::Wubbel(_) | Command::Pig(_) => None,
+    };
+    common::check_threads(threads)?;
     match cli.command {
         Command::Rank(args) => rank::run(args, out),
         Command::Duel(args) => duel::run(args, out),

@@ -68,7 +68,7 @@ pub struct SearchArgs {
     #[arg(long = "max-rolls", default_value_t = 100_000)]
     pub max_rolls: u64,
     /// Worker threads (default: all cores).
-    #[arg(long, value_parser = super::common::parse_threads)]
+    #[arg(long)]
     pub threads: Option<usize>,
     /// Board and rule profile.
     #[command(flatten)]

@@ -36,7 +36,7 @@ pub struct SolveArgs {
     /// builds its matrix on them and iterates on one thread, so its result is the same to
     /// the last bit on any number of threads; the matrix-free solver sweeps on all of them
     /// (results agree within the tolerance).
-    #[arg(long, value_parser = super::common::parse_threads)]
+    #[arg(long)]
     pub threads: Option<usize>,
     /// Use the matrix-free solver even where the sparse matrix would fit (by default it
     /// runs only when the matrix does not fit, as on the full BwInf board).
