@@ -10,9 +10,10 @@
 //! Long calls run on a thread of their own while the calling thread waits without the GIL,
 //! waking every 100 ms to poll `Python::check_signals` (Ctrl-C) and the progress callback.
 //! On Ctrl-C the call raises `KeyboardInterrupt` at once and the work stops at its next
-//! checkpoint (a chunk of games, or the start of a pair); an exact solve that is running
-//! finishes in the background first, and the store of solved pairs is only ever written
-//! atomically, so no record is left half-written.
+//! checkpoint (a chunk of games, the start of a pair, the next sweep of a value
+//! iteration: [`wuerfelglueck::fixpoint::cancellable`]); a solve cut off is not stored, and
+//! the store of solved pairs is only ever written atomically, so no record is left
+//! half-written.
 
 use pyo3::exceptions::{PyRuntimeError, PyValueError};
 use pyo3::prelude::*;
@@ -207,10 +208,17 @@ struct Cancelled;
 struct Monitor {
     games: AtomicU64,
     message: Mutex<String>,
-    cancel: AtomicBool,
+    cancel: Arc<AtomicBool>,
 }
 
 impl Monitor {
+    /// Runs `work` (on the thread that drives its iterations) so that every value
+    /// iteration in it stops before its next sweep once the caller has given up: a solve
+    /// ends within a sweep of Ctrl-C instead of running on in the background.
+    fn cancellable<T>(&self, work: impl FnOnce() -> T) -> T {
+        wuerfelglueck::fixpoint::cancellable(Arc::clone(&self.cancel), work)
+    }
+
     /// Stops the work here if the caller has given up. Called only where the library calls
     /// back (between chunks of games and between pairs), where nothing half-done is left.
     fn checkpoint(&self) {
@@ -461,15 +469,17 @@ fn rank(
             let store = opts.store()?;
             let pair_started = |pair: &str| monitor.set_message(&format!("exact {pair}"));
             sim.in_pool(|| {
-                solve_tournament(
-                    &rules,
-                    &dice,
-                    &options,
-                    &plan,
-                    store.as_ref(),
-                    &pair_started,
-                    &games,
-                )
+                monitor.cancellable(|| {
+                    solve_tournament(
+                        &rules,
+                        &dice,
+                        &options,
+                        &plan,
+                        store.as_ref(),
+                        &pair_started,
+                        &games,
+                    )
+                })
             })?
             .map_err(CliError::failure)?
         } else {
@@ -508,13 +518,15 @@ fn solve(
         monitor.set_message(&format!("exact {a} vs {b}"));
         let result = sim
             .in_pool(|| {
-                if opts.f32 {
-                    solve_matrix_free(&rules, &a, &b, &options, Storage::F32)
-                } else if opts.matrix_free {
-                    solve_matrix_free(&rules, &a, &b, &options, Storage::F64)
-                } else {
-                    solve_fitting(&rules, &a, &b, &options)
-                }
+                monitor.cancellable(|| {
+                    if opts.f32 {
+                        solve_matrix_free(&rules, &a, &b, &options, Storage::F32)
+                    } else if opts.matrix_free {
+                        solve_matrix_free(&rules, &a, &b, &options, Storage::F64)
+                    } else {
+                        solve_fitting(&rules, &a, &b, &options)
+                    }
+                })
             })?
             .map_err(|e| {
                 if e.is_input_error() {
@@ -687,17 +699,19 @@ fn rank_pair(
             let store = opts.store()?;
             let mut notes = Vec::new();
             let outcome = sim.in_pool(|| {
-                exact_ranking_pair(
-                    &rules,
-                    &dice,
-                    &options,
-                    &plan,
-                    store.as_ref(),
-                    stream,
-                    (i, j),
-                    &games,
-                    &mut notes,
-                )
+                monitor.cancellable(|| {
+                    exact_ranking_pair(
+                        &rules,
+                        &dice,
+                        &options,
+                        &plan,
+                        store.as_ref(),
+                        stream,
+                        (i, j),
+                        &games,
+                        &mut notes,
+                    )
+                })
             })?;
             match outcome {
                 Ok(ExactPairOutcome::Solved(record)) => json!({"record": record, "notes": notes}),

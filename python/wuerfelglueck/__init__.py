@@ -25,9 +25,9 @@ Dice are written as in the CLI (``"1..6"``, ``"1,1,1,6,6,6"``), as lists of face
 :class:`Die` values. Long calls release the GIL, can be stopped with Ctrl-C, and report
 progress to an optional ``progress(games_played, message)`` callback (called about every
 0.1 s on the calling thread when something changed). After Ctrl-C the work stops at its
-next checkpoint (a chunk of games, the start of a pair); an exact solve already running
-finishes in the background first (the library's solvers have no checkpoint inside a solve),
-and a store record is only ever written whole (a ``.partial`` file renamed into place).
+next checkpoint (a chunk of games, the start of a pair, the next sweep of an exact solve; a
+solve cut off is not stored), and a store record is only ever written whole (a ``.partial``
+file renamed into place).
 
 Quick start::
 
@@ -378,7 +378,7 @@ def solve(a: DieLike, b: DieLike, *, tolerance: float = 1e-12, max_sweeps: int =
           rules: Optional[Rules] = None, progress: Progress = None) -> SolveResult:
     """Die ``a`` against die ``b``, solved exactly, with certified intervals (``solve``).
 
-    Ctrl-C returns at once; a solve already running finishes in the background.
+    Ctrl-C returns at once; the solve stops before its next sweep.
     """
     opts = _options(tolerance=tolerance, max_sweeps=max_sweeps, max_memory=max_memory,
                     threads=threads, matrix_free=matrix_free, f32=f32, track=track,

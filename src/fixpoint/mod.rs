@@ -26,6 +26,8 @@
 //! 1, and at least one sweep.
 
 use std::fmt;
+use std::sync::Arc;
+use std::sync::atomic::{AtomicBool, Ordering};
 
 /// The narrowest tolerance any solver accepts. The certified gaps are differences of
 /// probabilities near 1 computed in `f64`, whose spacing near 1 is `2^-52 = 2.2e-16`;
@@ -227,6 +229,39 @@ pub fn iterate_until_stall(
     drive(rule, Some(stall), sweep)
 }
 
+thread_local! {
+    /// The cancellation flag of the iterations driven on this thread ([`cancellable`]).
+    static CANCEL: std::cell::RefCell<Option<Arc<AtomicBool>>> =
+        const { std::cell::RefCell::new(None) };
+}
+
+/// Runs `work` with `flag` as the cancellation of every iteration driven on this thread:
+/// once the flag is set, an iteration stops before its next sweep and ends in
+/// [`NotConverged`], so nothing is certified, returned as a result or stored from it. For
+/// front ends whose caller can give up mid-solve (Ctrl-C in Python); the sweeps themselves
+/// may run on other threads, the loop that drives them runs here.
+pub fn cancellable<T>(flag: Arc<AtomicBool>, work: impl FnOnce() -> T) -> T {
+    /// Puts back the flag that was in place, also when `work` unwinds.
+    struct Restore(Option<Arc<AtomicBool>>);
+    impl Drop for Restore {
+        fn drop(&mut self) {
+            let previous = self.0.take();
+            CANCEL.with(|c| *c.borrow_mut() = previous);
+        }
+    }
+    let _restore = Restore(CANCEL.with(|c| c.replace(Some(flag))));
+    work()
+}
+
+/// Whether the caller of [`cancellable`] on this thread has given up.
+pub fn cancelled() -> bool {
+    CANCEL.with(|c| {
+        c.borrow()
+            .as_ref()
+            .is_some_and(|flag| flag.load(Ordering::Relaxed))
+    })
+}
+
 fn drive(
     rule: &StopRule,
     stall: Option<Stall>,
@@ -240,6 +275,9 @@ fn drive(
     };
     let mut gaps = Vec::new();
     while last.sweeps < rule.max_sweeps {
+        if cancelled() {
+            return Err(NotConverged(last));
+        }
         let report = sweep(last.sweeps);
         last = Convergence {
             sweeps: last.sweeps + 1,
@@ -303,6 +341,27 @@ mod tests {
         assert!((x - 2.0).abs() <= 1e-9);
         // 2 - x_k = 2^(1-k); the gap after sweep k equals that distance exactly.
         assert_eq!(result.sweeps, 31);
+    }
+
+    #[test]
+    fn a_cancelled_iteration_stops_before_its_next_sweep_and_certifies_nothing() {
+        let flag = Arc::new(AtomicBool::new(false));
+        let rule = StopRule::new(1e-9, 1000).unwrap();
+        let mut sweeps = 0;
+        let outcome = cancellable(Arc::clone(&flag), || {
+            iterate(&rule, |k| {
+                sweeps += 1;
+                if k == 2 {
+                    flag.store(true, Ordering::Relaxed);
+                }
+                SweepReport::by_change(0.5)
+            })
+        });
+        assert!(outcome.is_err());
+        assert_eq!(sweeps, 3);
+        // The flag belongs to the scope: outside it nothing is cancelled.
+        assert!(!cancelled());
+        assert!(iterate(&rule, |_| SweepReport::by_change(0.0)).is_ok());
     }
 
     #[test]
