@@ -172,6 +172,6 @@ def test_the_offset_defaults_to_half_the_track_as_in_the_cli(cli):
     args = ["--a", "1..6", "--b", "2..7", "--games", "200", "--track", "20", "--pieces", "2",
             "--goal-fields", "2"]
     ours = wg.duel("1..6", "2..7", games=200, track=20, pieces=2, goal_fields=2)
-    theirs = json.loads(cli("duel", *args, "--format", "json"))
+    theirs = cli("duel", *args, "--format", "json")
     assert ours.to_dict()["board"] == theirs["board"] == "20/10/2/2"
     assert ours.to_dict()["a_wins"] == theirs["a_wins"]
