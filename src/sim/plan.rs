@@ -10,7 +10,7 @@
 //! counts from overflowing. The finest precision the cap allows is [`finest_precision`],
 //! about 3.1e-7.
 
-use super::duel::{CHUNK_GAMES, DuelCounts};
+use super::counts::{CHUNK_GAMES, DuelCounts};
 use super::stats;
 use std::fmt;
 
