@@ -51,8 +51,8 @@
 //! number of pairs of the family, so it shares no stream with any pair (pair `k` uses
 //! stream `k`, in every design).
 
+use super::config::RaceConfig;
 use super::family::Family;
-use super::racing::RaceConfig;
 use crate::dice::Die;
 use crate::rules::Rules;
 use crate::sim::{CHUNK_GAMES, GameEnd, StreamKey};
