@@ -73,7 +73,10 @@ pub mod position;
 pub mod space;
 pub mod style;
 pub mod sweep;
+pub mod table_strategy;
 pub mod value;
+
+pub use table_strategy::TableStrategy;
 
 use super::bounds::{Bounds, StateBounds};
 use super::options::SolveOptions;

@@ -1,17 +1,25 @@
 //! `table:FILE`: a policy written by the exact solver (`solve --profile choice
-//! --policy-out FILE`), played move by move.
+//! --policy-out FILE`), played move by move: the [`MoveTable`] behind
+//! [`Strategy::Table`].
 //!
 //! The file is read and validated when the strategy is parsed
-//! ([`crate::exact::game::file::read`]: format, checksum, and every entry a legal move of
+//! ([`super::file::read`]: format, checksum, and every entry a legal move of
 //! the game its header names). The header names board, profile and both dice; the table
-//! can only be played in that game, which [`TableStrategy::check_game`] checks (the
+//! can only be played in that game, which [`MoveTable::check_game`] checks (the
 //! commands call it before any game).
+//!
+//! [`Strategy`]'s [`FromStr`] lives here, where both the strategies and the policy files
+//! are visible: [`crate::strategy::parse_with`] with [`TableStrategy::load`].
 
+use super::file::{self, LoadedPolicy, PolicyFileError};
+use super::space::GameSpace;
 use crate::dice::Die;
-use crate::exact::game::file::{self, LoadedPolicy, PolicyFileError};
-use crate::exact::game::space::GameSpace;
 use crate::rules::{Board, LegalMoves, PieceMove, Player, Profile, Rules};
+use crate::strategy::{MoveTable, Strategy, StrategyError, parse_with};
+use std::any::Any;
 use std::path::{Path, PathBuf};
+use std::str::FromStr;
+use std::sync::Arc;
 
 /// A loaded policy file.
 pub struct TableStrategy {
@@ -70,10 +78,16 @@ impl TableStrategy {
     pub fn policy(&self) -> &LoadedPolicy {
         &self.policy
     }
+}
+
+impl MoveTable for TableStrategy {
+    fn path(&self) -> &Path {
+        &self.path
+    }
 
     /// Refuses a game other than the one the table was solved for: board, profile and
     /// die A, die B in this order.
-    pub fn check_game(&self, rules: &Rules, dice: [&Die; 2]) -> Result<(), String> {
+    fn check_game(&self, rules: &Rules, dice: [&Die; 2]) -> Result<(), String> {
         if *rules != self.rules || dice[0] != &self.dice[0] || dice[1] != &self.dice[1] {
             return Err(format!(
                 "policy file {} was solved for board {}, profile {}, A = {}, B = {}; this game \
@@ -94,14 +108,8 @@ impl TableStrategy {
 
     /// The table's move for `mover` (pieces `own`) against `other` with the moves `legal`;
     /// the frontmost move if the position is not one of the table's game (which
-    /// [`TableStrategy::check_game`] rules out).
-    pub fn choose(
-        &self,
-        own: u64,
-        other: u64,
-        mover: Player,
-        legal: &LegalMoves,
-    ) -> Option<PieceMove> {
+    /// [`MoveTable::check_game`] rules out).
+    fn choose(&self, own: u64, other: u64, mover: Player, legal: &LegalMoves) -> Option<PieceMove> {
         let space: &GameSpace = &self.policy.space;
         let masks = if mover == 0 {
             [own, other]
@@ -120,5 +128,26 @@ impl TableStrategy {
         })();
         debug_assert!(found.is_some(), "a position outside the table's game");
         found.or_else(|| legal.frontmost())
+    }
+
+    fn same_table(&self, other: &dyn MoveTable) -> bool {
+        (other as &dyn Any)
+            .downcast_ref::<TableStrategy>()
+            .is_some_and(|other| self == other)
+    }
+}
+
+impl FromStr for Strategy {
+    type Err = StrategyError;
+
+    /// Parses a strategy name ([`crate::strategy::STRATEGY_NAMES`]) or `table:FILE`, a
+    /// policy file read and validated by [`TableStrategy::load`] (see
+    /// [`crate::strategy::parse_with`]).
+    fn from_str(s: &str) -> Result<Strategy, StrategyError> {
+        parse_with(s, &|path| {
+            TableStrategy::load(path)
+                .map(|t| Arc::new(t) as Arc<dyn MoveTable>)
+                .map_err(|e| e.to_string())
+        })
     }
 }
