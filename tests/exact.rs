@@ -16,8 +16,8 @@ use wuerfelglueck::exact::{
     solve_matchup,
 };
 use wuerfelglueck::rules::{Board, GameState, Profile, Rules};
-use wuerfelglueck::sim::stats::{Z999, wilson};
 use wuerfelglueck::sim::{Matchup, Stopping, StreamKey, run_duel};
+use wuerfelglueck::stats::{Z999, wilson};
 
 const TOL: f64 = 1e-12;
 

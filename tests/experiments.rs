@@ -19,8 +19,8 @@ use wuerfelglueck::rank::Tournament;
 use wuerfelglueck::report::plot::heatmap_svg;
 use wuerfelglueck::report::{OutputFile, PlotError};
 use wuerfelglueck::rules::{Board, Profile, Rules};
-use wuerfelglueck::sim::stats::{Z95, wilson};
 use wuerfelglueck::sim::{DuelCounts, Matchup, StartCounts};
+use wuerfelglueck::stats::{Z95, wilson};
 
 fn small_rules() -> Rules {
     Rules::new(Board::new(20, 10, 2, 2).unwrap(), Profile::BWINF)

@@ -14,8 +14,8 @@ use wuerfelglueck::exact::{
     solve_matchup,
 };
 use wuerfelglueck::rules::{Board, Profile, Rules};
-use wuerfelglueck::sim::stats::Z999;
 use wuerfelglueck::sim::{Matchup, Stopping, StreamKey, run_duel};
+use wuerfelglueck::stats::Z999;
 
 /// The full-board tests need about 1 GB each: they run one at a time, whatever the test
 /// threads.

@@ -340,7 +340,7 @@ fn a_precision_claim_in_the_output_is_one_that_was_reached() {
     let games = report["games"].as_u64().unwrap();
     let a_wins = report["a_wins"].as_u64().unwrap();
     // The Wilson half-width recomputed from the counts, and the one printed.
-    let interval = wuerfelglueck::sim::stats::wilson(a_wins, games, wuerfelglueck::sim::stats::Z95);
+    let interval = wuerfelglueck::stats::wilson(a_wins, games, wuerfelglueck::stats::Z95);
     assert!(
         interval.half_width() <= claimed,
         "{interval:?} after {games} games"

@@ -11,7 +11,8 @@ use wuerfelglueck::dice::Die;
 use wuerfelglueck::rules::{
     Board, GameState, MAX_SEATS, Profile, Rules, SeatState, Seats, SeatsError,
 };
-use wuerfelglueck::sim::{Seating, StreamKey, Table, TableError, TableStop, stats};
+use wuerfelglueck::sim::{Seating, StreamKey, Table, TableError, TableStop};
+use wuerfelglueck::stats;
 
 fn mask(fields: &[u32]) -> u64 {
     fields.iter().fold(0, |m, &f| m | 1u64 << f)

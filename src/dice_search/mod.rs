@@ -33,7 +33,7 @@ use crate::exact::{ExactError, SolveOptions};
 use crate::rank::{PairFailure, exact_pair};
 use crate::rules::Rules;
 use crate::sim::MatchupError;
-use crate::sim::stats::Interval;
+use crate::stats::Interval;
 use crate::strategy::Strategy;
 use serde::Serialize;
 use std::fmt;

@@ -5,9 +5,8 @@
 use super::family::Family;
 use super::pairs::PairSet;
 use super::screening::DieCounts;
-use crate::experiments::stopping::{bernoulli_cs, cs_half_width_at};
 use crate::rank::{Method, PairFigure, Tournament, share_bounds, share_of};
-use crate::sim::stats::Interval;
+use crate::stats::{Interval, bernoulli_cs, sequence};
 use serde::{Deserialize, Serialize};
 
 /// The mixture precision of a pair's confidence sequences, in games: one chunk. At the
@@ -269,23 +268,6 @@ impl RaceOutcome {
         }
         t
     }
-}
-
-/// The estimate `wins / games` and its confidence sequence at risk `alpha`, clipped to
-/// [0, 1]; the whole of [0, 1] before any game.
-fn sequence(wins: u64, games: u64, rho: f64, alpha: f64) -> (f64, Interval) {
-    if games == 0 {
-        return (f64::NAN, Interval { lo: 0.0, hi: 1.0 });
-    }
-    let p = wins as f64 / games as f64;
-    let h = cs_half_width_at(games, rho, alpha);
-    (
-        p,
-        Interval {
-            lo: (p - h).max(0.0),
-            hi: (p + h).min(1.0),
-        },
-    )
 }
 
 impl Race {

@@ -29,7 +29,7 @@
 //!
 //! # The guarantee, and where the error probability goes
 //! Every interval is Robbins' normal-mixture confidence sequence measured by the
-//! convergence experiments ([`crate::experiments::stopping::cs_half_width_at`]): with
+//! convergence experiments ([`crate::stats::cs_half_width_at`]): with
 //! probability `1 - alpha` it holds at *every* game at once, so looking after every round
 //! and stopping on what one sees costs nothing, and no union bound over rounds is needed.
 //! The overall error probability `delta` is split by a union bound over the sequences:
@@ -66,8 +66,8 @@ use super::outcome::{ALPHA_95, Condorcet, PairCounts, Race, RaceOutcome, RaceSta
 pub use super::pairs::{PairSet, pair_index};
 use super::screening::{self, DieCounts};
 use crate::rules::Rules;
-use crate::sim::stats::Interval;
 use crate::sim::{CHUNK_GAMES, StreamKey, play_chunks};
+use crate::stats::Interval;
 use rayon::prelude::*;
 use serde::{Deserialize, Serialize};
 

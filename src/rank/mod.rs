@@ -11,10 +11,10 @@ use crate::dice::Die;
 use crate::exact::store::{Lookup, PairStore, StoreError, StoredPair};
 use crate::exact::{Bounds, ExactError, ExactResult, SolveOptions};
 use crate::rules::Rules;
-use crate::sim::stats::{self, Interval};
 use crate::sim::{
     DuelCounts, DuelPlan, Matchup, SimError, Stopping, StreamKey, run_duel_announced,
 };
+use crate::stats::{self, Interval};
 use crate::strategy::Strategy;
 use serde::Serialize;
 use std::path::PathBuf;

@@ -1,7 +1,7 @@
 //! The counts of a duel: games per chunk, and the outcomes split by who started.
 
 use super::game::GameEnd;
-use super::stats::{self, Interval};
+use crate::stats::{self, Interval};
 use serde::Serialize;
 use std::ops::Add;
 

@@ -11,7 +11,7 @@
 //! about 3.1e-7.
 
 use super::counts::{CHUNK_GAMES, DuelCounts};
-use super::stats;
+use crate::stats;
 use std::fmt;
 
 /// The most games one duel (one pair of a ranking) may play: 10^13, a whole number of chunks.
