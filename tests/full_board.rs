@@ -8,7 +8,7 @@ use wuerfelglueck::exact::checks::against_simulation;
 use wuerfelglueck::exact::matrix_free::{
     FullOptions, Storage, ZLayout, estimate_bytes, solve_full, solve_full_with, survey,
 };
-use wuerfelglueck::exact::solve::CAN_NEVER;
+use wuerfelglueck::exact::sparse::solve::CAN_NEVER;
 use wuerfelglueck::exact::{
     ExactError, ExactResult, Model, SolveOptions, SolverUsed, checks::check_result, solve_fitting,
     solve_matchup,
