@@ -1,11 +1,15 @@
 //! Bad input gets a message naming file, line and what was expected, and exit code 2.
 
 use std::path::PathBuf;
-use std::process::{Command, Output};
+use std::process::Output;
 use std::time::Duration;
 use wuerfelglueck::cli::common::{MAX_THREADS, plan_line};
 use wuerfelglueck::dice::{Die, DieError, MAX_FACES, excerpt, parse_dice_text};
 use wuerfelglueck::sim::DuelPlan;
+
+mod common;
+
+use common::binary;
 
 fn parse(text: &str) -> Result<Vec<String>, (usize, String)> {
     parse_dice_text(text, "dice.txt")
@@ -91,10 +95,6 @@ fn rejects_a_blank_line_inside_the_list() {
 }
 
 // ---- the binary: messages on stderr, exit code 2, no panic ----
-
-fn binary() -> Command {
-    Command::new(env!("CARGO_BIN_EXE_wuerfelglueck"))
-}
 
 fn temp_file(name: &str, contents: &[u8]) -> PathBuf {
     let dir = std::env::temp_dir().join(format!("wuerfelglueck-input-{}", std::process::id()));

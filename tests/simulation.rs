@@ -9,9 +9,9 @@ use wuerfelglueck::sim::{
 };
 use wuerfelglueck::stats::{self, Z95};
 
-fn die(s: &str) -> Die {
-    s.parse().unwrap()
-}
+mod common;
+
+use common::die;
 
 fn duel(
     rules: &Rules,
