@@ -80,7 +80,7 @@ impl std::error::Error for RankError {}
 
 /// Solves every pair of `dice` exactly (sparse-matrix solver, or the matrix-free one when
 /// the matrix does not fit); a pair that fits neither is simulated instead (its figures are
-/// marked [`Method::Simulated`]) and named in the returned notes. With a `store`, a pair
+/// marked [`Method::Simulated`](super::Method::Simulated)) and named in the returned notes. With a `store`, a pair
 /// whose record there is valid and at most `options.tolerance` wide is read from it
 /// instead of solved again, and each newly solved pair is written to it at once, so an
 /// interrupted ranking resumes where it stopped; the notes name the pairs read, and the bad

@@ -1,7 +1,7 @@
 //! Statistics: binomial confidence intervals and the sample sizes they imply
 //! ([`binomial`]), and confidence sequences, which hold at every game at once
-//! ([`sequence`]). Used by the simulation, the rankings, the search for the best die and the
-//! experiments alike; depends on nothing else in the crate.
+//! ([`sequence`](mod@sequence)). Used by the simulation, the rankings, the search for the
+//! best die and the experiments alike; depends on nothing else in the crate.
 
 pub mod binomial;
 pub mod sequence;

@@ -67,7 +67,7 @@ pub struct Difference {
 
 /// [`count_differences`] of every built-in heuristic against `table`, on A's and B's
 /// decisions alike (`safe` measured against each mover's opponent's die). `mirrored`: the
-/// table is its own mirror image ([`GameSolution::mirrored`]; the heuristics treat both
+/// table is its own mirror image ([`GameSolution::mirrored`](super::GameSolution::mirrored); the heuristics treat both
 /// players alike), so B's decisions are A's seen from the other side: A's are counted twice.
 pub fn differences_from_heuristics(
     space: &GameSpace,

@@ -129,7 +129,7 @@ pub fn solve_game(
     solve_game_with(rules, dice, sides, options, &GameRun::default())
 }
 
-/// What a running solve has done so far ([`solve_game_observed`]): a large board takes
+/// What a running solve has done so far ([`GameRun::observer`]): a large board takes
 /// minutes, and its sweeps are the only sign of life.
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub enum Progress {
@@ -168,13 +168,13 @@ pub struct GameRun<'a> {
     /// Told what the solve has done after each phase and sweep.
     pub observer: &'a (dyn Fn(Progress) + Sync),
     /// Extract the pair played into a [`PolicyTable`] ([`GameSolution::policy`]): a pass over
-    /// every decision, needed for a policy file and for [`style::style_of`]. Always done
+    /// every decision, needed for a policy file and for [`style::style_of`](super::style::style_of). Always done
     /// where the pair is evaluated.
     pub extract_policy: bool,
     /// Use the mirror symmetry where the game has one ([`GameSpace::symmetric`]: the same
     /// die on both sides of a symmetric board) and both sides optimise: each sweep then
     /// solves half the cells and writes their mirror images into the other half
-    /// ([`sweep::Mirror`]). Off only to check the mirrored solve against the plain one.
+    /// ([`sweep::Mirror`](super::sweep::Mirror)). Off only to check the mirrored solve against the plain one.
     pub mirror: bool,
 }
 
