@@ -15,8 +15,8 @@ use std::path::Path;
 use wuerfelglueck::exact::checks::against_simulation;
 use wuerfelglueck::exact::store::StoredPair;
 use wuerfelglueck::rules::{Board, Profile, Rules};
-use wuerfelglueck::sim::stats::Z999;
 use wuerfelglueck::sim::{Matchup, Stopping, StreamKey, run_duel};
+use wuerfelglueck::stats::Z999;
 
 fn main() -> Result<(), Box<dyn std::error::Error>> {
     let args: Vec<String> = std::env::args().skip(1).collect();

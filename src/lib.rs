@@ -17,4 +17,5 @@ pub mod rank;
 pub mod report;
 pub mod rules;
 pub mod sim;
+pub mod stats;
 pub mod strategy;

@@ -2,24 +2,10 @@
 
 use approx::assert_abs_diff_eq;
 use serde_json::Value;
-use std::process::Command;
 
-fn run(args: &[&str]) -> String {
-    let out = Command::new(env!("CARGO_BIN_EXE_wuerfelglueck"))
-        .args(args)
-        .output()
-        .unwrap();
-    assert!(
-        out.status.success(),
-        "{args:?} failed: {}",
-        String::from_utf8_lossy(&out.stderr)
-    );
-    String::from_utf8(out.stdout).unwrap()
-}
+mod common;
 
-fn json(args: &[&str]) -> Value {
-    serde_json::from_str(&run(args)).unwrap()
-}
+use common::{SMALL_BOARD, binary, json, output, stdout_of};
 
 #[test]
 fn duel_json_has_the_documented_fields() {
@@ -86,10 +72,10 @@ fn duel_is_reproducible_from_its_seed_and_independent_of_threads() {
             "csv",
         ]
     };
-    let one = run(&args("1"));
-    let two = run(&args("2"));
+    let one = stdout_of(&args("1"));
+    let two = stdout_of(&args("2"));
     assert_eq!(one, two);
-    let other_seed = run(&[
+    let other_seed = stdout_of(&[
         "duel", "--a", "1..6", "--b", "0..9", "--games", "30000", "--seed", "12", "--format", "csv",
     ]);
     assert_ne!(one, other_seed, "another seed gives other games");
@@ -141,10 +127,10 @@ fn rank_json_has_matrix_and_ranking() {
 
 #[test]
 fn rank_table_and_csv_are_readable() {
-    let table = run(&["rank", "data/wuerfel1.txt", "--games", "2000"]);
+    let table = stdout_of(&["rank", "data/wuerfel1.txt", "--games", "2000"]);
     assert!(table.contains("Ranking"), "{table}");
     assert!(table.contains("1..6") && table.contains("6..11"));
-    let csv = run(&[
+    let csv = stdout_of(&[
         "rank",
         "data/wuerfel1.txt",
         "--games",
@@ -173,7 +159,7 @@ fn rank_takes_dice_from_the_command_line() {
 
 #[test]
 fn play_shows_a_game_roll_by_roll() {
-    let text = run(&["play", "--a", "1..6", "--b", "1..6", "--seed", "4"]);
+    let text = stdout_of(&["play", "--a", "1..6", "--b", "1..6", "--seed", "4"]);
     let last = text.lines().last().unwrap();
     assert!(last.ends_with("rolls."), "ends with the winner: {last}");
     assert!(text.contains("B -> A (brought in)"));
@@ -188,7 +174,7 @@ fn play_shows_a_game_roll_by_roll() {
 #[test]
 fn play_stops_a_game_that_can_never_end() {
     // Only sixes: after all pieces are in or stuck, the player rolls forever.
-    let text = run(&["play", "--a", "6", "--b", "0", "--seed", "1"]);
+    let text = stdout_of(&["play", "--a", "6", "--b", "0", "--seed", "1"]);
     assert!(text.contains("never ends"), "{text}");
 }
 
@@ -271,7 +257,7 @@ fn rank_exact_refuses_a_store_that_cannot_be_written() {
     std::fs::write(&file, "").unwrap();
     // Under a regular file: refused even for root, whom permission bits do not stop.
     let store = file.join("store");
-    let out = Command::new(env!("CARGO_BIN_EXE_wuerfelglueck"))
+    let out = binary()
         .args(["rank", "--die", "1..6", "--die", "2..7", "--track", "20"])
         .args([
             "--offset",
@@ -296,14 +282,6 @@ fn rank_exact_refuses_a_store_that_cannot_be_written() {
     std::fs::remove_dir_all(&dir).unwrap();
 }
 
-/// Runs the binary and returns its output whatever the exit code.
-fn output(args: &[&str]) -> std::process::Output {
-    Command::new(env!("CARGO_BIN_EXE_wuerfelglueck"))
-        .args(args)
-        .output()
-        .unwrap()
-}
-
 /// Parses CSV text with the `csv` crate: the header and the rows. Fails on rows of another
 /// length than the header, on `NaN` or infinite fields, and on an empty document.
 fn parse_csv(text: &str) -> (Vec<String>, Vec<csv::StringRecord>) {
@@ -323,24 +301,13 @@ fn parse_csv(text: &str) -> (Vec<String>, Vec<csv::StringRecord>) {
     (header, rows)
 }
 
-const SMALL_BOARD: [&str; 8] = [
-    "--track",
-    "20",
-    "--offset",
-    "10",
-    "--pieces",
-    "2",
-    "--goal-fields",
-    "2",
-];
-
 /// Every CSV has the columns `docs/src/output.md` promises, is parsed back by the `csv` crate (dice
 /// such as `1,1,1,6,6,6` quoted), and leaves an undefined figure empty instead of `NaN`:
 /// with 1..4 against 1..4 no piece ever enters, no game ends, so P(row wins | the game
 /// ends) and the mean length of a finished game are undefined.
 #[test]
 fn csv_has_the_promised_columns_and_no_nan() {
-    let duel = run(&[
+    let duel = stdout_of(&[
         "duel", "--a", "1..4", "--b", "1..4", "--games", "20", "--format", "csv",
     ]);
     let (header, rows) = parse_csv(&duel);
@@ -391,7 +358,7 @@ fn csv_has_the_promised_columns_and_no_nan() {
         ""
     );
 
-    let rank = run(&[
+    let rank = stdout_of(&[
         "rank",
         "--die",
         "1..4",
@@ -430,7 +397,7 @@ fn csv_has_the_promised_columns_and_no_nan() {
     let mut solve = vec!["solve", "--a", "1..6", "--b", "1,1,1,6,6,6"];
     solve.extend(SMALL_BOARD);
     solve.extend(["--tolerance", "1e-9", "--format", "csv"]);
-    let (header, rows) = parse_csv(&run(&solve));
+    let (header, rows) = parse_csv(&stdout_of(&solve));
     assert_eq!(rows.len(), 1);
     // The JSON names of `docs/src/output.md`, the intervals as `NAME_lo`, `NAME_hi`.
     for name in [
@@ -487,7 +454,7 @@ fn every_listed_format_is_accepted() {
         vec!["pig", "--goal", "10"],
     ];
     for command in commands {
-        let help = run(&[command[0], "-h"]);
+        let help = stdout_of(&[command[0], "-h"]);
         let line = help
             .lines()
             .find(|l| l.trim_start().starts_with("--format"))

@@ -1,7 +1,9 @@
 //! The book says what the program does: the CLI chapter's `--help` sections are the
 //! binary's own (`python3 docs/update_cli_help.py` writes them anew).
 
-use std::process::Command;
+mod common;
+
+use common::binary;
 
 #[test]
 fn the_cli_chapter_shows_every_command_help_as_the_binary_prints_it() {
@@ -15,10 +17,7 @@ fn the_cli_chapter_shows_every_command_help_as_the_binary_prints_it() {
             .and_then(|(_, b)| b.split_once("\n```"))
             .map(|(b, _)| b)
             .unwrap_or_else(|| panic!("{command}: no ```text block"));
-        let out = Command::new(env!("CARGO_BIN_EXE_wuerfelglueck"))
-            .args([command, "--help"])
-            .output()
-            .unwrap();
+        let out = binary().args([command, "--help"]).output().unwrap();
         assert!(out.status.success(), "{command} --help");
         let help = String::from_utf8(out.stdout).unwrap();
         assert_eq!(

@@ -15,34 +15,19 @@ use wuerfelglueck::exact::{
     ExactError, ExactResult, Model, SolveOptions, checks::check_result, estimate_memory,
     solve_matchup,
 };
-use wuerfelglueck::rules::{Board, GameState, Profile, Rules};
-use wuerfelglueck::sim::stats::{Z999, wilson};
+use wuerfelglueck::rules::{GameState, Rules};
 use wuerfelglueck::sim::{Matchup, Stopping, StreamKey, run_duel};
+use wuerfelglueck::stats::{Z999, wilson};
+
+mod common;
+
+use common::{die, options, rules};
 
 const TOL: f64 = 1e-12;
 
-fn rules(board: &str, profile: &str) -> Rules {
-    Rules::new(
-        board.parse::<Board>().unwrap(),
-        profile.parse::<Profile>().unwrap(),
-    )
-}
-
-fn die(faces: &str) -> Die {
-    faces.parse().unwrap()
-}
-
-fn options() -> SolveOptions {
-    SolveOptions {
-        tolerance: TOL,
-        max_sweeps: 100_000,
-        max_memory: None,
-    }
-}
-
 /// Solves and checks the invariants every result must satisfy.
 fn solve(board: &str, profile: &str, a: &str, b: &str) -> ExactResult {
-    let r = solve_matchup(&rules(board, profile), &die(a), &die(b), &options()).unwrap();
+    let r = solve_matchup(&rules(board, profile), &die(a), &die(b), &options(TOL)).unwrap();
     check_result(&r, TOL).unwrap_or_else(|e| panic!("{board} {profile} {a} vs {b}: {e}"));
     r
 }
@@ -194,10 +179,10 @@ fn every_state_agrees_with_a_dense_lu_of_the_solvers_own_matrix() {
         ("8/4/2/2", "three-tries", "1,6", "1,6"),
     ] {
         let (rules, a, b) = (rules(board, profile), die(a), die(b));
-        let model = Model::build(&rules, &a, &b, &options()).unwrap();
+        let model = Model::build(&rules, &a, &b, &options(TOL)).unwrap();
         let opts = SolveOptions {
             tolerance: 1e-14,
-            ..options()
+            ..options(TOL)
         };
         let (_, values) = model.solve(&opts).unwrap();
         let chain = &model.chain;
@@ -390,7 +375,7 @@ fn roll_off_that_cannot_decide_is_an_error() {
         &rules("8/4/1/1", "roll-off"),
         &die("3"),
         &die("3,3"),
-        &options(),
+        &options(TOL),
     )
     .unwrap_err();
     assert_eq!(e, ExactError::RollOff);
@@ -402,7 +387,7 @@ fn the_memory_guard_refuses_with_states_bytes_and_limit() {
     let d = Die::standard();
     let opts = SolveOptions {
         max_memory: Some(1 << 20),
-        ..options()
+        ..options(TOL)
     };
     let e = solve_matchup(&rules("40/20/2/4", "bwinf"), &d, &d, &opts).unwrap_err();
     match &e {
@@ -427,7 +412,7 @@ fn the_memory_guard_refuses_with_states_bytes_and_limit() {
     assert!(estimate.bytes > 32 << 30);
     let opts = SolveOptions {
         max_memory: Some(16 << 30),
-        ..options()
+        ..options(TOL)
     };
     assert!(matches!(
         solve_matchup(&Rules::bwinf(), &d, &d, &opts),
@@ -596,13 +581,13 @@ fn state_encoding_is_a_bijection_on_small_boards() {
 fn the_rules_fixed_solvers_refuse_choice() {
     for profile in ["choice", "choice+capture-duty"] {
         let r = rules("12/6/1/1", profile);
-        let err = solve_matchup(&r, &die("1..6"), &die("1..6"), &options()).unwrap_err();
+        let err = solve_matchup(&r, &die("1..6"), &die("1..6"), &options(TOL)).unwrap_err();
         assert!(matches!(err, ExactError::Profile(_)), "{profile}: {err}");
         let err = wuerfelglueck::exact::solve_matrix_free(
             &r,
             &die("1..6"),
             &die("1..6"),
-            &options(),
+            &options(TOL),
             wuerfelglueck::exact::matrix_free::Storage::F64,
         )
         .unwrap_err();
@@ -617,7 +602,7 @@ fn a_die_of_thousands_of_faces_is_solved_within_a_small_limit() {
     let wide: Die = "0..4095".parse().unwrap();
     let opts = SolveOptions {
         max_memory: Some(256 << 20),
-        ..options()
+        ..options(TOL)
     };
     let r = solve_matchup(&rules("16/8/2/2", "bwinf"), &wide, &Die::standard(), &opts).unwrap();
     assert!(r.p_a > 0.0 && r.p_b > 0.0, "{r:?}");

@@ -8,8 +8,6 @@
 
 use approx::assert_abs_diff_eq;
 use proptest::prelude::*;
-use std::path::PathBuf;
-use std::process::Command;
 use wuerfelglueck::dice::Die;
 use wuerfelglueck::exact::{SolveOptions, solve_matchup};
 use wuerfelglueck::experiments::Reference;
@@ -19,8 +17,12 @@ use wuerfelglueck::rank::Tournament;
 use wuerfelglueck::report::plot::heatmap_svg;
 use wuerfelglueck::report::{OutputFile, PlotError};
 use wuerfelglueck::rules::{Board, Profile, Rules};
-use wuerfelglueck::sim::stats::{Z95, wilson};
 use wuerfelglueck::sim::{DuelCounts, Matchup, StartCounts};
+use wuerfelglueck::stats::{Z95, wilson};
+
+mod common;
+
+use common::{SMALL_BOARD, binary, temp_dir};
 
 fn small_rules() -> Rules {
     Rules::new(Board::new(20, 10, 2, 2).unwrap(), Profile::BWINF)
@@ -194,16 +196,9 @@ fn tournament() -> Tournament {
     t
 }
 
-fn temp_dir(name: &str) -> PathBuf {
-    let dir = std::env::temp_dir().join(format!("wg-test-{}-{name}", std::process::id()));
-    let _ = std::fs::remove_dir_all(&dir);
-    std::fs::create_dir_all(&dir).unwrap();
-    dir
-}
-
 #[test]
 fn heat_map_is_an_svg_with_the_dice_and_the_figures() {
-    let dir = temp_dir("heat");
+    let dir = temp_dir("test", "heat");
     let path = dir.join("matrix.svg");
     let t = tournament();
     let heatmap = |overwrite: bool| OutputFile::check(&path, overwrite)?.write(&heatmap_svg(&t)?);
@@ -236,24 +231,9 @@ fn heat_map_is_an_svg_with_the_dice_and_the_figures() {
     std::fs::remove_dir_all(&dir).unwrap();
 }
 
-fn bin() -> Command {
-    Command::new(env!("CARGO_BIN_EXE_wuerfelglueck"))
-}
-
-const SMALL_BOARD: [&str; 8] = [
-    "--track",
-    "20",
-    "--offset",
-    "10",
-    "--pieces",
-    "2",
-    "--goal-fields",
-    "2",
-];
-
 #[test]
 fn converge_csv_has_the_documented_header_and_one_line_per_grid_point() {
-    let out = bin()
+    let out = binary()
         .args(["converge", "--a", "1..6", "--b", "2..7"])
         .args(SMALL_BOARD)
         .args(["--reps", "4", "--max-games", "1000", "--format", "csv"])
@@ -287,7 +267,7 @@ fn converge_csv_has_the_documented_header_and_one_line_per_grid_point() {
 
 #[test]
 fn converge_stopping_csv_and_json() {
-    let out = bin()
+    let out = binary()
         .args(["converge", "--a", "1..6", "--b", "2..7"])
         .args(SMALL_BOARD)
         .args([
@@ -323,7 +303,7 @@ fn converge_stopping_csv_and_json() {
         lines[3]
     );
 
-    let out = bin()
+    let out = binary()
         .args(["converge", "--a", "1..6", "--b", "2..7"])
         .args(SMALL_BOARD)
         .args([
@@ -349,7 +329,7 @@ fn converge_stopping_csv_and_json() {
 
 #[test]
 fn converge_defaults_to_a_board_with_two_pieces() {
-    let out = bin()
+    let out = binary()
         .args(["converge", "--a", "1..6", "--b", "2..7", "--reps", "2"])
         .args(["--max-games", "200", "--format", "json"])
         .output()
@@ -365,11 +345,11 @@ fn converge_defaults_to_a_board_with_two_pieces() {
 
 #[test]
 fn plots_never_replace_an_existing_file_without_overwrite() {
-    let dir = temp_dir("cli");
+    let dir = temp_dir("test", "cli");
     let path = dir.join("plot.svg");
     std::fs::write(&path, "keep me").unwrap();
     let converge = |extra: &[&str]| {
-        bin()
+        binary()
             .args(["converge", "--a", "1..6", "--b", "2..7"])
             .args(SMALL_BOARD)
             .args(["--reps", "2", "--max-games", "200", "--plot"])
@@ -394,7 +374,7 @@ fn plots_never_replace_an_existing_file_without_overwrite() {
 
     let heat = dir.join("heat.svg");
     let rank = |extra: &[&str]| {
-        bin()
+        binary()
             .args(["rank", "data/wuerfel1.txt", "--games", "200"])
             .args(SMALL_BOARD)
             .arg("--plot")
@@ -434,7 +414,7 @@ fn plotting_commands() -> Vec<Vec<&'static str>> {
 }
 
 fn run_with_plot(command: &[&str], plot: &std::path::Path, extra: &[&str]) -> std::process::Output {
-    bin()
+    binary()
         .args(command)
         .arg("--plot")
         .arg(plot)
@@ -447,7 +427,7 @@ fn run_with_plot(command: &[&str], plot: &std::path::Path, extra: &[&str]) -> st
 /// exit 2, the path and what is wrong named, nothing printed.
 #[test]
 fn plot_targets_are_checked_before_the_work() {
-    let dir = temp_dir("targets");
+    let dir = temp_dir("test", "targets");
     let missing = dir.join("no-such-folder").join("plot.svg");
     for command in plotting_commands() {
         for (target, problem) in [(&missing, "folder does not exist"), (&dir, "is a folder")] {
@@ -489,7 +469,7 @@ fn results_are_printed_when_the_plot_fails() {
 /// any work), and written with it.
 #[test]
 fn every_plot_is_refused_without_overwrite() {
-    let dir = temp_dir("overwrite");
+    let dir = temp_dir("test", "overwrite");
     for (k, command) in plotting_commands().into_iter().enumerate() {
         let path = dir.join(format!("plot-{k}.svg"));
         std::fs::write(&path, "keep me").unwrap();
@@ -518,7 +498,7 @@ fn every_plot_is_refused_without_overwrite() {
 #[test]
 fn an_undefined_ratio_is_a_dash_not_nan() {
     let converge = |extra: &[&str]| {
-        let out = bin()
+        let out = binary()
             .args(["converge", "--a", "1..4", "--b", "1..6"])
             .args(SMALL_BOARD)
             .args(["--reps", "3", "--max-games", "200"])

@@ -8,14 +8,18 @@ use wuerfelglueck::exact::checks::against_simulation;
 use wuerfelglueck::exact::matrix_free::{
     FullOptions, Storage, ZLayout, estimate_bytes, solve_full, solve_full_with, survey,
 };
-use wuerfelglueck::exact::solve::CAN_NEVER;
+use wuerfelglueck::exact::sparse::solve::CAN_NEVER;
 use wuerfelglueck::exact::{
     ExactError, ExactResult, Model, SolveOptions, SolverUsed, checks::check_result, solve_fitting,
     solve_matchup,
 };
-use wuerfelglueck::rules::{Board, Profile, Rules};
-use wuerfelglueck::sim::stats::Z999;
+use wuerfelglueck::rules::Rules;
 use wuerfelglueck::sim::{Matchup, Stopping, StreamKey, run_duel};
+use wuerfelglueck::stats::Z999;
+
+mod common;
+
+use common::{die, options, rules};
 
 /// The full-board tests need about 1 GB each: they run one at a time, whatever the test
 /// threads.
@@ -24,25 +28,6 @@ static FULL_BOARD: std::sync::Mutex<()> = std::sync::Mutex::new(());
 fn one_full_board_at_a_time() -> std::sync::MutexGuard<'static, ()> {
     // A failed test poisons the lock; the others still run.
     FULL_BOARD.lock().unwrap_or_else(|e| e.into_inner())
-}
-
-fn rules(board: &str, profile: &str) -> Rules {
-    Rules::new(
-        board.parse::<Board>().unwrap(),
-        profile.parse::<Profile>().unwrap(),
-    )
-}
-
-fn die(faces: &str) -> Die {
-    faces.parse().unwrap()
-}
-
-fn options(tolerance: f64) -> SolveOptions {
-    SolveOptions {
-        tolerance,
-        max_sweeps: 100_000,
-        max_memory: None,
-    }
 }
 
 fn figures(r: &ExactResult) -> [f64; 9] {

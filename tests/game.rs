@@ -4,7 +4,6 @@
 use approx::assert_abs_diff_eq;
 use rand::SeedableRng;
 use rand_xoshiro::Xoshiro256PlusPlus;
-use wuerfelglueck::dice::Die;
 use wuerfelglueck::exact::game::policy::{Decision, FrontmostPolicy, MovePolicy, Pick};
 use wuerfelglueck::exact::game::space::Target;
 use wuerfelglueck::exact::game::{
@@ -12,31 +11,19 @@ use wuerfelglueck::exact::game::{
 };
 use wuerfelglueck::exact::{SolveOptions, solve_matchup};
 use wuerfelglueck::rules::GameState;
-use wuerfelglueck::rules::{Board, Rules};
 use wuerfelglueck::sim::{Matchup, MatchupError};
 use wuerfelglueck::strategy::Strategy;
 
-fn rules(board: &str, profile: &str) -> Rules {
-    Rules::new(
-        board.parse::<Board>().unwrap(),
-        profile.parse().expect("profile"),
-    )
-}
+mod common;
 
-fn die(faces: &str) -> Die {
-    faces.parse().unwrap()
-}
-
-fn options() -> SolveOptions {
-    SolveOptions::new(1e-12, 100_000, None).unwrap()
-}
+use common::{die, options, rules};
 
 fn game(board: &str, profile: &str, a: &str, b: &str, sides: [Side<'_>; 2]) -> GameSolution {
     solve_game(
         &rules(board, profile),
         [&die(a), &die(b)],
         sides,
-        &options(),
+        &options(1e-12),
     )
     .expect("solves")
 }
@@ -66,7 +53,7 @@ fn both_players_frontmost_equal_the_rules_fixed_solver() {
     let front = FrontmostPolicy;
     for board in BOARDS {
         for (a, b) in [("1..6", "1..6"), ("1..6", "1,1,1,6,6,6"), ("2..7", "1..5")] {
-            let fixed = solve_matchup(&rules(board, "bwinf"), &die(a), &die(b), &options())
+            let fixed = solve_matchup(&rules(board, "bwinf"), &die(a), &die(b), &options(1e-12))
                 .expect("rules-fixed solve");
             let g = game(
                 board,
@@ -159,8 +146,13 @@ fn the_optimal_pair_attains_the_value_and_beats_every_heuristic() {
 fn a_position_with_one_legal_move_has_that_moves_value() {
     let r = rules("16/8/2/2", "choice");
     let (a, b) = (die("1..6"), die("1..6"));
-    let g = solve_game_keeping_values(&r, [&a, &b], [Side::Optimal, Side::Optimal], &options())
-        .unwrap();
+    let g = solve_game_keeping_values(
+        &r,
+        [&a, &b],
+        [Side::Optimal, Side::Optimal],
+        &options(1e-12),
+    )
+    .unwrap();
     let values = g.values.as_ref().unwrap();
     let space = &g.space;
     let mut checked = 0;
@@ -259,7 +251,7 @@ fn game_with_values(board: &str, profile: &str, a: &str, b: &str, mirror: bool) 
         &rules(board, profile),
         [&die(a), &die(b)],
         [Side::Optimal, Side::Optimal],
-        &options(),
+        &options(1e-12),
         &run,
     )
     .expect("solves")
@@ -403,7 +395,7 @@ fn game_from_value(board: &str, profile: &str, a: &str, b: &str) -> GameSolution
         &rules(board, profile),
         [&die(a), &die(b)],
         sides,
-        &options(),
+        &options(1e-12),
         &run,
     )
     .expect("solves")
@@ -446,7 +438,13 @@ fn simulation_with_the_optimal_tables_agrees_with_the_exact_figures() {
     let board = "16/8/2/2";
     let r = rules(board, "choice");
     let (a, b) = (die("1..6"), die("1,1,1,6,6,6"));
-    let g = solve_game(&r, [&a, &b], [Side::Optimal, Side::Optimal], &options()).unwrap();
+    let g = solve_game(
+        &r,
+        [&a, &b],
+        [Side::Optimal, Side::Optimal],
+        &options(1e-12),
+    )
+    .unwrap();
     let dir = std::env::temp_dir().join(format!("wg-game-test-{}", std::process::id()));
     std::fs::create_dir_all(&dir).unwrap();
     let path = dir.join("opt.policy");

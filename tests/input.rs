@@ -1,11 +1,15 @@
 //! Bad input gets a message naming file, line and what was expected, and exit code 2.
 
 use std::path::PathBuf;
-use std::process::{Command, Output};
+use std::process::Output;
 use std::time::Duration;
 use wuerfelglueck::cli::common::{MAX_THREADS, plan_line};
 use wuerfelglueck::dice::{Die, DieError, MAX_FACES, excerpt, parse_dice_text};
 use wuerfelglueck::sim::DuelPlan;
+
+mod common;
+
+use common::binary;
 
 fn parse(text: &str) -> Result<Vec<String>, (usize, String)> {
     parse_dice_text(text, "dice.txt")
@@ -91,10 +95,6 @@ fn rejects_a_blank_line_inside_the_list() {
 }
 
 // ---- the binary: messages on stderr, exit code 2, no panic ----
-
-fn binary() -> Command {
-    Command::new(env!("CARGO_BIN_EXE_wuerfelglueck"))
-}
 
 fn temp_file(name: &str, contents: &[u8]) -> PathBuf {
     let dir = std::env::temp_dir().join(format!("wuerfelglueck-input-{}", std::process::id()));
@@ -340,7 +340,7 @@ fn a_precision_claim_in_the_output_is_one_that_was_reached() {
     let games = report["games"].as_u64().unwrap();
     let a_wins = report["a_wins"].as_u64().unwrap();
     // The Wilson half-width recomputed from the counts, and the one printed.
-    let interval = wuerfelglueck::sim::stats::wilson(a_wins, games, wuerfelglueck::sim::stats::Z95);
+    let interval = wuerfelglueck::stats::wilson(a_wins, games, wuerfelglueck::stats::Z95);
     assert!(
         interval.half_width() <= claimed,
         "{interval:?} after {games} games"

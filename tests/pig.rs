@@ -5,27 +5,13 @@
 
 use approx::assert_abs_diff_eq;
 use serde_json::Value;
-use std::process::{Command, Output};
 
-fn run(args: &[&str]) -> Output {
-    Command::new(env!("CARGO_BIN_EXE_wuerfelglueck"))
-        .args(args)
-        .output()
-        .expect("the binary runs")
-}
+mod common;
 
-fn json(args: &[&str]) -> Value {
-    let out = run(args);
-    assert!(
-        out.status.success(),
-        "{args:?} failed: {}",
-        String::from_utf8_lossy(&out.stderr)
-    );
-    serde_json::from_slice(&out.stdout).expect("one JSON document")
-}
+use common::{json, output, temp_dir};
 
 fn input_error(args: &[&str], mentions: &str) {
-    let out = run(args);
+    let out = output(args);
     assert_eq!(out.status.code(), Some(2), "{args:?}");
     let stderr = String::from_utf8_lossy(&out.stderr);
     assert!(stderr.contains(mentions), "{args:?}: {stderr}");
@@ -136,7 +122,7 @@ fn compare_and_simulate() {
 #[test]
 fn table_output_and_plot() {
     let path = std::env::temp_dir().join(format!("wubbel-test-{}.svg", std::process::id()));
-    let out = run(&[
+    let out = output(&[
         "wubbel",
         "--query",
         "10,20",
@@ -170,27 +156,20 @@ fn bad_input_is_refused() {
     input_error(&["wubbel", "--simulate", "10"], "--compare");
 }
 
-fn temp_dir(name: &str) -> std::path::PathBuf {
-    let dir = std::env::temp_dir().join(format!("wg-pig-{}-{name}", std::process::id()));
-    let _ = std::fs::remove_dir_all(&dir);
-    std::fs::create_dir_all(&dir).unwrap();
-    dir
-}
-
 /// The decision map never replaces an existing file without --overwrite (it used to be
 /// written over silently), and the refusal comes before the solve.
 #[test]
 fn decision_map_is_refused_without_overwrite() {
-    let dir = temp_dir("overwrite");
+    let dir = temp_dir("pig", "overwrite");
     for command in ["wubbel", "pig"] {
         let path = dir.join(format!("{command}.svg"));
         std::fs::write(&path, "keep me").unwrap();
-        let out = run(&[command, "--plot", path.to_str().unwrap()]);
+        let out = output(&[command, "--plot", path.to_str().unwrap()]);
         assert_eq!(out.status.code(), Some(2), "{command}");
         assert!(String::from_utf8_lossy(&out.stderr).contains("--overwrite"));
         assert!(out.stdout.is_empty(), "refused before solving");
         assert_eq!(std::fs::read_to_string(&path).unwrap(), "keep me");
-        let out = run(&[command, "--plot", path.to_str().unwrap(), "--overwrite"]);
+        let out = output(&[command, "--plot", path.to_str().unwrap(), "--overwrite"]);
         assert!(out.status.success());
         assert!(std::fs::read_to_string(&path).unwrap().starts_with("<svg"));
     }
@@ -201,7 +180,7 @@ fn decision_map_is_refused_without_overwrite() {
 /// solve: exit 2, the path and the problem named, nothing printed.
 #[test]
 fn decision_map_target_is_checked_before_the_solve() {
-    let dir = temp_dir("targets");
+    let dir = temp_dir("pig", "targets");
     let missing = dir.join("no-such-folder").join("map.svg");
     for command in ["wubbel", "pig"] {
         for (target, problem) in [(&missing, "folder does not exist"), (&dir, "is a folder")] {
@@ -221,7 +200,7 @@ fn decision_map_target_is_checked_before_the_solve() {
 #[test]
 fn results_are_printed_when_the_decision_map_fails() {
     for command in ["wubbel", "pig"] {
-        let out = run(&[
+        let out = output(&[
             command,
             "--plot",
             "/dev/full",

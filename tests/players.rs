@@ -11,11 +11,12 @@ use wuerfelglueck::dice::Die;
 use wuerfelglueck::rules::{
     Board, GameState, MAX_SEATS, Profile, Rules, SeatState, Seats, SeatsError,
 };
-use wuerfelglueck::sim::{Seating, StreamKey, Table, TableError, TableStop, stats};
+use wuerfelglueck::sim::{Seating, StreamKey, Table, TableError, TableStop};
+use wuerfelglueck::stats;
 
-fn mask(fields: &[u32]) -> u64 {
-    fields.iter().fold(0, |m, &f| m | 1u64 << f)
-}
+mod common;
+
+use common::pieces as mask;
 
 fn table(players: usize) -> Seats {
     Seats::new(Rules::bwinf(), players).unwrap()
@@ -452,19 +453,7 @@ mod exact {
 mod cli {
     //! `table`, `rank --players` and `play --players` as a user runs them.
 
-    use std::process::Command;
-
-    fn run(args: &[&str]) -> (i32, String, String) {
-        let out = Command::new(env!("CARGO_BIN_EXE_wuerfelglueck"))
-            .args(args)
-            .output()
-            .unwrap();
-        (
-            out.status.code().unwrap_or(-1),
-            String::from_utf8(out.stdout).unwrap(),
-            String::from_utf8(out.stderr).unwrap(),
-        )
-    }
+    use crate::common::run_captured;
 
     #[test]
     fn a_ranking_at_tables_never_prints_an_interval_of_width_zero() {
@@ -478,7 +467,7 @@ mod cli {
             "4\n6 1 1 1 1 1 6\n6 1 2 3 4 5 6\n6 1 1 1 6 6 6\n6 1 6 6 6 6 6\n",
         )
         .unwrap();
-        let (code, out, err) = run(&[
+        let (code, out, err) = run_captured(&[
             "rank",
             file.to_str().unwrap(),
             "--players",
@@ -511,7 +500,7 @@ mod cli {
 
     #[test]
     fn table_json_has_the_documented_fields() {
-        let (code, out, err) = run(&[
+        let (code, out, err) = run_captured(&[
             "table",
             "--die",
             "1..6",
@@ -563,7 +552,7 @@ mod cli {
             assert!(ci[0].as_f64().unwrap() <= p && p <= ci[1].as_f64().unwrap());
         }
         // CSV: one row per die after the header.
-        let (code, csv, _) = run(&[
+        let (code, csv, _) = run_captured(&[
             "table", "--die", "1..6", "--die", "2..7", "--die", "0..9", "--games", "600",
             "--format", "csv",
         ]);
@@ -615,7 +604,7 @@ mod cli {
                 "--die",
             ),
         ] {
-            let (code, _, err) = run(&args);
+            let (code, _, err) = run_captured(&args);
             assert_eq!(code, 2, "{args:?}: {err}");
             assert!(err.contains(needle), "{args:?}: {err}");
         }
@@ -623,7 +612,7 @@ mod cli {
 
     #[test]
     fn rank_at_tables_marks_the_fair_share_and_the_pairwise_rank() {
-        let (code, out, err) = run(&[
+        let (code, out, err) = run_captured(&[
             "rank",
             "data/wuerfel2.txt",
             "--players",
@@ -644,7 +633,7 @@ mod cli {
         for e in v["ranking"].as_array().unwrap() {
             assert_eq!(e["tables"], 4);
         }
-        let (code, text, _) = run(&[
+        let (code, text, _) = run_captured(&[
             "rank",
             "data/wuerfel2.txt",
             "--players",
@@ -659,7 +648,7 @@ mod cli {
 
     #[test]
     fn play_at_a_table_shows_every_seat() {
-        let (code, out, err) = run(&[
+        let (code, out, err) = run_captured(&[
             "play",
             "--players",
             "4",

@@ -1,7 +1,9 @@
 //! The refusals the documentation promises (`docs/src/refusals.md`), run as written: each
 //! must end with exit code 2 (never a signal) and the documented message.
 
-use std::process::Command;
+mod common;
+
+use common::binary;
 
 /// Splits a command line as a shell would for the documented examples: blanks separate
 /// words, double quotes group them.
@@ -78,7 +80,7 @@ fn every_documented_refusal_is_refused_as_documented() {
         refusals.len()
     );
     for (args, message) in refusals {
-        let out = Command::new(env!("CARGO_BIN_EXE_wuerfelglueck"))
+        let out = binary()
             .args(&args)
             .current_dir(env!("CARGO_MANIFEST_DIR"))
             .output()

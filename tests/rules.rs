@@ -5,10 +5,9 @@
 
 use wuerfelglueck::rules::{Board, GameState, MoveRule, PieceMove, Profile, Rules};
 
-/// A piece mask from a list of fields.
-fn pieces(fields: &[u32]) -> u64 {
-    fields.iter().fold(0, |m, &f| m | 1u64 << f)
-}
+mod common;
+
+use common::pieces;
 
 fn rules(profile: &str) -> Rules {
     Rules::new(Board::BWINF, profile.parse().unwrap())

@@ -12,6 +12,10 @@ use wuerfelglueck::dice_search::{
 use wuerfelglueck::exact::{SolveOptions, solve_matchup};
 use wuerfelglueck::rules::{Board, Profile, Rules};
 
+mod common;
+
+use common::output;
+
 fn rules() -> Rules {
     Rules::new(
         "12/6/1/1".parse::<Board>().unwrap(),
@@ -380,7 +384,7 @@ fn search_strategies_are_checked_before_any_game() {
     let mut solve = vec!["solve", "--a", "1..6", "--b", "1..6", "--profile", "choice"];
     solve.extend(board);
     solve.extend(["--policy-out", table.to_str().unwrap()]);
-    let out = command(&solve);
+    let out = output(&solve);
     assert!(
         out.status.success(),
         "{}",
@@ -407,7 +411,7 @@ fn search_strategies_are_checked_before_any_game() {
         let mut args = family.to_vec();
         args.extend(board);
         args.extend(extra.iter().copied());
-        let out = command(&args);
+        let out = output(&args);
         assert_eq!(out.status.code(), Some(2), "{args:?}");
         let err = String::from_utf8_lossy(&out.stderr);
         assert!(err.contains(expected), "{args:?}: {err}");
@@ -425,7 +429,7 @@ fn search_strategies_are_checked_before_any_game() {
         "--confirm",
         "0",
     ]);
-    let out = command(&args);
+    let out = output(&args);
     assert!(
         out.status.success(),
         "{}",
@@ -501,13 +505,6 @@ fn a_search_gives_the_same_counts_on_one_and_on_two_threads() {
     assert_abs_diff_eq!(one.mean_estimate(0), two.mean_estimate(0), epsilon = 0.0);
 }
 
-fn command(args: &[&str]) -> std::process::Output {
-    std::process::Command::new(env!("CARGO_BIN_EXE_wuerfelglueck"))
-        .args(args)
-        .output()
-        .unwrap()
-}
-
 /// A small search on a reduced board: every documented JSON field, the exact confirmation
 /// agreeing with the race, the store read back on a rerun.
 #[test]
@@ -535,7 +532,7 @@ fn search_json_has_the_documented_fields_and_the_store_is_reused() {
         "--store",
         dir.to_str().unwrap(),
     ];
-    let out = command(&args);
+    let out = output(&args);
     assert!(
         out.status.success(),
         "{}",
@@ -570,7 +567,7 @@ fn search_json_has_the_documented_fields_and_the_store_is_reused() {
         assert_eq!(c["agrees"], true);
     }
     // The rerun reads the three pairs from the store.
-    let again = command(&args);
+    let again = output(&args);
     let v: serde_json::Value = serde_json::from_slice(&again.stdout).unwrap();
     let notes: Vec<&str> = v["confirmation"]
         .as_array()
@@ -631,7 +628,7 @@ fn bad_families_are_refused_with_the_option_named() {
             "at least two",
         ),
     ] {
-        let out = command(&args);
+        let out = output(&args);
         assert_eq!(out.status.code(), Some(2), "{args:?}");
         let err = String::from_utf8_lossy(&out.stderr);
         assert!(err.contains(expected), "{args:?}: {err}");
@@ -753,7 +750,7 @@ fn search_store_resumes_and_refuses_other_or_damaged_states() {
     let with = |extra: &[&str]| {
         let mut args = base.to_vec();
         args.extend_from_slice(extra);
-        command(&args)
+        output(&args)
     };
     let store = dir.to_str().unwrap();
     for design in ["racing", "screening"] {

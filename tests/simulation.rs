@@ -3,15 +3,15 @@
 use approx::assert_relative_eq;
 use wuerfelglueck::dice::Die;
 use wuerfelglueck::rules::{Board, Profile, Rules};
-use wuerfelglueck::sim::stats::{self, Z95};
 use wuerfelglueck::sim::{
     DuelCounts, MAX_GAMES, Matchup, MatchupError, PlanError, SimError, Stopping, StoppingRule,
     StreamKey, finest_precision, games_for_precision, run_duel, worst_case_games,
 };
+use wuerfelglueck::stats::{self, Z95};
 
-fn die(s: &str) -> Die {
-    s.parse().unwrap()
-}
+mod common;
+
+use common::die;
 
 fn duel(
     rules: &Rules,

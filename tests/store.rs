@@ -3,7 +3,7 @@
 //! atomically under bounded names; a failing pair names itself and keeps what was solved.
 
 use approx::assert_relative_eq;
-use std::path::{Path, PathBuf};
+use std::path::Path;
 use wuerfelglueck::dice::Die;
 use wuerfelglueck::exact::solve_fitting;
 use wuerfelglueck::exact::store::{
@@ -11,34 +11,19 @@ use wuerfelglueck::exact::store::{
 };
 use wuerfelglueck::exact::{Bounds, SolveOptions};
 use wuerfelglueck::rank::{PairFailure, SimulationPlan, solve_tournament};
-use wuerfelglueck::rules::{Board, Profile, Rules};
+use wuerfelglueck::rules::Rules;
 use wuerfelglueck::sim::Stopping;
 
-fn rules(board: &str, profile: &str) -> Rules {
-    Rules::new(
-        board.parse::<Board>().unwrap(),
-        profile.parse::<Profile>().unwrap(),
-    )
-}
+mod common;
+
+use common::{die, options, rules, temp_dir};
 
 fn small() -> Rules {
     rules("12/6/2/2", "bwinf")
 }
 
-fn die(faces: &str) -> Die {
-    faces.parse().unwrap()
-}
-
 fn dice() -> (Die, Die) {
     (die("1..6"), die("2..7"))
-}
-
-fn options(tolerance: f64) -> SolveOptions {
-    SolveOptions {
-        tolerance,
-        max_memory: None,
-        ..SolveOptions::default()
-    }
 }
 
 fn solved(rules: &Rules, a: &Die, b: &Die, tolerance: f64) -> StoredPair {
@@ -54,14 +39,6 @@ fn solved(rules: &Rules, a: &Die, b: &Die, tolerance: f64) -> StoredPair {
     )
 }
 
-/// A fresh, empty directory for one test.
-fn temp_dir(name: &str) -> PathBuf {
-    let dir = std::env::temp_dir().join(format!("wg-store-{name}-{}", std::process::id()));
-    let _ = std::fs::remove_dir_all(&dir);
-    std::fs::create_dir_all(&dir).unwrap();
-    dir
-}
-
 fn names(dir: &Path) -> Vec<String> {
     let mut names: Vec<String> = std::fs::read_dir(dir)
         .unwrap()
@@ -73,7 +50,7 @@ fn names(dir: &Path) -> Vec<String> {
 
 #[test]
 fn a_saved_pair_is_reused_only_for_a_tolerance_its_bounds_reached() {
-    let dir = temp_dir("roundtrip");
+    let dir = temp_dir("store", "roundtrip");
     let store = PairStore::open(&dir).unwrap();
     let rules = small();
     let (a, b) = dice();
@@ -108,7 +85,7 @@ fn a_saved_pair_is_reused_only_for_a_tolerance_its_bounds_reached() {
 
 #[test]
 fn under_choice_only_records_of_optimal_play_are_read_back() {
-    let dir = temp_dir("choice");
+    let dir = temp_dir("store", "choice");
     let store = PairStore::open(&dir).unwrap();
     let rules = rules("12/6/2/2", "choice");
     let (a, b) = dice();
@@ -149,7 +126,7 @@ fn rules_with_profile(rules: &Rules, profile: &str) -> Rules {
 /// bounds.
 #[test]
 fn a_stored_tolerance_tighter_than_the_bounds_is_not_believed() {
-    let dir = temp_dir("claims");
+    let dir = temp_dir("store", "claims");
     let store = PairStore::open(&dir).unwrap();
     let rules = small();
     let (a, b) = dice();
@@ -349,7 +326,7 @@ fn damages() -> Vec<Damage> {
 /// moved aside unchanged (never over an earlier rejected copy), and its problem named.
 #[test]
 fn every_kind_of_bad_record_is_rejected_and_moved_aside() {
-    let dir = temp_dir("bad");
+    let dir = temp_dir("store", "bad");
     let store = PairStore::open(&dir).unwrap();
     let rules = small();
     let (a, b) = dice();
@@ -406,7 +383,7 @@ fn every_kind_of_bad_record_is_rejected_and_moved_aside() {
 /// truncated record under the final name (a writer that did not do this) is rejected.
 #[test]
 fn a_partial_or_truncated_record_is_never_trusted() {
-    let dir = temp_dir("partial");
+    let dir = temp_dir("store", "partial");
     let store = PairStore::open(&dir).unwrap();
     let rules = small();
     let (a, b) = dice();
@@ -440,7 +417,7 @@ fn a_partial_or_truncated_record_is_never_trusted() {
 #[test]
 fn the_records_in_results_stay_usable() {
     let source = Path::new(env!("CARGO_MANIFEST_DIR")).join("results/exact-pairs");
-    let dir = temp_dir("results");
+    let dir = temp_dir("store", "results");
     let mut count = 0;
     let mut stalled_at_1e9 = 0;
     for entry in std::fs::read_dir(&source).unwrap() {
@@ -492,7 +469,7 @@ fn fnv1a_64_matches_the_published_test_vectors() {
 /// bytes, which no file system takes. The name is now bounded, stable and distinct.
 #[test]
 fn a_300_face_die_gets_a_bounded_stable_name() {
-    let dir = temp_dir("long");
+    let dir = temp_dir("store", "long");
     let store = PairStore::open(&dir).unwrap();
     let rules = small();
     let even: Vec<String> = (0..300).map(|k| (2 * k).to_string()).collect();
@@ -532,7 +509,7 @@ fn a_300_face_die_gets_a_bounded_stable_name() {
 /// as root, where permission bits do not stop a write: a path under a regular file does.)
 #[test]
 fn a_store_that_cannot_be_written_is_refused_when_opened() {
-    let dir = temp_dir("unwritable");
+    let dir = temp_dir("store", "unwritable");
     let file = dir.join("a-file");
     std::fs::write(&file, "not a directory").unwrap();
     for bad in [file.clone(), file.join("store")] {
@@ -576,7 +553,7 @@ fn a_failing_pair_is_named_and_the_pairs_before_it_are_kept() {
         max_sweeps: first,
         ..options(1e-9)
     };
-    let dir = temp_dir("failing");
+    let dir = temp_dir("store", "failing");
     let store = PairStore::open(&dir).unwrap();
     let e = solve_tournament(
         &rules,
@@ -621,7 +598,7 @@ fn a_failing_pair_is_named_and_the_pairs_before_it_are_kept() {
 fn a_ranking_warns_of_a_bad_record_and_solves_the_pair_again() {
     let rules = small();
     let dice = vec![die("1..6"), die("2..7")];
-    let dir = temp_dir("ranking");
+    let dir = temp_dir("store", "ranking");
     let store = PairStore::open(&dir).unwrap();
     let mut bad = solved(&rules, &dice[0], &dice[1], 1e-9);
     bad.result.p_a = 2.0;
@@ -665,7 +642,7 @@ fn a_ranking_warns_of_a_bad_record_and_solves_the_pair_again() {
 fn a_record_too_wide_is_solved_again_or_used_when_a_solve_does_not_fit() {
     let rules = small();
     let dice = vec![die("1..6"), die("2..7")];
-    let dir = temp_dir("too-wide");
+    let dir = temp_dir("store", "too-wide");
     let store = PairStore::open(&dir).unwrap();
     let wide = solved(&rules, &dice[0], &dice[1], 1e-4);
     let wide_width = wide.certified_width();

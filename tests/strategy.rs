@@ -9,13 +9,12 @@ use proptest::prelude::*;
 use proptest::strategy::Strategy as _;
 use rand::SeedableRng;
 use rand_xoshiro::Xoshiro256PlusPlus;
-use wuerfelglueck::dice::Die;
 use wuerfelglueck::rules::{Board, LegalMoves, PieceMove, Rules};
 use wuerfelglueck::strategy::{STRATEGY_NAMES, Strategy, StrategyError, Threats, captures};
 
-fn pieces(fields: &[u32]) -> u64 {
-    fields.iter().fold(0, |m, &f| m | 1u64 << f)
-}
+mod common;
+
+use common::{die, pieces};
 
 /// Opponent pieces standing on player 1's track fields `fields`, in the opponent's numbering.
 fn opponent_on(fields: &[u32]) -> u64 {
@@ -26,10 +25,6 @@ fn opponent_on(fields: &[u32]) -> u64 {
 
 fn rules(profile: &str) -> Rules {
     Rules::new(Board::BWINF, profile.parse().unwrap())
-}
-
-fn die(faces: &str) -> Die {
-    faces.parse().unwrap()
 }
 
 fn rng() -> Xoshiro256PlusPlus {

@@ -2,8 +2,8 @@
 
 use super::CliError;
 use crate::dice::{Die, excerpt, read_dice_file};
-use crate::rules::{Board, Profile, Rules};
-use crate::sim::{DuelPlan, Matchup, Stopping};
+use crate::rules::{Board, Profile, Rules, Seats};
+use crate::sim::{DuelPlan, Matchup, Stopping, TableError};
 use clap::Args;
 use std::path::Path;
 use std::sync::atomic::{AtomicBool, Ordering};
@@ -317,5 +317,28 @@ pub fn memory_limit(max_memory: Option<&str>) -> Result<Option<u64>, CliError> {
             format_bytes(machine)
         ))),
         _ => Ok(Some(bytes)),
+    }
+}
+
+/// The table of `players` seats under the command line's rules, refusals as input errors.
+pub fn seats(rules: &Rules, players: usize, option: &str) -> Result<Seats, CliError> {
+    Seats::new(*rules, players).map_err(|e| match e {
+        crate::rules::SeatsError::Players(_) => CliError::input(format!("{option}: {e}")),
+        crate::rules::SeatsError::Switch { .. } => CliError::input(format!("--profile: {e}")),
+        crate::rules::SeatsError::Offset { .. } => CliError::input(format!("--offset: {e}")),
+    })
+}
+
+/// Maps a table error to the option at fault (input) or a failure while running.
+pub fn table_error(e: TableError) -> CliError {
+    match e {
+        TableError::DiceCount { .. } => CliError::input(format!("--die: {e}")),
+        TableError::NoRolls => CliError::input("--max-rolls 0: expected at least 1 roll"),
+        TableError::Games { .. } => CliError::input(format!("--games: {e}")),
+        TableError::Plan(crate::sim::PlanError::TooManyGames(_)) => {
+            CliError::input(format!("--games: {e}"))
+        }
+        TableError::Plan(_) => CliError::input(format!("--precision: {e}")),
+        TableError::PrecisionNotReached { .. } => CliError::failure(e),
     }
 }

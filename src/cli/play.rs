@@ -1,7 +1,7 @@
 //! `play`: one game, roll by roll, for checking the rules by eye.
 
 use super::CliError;
-use super::common::{RulesArgs, matchup, parse_die};
+use super::common::{RulesArgs, matchup, parse_die, seats};
 use super::strategy::StrategyArgs;
 use crate::rules::{GameState, LegalMoves, MoveRule, PieceMove, RollOutcome, Rules};
 use crate::sim::StreamKey;
@@ -45,7 +45,7 @@ const NAMES: [&str; 2] = ["A", "B"];
 /// Runs `play`.
 pub fn run(args: PlayArgs, out: &mut dyn Write) -> Result<(), CliError> {
     if args.players != 2 || !args.more_dice.is_empty() {
-        return super::table::play_at_table(&args, out);
+        return play_at_table(&args, out);
     }
     let rules = args.rules.rules()?;
     let a = parse_die("--a", &args.die_a)?;
@@ -168,4 +168,120 @@ fn narrate(rules: &Rules, o: &RollOutcome) -> String {
         text += if o.rolls_again { "; rolls again" } else { "" };
     }
     text
+}
+
+/// The seats' names in `play --players N`.
+const SEAT_NAMES: [&str; crate::rules::MAX_SEATS] = ["A", "B", "C", "D"];
+
+/// Runs `play --players N`: one table game, roll by roll, every seat's pieces after each.
+pub fn play_at_table(args: &PlayArgs, out: &mut dyn Write) -> Result<(), CliError> {
+    let rules = args.rules.rules()?;
+    let players = args.players;
+    if args.more_dice.len() + 2 != players {
+        return Err(CliError::input(format!(
+            "--players {players}: expected --a, --b and {} --die (one die per seat), got {} --die",
+            players.saturating_sub(2),
+            args.more_dice.len()
+        )));
+    }
+    if args.first != "a" {
+        return Err(CliError::input(
+            "--first b: at a table of 3 or 4 seat A always moves first (seat the dice in another order instead)",
+        ));
+    }
+    let mut dice = vec![
+        parse_die("--a", &args.die_a)?,
+        parse_die("--b", &args.die_b)?,
+    ];
+    for text in &args.more_dice {
+        dice.push(parse_die("--die", text)?);
+    }
+    let seats = seats(&rules, players, "--players")?;
+    if args.max_rolls == 0 {
+        return Err(CliError::input("--max-rolls 0: expected at least 1 roll"));
+    }
+    let mut seated = [&dice[0]; crate::rules::MAX_SEATS];
+    for (slot, die) in seated.iter_mut().zip(&dice) {
+        *slot = die;
+    }
+    let board = rules.board();
+    let names: Vec<String> = (0..players)
+        .map(|s| format!("{} = {} (seat {s})", SEAT_NAMES[s], dice[s]))
+        .collect();
+    writeln!(
+        out,
+        "{}; rules {} on board {board}; seed {}",
+        names.join(", "),
+        rules.profile(),
+        args.seed
+    )?;
+    let starts: Vec<String> = (0..players)
+        .map(|s| {
+            format!(
+                "{}'s A is A's field {}",
+                SEAT_NAMES[s],
+                seats.start_field(s)
+            )
+        })
+        .collect();
+    writeln!(
+        out,
+        "Fields from each owner's view: A = start field, 1..{} track, {}.. goal; {}.",
+        board.track_len() - 1,
+        board.field_name(board.track_len()),
+        starts.join(", ")
+    )?;
+    let mut rng = StreamKey::new(args.seed).rng(0);
+    let mut state = seats.start();
+    let show = |state: &crate::rules::SeatState| {
+        (0..players)
+            .map(|s| format!("{}: {}", SEAT_NAMES[s], seats.describe(state, s)))
+            .collect::<Vec<_>>()
+            .join("   ")
+    };
+    writeln!(out, "A starts.   {}", show(&state))?;
+    for roll in 1..=args.max_rolls {
+        let mover = usize::from(state.to_move);
+        let face = seated[mover].roll(&mut rng);
+        let movement = rules.choose_move(state.pieces[mover], face);
+        let turn = seats.play_roll(&mut state, face);
+        let mut text = match movement {
+            None => "no piece can move".to_string(),
+            Some(m) => format!(
+                "{} -> {}",
+                m.from.map_or("B".to_string(), |f| board.field_name(f)),
+                board.field_name(m.to)
+            ),
+        };
+        if let Some((seat, field)) = turn.captured {
+            text += &format!(
+                ", captures {}'s piece on {}",
+                SEAT_NAMES[seat],
+                board.field_name(field)
+            );
+        }
+        if !turn.won && !turn.passes {
+            text += "; rolls again";
+        }
+        writeln!(
+            out,
+            "{roll:>5}  {} rolls {face:>2}: {text:<40} {}",
+            SEAT_NAMES[mover],
+            show(&state)
+        )?;
+        if turn.won {
+            writeln!(out, "{} wins after {roll} rolls.", SEAT_NAMES[mover])?;
+            return Ok(());
+        }
+        if crate::sim::table_never_ends(&seats, &seated, &state.pieces, state.to_move) {
+            writeln!(out, "Nobody can ever move again: the game never ends.")?;
+            return Ok(());
+        }
+    }
+    writeln!(
+        out,
+        "No winner after {} rolls (--max-rolls).",
+        args.max_rolls
+    )?;
+    Ok(())
 }

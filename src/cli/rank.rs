@@ -1,11 +1,12 @@
 //! `rank`: every pair of a dice list, the matrix and the ranking.
 
 use super::common::{
-    RulesArgs, SimArgs, check_roll_off, memory_limit, parse_die, plan_line, progress_bar,
-    read_dice, status_line,
+    DEFAULT_PRECISION, RulesArgs, SimArgs, check_roll_off, memory_limit, parse_die, plan_line,
+    progress_bar, read_dice, seats, status_line, table_error,
 };
 use super::strategy::StrategyArgs;
 use super::{CliError, Format, check_plot, plot_error};
+use crate::dice::Die;
 use crate::exact::SolveOptions;
 use crate::exact::store::PairStore;
 use crate::rank::{
@@ -13,6 +14,7 @@ use crate::rank::{
 };
 use crate::report::plot::heatmap_svg;
 use crate::report::{self, RankReport};
+use crate::rules::Rules;
 use crate::sim::{DuelPlan, StoppingRule};
 use crate::strategy::Strategy;
 use clap::Args;
@@ -110,7 +112,7 @@ pub fn run(args: RankArgs, out: &mut dyn Write) -> Result<(), CliError> {
         )));
     }
     if let Some(players) = args.players {
-        return super::table::rank_at_tables(&args, &rules, &dice, players, out);
+        return rank_at_tables(&args, &rules, &dice, players, out);
     }
     for (i, a) in dice.iter().enumerate() {
         for b in &dice[i + 1..] {
@@ -229,4 +231,66 @@ pub(super) fn rank_strategy(
     }
     let [strategy, _] = args.strategies(rules)?;
     Ok(strategy)
+}
+
+/// Runs `rank --players N`: every N-subset of `dice` at a table, and the pairwise ranking.
+pub fn rank_at_tables(
+    args: &RankArgs,
+    rules: &Rules,
+    dice: &[Die],
+    players: usize,
+    out: &mut dyn Write,
+) -> Result<(), CliError> {
+    if !(3..=4).contains(&players) {
+        return Err(CliError::input(format!(
+            "--players {players}: expected 3 or 4 (rank without --players is the two-player ranking)"
+        )));
+    }
+    if dice.len() < players {
+        return Err(CliError::input(format!(
+            "--players {players}: the list has only {} dice, too few for one table",
+            dice.len()
+        )));
+    }
+    let seats = seats(rules, players, "--players")?;
+    let max_rolls = args.sim.max_rolls()?;
+    let precision = args.sim.precision.unwrap_or(DEFAULT_PRECISION);
+    let plan = crate::rank::SimulationPlan {
+        stopping: args.sim.stopping()?,
+        seed: args.sim.seed,
+        max_rolls,
+    };
+    let bar = progress_bar(None, &format!("tables of {players}"));
+    let (tables, pairwise) = args.sim.in_pool(|| {
+        let tables = crate::rank::table::simulate_tables(
+            &seats,
+            dice,
+            args.sim.games,
+            precision,
+            args.sim.seed,
+            max_rolls,
+            &|n| bar.inc(n),
+        );
+        let pairwise =
+            crate::rank::simulate_tournament(rules, dice, &plan, &|n| bar.inc(n), &|_, _| {});
+        (tables, pairwise)
+    })?;
+    bar.finish_and_clear();
+    let tables = tables.map_err(table_error)?;
+    let pairwise = pairwise.map_err(CliError::failure)?;
+    let report = crate::report::TableRankReport {
+        players,
+        fair_share: 1.0 / players as f64,
+        dice: dice.to_vec(),
+        ranking: tables.ranking,
+        pairwise: pairwise.ranking(),
+        tables: tables.tables,
+        profile: rules.profile().to_string(),
+        board: rules.board().to_string(),
+        seed: args.sim.seed,
+        precision: args.sim.games.is_none().then_some(precision),
+        games: args.sim.games,
+    };
+    crate::report::write(out, &report, args.format)?;
+    Ok(())
 }

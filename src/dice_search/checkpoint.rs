@@ -22,8 +22,9 @@
 //! directory holds one search; its exact confirmations share the pair records of `rank
 //! --exact --store` in the same directory.
 
+use super::config::{Design, RaceConfig};
 use super::family::Family;
-use super::racing::{Design, RaceConfig, RaceState, Stage, settle};
+use super::racing::{RaceState, Stage, settle};
 use crate::rules::Rules;
 use crate::sim::CHUNK_GAMES;
 use serde::{Deserialize, Serialize};
@@ -480,7 +481,7 @@ fn first_difference(
 mod tests {
     use super::*;
     use crate::dice_search::Condorcet;
-    use crate::dice_search::racing::PairCounts;
+    use crate::dice_search::outcome::PairCounts;
 
     /// One way to damage a state.
     type Damage = Box<dyn Fn(&mut RaceState)>;

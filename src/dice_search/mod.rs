@@ -13,18 +13,19 @@
 //! as `rank --exact --store`.
 
 pub mod checkpoint;
+pub mod config;
 pub mod family;
+pub mod outcome;
 pub mod pairs;
 pub mod racing;
 pub mod screening;
 
 pub use checkpoint::{Checkpoint, CheckpointError, RunOptions};
+pub use config::{DEFAULT_DIE_GAMES, Design, RaceConfig};
 pub use family::{Family, FamilyError, MAX_DICE, MAX_PAIRS, multiset_count};
+pub use outcome::{Condorcet, PairCounts, Race, RaceOutcome, RaceStatus};
 pub use pairs::{PairSet, pair_index};
-pub use racing::{
-    Condorcet, DEFAULT_DIE_GAMES, Design, PairCounts, Race, RaceConfig, RaceOutcome, RaceState,
-    RaceStatus, RoundInfo, Stage, race, race_from,
-};
+pub use racing::{RaceState, RoundInfo, Stage, race, race_from};
 pub use screening::DieCounts;
 
 use crate::exact::store::PairStore;
@@ -32,7 +33,7 @@ use crate::exact::{ExactError, SolveOptions};
 use crate::rank::{PairFailure, exact_pair};
 use crate::rules::Rules;
 use crate::sim::MatchupError;
-use crate::sim::stats::Interval;
+use crate::stats::Interval;
 use crate::strategy::Strategy;
 use serde::Serialize;
 use std::fmt;

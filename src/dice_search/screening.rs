@@ -14,7 +14,7 @@
 //! `m_X = (1 / (n - 1)) sum_{Y != X} P(X beats Y)`, X's mean P(win) against the family,
 //! each pair's P(win) averaged over the two starting orders. So X's sampled games are
 //! Bernoulli trials with the same conditional success probability `m_X`, and the
-//! Bernoulli mixture sequence ([`crate::experiments::stopping::bernoulli_cs`]) holds for
+//! Bernoulli mixture sequence ([`crate::stats::bernoulli_cs`]) holds for
 //! `m_X` at every game. (It needs that sameness, which the pairs' alternating starts do
 //! not give; where it holds it is much narrower near 0 and 1 than the pairs' sequence,
 //! and the best dice win 99 % of their games.) The best-mean race runs on one sequence per
@@ -51,8 +51,8 @@
 //! number of pairs of the family, so it shares no stream with any pair (pair `k` uses
 //! stream `k`, in every design).
 
+use super::config::RaceConfig;
 use super::family::Family;
-use super::racing::RaceConfig;
 use crate::dice::Die;
 use crate::rules::Rules;
 use crate::sim::{CHUNK_GAMES, GameEnd, StreamKey};

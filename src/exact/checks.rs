@@ -2,6 +2,7 @@
 //! double-check a result before they rely on it.
 
 use super::{Bounds, ExactResult};
+use crate::stats;
 
 /// Checks `result` against the invariants that hold for every matchup:
 ///
@@ -130,15 +131,15 @@ pub struct SimulatedFigure {
     /// Games with that start.
     pub games: u64,
     /// The Wilson interval of `count / games` at the `z` asked for.
-    pub interval: crate::sim::stats::Interval,
-    /// Whether the two agree: the intervals overlap; for a figure that is exactly 0, no
-    /// such game was seen at all.
+    pub interval: stats::Interval,
+    /// Whether the two agree ([`stats::agrees_with`]): the intervals overlap; for a figure
+    /// that is exactly 0, no such game was seen at all.
     pub agrees: bool,
 }
 
 /// The six conditional figures of `result` (A wins, B wins, the game never ends; by who
 /// starts) against the simulated `counts` of the same matchup, each with its Wilson
-/// interval at `z` (e.g. [`crate::sim::stats::Z999`]). Unfinished games count as never
+/// interval at `z` (e.g. [`stats::Z999`]). Unfinished games count as never
 /// ending: with a roll cap far above any game's length, the rare capped game is within
 /// the statistical error.
 pub fn against_simulation(
@@ -149,12 +150,7 @@ pub fn against_simulation(
     let b = &result.bounds;
     let (sa, sb) = (&counts.a_started, &counts.b_started);
     let figure = |name, exact: Bounds, count, games| {
-        let interval = crate::sim::stats::wilson(count, games, z);
-        let agrees = if exact.hi == 0.0 {
-            count == 0
-        } else {
-            interval.lo <= exact.hi && exact.lo <= interval.hi
-        };
+        let (interval, agrees) = stats::agrees_with(count, games, z, exact.lo, exact.hi);
         SimulatedFigure {
             name,
             exact,

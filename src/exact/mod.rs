@@ -1,23 +1,23 @@
 //! The exact solver: the win probabilities of a matchup as the absorption probabilities of
 //! a finite Markov chain, with a certified interval around each.
 //!
-//! # Pipeline
+//! # Pipeline (the sparse-matrix solver, [`sparse`])
 //! 1. [`reachable::player_configs`]: each player's reachable configurations, indexed
 //!    densely ([`encode::ConfigIndex`]), most advanced first.
 //! 2. [`reachable::joint_states`]: the joint states reachable from the two opening
 //!    positions, as a bit set over the product index [`encode::JointCoder`]
 //!    (configuration of A × configuration of B × side to move × tries). Their rank in
 //!    that set is their row number.
-//! 3. [`transitions::build_chain`]: for each state and face, the successor from
+//! 3. [`sparse::transitions::build_chain`]: for each state and face, the successor from
 //!    [`crate::rules::Rules::play_roll`], into a sparse matrix `Q` of transient-to-transient
 //!    probabilities and the absorption probabilities `a` (A wins) and `b` (B wins), with
 //!    self-loops eliminated exactly.
-//! 4. [`solve::Classes`]: which states can reach a win of A, of B (the reverse graph
+//! 4. [`sparse::solve::Classes`]: which states can reach a win of A, of B (the reverse graph
 //!    search from the winning states, computed by [`search::can_reach`] as the least fixed
 //!    point of "wins in one step or has a successor that can"). The states that reach no win form the
 //!    never-ending set `N`; its value is known exactly (`P(never) = 1`), everything else is
 //!    the transient set `T`.
-//! 5. [`solve::iterate`]: Gauss-Seidel value iteration on `T` for three vectors at once,
+//! 5. [`sparse::solve::iterate`]: Gauss-Seidel value iteration on `T` for three vectors at once,
 //!    `V <- a + Q V`, `W <- b + Q W`, `Z <- Q Z` (with `Z = 1` held fixed on `N`), all
 //!    from 0, through [`crate::fixpoint::iterate`]; it stops when the certified intervals
 //!    of the reported figures are at most the tolerance wide. Rows with the same pieces of
@@ -110,25 +110,20 @@ pub mod options;
 pub mod reachable;
 pub mod search;
 pub mod seats;
-pub mod solve;
+pub mod sparse;
 pub mod store;
 pub mod tables;
-pub mod transitions;
 
 pub use bounds::{Bounds, StateBounds};
 pub use choose::{Fitted, SolverUsed, least_memory, solve_fitting, solve_matrix_free};
 pub use memory::{MemoryEstimate, estimate_memory};
 pub use options::{OptionsError, SolveOptions};
+pub use sparse::{Model, solve_matchup};
 
 use crate::dice::Die;
 use crate::fixpoint::NotConverged;
 use crate::rules::Rules;
-use encode::StateEncoder;
-use reachable::StateSet;
-use solve::{Classes, Values};
 use std::fmt;
-use std::time::Instant;
-use transitions::Chain;
 
 /// Why a matchup was not solved.
 #[derive(Clone, Debug, PartialEq)]
@@ -334,25 +329,6 @@ pub struct ExactResult {
     pub stats: SolveStats,
 }
 
-/// A matchup's chain, built and classified, ready to iterate.
-#[derive(Clone, Debug)]
-pub struct Model {
-    /// State encoder (both players' configuration indices and the joint index).
-    pub encoder: StateEncoder,
-    /// The reachable transient states over the joint index.
-    pub states: StateSet,
-    /// The transition matrix and absorption probabilities.
-    pub chain: Chain,
-    /// What each state can reach.
-    pub classes: Classes,
-    /// P(A starts).
-    pub p_a_starts: f64,
-    /// Estimated peak memory.
-    pub memory_bytes: u64,
-    /// Seconds spent building.
-    pub build_seconds: f64,
-}
-
 /// Refuses the profiles the Markov-chain solvers cannot express: they solve the one game
 /// the rules fix (rule 3 plays the frontmost piece), so under `choice`, where the players
 /// pick their moves, their answer would be that of one strategy pair passed off as the
@@ -391,147 +367,4 @@ pub fn p_a_starts(rules: &Rules, a: &Die, b: &Die) -> Result<f64, ExactError> {
         return Err(ExactError::RollOff);
     }
     Ok(greater as f64 / (all - equal) as f64)
-}
-
-/// The joint indices of two configuration sets: both sides to move, every tries level.
-fn product_of(sizes: [u64; 2], rules: &Rules) -> u64 {
-    sizes[0]
-        .saturating_mul(sizes[1])
-        .saturating_mul(2 * u64::from(memory::tries_levels(rules)))
-}
-
-impl Model {
-    /// Enumerates, builds and classifies the chain of `a` (player 1) against `b`, refusing
-    /// when the memory estimate exceeds `options.max_memory`.
-    pub fn build(
-        rules: &Rules,
-        a: &Die,
-        b: &Die,
-        options: &SolveOptions,
-    ) -> Result<Model, ExactError> {
-        let started = Instant::now();
-        options.validate().map_err(ExactError::Options)?;
-        check_profile(rules)?;
-        let p_a_starts = p_a_starts(rules, a, b)?;
-        let check = |e: &MemoryEstimate, exact_count: bool| match options.max_memory {
-            Some(limit) if e.bytes > limit => Err(ExactError::Memory {
-                states: e.states,
-                exact_count,
-                configs: e.configs,
-                bytes: e.bytes,
-                limit,
-            }),
-            _ => Ok(()),
-        };
-        memory::check_enumeration(rules, &[a, b], options.max_memory)?;
-        let configs = [
-            reachable::player_configs(rules, a),
-            reachable::player_configs(rules, b),
-        ];
-        let sizes = [configs[0].len() as u64, configs[1].len() as u64];
-        let max_faces = memory::max_outcomes(rules, a, b);
-        let tables = memory::table_bytes(rules, sizes, [a, b]);
-        let estimate_of = |states: u64| {
-            let mut e = MemoryEstimate::new(sizes, product_of(sizes, rules), states, max_faces);
-            e.bytes = e.bytes.saturating_add(tables);
-            e
-        };
-        let levels = memory::tries_levels(rules);
-        let [ca, cb] = configs;
-        let encoder = StateEncoder::new(ca, cb, levels)
-            .ok_or_else(|| ExactError::TooLarge("the joint index overflows 64 bits".into()))?;
-        let product = encoder.coder.len();
-        // Before the search, with the states bounded from above.
-        // The bound visits every pair of configurations: where the product's bit map alone
-        // is over the limit, the product is bound enough (and the bound would take hours).
-        check(
-            &MemoryEstimate {
-                states: product,
-                ..estimate_of(0)
-            },
-            false,
-        )?;
-        let bound = memory::state_bound(rules, &encoder.a, &encoder.b);
-        check(&estimate_of(bound), false)?;
-        if product / 64 > usize::MAX as u64 / 8 {
-            return Err(ExactError::TooLarge(format!("{product} joint indices")));
-        }
-        let states = reachable::joint_states(rules, [a, b], &encoder);
-        if states.len() >= u64::from(u32::MAX) {
-            return Err(ExactError::TooLarge(format!(
-                "{} states exceed the 32-bit row index",
-                states.len()
-            )));
-        }
-        let estimate = estimate_of(states.len());
-        check(&estimate, true)?;
-        let chain = transitions::build_chain(rules, [a, b], &encoder, &states);
-        let classes = Classes::of(&chain);
-        Ok(Model {
-            encoder,
-            states,
-            chain,
-            classes,
-            p_a_starts,
-            memory_bytes: estimate.bytes,
-            build_seconds: started.elapsed().as_secs_f64(),
-        })
-    }
-
-    /// Runs the value iteration and summarises the two openings.
-    pub fn solve(&self, options: &SolveOptions) -> Result<(ExactResult, Values), ExactError> {
-        let started = Instant::now();
-        options.validate().map_err(ExactError::Options)?;
-        let mut values = Values::new(&self.classes);
-        let rule = options.stop_rule();
-        let convergence = solve::iterate(
-            &self.chain,
-            &self.classes,
-            &mut values,
-            &self.chain.openings,
-            &rule,
-        )
-        .map_err(ExactError::NotConverged)?;
-        let solve_seconds = started.elapsed().as_secs_f64();
-        let [sa, sb] = self
-            .chain
-            .openings
-            .map(|i| values.bounds(&self.classes, i as usize));
-        let w = self.p_a_starts;
-        let bounds = ResultBounds::from_openings(w, sa.to_array(), sb.to_array());
-        let result = ExactResult::from_bounds(
-            w,
-            bounds,
-            SolveStats {
-                configs: [self.encoder.a.len() as u64, self.encoder.b.len() as u64],
-                product: self.encoder.coder.len(),
-                states: self.chain.states() as u64,
-                never_states: self.classes.never,
-                transitions: self.chain.transitions(),
-                self_loops: self.chain.self_loops,
-                iterations: convergence.sweeps,
-                memory_bytes: self.memory_bytes,
-                build_seconds: self.build_seconds,
-                solve_seconds,
-            },
-        );
-        Ok((result, values))
-    }
-}
-
-/// Solves die `a` (player 1) against die `b` (player 2) exactly under `rules`.
-///
-/// Errors: [`ExactError::Options`] for options no solver can honour (checked first),
-/// [`ExactError::Memory`] when the estimated peak memory exceeds
-/// `options.max_memory` (checked before anything large is built),
-/// [`ExactError::RollOff`] under `roll-off` with dice that always tie, and
-/// [`ExactError::NotConverged`] if `options.max_sweeps` sweeps were not enough.
-pub fn solve_matchup(
-    rules: &Rules,
-    a: &Die,
-    b: &Die,
-    options: &SolveOptions,
-) -> Result<ExactResult, ExactError> {
-    let model = Model::build(rules, a, b, options)?;
-    model.solve(options).map(|(result, _)| result)
 }

@@ -17,8 +17,8 @@
 //! replicates, exactly as if every `N` had its own runs.
 
 use super::Reference;
-use crate::sim::stats::{self, Z95};
 use crate::sim::{CHUNK_PAIRS, DuelCounts, Matchup, StreamKey, play_chunk};
+use crate::stats::{self, Z95};
 use rayon::prelude::*;
 use serde::Serialize;
 

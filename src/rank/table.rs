@@ -7,8 +7,8 @@
 
 use crate::dice::Die;
 use crate::rules::Seats;
-use crate::sim::stats::{self, Interval};
 use crate::sim::{Seating, StreamKey, Table, TableCounts, TableError, TableStop};
+use crate::stats::{self, Interval};
 use serde::Serialize;
 
 /// The random streams of table `k` are `TABLE_STREAMS + k`: far from the pairs' streams

@@ -3,7 +3,7 @@
 use super::{CsvTable, csv_number, csv_optional, defined, header, prob, thousands};
 use crate::dice::Die;
 use crate::sim::DuelCounts;
-use crate::sim::stats::Interval;
+use crate::stats::Interval;
 use crate::strategy::Strategy;
 use serde::Serialize;
 use std::io::{self, Write};

@@ -349,7 +349,7 @@ fn write_table(out: &mut dyn Write, report: &RankReport) -> io::Result<()> {
 mod tests {
     use super::*;
     use crate::report::{Format, write};
-    use crate::sim::stats::Interval;
+    use crate::stats::Interval;
 
     /// A pair in which no game ended: P(row wins | the game ends) is undefined.
     fn no_game_ended() -> Tournament {

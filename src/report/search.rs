@@ -198,7 +198,7 @@ pub struct SearchReport {
     pub notes: Vec<String>,
 }
 
-fn pair(i: crate::sim::stats::Interval) -> [f64; 2] {
+fn pair(i: crate::stats::Interval) -> [f64; 2] {
     [i.lo, i.hi]
 }
 

@@ -1,17 +1,17 @@
 //! Monte Carlo: games played with the rules engine, in parallel chunks with reproducible
-//! random streams, and the statistics that put an interval around every estimate.
+//! random streams; the intervals around every estimate come from [`crate::stats`].
 
+mod counts;
 mod duel;
 mod game;
 mod plan;
-pub mod stats;
 mod stream;
 mod table;
 
-pub use duel::{
-    CHUNK_GAMES, CHUNK_PAIRS, DuelCounts, SimError, StartCounts, play_chunk, play_chunks, run_duel,
-    run_duel_announced,
-};
+/// The statistics, now [`crate::stats`]; kept under the old path.
+pub use crate::stats;
+pub use counts::{CHUNK_GAMES, CHUNK_PAIRS, DuelCounts, StartCounts};
+pub use duel::{SimError, play_chunk, play_chunks, run_duel, run_duel_announced};
 pub use game::{GameEnd, Matchup, MatchupError, cannot_move, never_ends, roll_off_can_decide};
 pub use plan::{
     DuelPlan, MAX_GAMES, PILOT_GAMES, PlanError, Stopping, StoppingRule, finest_precision,

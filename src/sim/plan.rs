@@ -10,8 +10,8 @@
 //! counts from overflowing. The finest precision the cap allows is [`finest_precision`],
 //! about 3.1e-7.
 
-use super::duel::{CHUNK_GAMES, DuelCounts};
-use super::stats;
+use super::counts::{CHUNK_GAMES, DuelCounts};
+use crate::stats;
 use std::fmt;
 
 /// The most games one duel (one pair of a ranking) may play: 10^13, a whole number of chunks.

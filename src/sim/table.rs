@@ -10,10 +10,10 @@
 //! seat and die, so both the mean and the figures per seat come from the same games.
 
 use super::plan::{MAX_GAMES, PILOT_GAMES, PlanError, Stopping};
-use super::stats::{self, Interval};
 use super::stream::StreamKey;
 use crate::dice::Die;
 use crate::rules::{MAX_SEATS, Seats};
+use crate::stats::{self, Interval};
 use rand::Rng;
 use rayon::prelude::*;
 use std::fmt;

@@ -20,13 +20,15 @@
 mod table;
 mod threats;
 
-pub use table::TableStrategy;
+pub use table::MoveTable;
 
 pub use threats::Threats;
 
 use crate::dice::{Die, excerpt};
 use crate::rules::{LegalMoves, PieceMove, Player, Rules};
 use std::fmt;
+use std::path::Path;
+use std::sync::Arc;
 
 /// How a player picks among the legal moves of a roll.
 ///
@@ -60,8 +62,8 @@ pub enum Strategy {
     Random,
     /// `table:FILE`: the moves of a policy file written by the exact solver (`solve
     /// --profile choice --policy-out FILE`), read and validated when parsed; playable only
-    /// in the game it was solved for ([`TableStrategy::check_game`]).
-    Table(std::sync::Arc<TableStrategy>),
+    /// in the game it was solved for ([`MoveTable::check_game`]).
+    Table(std::sync::Arc<dyn MoveTable>),
 }
 
 /// The strategy names [`Strategy::from_str`](std::str::FromStr) accepts.
@@ -92,26 +94,29 @@ impl fmt::Display for StrategyError {
 
 impl std::error::Error for StrategyError {}
 
-impl std::str::FromStr for Strategy {
-    type Err = StrategyError;
+/// Reads the file of `table:FILE` for [`parse_with`]: the table, or why it cannot be played.
+pub type LoadTable = dyn Fn(&Path) -> Result<Arc<dyn MoveTable>, String>;
 
-    /// Parses a strategy name (see [`STRATEGY_NAMES`]), ignoring case and surrounding
-    /// blanks. `safe` comes back unresolved (see the module docs).
-    fn from_str(s: &str) -> Result<Strategy, StrategyError> {
-        let name = s.trim().to_ascii_lowercase();
-        match name.as_str() {
-            "frontmost" => Ok(Strategy::Frontmost),
-            "rearmost" => Ok(Strategy::Rearmost),
-            "capture" => Ok(Strategy::Capture),
-            "safe" => Ok(Strategy::Safe(Threats::unresolved())),
-            "random" => Ok(Strategy::Random),
-            _ => match s.trim().strip_prefix("table:") {
-                Some(file) => TableStrategy::load(std::path::Path::new(file))
-                    .map(|t| Strategy::Table(std::sync::Arc::new(t)))
-                    .map_err(|e| StrategyError::Table(excerpt(file), e.to_string())),
-                None => Err(StrategyError::Unknown(excerpt(s))),
-            },
-        }
+/// Parses a strategy name (see [`STRATEGY_NAMES`]), ignoring case and surrounding blanks,
+/// or `table:FILE`, whose file `load_table` reads (its error, the reason, is reported with
+/// the file's name). `safe` comes back unresolved (see the module docs).
+///
+/// [`Strategy::from_str`](std::str::FromStr) is this with the policy-file reader of the
+/// exact solver (`exact::game::TableStrategy`).
+pub fn parse_with(s: &str, load_table: &LoadTable) -> Result<Strategy, StrategyError> {
+    let name = s.trim().to_ascii_lowercase();
+    match name.as_str() {
+        "frontmost" => Ok(Strategy::Frontmost),
+        "rearmost" => Ok(Strategy::Rearmost),
+        "capture" => Ok(Strategy::Capture),
+        "safe" => Ok(Strategy::Safe(Threats::unresolved())),
+        "random" => Ok(Strategy::Random),
+        _ => match s.trim().strip_prefix("table:") {
+            Some(file) => load_table(Path::new(file))
+                .map(Strategy::Table)
+                .map_err(|e| StrategyError::Table(excerpt(file), e)),
+            None => Err(StrategyError::Unknown(excerpt(s))),
+        },
     }
 }
 

@@ -1,124 +1,37 @@
-//! `table:FILE`: a policy written by the exact solver (`solve --profile choice
-//! --policy-out FILE`), played move by move.
+//! `table:FILE`: a strategy that plays the moves of a table, as the simulator sees it.
 //!
-//! The file is read and validated when the strategy is parsed
-//! ([`crate::exact::game::file::read`]: format, checksum, and every entry a legal move of
-//! the game its header names). The header names board, profile and both dice; the table
-//! can only be played in that game, which [`TableStrategy::check_game`] checks (the
-//! commands call it before any game).
+//! The simulator needs two things of a table: its move in a position, and whether it
+//! belongs to the game being played. [`MoveTable`] is that much; the table read from a
+//! policy file written by the exact solver (`solve --profile choice --policy-out FILE`)
+//! implements it in the exact layer (`exact::game::TableStrategy`), which also parses
+//! `table:FILE` (through [`super::parse_with`]).
 
 use crate::dice::Die;
-use crate::exact::game::file::{self, LoadedPolicy, PolicyFileError};
-use crate::exact::game::space::GameSpace;
-use crate::rules::{Board, LegalMoves, PieceMove, Player, Profile, Rules};
-use std::path::{Path, PathBuf};
+use crate::rules::{LegalMoves, PieceMove, Player, Rules};
+use std::any::Any;
+use std::fmt;
+use std::path::Path;
 
-/// A loaded policy file.
-pub struct TableStrategy {
-    path: PathBuf,
-    rules: Rules,
-    dice: [Die; 2],
-    policy: LoadedPolicy,
-}
+/// A table of moves, one per decision of one game: what [`super::Strategy::Table`] plays.
+pub trait MoveTable: Send + Sync + fmt::Debug + Any {
+    /// The file it was read from (the strategy is named `table:` and this path).
+    fn path(&self) -> &Path;
 
-impl std::fmt::Debug for TableStrategy {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        write!(f, "TableStrategy({})", self.path.display())
-    }
-}
-
-impl PartialEq for TableStrategy {
-    fn eq(&self, other: &Self) -> bool {
-        self.path == other.path && self.policy.header == other.policy.header
-    }
-}
-
-impl TableStrategy {
-    /// Reads and validates the policy file at `path`, for the game its header names.
-    pub fn load(path: &Path) -> Result<TableStrategy, PolicyFileError> {
-        let header = file::read_header(path)?;
-        let invalid =
-            |what: String| PolicyFileError::Invalid(format!("{}: header: {what}", path.display()));
-        let board: Board = header
-            .board
-            .parse()
-            .map_err(|e| invalid(format!("board: {e}")))?;
-        let profile: Profile = header
-            .profile
-            .parse()
-            .map_err(|e| invalid(format!("profile: {e}")))?;
-        let die = |text: &str| -> Result<Die, PolicyFileError> {
-            text.parse().map_err(|e| invalid(format!("die: {e}")))
-        };
-        let dice = [die(&header.die_a)?, die(&header.die_b)?];
-        let rules = Rules::new(board, profile);
-        let policy = file::read(path, &rules, [&dice[0], &dice[1]])?;
-        Ok(TableStrategy {
-            path: path.to_path_buf(),
-            rules,
-            dice,
-            policy,
-        })
-    }
-
-    /// The file it was read from.
-    pub fn path(&self) -> &Path {
-        &self.path
-    }
-
-    /// The loaded table and its game's space.
-    pub fn policy(&self) -> &LoadedPolicy {
-        &self.policy
-    }
-
-    /// Refuses a game other than the one the table was solved for: board, profile and
+    /// Refuses a game other than the one the table was made for: board, profile and
     /// die A, die B in this order.
-    pub fn check_game(&self, rules: &Rules, dice: [&Die; 2]) -> Result<(), String> {
-        if *rules != self.rules || dice[0] != &self.dice[0] || dice[1] != &self.dice[1] {
-            return Err(format!(
-                "policy file {} was solved for board {}, profile {}, A = {}, B = {}; this game \
-                 is board {}, profile {}, A = {}, B = {}",
-                self.path.display(),
-                self.rules.board(),
-                self.rules.profile(),
-                self.dice[0],
-                self.dice[1],
-                rules.board(),
-                rules.profile(),
-                dice[0],
-                dice[1]
-            ));
-        }
-        Ok(())
-    }
+    fn check_game(&self, rules: &Rules, dice: [&Die; 2]) -> Result<(), String>;
 
     /// The table's move for `mover` (pieces `own`) against `other` with the moves `legal`;
     /// the frontmost move if the position is not one of the table's game (which
-    /// [`TableStrategy::check_game`] rules out).
-    pub fn choose(
-        &self,
-        own: u64,
-        other: u64,
-        mover: Player,
-        legal: &LegalMoves,
-    ) -> Option<PieceMove> {
-        let space: &GameSpace = &self.policy.space;
-        let masks = if mover == 0 {
-            [own, other]
-        } else {
-            [other, own]
-        };
-        let found = (|| {
-            let a = space.players[0].configs.index(masks[0])? as usize;
-            let b = space.players[1].configs.index(masks[1])? as usize;
-            let index = space.index(a, b, mover);
-            let slot = space
-                .faces(index)
-                .iter()
-                .position(|&(f, _)| f == legal.face())?;
-            legal.iter().nth(self.policy.table.get(index, slot))
-        })();
-        debug_assert!(found.is_some(), "a position outside the table's game");
-        found.or_else(|| legal.frontmost())
+    /// [`MoveTable::check_game`] rules out).
+    fn choose(&self, own: u64, other: u64, mover: Player, legal: &LegalMoves) -> Option<PieceMove>;
+
+    /// Whether `other` is the same table: the equality of [`super::Strategy`].
+    fn same_table(&self, other: &dyn MoveTable) -> bool;
+}
+
+impl PartialEq for dyn MoveTable {
+    fn eq(&self, other: &Self) -> bool {
+        self.same_table(other)
     }
 }

@@ -8,7 +8,7 @@ use super::{Side, solve_game_keeping_values};
 use crate::dice::Die;
 use crate::exact::{Bounds, ExactError, SolveOptions};
 use crate::rules::{GameState, PieceMove, Rules};
-use crate::sim::stats;
+use crate::stats;
 use crate::strategy::Strategy;
 use rand::SeedableRng;
 use rand_xoshiro::Xoshiro256PlusPlus;

@@ -4,8 +4,8 @@
 //! actually divides the legal moves (some moves capture and some do not, say), so the shares
 //! read as "when it has the choice, it captures in x % of the cases".
 
-use super::GameSpace;
 use super::policy::PolicyTable;
+use super::space::GameSpace;
 use super::space::flag;
 use super::value::never;
 use crate::dice::Die;

@@ -6,7 +6,7 @@
 //! `-1 <= v* <= 1`, so `T^k(-1) <= v* <= T^k(+1)` for every `k`, in any sweep order: the
 //! bracket is certified at every sweep, whether or not it closes. Where the game is stopping
 //! (every play ends with probability 1 under every pair of strategies, which the space's
-//! graph decides: no end component, see [`super::classify`]), `T` has a unique fixed point
+//! graph decides: no end component, see [`super::classify()`]), `T` has a unique fixed point
 //! and both iterates converge to it. Where both players together can keep the game going
 //! forever, the iterates can settle on other fixed points inside the end components and the
 //! bracket may stay open; the solver then reports the width it reached.

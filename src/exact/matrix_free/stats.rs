@@ -1,7 +1,7 @@
 //! The sparse solver's counts on the matrix-free game: the states reachable from the
 //! openings (exactly the sparse solver's states, every tries level under `three-tries`
 //! included, though only level 0 is stored), their never-ending states, transitions
-//! and self-loops as [`crate::exact::transitions::Chain`] counts them: per state its
+//! and self-loops as [`crate::exact::sparse::transitions::Chain`] counts them: per state its
 //! distinct successors other than itself plus one if a face wins; a self-loop when some
 //! but not all of its faces lead back to it. Never-ending states count too, as there. A
 //! test checks them equal.

@@ -4,7 +4,7 @@ use super::{FONT, failed};
 use crate::experiments::convergence::Convergence;
 use crate::experiments::stopping::StoppingComparison;
 use crate::report::PlotError;
-use crate::sim::stats::Z95;
+use crate::stats::Z95;
 use plotters::prelude::*;
 
 /// Distinct colours for series (Okabe-Ito, readable for colour-blind viewers), then grey.

@@ -136,6 +136,19 @@ pub fn max_variance(interval: &Interval) -> f64 {
     p * (1.0 - p)
 }
 
+/// Whether `count` of `games` agrees with a probability known to lie in `[lo, hi]`: the
+/// Wilson interval of `count / games` at `z` overlaps `[lo, hi]`; for a probability that
+/// is exactly 0 (`hi == 0`), no such game was seen at all. Returns the Wilson interval too.
+pub fn agrees_with(count: u64, games: u64, z: f64, lo: f64, hi: f64) -> (Interval, bool) {
+    let interval = wilson(count, games, z);
+    let agrees = if hi == 0.0 {
+        count == 0
+    } else {
+        interval.lo <= hi && lo <= interval.hi
+    };
+    (interval, agrees)
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

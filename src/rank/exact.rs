@@ -1,0 +1,323 @@
+//! An exact ranking: every pair solved (or read from the store of solved pairs), a pair
+//! that does not fit in memory simulated instead (an error under `choice`).
+
+use super::{SimulationPlan, Tournament, simulate_pair};
+use crate::dice::Die;
+use crate::exact::store::{Lookup, PairStore, StoreError, StoredPair};
+use crate::exact::{ExactError, SolveOptions};
+use crate::rules::Rules;
+use crate::sim::{DuelCounts, SimError};
+use crate::strategy::Strategy;
+use std::path::PathBuf;
+
+/// Why an exact ranking stopped: the pair at fault, what went wrong, and what was kept.
+#[derive(Debug)]
+pub struct RankError {
+    /// The failing pair's number (1-based) and the number of pairs.
+    pub pair: (usize, usize),
+    /// Die A and die B of the failing pair.
+    pub dice: (Die, Die),
+    /// What went wrong.
+    pub cause: PairFailure,
+    /// Pairs solved exactly (or read from the store) before the failing one.
+    pub solved_before: usize,
+    /// The store directory that keeps them, if there is one.
+    pub store: Option<PathBuf>,
+    /// The notes of the pairs before (e.g. bad records moved aside), which would otherwise
+    /// be lost with the report.
+    pub notes: Vec<String>,
+}
+
+/// What went wrong with one pair of an exact ranking.
+#[derive(Debug)]
+pub enum PairFailure {
+    /// The solve failed for another reason than size (e.g. it did not converge).
+    Exact(ExactError),
+    /// The store of solved pairs could not be read or written.
+    Store(StoreError),
+    /// A pair simulated because it does not fit could not be simulated.
+    Sim(SimError),
+    /// The pair failed in another process (e.g. a cluster worker), which reported this.
+    Elsewhere(String),
+}
+
+impl std::fmt::Display for PairFailure {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            PairFailure::Exact(e) => write!(f, "{e}"),
+            PairFailure::Store(e) => write!(f, "{e}"),
+            PairFailure::Sim(e) => write!(f, "{e}"),
+            PairFailure::Elsewhere(e) => f.write_str(e),
+        }
+    }
+}
+
+impl std::fmt::Display for RankError {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        let ((k, n), (a, b)) = (self.pair, &self.dice);
+        write!(f, "pair {k}/{n}, {a} vs {b}: {}", self.cause)?;
+        let before = match self.solved_before {
+            1 => "the 1 pair solved before it is".to_string(),
+            s => format!("the {s} pairs solved before it are"),
+        };
+        match (&self.store, self.solved_before) {
+            (Some(dir), _) => write!(
+                f,
+                "; {before} kept in {}, where a rerun with the same --store reads them",
+                dir.display()
+            )?,
+            (None, 0) => {}
+            (None, _) => write!(f, "; {before} lost: --store DIR would have kept them")?,
+        }
+        for note in &self.notes {
+            write!(f, "\nnote: {note}")?;
+        }
+        Ok(())
+    }
+}
+
+impl std::error::Error for RankError {}
+
+/// Solves every pair of `dice` exactly (sparse-matrix solver, or the matrix-free one when
+/// the matrix does not fit); a pair that fits neither is simulated instead (its figures are
+/// marked [`Method::Simulated`](super::Method::Simulated)) and named in the returned notes. With a `store`, a pair
+/// whose record there is valid and at most `options.tolerance` wide is read from it
+/// instead of solved again, and each newly solved pair is written to it at once, so an
+/// interrupted ranking resumes where it stopped; the notes name the pairs read, and the bad
+/// records moved aside. `pair_started` hears of each pair before it is solved, as
+/// "k/n: a vs b"; `progress` counts simulated games.
+///
+/// A pair whose solve fails stops the ranking with a [`RankError`] naming the pair and
+/// saying where the pairs solved before it are kept.
+pub fn solve_tournament(
+    rules: &Rules,
+    dice: &[Die],
+    options: &SolveOptions,
+    fallback: &SimulationPlan,
+    store: Option<&PairStore>,
+    pair_started: &dyn Fn(&str),
+    progress: &(dyn Fn(u64) + Sync),
+) -> Result<(Tournament, Vec<String>), Box<RankError>> {
+    let mut tournament = Tournament::new(dice.to_vec());
+    let mut notes = Vec::new();
+    let mut solved = 0;
+    let pairs = tournament.pairs();
+    for (stream, &(i, j)) in pairs.iter().enumerate() {
+        let (a, b) = (&dice[i], &dice[j]);
+        pair_started(&format!("{}/{}: {a} vs {b}", stream + 1, pairs.len()));
+        let outcome = match exact_ranking_pair(
+            rules,
+            dice,
+            options,
+            fallback,
+            store,
+            stream,
+            (i, j),
+            progress,
+            &mut notes,
+        ) {
+            Ok(outcome) => outcome,
+            Err(cause) => {
+                return Err(Box::new(RankError {
+                    pair: (stream + 1, pairs.len()),
+                    dice: (a.clone(), b.clone()),
+                    cause,
+                    solved_before: solved,
+                    store: store.map(|s| s.dir().to_path_buf()),
+                    notes,
+                }));
+            }
+        };
+        if tournament.record_exact_outcome(i, j, &outcome, options.tolerance, &mut notes) {
+            solved += 1;
+        }
+    }
+    Ok((tournament, notes))
+}
+
+/// What one pair of an exact ranking came to.
+#[derive(Clone, Debug, PartialEq)]
+pub enum ExactPairOutcome {
+    /// Solved exactly, or read from the store (boxed: a record is five times the counts).
+    Solved(Box<StoredPair>),
+    /// Too large to solve under the memory limit: simulated with the fallback plan.
+    Simulated(DuelCounts),
+}
+
+/// One pair of an exact ranking, as [`solve_tournament`] does it: dice `i` (as A) and `j`
+/// (as B) of `dice`, pair number `stream` in [`Tournament::pairs`] order. The record from
+/// `store` if it is valid and narrow enough, else a new solve (written to `store` at once),
+/// else, if the pair does not fit, a simulation with `fallback` on the pair's own streams
+/// (not under `choice`, where the solve is of optimal play, which no simulation plays: there a
+/// pair that does not fit is an error). What the store held, why it was not used, and why a
+/// pair was simulated go to `notes`.
+///
+/// A caller that spreads the pairs over processes or machines runs this for one pair each
+/// and hands the outcomes, in pair order, to [`Tournament::record_exact_outcome`].
+#[allow(clippy::too_many_arguments)]
+pub fn exact_ranking_pair(
+    rules: &Rules,
+    dice: &[Die],
+    options: &SolveOptions,
+    fallback: &SimulationPlan,
+    store: Option<&PairStore>,
+    stream: usize,
+    (i, j): (usize, usize),
+    progress: &(dyn Fn(u64) + Sync),
+    notes: &mut Vec<String>,
+) -> Result<ExactPairOutcome, PairFailure> {
+    // A pair that fits neither solver is simulated and marked; its failure is the pair's.
+    match exact_pair(rules, &dice[i], &dice[j], options, store, notes)? {
+        Some(record) => Ok(ExactPairOutcome::Solved(Box::new(record))),
+        None => simulate_pair(
+            rules,
+            dice,
+            &Strategy::Frontmost,
+            fallback,
+            stream,
+            (i, j),
+            progress,
+            &|_| {},
+        )
+        .map(ExactPairOutcome::Simulated)
+        .map_err(PairFailure::Sim),
+    }
+}
+
+impl Tournament {
+    /// Records the outcome of pair (`i` as die A, `j` as die B) of an exact ranking solved
+    /// to `tolerance`; a solved pair whose certified width stayed above the tolerance gets a
+    /// note. True if the pair was solved exactly (or read from the store).
+    pub fn record_exact_outcome(
+        &mut self,
+        i: usize,
+        j: usize,
+        outcome: &ExactPairOutcome,
+        tolerance: f64,
+        notes: &mut Vec<String>,
+    ) -> bool {
+        match outcome {
+            ExactPairOutcome::Simulated(counts) => {
+                self.record_duel(i, j, counts);
+                false
+            }
+            ExactPairOutcome::Solved(record) => {
+                let width = record.certified_width();
+                if width > tolerance {
+                    notes.push(format!(
+                        "{} vs {}: {} reached a certified width of {width:.1e} only",
+                        self.dice[i], self.dice[j], record.solver
+                    ));
+                }
+                self.record_exact(i, j, &record.result);
+                true
+            }
+        }
+    }
+}
+
+/// The strategy an exact ranking reports for every die
+/// ([`crate::report::RankReport::with_strategy`]): what [`exact_pair`] solves, the rules' own
+/// moves (`frontmost`), or under `choice` optimal play on both sides (`optimal`).
+pub fn exact_strategy_name(rules: &Rules) -> String {
+    if rules.profile().choice {
+        "optimal".to_string()
+    } else {
+        Strategy::Frontmost.name()
+    }
+}
+
+/// One pair of an exact ranking: the record from `store` if it is valid and narrow enough,
+/// else a new solve (written to `store`), else `None` if the pair does not fit and is to be
+/// simulated (under `choice`, an error instead: see [`exact_ranking_pair`]). What the store held and why it was not used goes to `notes`. Public for the
+/// exact confirmation of [`crate::dice_search`], which solves a few pairs the same way.
+pub fn exact_pair(
+    rules: &Rules,
+    a: &Die,
+    b: &Die,
+    options: &SolveOptions,
+    store: Option<&PairStore>,
+    notes: &mut Vec<String>,
+) -> Result<Option<StoredPair>, PairFailure> {
+    // A valid record wider than the tolerance (and the note on it): still better than a
+    // simulation, and than a new solve that stalls wider.
+    let mut too_wide = None;
+    if let Some(store) = store {
+        let path = store.path(rules, a, b);
+        match store
+            .load(rules, a, b, options.tolerance)
+            .map_err(PairFailure::Store)?
+        {
+            Lookup::Usable(record) => {
+                notes.push(format!(
+                    "{a} vs {b}: read from {} (certified width {:.1e}, {})",
+                    path.display(),
+                    record.certified_width(),
+                    record.solver
+                ));
+                return Ok(Some(record));
+            }
+            Lookup::TooWide(record) => {
+                // What became of it is added when the new solve is done.
+                let width = record.certified_width();
+                too_wide = Some((
+                    record,
+                    format!(
+                        "{a} vs {b}: the record in {} reached a certified width of {width:.1e} \
+                         only, more than the tolerance {:e}",
+                        path.display(),
+                        options.tolerance
+                    ),
+                ));
+            }
+            Lookup::Rejected(rejection) => {
+                notes.push(format!("{a} vs {b}: {rejection}; treated as missing"));
+            }
+            Lookup::Missing => {}
+        }
+    }
+    let fitted = match crate::exact::solve_fitting(rules, a, b, options) {
+        Ok(fitted) => fitted,
+        Err(e @ (ExactError::Memory { .. } | ExactError::TooLarge(_))) => {
+            if rules.profile().choice {
+                // No simulation stands in for optimal play: the simulator plays heuristics,
+                // whose figures would be labelled as the optimal pair's.
+                return Err(PairFailure::Exact(e));
+            }
+            if let Some((record, note)) = too_wide {
+                notes.push(format!(
+                    "{note}; used, because a new solve does not fit: {e}"
+                ));
+                return Ok(Some(record));
+            }
+            notes.push(format!("{a} vs {b}: simulated, because {e}"));
+            return Ok(None);
+        }
+        Err(e) => return Err(PairFailure::Exact(e)),
+    };
+    let record = StoredPair::new(
+        rules,
+        a,
+        b,
+        options.tolerance,
+        fitted.solver.to_string(),
+        fitted.stalled,
+        fitted.result,
+    );
+    if let Some((old, note)) = too_wide {
+        let width = record.certified_width();
+        if old.certified_width() <= width {
+            notes.push(format!(
+                "{note}; solved again to {width:.1e}, no narrower: the record is kept"
+            ));
+            return Ok(Some(old));
+        }
+        notes.push(format!("{note}; solved again"));
+    }
+    if let Some(store) = store {
+        store
+            .save(&record, rules, a, b)
+            .map_err(PairFailure::Store)?;
+    }
+    Ok(Some(record))
+}
