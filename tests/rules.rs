@@ -235,6 +235,34 @@ fn face_zero_moves_nothing() {
 }
 
 #[test]
+fn a_face_larger_than_the_board_moves_nothing() {
+    let r = rules("bwinf");
+    // Pieces on A, on the track and in the goal, one waiting: 44 fields lie between B and
+    // the last goal field, so a face of 44 or more overshoots with every piece.
+    for face in [44, 45, 1000, u32::MAX] {
+        let mut s = state(&[0, 17, 41], &[5]);
+        let before = s.pieces;
+        let o = r.play_roll(&mut s, face);
+        assert_eq!(o.movement, None, "face {face}");
+        assert_eq!(o.captured, None);
+        assert_eq!(s.pieces, before, "face {face}");
+        assert!(!o.rolls_again);
+        assert_eq!(s.to_move, 1, "face {face}: the turn passes");
+    }
+}
+
+#[test]
+fn the_game_starts_with_one_piece_on_a_and_the_rest_in_b() {
+    for first in 0..2 {
+        let s = GameState::start(first);
+        // Field 0 is A in each player's own numbering; the other three wait in B.
+        assert_eq!(s.pieces, [pieces(&[0]), pieces(&[0])]);
+        assert_eq!(s.mover(), first);
+        assert_eq!(s.tries, 0);
+    }
+}
+
+#[test]
 fn three_tries_gives_three_rolls_with_nothing_in_play() {
     let r = rules("three-tries");
     // Nothing on the track, the goal piece on d cannot move up: up to three rolls for a 6.

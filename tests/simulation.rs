@@ -372,3 +372,38 @@ fn a_progress_callback_can_stop_a_duel_before_any_chunk_is_played() {
     assert!(outcome.is_err());
     assert_eq!(played.load(Ordering::Relaxed), 0);
 }
+
+/// Every face of a die is equally likely: over many seeded rolls each face's count lies
+/// within 5 binomial standard deviations of its share (a miss has probability below 1e-6
+/// per face), for a die of 6 faces, one of 7 (whose sampler must reject some draws to stay
+/// unbiased) and one with a repeated face.
+#[test]
+fn every_face_of_a_die_is_equally_likely() {
+    use rand::SeedableRng;
+    let rolls = 700_000u64;
+    for (text, shares) in [
+        (
+            "1..6",
+            vec![(1u32, 1.0 / 6.0), (2, 1.0 / 6.0), (6, 1.0 / 6.0)],
+        ),
+        ("0..6", vec![(0, 1.0 / 7.0), (3, 1.0 / 7.0), (6, 1.0 / 7.0)]),
+        ("1,1,6", vec![(1, 2.0 / 3.0), (6, 1.0 / 3.0)]),
+    ] {
+        let d = die(text);
+        let mut rng = rand_xoshiro::Xoshiro256PlusPlus::seed_from_u64(2021);
+        let mut counts = std::collections::HashMap::new();
+        for _ in 0..rolls {
+            *counts.entry(d.roll(&mut rng)).or_insert(0u64) += 1;
+        }
+        assert!(counts.keys().all(|f| d.faces().contains(f)), "{text}");
+        for (face, p) in shares {
+            let expected = rolls as f64 * p;
+            let sd = (rolls as f64 * p * (1.0 - p)).sqrt();
+            let got = counts.get(&face).copied().unwrap_or(0) as f64;
+            assert!(
+                (got - expected).abs() <= 5.0 * sd,
+                "{text}: face {face} {got} times, expected {expected:.0} +- {sd:.0}"
+            );
+        }
+    }
+}
