@@ -178,6 +178,54 @@ fn play_stops_a_game_that_can_never_end() {
     assert!(text.contains("never ends"), "{text}");
 }
 
+/// `play --format json` is the game the table narrates: one turn per roll line, the same
+/// faces and movers in the same order, and the same end.
+#[test]
+fn play_json_lists_every_roll_the_table_prints() {
+    for extra in [
+        &[][..],
+        &["--profile", "choice", "--strategy-a", "capture"][..],
+        &["--players", "3", "--die", "2..7"][..],
+    ] {
+        let mut args = vec!["play", "--a", "1..6", "--b", "1..6", "--seed", "4"];
+        args.extend_from_slice(extra);
+        let text = stdout_of(&args);
+        let rolls: Vec<(String, u32)> = text
+            .lines()
+            .filter_map(|l| {
+                let (head, _) = l.split_once(':')?;
+                let mut words = head.split_whitespace();
+                let _number: u64 = words.next()?.parse().ok()?;
+                let player = words.next()?.to_string();
+                (words.next()? == "rolls").then_some(())?;
+                Some((player, words.next()?.parse().ok()?))
+            })
+            .collect();
+        args.extend_from_slice(&["--format", "json"]);
+        let v = json(&args);
+        let turns = v["turns"].as_array().unwrap();
+        assert_eq!(
+            turns.len(),
+            rolls.len(),
+            "{extra:?}: one turn per roll line"
+        );
+        assert!(rolls.len() > 10, "{extra:?}: a game has many rolls");
+        for (turn, (player, face)) in turns.iter().zip(&rolls) {
+            assert_eq!(turn["player"], player.as_str());
+            assert_eq!(turn["face"], *face);
+        }
+        let winner = v["winner"].as_str().unwrap();
+        assert_eq!(v["end"], "won");
+        assert!(
+            text.lines()
+                .last()
+                .unwrap()
+                .starts_with(&format!("{winner} wins after {} rolls", rolls.len()))
+        );
+        assert_eq!(turns.last().unwrap()["winner"], winner);
+    }
+}
+
 /// `rank --exact --store DIR`: the second run reads every pair from DIR, gives the same
 /// matrix and says so; a file in DIR that is not a record is not trusted: the run warns
 /// with its path, moves it aside unchanged and solves the pair again.

@@ -24,8 +24,11 @@ use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::sync::{Arc, Mutex, mpsc};
 use std::time::{Duration, Instant};
 use wuerfelglueck::cli::common::{
-    RulesArgs, SimArgs, check_roll_off, memory_limit, parse_die, read_dice,
+    DEFAULT_PRECISION, RulesArgs, SimArgs, check_roll_off, memory_limit, parse_die, read_dice,
+    seats, table_error,
 };
+use wuerfelglueck::cli::rank::ranking_strategy;
+use wuerfelglueck::cli::strategy::StrategyArgs;
 use wuerfelglueck::cli::{Cli, CliError, check_plot, plot_error, rule_error};
 use wuerfelglueck::dice::Die;
 use wuerfelglueck::exact::matrix_free::Storage;
@@ -33,14 +36,17 @@ use wuerfelglueck::exact::store::{PairStore, StoredPair};
 use wuerfelglueck::exact::{SolveOptions, least_memory, solve_fitting, solve_matrix_free};
 use wuerfelglueck::rank::{
     ExactPairOutcome, PairFailure, RankError, SimulationPlan, Tournament, exact_ranking_pair,
-    exact_strategy_name, simulate_pair, simulate_tournament, solve_tournament,
+    exact_strategy_name, simulate_pair, simulate_tournament_playing, solve_tournament,
 };
 use wuerfelglueck::report::plot::heatmap_svg;
 use wuerfelglueck::report::{
-    self, DuelReport, Format, RankReport, Report, SolveReport, write_duel,
+    self, DuelReport, Format, RankReport, Report, SolveReport, TableReport, TableSettings,
+    write_duel,
 };
 use wuerfelglueck::rules::Rules;
-use wuerfelglueck::sim::{DuelCounts, StartCounts, StreamKey, run_duel_announced};
+use wuerfelglueck::sim::{
+    DuelCounts, Seating, StartCounts, StreamKey, Table, TableStop, run_duel_announced,
+};
 use wuerfelglueck::strategy::Strategy;
 
 /// The CLI's error as a Python exception: bad input (exit code 2) is a `ValueError`, a
@@ -111,6 +117,9 @@ struct Opts {
     f32: bool,
     plot: Option<PathBuf>,
     overwrite: bool,
+    strategy: Option<String>,
+    strategy_a: Option<String>,
+    strategy_b: Option<String>,
 }
 
 impl Opts {
@@ -126,6 +135,15 @@ impl Opts {
 
     fn rules(&self) -> Result<Rules, CliError> {
         self.rules_args()?.rules()
+    }
+
+    /// `--strategy`, `--strategy-a`, `--strategy-b`, checked by the CLI's own code.
+    fn strategy_args(&self) -> StrategyArgs {
+        StrategyArgs {
+            strategy: self.strategy.clone(),
+            strategy_a: self.strategy_a.clone(),
+            strategy_b: self.strategy_b.clone(),
+        }
     }
 
     fn sim(&self) -> Result<SimArgs, CliError> {
@@ -352,9 +370,13 @@ fn duel(
         let rules = opts.rules()?;
         let a = die_of("--a", &a)?;
         let b = die_of("--b", &b)?;
+        let strategies = opts.strategy_args().strategies(&rules)?;
         let sim = opts.sim()?;
         let stopping = sim.stopping()?;
-        let matchup = sim.matchup(&rules, &a, &b)?;
+        let matchup = sim
+            .matchup(&rules, &a, &b)?
+            .playing(strategies)
+            .map_err(CliError::input)?;
         monitor.set_message(&format!("{a} vs {b}"));
         let counts = sim
             .in_pool(|| {
@@ -375,7 +397,8 @@ fn duel(
             sim.seed,
             matchup.max_rolls(),
             stopping.claimed_half_width(),
-        );
+        )
+        .with_strategies(matchup.strategies());
         let text = |format| -> Result<String, CliError> {
             let mut out = Vec::new();
             write_duel(&mut out, &report, format)?;
@@ -426,6 +449,7 @@ fn rank_report(
     t: &Tournament,
     rules: &Rules,
     exact: bool,
+    strategy: &Strategy,
     seed: u64,
     started: Instant,
     notes: Vec<String>,
@@ -438,11 +462,11 @@ fn rank_report(
         started.elapsed().as_secs_f64(),
         notes,
     );
-    native(&if exact {
-        report.with_strategy(&exact_strategy_name(rules))
+    native(&report.with_strategy(&if exact {
+        exact_strategy_name(rules)
     } else {
-        report
-    })
+        strategy.name()
+    }))
 }
 
 /// `rank`: every pair of a list of dice (the CLI's `rank`), simulated or exact.
@@ -457,6 +481,7 @@ fn rank(
 ) -> PyResult<Native> {
     run_detached(py, progress, move |monitor| {
         let rules = opts.rules()?;
+        let strategy = ranking_strategy(&opts.strategy_args(), &rules, exact)?;
         // Checked before any work, as `rank --plot` does.
         let plot = check_plot(opts.plot.as_deref(), opts.overwrite)?;
         let dice = rank_dice(&dice, &rules)?;
@@ -485,11 +510,21 @@ fn rank(
         } else {
             let announce = |pair: &str, _: &wuerfelglueck::sim::DuelPlan| monitor.set_message(pair);
             let t = sim
-                .in_pool(|| simulate_tournament(&rules, &dice, &plan, &games, &announce))?
+                .in_pool(|| {
+                    simulate_tournament_playing(&rules, &dice, &strategy, &plan, &games, &announce)
+                })?
                 .map_err(CliError::failure)?;
             (t, Vec::new())
         };
-        let report = rank_report(&tournament, &rules, exact, plan.seed, started, notes)?;
+        let report = rank_report(
+            &tournament,
+            &rules,
+            exact,
+            &strategy,
+            plan.seed,
+            started,
+            notes,
+        )?;
         if let Some(plot) = plot {
             plot.write(&heatmap_svg(&tournament).map_err(plot_error)?)
                 .map_err(plot_error)?;
@@ -548,15 +583,68 @@ fn solve(
     })
 }
 
+/// `table`: 2 to 4 dice at one table (the CLI's `table`).
+#[pyfunction]
+#[pyo3(signature = (dice, seating, opts, progress=None))]
+fn table(
+    py: Python<'_>,
+    dice: Vec<DieArg>,
+    seating: String,
+    opts: Opts,
+    progress: Option<Py<PyAny>>,
+) -> PyResult<Native> {
+    run_detached(py, progress, move |monitor| {
+        let seating = <Seating as clap::ValueEnum>::from_str(&seating, false).map_err(|_| {
+            CliError::input(format!(
+                "invalid value '{seating}' for '--seating <SEATING>': expected all or fixed"
+            ))
+        })?;
+        let rules = opts.rules()?;
+        let dice: Vec<Die> = dice
+            .iter()
+            .map(|d| die_of("--die", d))
+            .collect::<Result<_, _>>()?;
+        let seats = seats(&rules, dice.len(), "--die (one per player)")?;
+        let refs: Vec<&Die> = dice.iter().collect();
+        let sim = opts.sim()?;
+        let table = Table::new(&seats, &refs, sim.max_rolls()?, seating).map_err(table_error)?;
+        let stop = table
+            .stopping(sim.games, sim.precision.unwrap_or(DEFAULT_PRECISION))
+            .map_err(table_error)?;
+        let names: Vec<String> = dice.iter().map(|d| d.to_string()).collect();
+        monitor.set_message(&names.join(" | "));
+        let counts = sim
+            .in_pool(|| table.run(StreamKey::new(sim.seed), stop, &|n| monitor.add_games(n)))?
+            .map_err(table_error)?;
+        native(&TableReport::new(
+            &refs,
+            &counts,
+            seating,
+            TableSettings {
+                seed: sim.seed,
+                profile: rules.profile().to_string(),
+                board: rules.board().to_string(),
+                max_rolls: table.max_rolls(),
+                precision: match stop {
+                    TableStop::Precision(h) => Some(h),
+                    TableStop::Games(_) => None,
+                },
+            },
+        ))
+    })
+}
+
 /// Runs the CLI itself on `args` (without the program name) with `--format json`: for
 /// `wubbel`, `pig` and `converge`, whose options map one to one. Returns the JSON text.
 /// Errors carry the CLI's message; clap's own refusals are `ValueError`s (their first line).
 #[pyfunction]
-fn cli(py: Python<'_>, args: Vec<String>) -> PyResult<String> {
+#[pyo3(signature = (args, format="json"))]
+fn cli(py: Python<'_>, args: Vec<String>, format: &str) -> PyResult<String> {
+    let format = format.to_string();
     run_detached(py, None, move |_| {
         let argv = std::iter::once("wuerfelglueck".to_string())
             .chain(args)
-            .chain(["--format".to_string(), "json".to_string()]);
+            .chain(["--format".to_string(), format]);
         let parsed = Cli::try_parse_args(argv).map_err(|e| {
             let text = e.render().to_string();
             let first = text.lines().next().unwrap_or_default();
@@ -847,6 +935,7 @@ fn _native(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(duel, m)?)?;
     m.add_function(wrap_pyfunction!(rank, m)?)?;
     m.add_function(wrap_pyfunction!(solve, m)?)?;
+    m.add_function(wrap_pyfunction!(table, m)?)?;
     m.add_function(wrap_pyfunction!(cli, m)?)?;
     m.add_function(wrap_pyfunction!(rank_plan, m)?)?;
     m.add_function(wrap_pyfunction!(memory_bytes, m)?)?;

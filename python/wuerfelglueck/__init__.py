@@ -29,6 +29,14 @@ next checkpoint (a chunk of games, the start of a pair, the next sweep of an exa
 solve cut off is not stored), and a store record is only ever written whole (a ``.partial``
 file renamed into place).
 
+The functions: :func:`duel`, :func:`rank`, :func:`solve`, :func:`table` (2 to 4 dice at
+one table), :func:`search` (the best die of a family), :func:`advise` (every legal move of a
+roll under ``profile="choice"``), :func:`play` (one game, roll by roll, as data),
+:func:`wubbel`, :func:`pig` and :func:`converge`. Strategies (``strategy``, ``strategy_a``,
+``strategy_b``: ``"frontmost"``, ``"rearmost"``, ``"capture"``, ``"safe"``, ``"random"``)
+are taken wherever the command takes them; anything but ``"frontmost"`` needs a profile
+with ``choice``.
+
 Quick start::
 
     import wuerfelglueck as wg
@@ -61,9 +69,17 @@ __all__ = [
     "SolveResult",
     "GameResult",
     "ConvergeResult",
+    "TableResult",
+    "SearchResult",
+    "AdviseResult",
+    "PlayResult",
     "duel",
     "rank",
     "solve",
+    "table",
+    "search",
+    "advise",
+    "play",
     "wubbel",
     "pig",
     "converge",
@@ -211,6 +227,79 @@ class ConvergeResult(Result):
         raise TypeError("this converge result has no table of points or rules")
 
 
+class TableResult(Result):
+    """The result of :func:`table` (fields as in ``table --format json``); ``to_pandas()``
+    has one row per die (``table --format csv``)."""
+
+
+class SearchResult(Result):
+    """The result of :func:`search` (fields as in ``search --format json``); ``to_pandas()``
+    has one row per die of the family (the columns of ``search --format csv``)."""
+
+    def to_pandas(self):
+        import pandas as pd
+
+        best = set(self._data["best_mean"].get("candidates") or [])
+        maximin = set(self._data["maximin"].get("candidates") or [])
+        rows = [dict(d, best_mean_candidate=d["die"] in best,
+                     maximin_candidate=d["die"] in maximin) for d in self._data["dice"]]
+        return pd.DataFrame(rows)
+
+    def __str__(self) -> str:
+        d = self._data
+        best = d["best_mean"]
+        return (f"{d['family_description']}: best mean {best['die']} "
+                f"(P(win) {best['mean_p']:.4f}, {best['status']}), maximin "
+                f"{d['maximin']['die']} ({d['maximin']['status']}), Condorcet "
+                f"{d['condorcet']} ({d['condorcet_status']}); {d['games']} games")
+
+
+class AdviseResult(Result):
+    """The result of :func:`advise` (fields as in ``advise --format json``); ``to_pandas()``
+    has one row per legal move (the columns of ``advise --format csv``)."""
+
+    def to_pandas(self):
+        import pandas as pd
+
+        return pd.DataFrame(
+            [dict(**{k: m[k] for k in ("from", "to", "value")}, lo=m["interval"][0],
+                  hi=m["interval"][1], best=m["best"], method=self._data["method"])
+             for m in self._data["moves"]],
+            columns=["from", "to", "value", "lo", "hi", "best", "method"])
+
+    def __str__(self) -> str:
+        d = self._data
+        lines = [f"Position {d['position']}: {d['mover']} to move, rolled {d['face']} "
+                 f"(rules {d['profile']} on board {d['board']}, {d['method']})"]
+        for m in d["moves"]:
+            lines.append(f"  {m['from']:>3} -> {m['to']:<3} {m['value']:+.6f}"
+                         + ("  best" if m["best"] else ""))
+        return "\n".join(lines)
+
+
+class PlayResult(Result):
+    """The result of :func:`play`: the game as data (fields as in ``play --format json``:
+    ``dice``, ``board``, ``profile``, ``seed``, ``first``, ``strategies``, ``start``,
+    ``turns``, ``end``, ``winner``). ``str(r)`` is the narration ``play`` prints;
+    ``to_pandas()`` has one row per roll."""
+
+    def to_pandas(self):
+        import pandas as pd
+
+        rows = []
+        for t in self._data["turns"]:
+            move, captured = t["move"], t["captured"]
+            row = dict(roll=t["roll"], player=t["player"], face=t["face"],
+                       move_from=move and move["from"], move_to=move and move["to"],
+                       rule=t["rule"], choices=" ".join(t["choices"]),
+                       captured_player=captured and captured["player"],
+                       captured_field=captured and captured["field"],
+                       rolls_again=t["rolls_again"], winner=t["winner"])
+            row.update({f"pieces_{k}": v for k, v in t["pieces"].items()})
+            rows.append(row)
+        return pd.DataFrame(rows)
+
+
 Progress = Optional[Callable[[int, str], Any]]
 DieLike = Union[str, Sequence[int], Die]
 
@@ -221,6 +310,7 @@ _DEFAULTS = dict(
     track=40, offset=None, pieces=4, goal_fields=4, profile="bwinf",
     tolerance=1e-9, max_sweeps=100_000, max_memory=None, store=None,
     matrix_free=False, f32=False, plot=None, overwrite=False,
+    strategy=None, strategy_a=None, strategy_b=None,
 )
 
 # The board options: given one by one, or all at once by ``rules=`` (never both).
@@ -320,17 +410,20 @@ def duel(a: DieLike, b: DieLike, *, games: Optional[int] = None,
          threads: Optional[int] = None, track: Optional[int] = None,
          offset: Optional[int] = None, pieces: Optional[int] = None,
          goal_fields: Optional[int] = None, profile: Optional[str] = None,
-         rules: Optional[Rules] = None,
+         rules: Optional[Rules] = None, strategy: Optional[str] = None,
+         strategy_a: Optional[str] = None, strategy_b: Optional[str] = None,
          progress: Progress = None) -> DuelResult:
     """Die ``a`` against die ``b``, simulated, each starting half the games (``duel``).
 
     ``games`` (even) or ``precision`` (the 95 % half-width to reach; 0.002 when neither is
     given). The same seed gives the same counts as ``wuerfelglueck duel`` on any number of
-    threads.
+    threads. ``strategy`` (both players), ``strategy_a``, ``strategy_b``: how the players
+    pick their moves under a ``choice`` profile (default ``"frontmost"``).
     """
     opts = _options(games=games, precision=precision, seed=seed, max_rolls=max_rolls,
                     threads=threads, track=track, offset=offset, pieces=pieces,
-                    goal_fields=goal_fields, profile=profile, rules=rules)
+                    goal_fields=goal_fields, profile=profile, rules=rules,
+                    strategy=strategy, strategy_a=strategy_a, strategy_b=strategy_b)
     return _result(DuelResult, _native.duel(_die(a, "--a"), _die(b, "--b"), opts, progress))
 
 
@@ -342,21 +435,24 @@ def rank(dice, *, exact: bool = False, games: Optional[int] = None,
          rules: Optional[Rules] = None,
          tolerance: float = 1e-9, max_memory: Union[int, str, None] = None,
          store: Union[str, os.PathLike, None] = None, plot: Union[str, os.PathLike, None] = None,
-         overwrite: bool = False, progress: Progress = None) -> RankResult:
+         overwrite: bool = False, strategy: Optional[str] = None,
+         progress: Progress = None) -> RankResult:
     """Every pair of ``dice`` (a BwInf dice file, or a list of dice): the matrix, the
     ranking, undecided pairs and cycles (``rank``).
 
     ``exact=True`` solves the pairs exactly where they fit in ``max_memory`` (bytes, or e.g.
     ``"16GiB"``; default 80 % of the RAM) to ``tolerance``; ``store`` keeps each solved pair
     in a directory, so an interrupted ranking resumes. ``plot`` draws the matrix as an SVG
-    heat map (an existing file is replaced only with ``overwrite=True``). For a cluster see
+    heat map (an existing file is replaced only with ``overwrite=True``). ``strategy``: the
+    strategy every die plays in a simulated ranking under a ``choice`` profile (refused with
+    ``exact=True``, which solves optimal play). For a cluster see
     :func:`wuerfelglueck.distributed.rank`.
     """
     opts = _options(games=games, precision=precision, seed=seed, max_rolls=max_rolls,
                     threads=threads, track=track, offset=offset, pieces=pieces,
                     goal_fields=goal_fields, profile=profile, rules=rules,
                     tolerance=tolerance, max_memory=max_memory, store=store, plot=plot,
-                    overwrite=overwrite)
+                    overwrite=overwrite, strategy=strategy)
     _exact_only(exact, tolerance=tolerance != 1e-9, max_memory=max_memory, store=store)
     return _result(RankResult, _native.rank(_dice(dice), exact, opts, progress))
 
@@ -375,11 +471,23 @@ def solve(a: DieLike, b: DieLike, *, tolerance: float = 1e-12, max_sweeps: int =
           matrix_free: bool = False, f32: bool = False, track: Optional[int] = None,
           offset: Optional[int] = None, pieces: Optional[int] = None,
           goal_fields: Optional[int] = None, profile: Optional[str] = None,
-          rules: Optional[Rules] = None, progress: Progress = None) -> SolveResult:
+          rules: Optional[Rules] = None, strategy_a: Optional[str] = None,
+          strategy_b: Optional[str] = None, progress: Progress = None) -> SolveResult:
     """Die ``a`` against die ``b``, solved exactly, with certified intervals (``solve``).
 
-    Ctrl-C returns at once; the solve stops before its next sweep.
+    Under a ``choice`` profile ``strategy_a`` and ``strategy_b`` say how each player plays:
+    ``"optimal"`` (the default) or a strategy's name. A call with a strategy runs the CLI's
+    own ``solve`` (it has no progress callback, and after Ctrl-C it finishes in the
+    background); without one, Ctrl-C returns at once and the solve stops before its next
+    sweep.
     """
+    if strategy_a is not None or strategy_b is not None:
+        argv = ["solve", "--a", _die_text(a, "--a"), "--b", _die_text(b, "--b")]
+        argv += _argv(tolerance=tolerance, max_sweeps=max_sweeps, max_memory=max_memory,
+                      threads=threads, matrix_free=matrix_free, f32=f32,
+                      **_board(track, offset, pieces, goal_fields, profile, rules),
+                      strategy_a=strategy_a, strategy_b=strategy_b)
+        return SolveResult(json.loads(_native.cli(argv)))
     opts = _options(tolerance=tolerance, max_sweeps=max_sweeps, max_memory=max_memory,
                     threads=threads, matrix_free=matrix_free, f32=f32, track=track,
                     offset=offset, pieces=pieces, goal_fields=goal_fields, profile=profile,
@@ -475,3 +583,136 @@ def _path(p) -> Optional[str]:
 
 def _text(d: DieLike) -> str:
     return d if isinstance(d, str) else ",".join(str(f) for f in d)
+
+
+def _die_text(d: DieLike, option: str) -> str:
+    """A die in the CLI's notation, for a command line."""
+    if isinstance(d, Die):
+        return str(d)
+    d = _die(d, option)
+    return d if isinstance(d, str) else ",".join(str(f) for f in d)
+
+
+def _board(track, offset, pieces, goal_fields, profile, rules) -> dict:
+    """The board options for a command line: as given, or those of ``rules`` (not both)."""
+    given = dict(track=track, offset=offset, pieces=pieces, goal_fields=goal_fields,
+                 profile=profile)
+    if rules is None:
+        return given
+    _options(rules=rules, **given)  # refuses rules= with a board option, or a non-Rules
+    return dict(_board_options(rules.board), profile=rules.profile)
+
+
+def table(dice: Sequence[DieLike], *, games: Optional[int] = None,
+          precision: Optional[float] = None, seed: int = 1, seating: str = "all",
+          max_rolls: int = 100_000, threads: Optional[int] = None,
+          track: Optional[int] = None, offset: Optional[int] = None,
+          pieces: Optional[int] = None, goal_fields: Optional[int] = None,
+          profile: Optional[str] = None, rules: Optional[Rules] = None,
+          progress: Progress = None) -> TableResult:
+    """2 to 4 ``dice`` at one table of as many players (``table``): P(win) of each die.
+
+    ``seating="all"`` plays every assignment of the dice to the seats equally often (then
+    ``games`` must be a multiple of the number of seatings, N!); ``"fixed"`` seats the dice
+    in the order given (the first moves first). ``games`` or ``precision`` as in
+    :func:`duel`. With 3 or 4 players seat s starts at s * track / 4.
+    """
+    if isinstance(dice, (str, Die)):
+        raise TypeError("dice must be a list of 2 to 4 dice, e.g. ['1..6', '2..7', '1..4']")
+    opts = _options(games=games, precision=precision, seed=seed, max_rolls=max_rolls,
+                    threads=threads, track=track, offset=offset, pieces=pieces,
+                    goal_fields=goal_fields, profile=profile, rules=rules)
+    if not isinstance(seating, str):
+        raise TypeError(f"seating must be 'all' or 'fixed', not {seating!r}")
+    return _result(TableResult,
+                   _native.table([_die(d, "--die") for d in dice], seating, opts, progress))
+
+
+def search(file: Union[str, os.PathLike, None] = None, *, faces: Optional[int] = None,
+           values: Union[str, Sequence[int], None] = None,
+           error_probability: Optional[float] = None, epsilon: Optional[float] = None,
+           max_games: Optional[int] = None, top: Optional[int] = None,
+           design: Optional[str] = None, max_die_games: Optional[int] = None,
+           seed: Optional[int] = None, max_rolls: Optional[int] = None,
+           threads: Optional[int] = None, track: Optional[int] = None,
+           offset: Optional[int] = None, pieces: Optional[int] = None,
+           goal_fields: Optional[int] = None, profile: Optional[str] = None,
+           rules: Optional[Rules] = None, strategy: Optional[str] = None,
+           confirm: Optional[int] = None, tolerance: Optional[float] = None,
+           max_memory: Union[int, str, None] = None,
+           store: Union[str, os.PathLike, None] = None,
+           plot: Union[str, os.PathLike, None] = None, overwrite: bool = False) -> SearchResult:
+    """The best die of a family (``search``): the dice of ``file`` (a dice file), or every
+    die with ``faces`` faces drawn from ``values`` (``"1..6"``, or ``(1, 6)``).
+
+    Answers, each with probability at least 1 - ``error_probability``: the best mean
+    P(win), the Condorcet winner, the maximin die and cycles among the ``top`` dice; games
+    go to the pairs still undecided (``design``: ``"racing"``, ``"round-robin"`` or
+    ``"screening"``), at most ``max_games`` per pair; ``confirm`` dice are solved exactly
+    pair by pair. ``store`` keeps the search in a directory so that it resumes. Options left
+    at ``None`` take the command's defaults. Runs the CLI's own ``search`` (no progress
+    callback; after Ctrl-C it finishes in the background).
+    """
+    if isinstance(values, (list, tuple)):
+        if len(values) != 2:
+            raise ValueError(f"values must be 'A..B' or (A, B), got {values!r}")
+        values = f"{values[0]}..{values[1]}"
+    argv = ["search"] + ([] if file is None else [os.fspath(file)])
+    argv += _argv(faces=faces, values=values, error_probability=error_probability,
+                  epsilon=epsilon, max_games=max_games, top=top, design=design,
+                  max_die_games=max_die_games, seed=seed, max_rolls=max_rolls,
+                  threads=threads, **_board(track, offset, pieces, goal_fields, profile, rules),
+                  strategy=strategy, confirm=confirm, tolerance=tolerance,
+                  max_memory=max_memory, store=_path(store), plot=_path(plot),
+                  overwrite=overwrite)
+    return SearchResult(json.loads(_native.cli(argv)))
+
+
+def advise(a: DieLike, b: DieLike, position: str, face: int, *,
+           track: Optional[int] = None, offset: Optional[int] = None,
+           pieces: Optional[int] = None, goal_fields: Optional[int] = None,
+           profile: Optional[str] = None, rules: Optional[Rules] = None,
+           tolerance: Optional[float] = None, max_memory: Union[int, str, None] = None,
+           strategy_a: Optional[str] = None, strategy_b: Optional[str] = None,
+           games: Optional[int] = None, seed: Optional[int] = None,
+           max_rolls: Optional[int] = None) -> AdviseResult:
+    """Every legal move of roll ``face`` in ``position`` (e.g. ``"A:0,17,c B:A,5 turn:A"``)
+    with its value (``advise``): solved exactly where it fits in ``max_memory``, else
+    simulated (``games`` per move, the players then playing ``strategy_a`` and
+    ``strategy_b``). The profile defaults to ``"choice"``, as the command's; a profile
+    without ``choice`` is refused. Runs the CLI's own ``advise``.
+    """
+    argv = ["advise", "--a", _die_text(a, "--a"), "--b", _die_text(b, "--b"),
+            "--position", str(position), "--face", str(face)]
+    argv += _argv(**_board(track, offset, pieces, goal_fields, profile, rules),
+                  tolerance=tolerance, max_memory=max_memory, strategy_a=strategy_a,
+                  strategy_b=strategy_b, games=games, seed=seed, max_rolls=max_rolls)
+    return AdviseResult(json.loads(_native.cli(argv)))
+
+
+def play(a: DieLike, b: DieLike, *more: DieLike, seed: int = 1, first: str = "a",
+         max_rolls: Optional[int] = None, players: Optional[int] = None,
+         track: Optional[int] = None, offset: Optional[int] = None,
+         pieces: Optional[int] = None, goal_fields: Optional[int] = None,
+         profile: Optional[str] = None, rules: Optional[Rules] = None,
+         strategy: Optional[str] = None, strategy_a: Optional[str] = None,
+         strategy_b: Optional[str] = None) -> PlayResult:
+    """One game, roll by roll (``play``), returned as data: ``to_dict()["turns"]`` has one
+    entry per roll (``roll``, ``player``, ``face``, ``move`` ``{from, to}`` or ``None``,
+    ``rule``, ``choices``, ``captured``, ``rolls_again``, ``winner``, ``pieces``);
+    ``str(result)`` is the narration the command prints.
+
+    ``first`` (``"a"`` or ``"b"``) starts; dice after ``b`` (``more``) sit at seats C and D
+    of a table of 3 or 4 (``players`` defaults to their count), where seat A moves first.
+    """
+    argv = ["play", "--a", _die_text(a, "--a"), "--b", _die_text(b, "--b")]
+    for d in more:
+        argv += ["--die", _die_text(d, "--die")]
+    if players is None and more:
+        players = 2 + len(more)
+    argv += _argv(seed=seed, first=first, max_rolls=max_rolls, players=players,
+                  **_board(track, offset, pieces, goal_fields, profile, rules),
+                  strategy=strategy, strategy_a=strategy_a, strategy_b=strategy_b)
+    data = json.loads(_native.cli(argv))
+    # The same game again (the same seed), as the narration: one game is quick.
+    return PlayResult(data, _native.cli(argv, "table"))

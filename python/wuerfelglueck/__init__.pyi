@@ -106,12 +106,73 @@ class GameResult(Result):
 
 class ConvergeResult(Result): ...
 
+class TableResult(Result):
+    dice: list[str]
+    players: int
+    seating: str
+    p_win: list[float]
+    ci95: list[list[float]]
+    unfinished: int
+    endless: int
+    per_seat: list[list[Optional[float]]]
+    games: int
+    seed: int
+    profile: str
+    board: str
+    max_rolls: int
+    mean_rolls: Optional[float]
+    precision: Optional[float]
+
+class SearchResult(Result):
+    family: list[str]
+    family_description: str
+    best_mean: dict[str, Any]
+    condorcet: Optional[str]
+    condorcet_status: str
+    maximin: dict[str, Any]
+    cycles: list[Any]
+    top: list[str]
+    games: int
+    dice: list[dict[str, Any]]
+    confirmation: list[dict[str, Any]]
+    profile: str
+    strategy: str
+    board: str
+    seed: int
+    seconds: float
+    notes: list[str]
+
+class AdviseResult(Result):
+    board: str
+    profile: str
+    position: str
+    mover: str
+    face: int
+    method: str
+    strategies: list[str]
+    games: int
+    moves: list[dict[str, Any]]
+    note: str
+
+class PlayResult(Result):
+    dice: list[str]
+    board: str
+    profile: str
+    seed: int
+    first: str
+    strategies: Optional[list[str]]
+    start: dict[str, str]
+    turns: list[dict[str, Any]]
+    end: str
+    winner: Optional[str]
+
 def duel(a: DieLike, b: DieLike, *, games: Optional[int] = None,
          precision: Optional[float] = None, seed: int = 1, max_rolls: int = 100_000,
          threads: Optional[int] = None, track: Optional[int] = None,
          offset: Optional[int] = None, pieces: Optional[int] = None,
          goal_fields: Optional[int] = None, profile: Optional[str] = None,
-         rules: Optional[Rules] = None,
+         rules: Optional[Rules] = None, strategy: Optional[str] = None,
+         strategy_a: Optional[str] = None, strategy_b: Optional[str] = None,
          progress: Progress = None) -> DuelResult: ...
 def rank(dice: Union[PathLike, Sequence[DieLike]], *, exact: bool = False,
          games: Optional[int] = None, precision: Optional[float] = None, seed: int = 1,
@@ -122,13 +183,49 @@ def rank(dice: Union[PathLike, Sequence[DieLike]], *, exact: bool = False,
          tolerance: float = 1e-9,
          max_memory: Union[int, str, None] = None, store: Optional[PathLike] = None,
          plot: Optional[PathLike] = None, overwrite: bool = False,
-         progress: Progress = None) -> RankResult: ...
+         strategy: Optional[str] = None, progress: Progress = None) -> RankResult: ...
 def solve(a: DieLike, b: DieLike, *, tolerance: float = 1e-12, max_sweeps: int = 100_000,
           max_memory: Union[int, str, None] = None, threads: Optional[int] = None,
           matrix_free: bool = False, f32: bool = False, track: Optional[int] = None,
           offset: Optional[int] = None, pieces: Optional[int] = None,
           goal_fields: Optional[int] = None, profile: Optional[str] = None,
-          rules: Optional[Rules] = None, progress: Progress = None) -> SolveResult: ...
+          rules: Optional[Rules] = None, strategy_a: Optional[str] = None,
+          strategy_b: Optional[str] = None, progress: Progress = None) -> SolveResult: ...
+def table(dice: Sequence[DieLike], *, games: Optional[int] = None,
+          precision: Optional[float] = None, seed: int = 1, seating: str = "all",
+          max_rolls: int = 100_000, threads: Optional[int] = None,
+          track: Optional[int] = None, offset: Optional[int] = None,
+          pieces: Optional[int] = None, goal_fields: Optional[int] = None,
+          profile: Optional[str] = None, rules: Optional[Rules] = None,
+          progress: Progress = None) -> TableResult: ...
+def search(file: Optional[PathLike] = None, *, faces: Optional[int] = None,
+           values: Union[str, Sequence[int], None] = None,
+           error_probability: Optional[float] = None, epsilon: Optional[float] = None,
+           max_games: Optional[int] = None, top: Optional[int] = None,
+           design: Optional[str] = None, max_die_games: Optional[int] = None,
+           seed: Optional[int] = None, max_rolls: Optional[int] = None,
+           threads: Optional[int] = None, track: Optional[int] = None,
+           offset: Optional[int] = None, pieces: Optional[int] = None,
+           goal_fields: Optional[int] = None, profile: Optional[str] = None,
+           rules: Optional[Rules] = None, strategy: Optional[str] = None,
+           confirm: Optional[int] = None, tolerance: Optional[float] = None,
+           max_memory: Union[int, str, None] = None, store: Optional[PathLike] = None,
+           plot: Optional[PathLike] = None, overwrite: bool = False) -> SearchResult: ...
+def advise(a: DieLike, b: DieLike, position: str, face: int, *,
+           track: Optional[int] = None, offset: Optional[int] = None,
+           pieces: Optional[int] = None, goal_fields: Optional[int] = None,
+           profile: Optional[str] = None, rules: Optional[Rules] = None,
+           tolerance: Optional[float] = None, max_memory: Union[int, str, None] = None,
+           strategy_a: Optional[str] = None, strategy_b: Optional[str] = None,
+           games: Optional[int] = None, seed: Optional[int] = None,
+           max_rolls: Optional[int] = None) -> AdviseResult: ...
+def play(a: DieLike, b: DieLike, *more: DieLike, seed: int = 1, first: str = "a",
+         max_rolls: Optional[int] = None, players: Optional[int] = None,
+         track: Optional[int] = None, offset: Optional[int] = None,
+         pieces: Optional[int] = None, goal_fields: Optional[int] = None,
+         profile: Optional[str] = None, rules: Optional[Rules] = None,
+         strategy: Optional[str] = None, strategy_a: Optional[str] = None,
+         strategy_b: Optional[str] = None) -> PlayResult: ...
 def wubbel(*, goal: Optional[int] = None, bust: Optional[int] = None, faces: DieLike = "1..6",
            tolerance: Optional[float] = None, query: Optional[Sequence[int]] = None,
            compare: bool = False, hold: Optional[Sequence[int]] = None,

@@ -1,11 +1,13 @@
 //! `play`: one game, roll by roll, for checking the rules by eye.
 
-use super::CliError;
 use super::common::{RulesArgs, matchup, parse_die, seats};
 use super::strategy::StrategyArgs;
+use super::{CliError, Format};
+use crate::report::{PlayCapture, PlayMove, PlayReport, PlayTurn};
 use crate::rules::{GameState, LegalMoves, MoveRule, PieceMove, RollOutcome, Rules};
 use crate::sim::StreamKey;
 use clap::Args;
+use std::collections::BTreeMap;
 use std::io::Write;
 
 /// Play one game and print every roll.
@@ -38,15 +40,36 @@ pub struct PlayArgs {
     /// Strategies under --profile choice.
     #[command(flatten)]
     pub strategy: StrategyArgs,
+    /// Output format: the game narrated roll by roll, or the same game as data.
+    #[arg(long, default_value_t = Format::Table, value_parser = Format::parser(<PlayReport as crate::report::Report>::FORMATS))]
+    pub format: Format,
 }
 
 const NAMES: [&str; 2] = ["A", "B"];
 
 /// Runs `play`.
 pub fn run(args: PlayArgs, out: &mut dyn Write) -> Result<(), CliError> {
+    let report = game(&args)?;
+    crate::report::write(out, &report, args.format)?;
+    Ok(())
+}
+
+/// The pieces of every seat, by seat name.
+fn pieces(names: &[&str], describe: impl Fn(usize) -> String) -> BTreeMap<String, String> {
+    names
+        .iter()
+        .enumerate()
+        .map(|(s, name)| (name.to_string(), describe(s)))
+        .collect()
+}
+
+/// Plays the game of `args`: its narration (the table) and its data.
+pub fn game(args: &PlayArgs) -> Result<PlayReport, CliError> {
     if args.players != 2 || !args.more_dice.is_empty() {
-        return play_at_table(&args, out);
+        return play_at_table(args);
     }
+    let mut text = Vec::new();
+    let out = &mut text;
     let rules = args.rules.rules()?;
     let a = parse_die("--a", &args.die_a)?;
     let b = parse_die("--b", &args.die_b)?;
@@ -58,6 +81,20 @@ pub fn run(args: PlayArgs, out: &mut dyn Write) -> Result<(), CliError> {
     let default_first = usize::from(args.first == "b");
     let first = matchup.first_player(default_first, &mut rng);
     let board = rules.board();
+    let [sa, sb] = matchup.strategies();
+    let mut report = PlayReport {
+        dice: vec![a.to_string(), b.to_string()],
+        board: board.to_string(),
+        profile: rules.profile().to_string(),
+        seed: args.seed,
+        first: NAMES[first].to_string(),
+        strategies: Some(vec![sa.name(), sb.name()]),
+        start: pieces(&NAMES, |p| describe(&rules, &GameState::start(first), p)),
+        turns: Vec::new(),
+        end: "max_rolls".to_string(),
+        winner: None,
+        table: String::new(),
+    };
     writeln!(
         out,
         "A = {a} (player 1), B = {b} (player 2); rules {} on board {board}; seed {}",
@@ -97,6 +134,25 @@ pub fn run(args: PlayArgs, out: &mut dyn Write) -> Result<(), CliError> {
         let outcome = rules
             .play_move(&mut state, face, chosen)
             .map_err(|e| CliError::failure(format!("internal error: the strategy chose {e}")))?;
+        report.turns.push(PlayTurn {
+            roll,
+            player: NAMES[mover].to_string(),
+            face,
+            movement: outcome.movement.map(|m| play_move(&rules, &m)),
+            rule: outcome.movement.map(|m| rule_name(m.rule).to_string()),
+            choices: if legal.len() < 2 {
+                Vec::new()
+            } else {
+                legal.iter().map(|m| move_text(&rules, &m)).collect()
+            },
+            captured: outcome.captured.map(|f| PlayCapture {
+                player: NAMES[1 - outcome.mover].to_string(),
+                field: board.field_name(f),
+            }),
+            rolls_again: outcome.rolls_again && outcome.winner.is_none(),
+            winner: outcome.winner.map(|w| NAMES[w].to_string()),
+            pieces: pieces(&NAMES, |p| describe(&rules, &state, p)),
+        });
         writeln!(
             out,
             "{roll:>5}  {} rolls {face:>2}: {:<52} A: {}   B: {}",
@@ -107,11 +163,14 @@ pub fn run(args: PlayArgs, out: &mut dyn Write) -> Result<(), CliError> {
         )?;
         if let Some(w) = outcome.winner {
             writeln!(out, "{} wins after {roll} rolls.", NAMES[w])?;
-            return Ok(());
+            report.end = "won".to_string();
+            report.winner = Some(NAMES[w].to_string());
+            return finished(report, text);
         }
         if crate::sim::never_ends(&rules, matchup.dice(), &state) {
             writeln!(out, "Nobody can ever move again: the game never ends.")?;
-            return Ok(());
+            report.end = "never_ends".to_string();
+            return finished(report, text);
         }
     }
     writeln!(
@@ -119,7 +178,32 @@ pub fn run(args: PlayArgs, out: &mut dyn Write) -> Result<(), CliError> {
         "No winner after {} rolls (--max-rolls).",
         args.max_rolls
     )?;
-    Ok(())
+    finished(report, text)
+}
+
+/// The report with its narration.
+fn finished(mut report: PlayReport, text: Vec<u8>) -> Result<PlayReport, CliError> {
+    report.table = String::from_utf8(text).expect("the narration is UTF-8");
+    Ok(report)
+}
+
+/// A move as data (fields in the mover's numbering, `B` for the waiting area).
+fn play_move(rules: &Rules, m: &PieceMove) -> PlayMove {
+    let board = rules.board();
+    PlayMove {
+        from: m.from.map_or("B".to_string(), |f| board.field_name(f)),
+        to: board.field_name(m.to),
+    }
+}
+
+/// The rule that chose a move, in the table's words.
+fn rule_name(rule: MoveRule) -> &'static str {
+    match rule {
+        MoveRule::BringIn => "brought in",
+        MoveRule::ClearStart => "clears the start field",
+        MoveRule::Frontmost => "frontmost that can move",
+        MoveRule::Chosen => "chosen",
+    }
 }
 
 fn describe(rules: &Rules, state: &GameState, player: usize) -> String {
@@ -148,12 +232,7 @@ fn narrate(rules: &Rules, o: &RollOutcome) -> String {
     let mut text = match o.movement {
         None => "no piece can move".to_string(),
         Some(m) => {
-            let why = match m.rule {
-                MoveRule::BringIn => "brought in",
-                MoveRule::ClearStart => "clears the start field",
-                MoveRule::Frontmost => "frontmost that can move",
-                MoveRule::Chosen => "chosen",
-            };
+            let why = rule_name(m.rule);
             format!("{} ({why})", move_text(rules, &m).replace("->", " -> "))
         }
     };
@@ -174,7 +253,9 @@ fn narrate(rules: &Rules, o: &RollOutcome) -> String {
 const SEAT_NAMES: [&str; crate::rules::MAX_SEATS] = ["A", "B", "C", "D"];
 
 /// Runs `play --players N`: one table game, roll by roll, every seat's pieces after each.
-pub fn play_at_table(args: &PlayArgs, out: &mut dyn Write) -> Result<(), CliError> {
+pub fn play_at_table(args: &PlayArgs) -> Result<PlayReport, CliError> {
+    let mut narration = Vec::new();
+    let out = &mut narration;
     let rules = args.rules.rules()?;
     let players = args.players;
     if args.more_dice.len() + 2 != players {
@@ -240,6 +321,22 @@ pub fn play_at_table(args: &PlayArgs, out: &mut dyn Write) -> Result<(), CliErro
             .join("   ")
     };
     writeln!(out, "A starts.   {}", show(&state))?;
+    let describe_all = |state: &crate::rules::SeatState| {
+        pieces(&SEAT_NAMES[..players], |s| seats.describe(state, s))
+    };
+    let mut report = PlayReport {
+        dice: dice.iter().map(|d| d.to_string()).collect(),
+        board: board.to_string(),
+        profile: rules.profile().to_string(),
+        seed: args.seed,
+        first: "A".to_string(),
+        strategies: None,
+        start: describe_all(&state),
+        turns: Vec::new(),
+        end: "max_rolls".to_string(),
+        winner: None,
+        table: String::new(),
+    };
     for roll in 1..=args.max_rolls {
         let mover = usize::from(state.to_move);
         let face = seated[mover].roll(&mut rng);
@@ -263,6 +360,21 @@ pub fn play_at_table(args: &PlayArgs, out: &mut dyn Write) -> Result<(), CliErro
         if !turn.won && !turn.passes {
             text += "; rolls again";
         }
+        report.turns.push(PlayTurn {
+            roll,
+            player: SEAT_NAMES[mover].to_string(),
+            face,
+            movement: movement.map(|m| play_move(&rules, &m)),
+            rule: None,
+            choices: Vec::new(),
+            captured: turn.captured.map(|(seat, field)| PlayCapture {
+                player: SEAT_NAMES[seat].to_string(),
+                field: board.field_name(field),
+            }),
+            rolls_again: !turn.won && !turn.passes,
+            winner: turn.won.then(|| SEAT_NAMES[mover].to_string()),
+            pieces: describe_all(&state),
+        });
         writeln!(
             out,
             "{roll:>5}  {} rolls {face:>2}: {text:<40} {}",
@@ -271,11 +383,14 @@ pub fn play_at_table(args: &PlayArgs, out: &mut dyn Write) -> Result<(), CliErro
         )?;
         if turn.won {
             writeln!(out, "{} wins after {roll} rolls.", SEAT_NAMES[mover])?;
-            return Ok(());
+            report.end = "won".to_string();
+            report.winner = Some(SEAT_NAMES[mover].to_string());
+            return finished(report, narration);
         }
         if crate::sim::table_never_ends(&seats, &seated, &state.pieces, state.to_move) {
             writeln!(out, "Nobody can ever move again: the game never ends.")?;
-            return Ok(());
+            report.end = "never_ends".to_string();
+            return finished(report, narration);
         }
     }
     writeln!(
@@ -283,5 +398,5 @@ pub fn play_at_table(args: &PlayArgs, out: &mut dyn Write) -> Result<(), CliErro
         "No winner after {} rolls (--max-rolls).",
         args.max_rolls
     )?;
-    Ok(())
+    finished(report, narration)
 }

@@ -80,20 +80,7 @@ pub struct RankArgs {
 /// Runs `rank`.
 pub fn run(args: RankArgs, out: &mut dyn Write) -> Result<(), CliError> {
     let rules = args.rules.rules()?;
-    let strategy = rank_strategy(&args.strategy, &rules)?;
-    // Under --exact the strategies are the solver's: the rules' own moves, or under choice
-    // optimal play on both sides. A heuristic is only simulated.
-    if args.exact && args.strategy.strategy.is_some() {
-        return Err(CliError::input(format!(
-            "--strategy {strategy} with --exact: the exact ranking solves {}; leave out \
-             --exact to simulate a strategy",
-            if rules.profile().choice {
-                "optimal play on both sides"
-            } else {
-                "the rules' own moves"
-            }
-        )));
-    }
+    let strategy = ranking_strategy(&args.strategy, &rules, args.exact)?;
     let plot = check_plot(args.plot.as_deref(), args.overwrite)?;
     let (dice, source) = match &args.file {
         Some(file) => (read_dice(file)?, file.display().to_string()),
@@ -211,6 +198,30 @@ pub fn run(args: RankArgs, out: &mut dyn Write) -> Result<(), CliError> {
             .map_err(plot_error)?;
     }
     Ok(())
+}
+
+/// The one strategy every die plays in a ranking, checked as `rank` checks it (also by the
+/// Python package): under `exact` the strategies are the solver's (the rules' own moves, or
+/// under choice optimal play on both sides), so `--strategy` is refused there.
+pub fn ranking_strategy(
+    args: &StrategyArgs,
+    rules: &Rules,
+    exact: bool,
+) -> Result<Strategy, CliError> {
+    let strategy = rank_strategy(args, rules)?;
+    // A heuristic is only simulated.
+    if exact && args.strategy.is_some() {
+        return Err(CliError::input(format!(
+            "--strategy {strategy} with --exact: the exact ranking solves {}; leave out \
+             --exact to simulate a strategy",
+            if rules.profile().choice {
+                "optimal play on both sides"
+            } else {
+                "the rules' own moves"
+            }
+        )));
+    }
+    Ok(strategy)
 }
 
 /// The one strategy every die plays in a ranking (or a search).

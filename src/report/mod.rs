@@ -14,6 +14,7 @@ mod converge;
 mod duel;
 pub mod files;
 mod pig;
+mod play;
 pub mod plot;
 mod ranking;
 mod search;
@@ -28,6 +29,7 @@ pub use converge::{
 pub use duel::{DuelReport, write_duel};
 pub use files::{OutputFile, PlotError};
 pub use pig::{ComparisonReport, GameReport, QueryReport, SimulationReport};
+pub use play::{PlayCapture, PlayMove, PlayReport, PlayTurn};
 pub use ranking::RankReport;
 pub use search::{BestMean, ConfirmationLine, DieLine, Maximin, OpenCandidate, SearchReport};
 pub use solve::{BoundsReport, DifferenceReport, SolveReport};
