@@ -533,6 +533,28 @@ fn rank(
     })
 }
 
+/// The command line's defaults, as the CLI's own definition holds them: for every command,
+/// every long option with a default value (`--max-rolls` as `max_rolls`) and its default as
+/// the CLI prints it. The package's signatures are tested against it.
+#[pyfunction]
+fn cli_defaults() -> std::collections::BTreeMap<String, std::collections::BTreeMap<String, String>>
+{
+    Cli::definition()
+        .get_subcommands()
+        .map(|command| {
+            let defaults = command
+                .get_arguments()
+                .filter_map(|arg| {
+                    let long = arg.get_long()?;
+                    let value = arg.get_default_values().first()?;
+                    Some((long.replace('-', "_"), value.to_string_lossy().into_owned()))
+                })
+                .collect();
+            (command.get_name().to_string(), defaults)
+        })
+        .collect()
+}
+
 /// `solve`: one matchup solved exactly (the CLI's `solve`).
 #[pyfunction]
 #[pyo3(signature = (a, b, opts, progress=None))]
@@ -937,6 +959,7 @@ fn _native(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(solve, m)?)?;
     m.add_function(wrap_pyfunction!(table, m)?)?;
     m.add_function(wrap_pyfunction!(cli, m)?)?;
+    m.add_function(wrap_pyfunction!(cli_defaults, m)?)?;
     m.add_function(wrap_pyfunction!(rank_plan, m)?)?;
     m.add_function(wrap_pyfunction!(memory_bytes, m)?)?;
     m.add_function(wrap_pyfunction!(rank_pair, m)?)?;
