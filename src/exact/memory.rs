@@ -182,6 +182,14 @@ pub fn table_bytes(rules: &Rules, configs: [u64; 2], dice: [&Die; 2]) -> u64 {
         .fold(0u64, u64::saturating_add)
 }
 
+/// The joint indices over two configuration sets of these sizes: every pair, both sides to
+/// move, every tries level (saturating).
+pub fn joint_indices(rules: &Rules, configs: [u64; 2]) -> u64 {
+    configs[0]
+        .saturating_mul(configs[1])
+        .saturating_mul(2 * u64::from(tries_levels(rules)))
+}
+
 /// Tries levels of the joint index under these rules: 3 under `three-tries`, else 1.
 pub fn tries_levels(rules: &Rules) -> u8 {
     if rules.profile().three_tries { 3 } else { 1 }
@@ -223,10 +231,7 @@ pub fn estimate_memory(rules: &Rules, a: &Die, b: &Die) -> MemoryEstimate {
     let ca = player_configs(rules, a);
     let cb = player_configs(rules, b);
     let (na, nb) = (ca.len() as u64, cb.len() as u64);
-    let product = na
-        .saturating_mul(nb)
-        .saturating_mul(2)
-        .saturating_mul(u64::from(tries_levels(rules)));
+    let product = joint_indices(rules, [na, nb]);
     // The bound visits every pair of configurations; beyond 2^40 indices the state set's
     // bit map alone (P / 4 bytes) exceeds any machine, so the product itself is the bound.
     let states = if product > 1 << 40 {

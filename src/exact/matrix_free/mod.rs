@@ -257,9 +257,7 @@ pub fn solve_full_with(
     let configs = ordered.each_ref().map(|(c, _)| c.len() as u64);
     // The joint index as the sparse solver has it: sides and tries levels (only level 0
     // is stored, see `tries`).
-    let product = configs[0]
-        .saturating_mul(configs[1])
-        .saturating_mul(2 * u64::from(memory::tries_levels(rules)));
+    let product = memory::joint_indices(rules, configs);
     let fits = |bytes: u64| options.max_memory.is_none_or(|l| bytes <= l);
     let memory_error = |bytes: u64| ExactError::Memory {
         states: product,

@@ -38,13 +38,6 @@ pub struct Model {
     pub build_seconds: f64,
 }
 
-/// The joint indices of two configuration sets: both sides to move, every tries level.
-fn product_of(sizes: [u64; 2], rules: &Rules) -> u64 {
-    sizes[0]
-        .saturating_mul(sizes[1])
-        .saturating_mul(2 * u64::from(memory::tries_levels(rules)))
-}
-
 impl Model {
     /// Enumerates, builds and classifies the chain of `a` (player 1) against `b`, refusing
     /// when the memory estimate exceeds `options.max_memory`.
@@ -77,7 +70,12 @@ impl Model {
         let max_faces = memory::max_outcomes(rules, a, b);
         let tables = memory::table_bytes(rules, sizes, [a, b]);
         let estimate_of = |states: u64| {
-            let mut e = MemoryEstimate::new(sizes, product_of(sizes, rules), states, max_faces);
+            let mut e = MemoryEstimate::new(
+                sizes,
+                memory::joint_indices(rules, sizes),
+                states,
+                max_faces,
+            );
             e.bytes = e.bytes.saturating_add(tables);
             e
         };
