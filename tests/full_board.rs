@@ -8,6 +8,7 @@ use wuerfelglueck::exact::checks::against_simulation;
 use wuerfelglueck::exact::matrix_free::{
     FullOptions, Storage, ZLayout, estimate_bytes, solve_full, solve_full_with, survey,
 };
+use wuerfelglueck::exact::memory::table_bytes;
 use wuerfelglueck::exact::sparse::solve::CAN_NEVER;
 use wuerfelglueck::exact::{
     ExactError, ExactResult, Model, SolveOptions, SolverUsed, checks::check_result, solve_fitting,
@@ -178,7 +179,12 @@ fn three_tries_falls_back_to_the_matrix_free_solver() {
     let reference = solve_matchup(&r, &a, &b, &options(1e-10)).unwrap();
     let cells = reference.stats.configs[0] * reference.stats.configs[1];
     let limit = SolveOptions {
-        max_memory: Some(estimate_bytes(reference.stats.configs, None, 8)),
+        max_memory: Some(estimate_bytes(
+            reference.stats.configs,
+            None,
+            8,
+            table_bytes(&r, reference.stats.configs, [&a, &b]),
+        )),
         ..options(1e-10)
     };
     assert!(cells > 0);
@@ -298,9 +304,11 @@ fn auto_storage_is_chosen_after_the_never_ending_search() {
     assert_eq!((reference.z_states, reference.never_passes), (None, 0));
     let configs = reference.result.stats.configs;
     let z = survey(&r, &a, &b).unwrap().z_states;
-    let bytes = |layout, value_bytes| estimate_bytes(configs, Some((layout, z)), value_bytes);
+    let tables = table_bytes(&r, configs, [&a, &b]);
+    let bytes =
+        |layout, value_bytes| estimate_bytes(configs, Some((layout, z)), value_bytes, tables);
     let (dense_f64, sparse_f64) = (bytes(ZLayout::Dense, 8), bytes(ZLayout::Sparse, 8));
-    assert!(estimate_bytes(configs, None, 8) < sparse_f64 && sparse_f64 < dense_f64);
+    assert!(estimate_bytes(configs, None, 8, tables) < sparse_f64 && sparse_f64 < dense_f64);
     assert!(bytes(ZLayout::Dense, 4) < sparse_f64);
     for (limit, storage, layout) in [
         (dense_f64, Storage::F64, ZLayout::Dense),
@@ -381,7 +389,8 @@ fn z_is_kept_where_the_never_ending_set_can_be_reached() {
         }
         // The same solve with `Z` kept only where it is needed: the memory counted is that
         // of the kept `Z`, the figures those of the sparse solver.
-        let dense = estimate_bytes(stats.configs, Some((ZLayout::Dense, z_states)), 8);
+        let tables = table_bytes(&r, stats.configs, [&da, &db]);
+        let dense = estimate_bytes(stats.configs, Some((ZLayout::Dense, z_states)), 8, tables);
         let opts = SolveOptions {
             max_memory: Some(dense - 1),
             ..options(1e-11)
@@ -392,7 +401,7 @@ fn z_is_kept_where_the_never_ending_set_can_be_reached() {
         assert_eq!(kept.z_states, Some(z_states), "{what}");
         assert_eq!(
             kept.result.stats.memory_bytes,
-            estimate_bytes(stats.configs, Some((ZLayout::Sparse, z_states)), 8),
+            estimate_bytes(stats.configs, Some((ZLayout::Sparse, z_states)), 8, tables),
             "{what}"
         );
         check_result(&kept.result, 1e-11).unwrap_or_else(|e| panic!("{what}: {e}"));

@@ -152,7 +152,8 @@ pub fn least_memory(rules: &Rules, a: &Die, b: &Die) -> u64 {
         // The matrix-free solver does not support three-tries.
         return sparse.bytes;
     }
-    let matrix_free = super::matrix_free::estimate_bytes(sparse.configs, None, 4);
+    let tables = super::memory::table_bytes(rules, sparse.configs, [a, b]);
+    let matrix_free = super::matrix_free::estimate_bytes(sparse.configs, None, 4, tables);
     sparse.bytes.min(matrix_free)
 }
 

@@ -167,8 +167,9 @@ pub fn max_outcomes(rules: &Rules, a: &Die, b: &Die) -> u64 {
     effective_faces(board, a).max(effective_faces(board, b))
 }
 
-/// Bytes of the per-player move tables of the rules-fixed game: an entry per configuration
-/// and distinct face (16 bytes) and a capture entry per track field.
+/// Bytes of the per-player move tables the matrix-free solver builds
+/// ([`super::tables::PlayerTables`]): an entry per configuration and distinct face (at most
+/// 16 bytes) and a capture entry per track field. The sparse solver builds none.
 pub fn table_bytes(rules: &Rules, configs: [u64; 2], dice: [&Die; 2]) -> u64 {
     let track = u64::from(rules.board().track_len());
     (0..2)
@@ -239,11 +240,7 @@ pub fn estimate_memory(rules: &Rules, a: &Die, b: &Die) -> MemoryEstimate {
     } else {
         state_bound(rules, &ca, &cb)
     };
-    let mut estimate = MemoryEstimate::new([na, nb], product, states, max_outcomes(rules, a, b));
-    estimate.bytes = estimate
-        .bytes
-        .saturating_add(table_bytes(rules, [na, nb], [a, b]));
-    estimate
+    MemoryEstimate::new([na, nb], product, states, max_outcomes(rules, a, b))
 }
 
 /// The machine's RAM from `/proc/meminfo` (`MemTotal`), `None` where that is not readable.

@@ -134,11 +134,18 @@ pub struct FullOutcome {
 /// Bytes of the values, flags and tables of a matrix-free solve over `configs`
 /// configurations, `value_bytes` bytes a value: `V` and `W` for every state of the
 /// product, and with a never-ending set `z` = `Some((layout, z_states))`: `Z` for every
-/// state or, sparse, for the `z_states` that can reach it ([`storage::values_bytes`]).
-pub fn estimate_bytes(configs: [u64; 2], z: Option<(ZLayout, u64)>, value_bytes: u64) -> u64 {
+/// state or, sparse, for the `z_states` that can reach it ([`storage::values_bytes`]);
+/// `tables` the per-player move tables ([`memory::table_bytes`]).
+pub fn estimate_bytes(
+    configs: [u64; 2],
+    z: Option<(ZLayout, u64)>,
+    value_bytes: u64,
+    tables: u64,
+) -> u64 {
     let cells = configs[0].saturating_mul(configs[1]);
     storage::values_bytes(cells.saturating_mul(2), z, value_bytes)
         .saturating_add(cells) // the flag byte per cell
+        .saturating_add(tables)
         .saturating_add(memory::FIXED_BYTES)
 }
 
@@ -205,12 +212,13 @@ pub fn survey(rules: &Rules, a: &Die, b: &Die) -> Result<Survey, ExactError> {
     }
     let ordered = [Game::configs(rules, a), Game::configs(rules, b)];
     let configs = ordered.each_ref().map(|(c, _)| c.len() as u64);
+    let tables = memory::table_bytes(rules, configs, [a, b]);
     let game = Game::new(rules, [a, b], ordered);
     let counts = search_states(&game).counts;
     let z_states = search_never(&game).1;
     let bytes = |layout: ZLayout, value_bytes: u64| {
         let z = (counts.never > 0).then_some((layout, z_states));
-        estimate_bytes(configs, z, value_bytes)
+        estimate_bytes(configs, z, value_bytes, tables)
     };
     Ok(Survey {
         configs,
@@ -267,7 +275,8 @@ pub fn solve_full_with(
         limit: options.max_memory.unwrap_or(u64::MAX),
     };
     // The least this solve can need: no `Z`, in the smallest allowed storage.
-    let first = estimate_bytes(configs, None, full.storage.value_bytes());
+    let tables = memory::table_bytes(rules, configs, [a, b]);
+    let first = estimate_bytes(configs, None, full.storage.value_bytes(), tables);
     if !fits(first) {
         return Err(memory_error(first));
     }
@@ -300,7 +309,7 @@ pub fn solve_full_with(
             ZLayout::Dense => (l, 0),
             ZLayout::Sparse => (l, never_search.get_or_insert_with(|| search_never(&game)).1),
         });
-        estimate_bytes(configs, z, storage.value_bytes())
+        estimate_bytes(configs, z, storage.value_bytes(), tables)
     };
     let mut candidates = storages
         .iter()

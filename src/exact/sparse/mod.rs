@@ -68,16 +68,13 @@ impl Model {
         ];
         let sizes = [configs[0].len() as u64, configs[1].len() as u64];
         let max_faces = memory::max_outcomes(rules, a, b);
-        let tables = memory::table_bytes(rules, sizes, [a, b]);
         let estimate_of = |states: u64| {
-            let mut e = MemoryEstimate::new(
+            MemoryEstimate::new(
                 sizes,
                 memory::joint_indices(rules, sizes),
                 states,
                 max_faces,
-            );
-            e.bytes = e.bytes.saturating_add(tables);
-            e
+            )
         };
         let levels = memory::tries_levels(rules);
         let [ca, cb] = configs;
