@@ -44,9 +44,7 @@ use wuerfelglueck::report::{
     write_duel,
 };
 use wuerfelglueck::rules::Rules;
-use wuerfelglueck::sim::{
-    DuelCounts, Seating, StartCounts, StreamKey, Table, TableStop, run_duel_announced,
-};
+use wuerfelglueck::sim::{DuelCounts, Seating, StartCounts, StreamKey, Table, run_duel_announced};
 use wuerfelglueck::strategy::Strategy;
 
 /// The CLI's error as a Python exception: bad input (exit code 2) is a `ValueError`, a
@@ -642,16 +640,7 @@ fn table(
             &refs,
             &counts,
             seating,
-            TableSettings {
-                seed: sim.seed,
-                profile: rules.profile().to_string(),
-                board: rules.board().to_string(),
-                max_rolls: table.max_rolls(),
-                precision: match stop {
-                    TableStop::Precision(h) => Some(h),
-                    TableStop::Games(_) => None,
-                },
-            },
+            TableSettings::new(&rules, sim.seed, table.max_rolls(), stop),
         ))
     })
 }

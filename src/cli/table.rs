@@ -63,16 +63,7 @@ pub fn run(args: TableArgs, out: &mut dyn Write) -> Result<(), CliError> {
         &refs,
         &counts,
         args.seating,
-        TableSettings {
-            seed: args.sim.seed,
-            profile: rules.profile().to_string(),
-            board: rules.board().to_string(),
-            max_rolls: table.max_rolls(),
-            precision: match stop {
-                TableStop::Precision(h) => Some(h),
-                TableStop::Games(_) => None,
-            },
-        },
+        TableSettings::new(&rules, args.sim.seed, table.max_rolls(), stop),
     );
     crate::report::write(out, &report, args.format)?;
     Ok(())

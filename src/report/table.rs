@@ -97,6 +97,28 @@ pub struct TableSettings {
     pub precision: Option<f64>,
 }
 
+impl TableSettings {
+    /// The settings of a table played under `rules` from `seed`, with the roll cap and the
+    /// stopping rule it ran with (a half-width is promised only under `--precision`).
+    pub fn new(
+        rules: &crate::rules::Rules,
+        seed: u64,
+        max_rolls: u64,
+        stop: crate::sim::TableStop,
+    ) -> TableSettings {
+        TableSettings {
+            seed,
+            profile: rules.profile().to_string(),
+            board: rules.board().to_string(),
+            max_rolls,
+            precision: match stop {
+                crate::sim::TableStop::Precision(h) => Some(h),
+                crate::sim::TableStop::Games(_) => None,
+            },
+        }
+    }
+}
+
 impl super::Report for TableReport {
     fn csv(&self) -> Option<CsvTable> {
         let mut header: Vec<String> = ["die", "p_win", "ci95_lo", "ci95_hi"]
