@@ -181,15 +181,13 @@ struct StateFile {
 impl StateFile {
     /// FNV-1a of the JSON of everything but the checksum.
     fn content_checksum(&self) -> String {
-        let content = serde_json::to_vec(&StateFile {
+        crate::exact::store::json_checksum(&StateFile {
             format: self.format.clone(),
             version: self.version,
             options: self.options.clone(),
             state: self.state.clone(),
             checksum: None,
         })
-        .expect("a search state is plain data");
-        format!("{:016x}", crate::exact::store::fnv1a_64(&content))
     }
 }
 

@@ -446,12 +446,10 @@ impl StoredPair {
     /// The JSON of a record read back is byte for byte the JSON it was written from
     /// (fields in declaration order, floats written shortest and read back exactly).
     pub fn content_checksum(&self) -> String {
-        let content = StoredPair {
+        json_checksum(&StoredPair {
             checksum: None,
             ..self.clone()
-        };
-        let bytes = serde_json::to_vec(&content).expect("a record is plain data");
-        format!("{:016x}", fnv1a_64(&bytes))
+        })
     }
 
     /// The width this record's solve reached, from its bounds (not from the stored
@@ -666,6 +664,15 @@ pub fn fnv1a_64(bytes: &[u8]) -> u64 {
     bytes.iter().fold(OFFSET_BASIS, |hash, &byte| {
         (hash ^ u64::from(byte)).wrapping_mul(PRIME)
     })
+}
+
+/// [`fnv1a_64`] of `value`'s JSON, as 16 hexadecimal digits: the checksum of the files the
+/// program reads back (pair records, search states), computed over the value with its own
+/// checksum field left out. serde_json writes fields in declaration order and floats so
+/// that they read back exactly, so a file read back gives the bytes it was written from.
+pub fn json_checksum<T: Serialize>(value: &T) -> String {
+    let bytes = serde_json::to_vec(value).expect("plain data serialises");
+    format!("{:016x}", fnv1a_64(&bytes))
 }
 
 /// `text` if it has at most `max` bytes, else its longest prefix that leaves room for a

@@ -87,12 +87,6 @@ impl fmt::Display for PolicyFileError {
 
 impl std::error::Error for PolicyFileError {}
 
-fn fnv1a64(bytes: &[u8]) -> u64 {
-    bytes.iter().fold(0xcbf2_9ce4_8422_2325u64, |h, &b| {
-        (h ^ u64::from(b)).wrapping_mul(0x0100_0000_01b3)
-    })
-}
-
 fn body_of(table: &PolicyTable) -> Vec<u8> {
     table.words().iter().flat_map(|w| w.to_le_bytes()).collect()
 }
@@ -119,7 +113,7 @@ pub fn header(
         bits: table.bits,
         states: table.states as u64,
         body_bytes: body.len() as u64,
-        fnv1a64: format!("{:016x}", fnv1a64(&body)),
+        fnv1a64: format!("{:016x}", crate::exact::store::fnv1a_64(&body)),
     }
 }
 
@@ -306,7 +300,7 @@ pub fn read(path: &Path, rules: &Rules, dice: [&Die; 2]) -> Result<LoadedPolicy,
             header.body_bytes
         )));
     }
-    if format!("{:016x}", fnv1a64(body)) != header.fnv1a64 {
+    if format!("{:016x}", crate::exact::store::fnv1a_64(body)) != header.fnv1a64 {
         return Err(invalid("checksum mismatch (the body is damaged)".into()));
     }
     let words = body
