@@ -6,6 +6,7 @@
 //! and the value-iteration core ([`fixpoint`]) behind the exact solvers.
 #![deny(missing_docs)]
 
+pub mod api;
 pub mod cli;
 pub mod dice;
 pub mod dice_search;

@@ -24,11 +24,11 @@ use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::sync::{Arc, Mutex, mpsc};
 use std::time::{Duration, Instant};
 use wuerfelglueck::cli::common::{
-    DEFAULT_PRECISION, RulesArgs, SimArgs, check_roll_off, memory_limit, parse_die, read_dice,
+    DEFAULT_PRECISION, RulesOptions, SimOptions, check_roll_off, memory_limit, parse_die, read_dice,
     seats, table_error,
 };
 use wuerfelglueck::cli::rank::ranking_strategy;
-use wuerfelglueck::cli::strategy::StrategyArgs;
+use wuerfelglueck::cli::strategy::StrategyOptions;
 use wuerfelglueck::cli::{Cli, CliError, check_plot, plot_error, rule_error};
 use wuerfelglueck::dice::Die;
 use wuerfelglueck::exact::matrix_free::Storage;
@@ -121,8 +121,8 @@ struct Opts {
 }
 
 impl Opts {
-    fn rules_args(&self) -> Result<RulesArgs, CliError> {
-        Ok(RulesArgs {
+    fn rules_args(&self) -> Result<RulesOptions, CliError> {
+        Ok(RulesOptions {
             track: count("--track", self.track)?,
             offset: self.offset.map(|o| count("--offset", o)).transpose()?,
             pieces: count("--pieces", self.pieces)?,
@@ -136,16 +136,16 @@ impl Opts {
     }
 
     /// `--strategy`, `--strategy-a`, `--strategy-b`, checked by the CLI's own code.
-    fn strategy_args(&self) -> StrategyArgs {
-        StrategyArgs {
+    fn strategy_args(&self) -> StrategyOptions {
+        StrategyOptions {
             strategy: self.strategy.clone(),
             strategy_a: self.strategy_a.clone(),
             strategy_b: self.strategy_b.clone(),
         }
     }
 
-    fn sim(&self) -> Result<SimArgs, CliError> {
-        Ok(SimArgs {
+    fn sim(&self) -> Result<SimOptions, CliError> {
+        Ok(SimOptions {
             games: self.games.map(|g| count("--games", g)).transpose()?,
             precision: self.precision,
             seed: count("--seed", self.seed)?,

@@ -1,6 +1,6 @@
 //! `advise`: the legal moves of one roll in a position, each with its value.
 
-use super::common::{RulesArgs, memory_limit, parse_die};
+use super::common::{RulesOptions, memory_limit, parse_die};
 use super::{CliError, Format};
 use crate::exact::game::advise::{advise_exact, advise_simulated};
 use crate::exact::game::position::parse_position;
@@ -23,7 +23,7 @@ pub struct AdviseArgs {
     /// Board and rule profile (default `choice`; a profile without `choice` is refused: it
     /// leaves the mover one move, the frontmost).
     #[command(flatten)]
-    pub rules: RulesArgs,
+    pub rules: RulesOptions,
     /// The position, e.g. `A:0,17,c B:A,5 turn:A`: each player's pieces on the board in
     /// its own numbering (a track number, A for the start field, goal letters a, b, ...;
     /// the rest wait in B) and who rolls (`turn:A` when not given).

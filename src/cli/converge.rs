@@ -2,7 +2,7 @@
 //! the number of games and how often the 95 % intervals hold (default), or how honest the
 //! stopping rules are (`--stopping`).
 
-use super::common::{RulesArgs, SimArgs, parse_die, progress_bar};
+use super::common::{RulesOptions, SimOptions, parse_die, progress_bar};
 use super::{CliError, Format, check_plot, plot_error};
 use crate::exact::{SolveOptions, solve_matchup};
 use crate::experiments::Reference;
@@ -34,7 +34,7 @@ pub struct ConvergeArgs {
     pub die_b: String,
     /// Board and rule profile (default board 40/20/2/4).
     #[command(flatten)]
-    pub rules: RulesArgs,
+    pub rules: RulesOptions,
     /// Independent replicates (runs) per grid point or per stopping rule.
     #[arg(long, default_value_t = 100)]
     pub reps: u32,
@@ -167,7 +167,7 @@ pub fn run(args: ConvergeArgs, out: &mut dyn Write) -> Result<(), CliError> {
     let a = parse_die("--a", &args.die_a)?;
     let b = parse_die("--b", &args.die_b)?;
     let stopping_rules = args.stopping_rules()?;
-    let sim = SimArgs {
+    let sim = SimOptions {
         games: None,
         precision: None,
         seed: args.seed,

@@ -4,19 +4,24 @@
 //! Each subcommand has its own file with an `Args` struct and a `run` function.
 
 pub mod advise;
-pub mod common;
 pub mod converge;
 pub mod duel;
 pub mod play;
+pub mod progress;
 pub mod rank;
 pub mod search;
 pub mod solve;
-pub mod strategy;
 pub mod table;
 pub mod wubbel;
 
+/// The library's options and checks, and the terminal's progress, as the subcommands use
+/// them.
+pub mod common {
+    pub use super::progress::{progress_bar, status_line};
+    pub use crate::api::options::*;
+}
+
 use clap::{Parser, Subcommand};
-use std::fmt;
 
 /// Which die gives the best chance to win "Mensch ärgere Dich nicht"?
 #[derive(Parser, Debug)]
@@ -81,83 +86,19 @@ impl Cli {
 }
 
 pub use crate::report::Format;
-use crate::report::{OutputFile, PlotError};
-use std::path::Path;
 
-/// An error for the user, with the process exit code it maps to.
-#[derive(Debug)]
-pub struct CliError {
-    /// What went wrong, in a sentence that names the input at fault.
-    pub message: String,
-    /// Exit code: 2 for bad input, 1 for failures while running.
-    pub code: i32,
-}
-
-impl CliError {
-    /// Bad input from the user (exit code 2).
-    pub fn input(message: impl fmt::Display) -> CliError {
-        CliError {
-            message: message.to_string(),
-            code: 2,
-        }
-    }
-
-    /// A failure while running (exit code 1).
-    pub fn failure(message: impl fmt::Display) -> CliError {
-        CliError {
-            message: message.to_string(),
-            code: 1,
-        }
-    }
-}
-
-impl fmt::Display for CliError {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.write_str(&self.message)
-    }
-}
-
-impl From<std::io::Error> for CliError {
-    fn from(e: std::io::Error) -> Self {
-        CliError::failure(format!("output error: {e}"))
-    }
-}
-
-/// Maps a refused stopping rule (the one rule every solver follows,
-/// [`crate::fixpoint::StopRule::validate`]) to the option that set it.
-pub fn rule_error(e: crate::fixpoint::RuleError) -> CliError {
-    let option = match e {
-        crate::fixpoint::RuleError::Tolerance(_) => "--tolerance",
-        crate::fixpoint::RuleError::NoSweeps => "--max-sweeps",
-    };
-    CliError::input(format!("{option}: {e}"))
-}
-
-/// Maps a plotting error to the exit codes: a refused target is the user's input (2), a
-/// failure while drawing or writing is not (1).
-pub fn plot_error(e: PlotError) -> CliError {
-    if e.is_bad_target() {
-        CliError::input(format!("--plot: {e}"))
-    } else {
-        CliError::failure(format!("--plot: {e}"))
-    }
-}
-
-/// Checks the `--plot` target before any work starts (see [`OutputFile::check`]).
-pub fn check_plot(path: Option<&Path>, overwrite: bool) -> Result<Option<OutputFile>, CliError> {
-    path.map(|p| OutputFile::check(p, overwrite))
-        .transpose()
-        .map_err(plot_error)
-}
+/// An error for the user, with the process exit code it maps to (the library's).
+pub use crate::api::Error as CliError;
+pub use crate::api::{check_plot, plot_error, rule_error};
 
 /// Runs a parsed command line; output goes to `out`.
 pub fn run(cli: Cli, out: &mut dyn std::io::Write) -> Result<(), CliError> {
     // Before any work, for every command alike.
     let threads = match &cli.command {
-        Command::Rank(args) => args.sim.threads,
-        Command::Duel(args) => args.sim.threads,
-        Command::Table(args) => args.sim.threads,
-        Command::Solve(args) => args.threads,
+        Command::Rank(args) => args.options.sim.threads,
+        Command::Duel(args) => args.options.sim.threads,
+        Command::Table(args) => args.options.sim.threads,
+        Command::Solve(args) => args.options.threads,
         Command::Converge(args) => args.threads,
         Command::Search(args) => args.threads,
         Command::Advise(_) | Command::Play(_) | Command::Wubbel(_) | Command::Pig(_) => None,

@@ -1,7 +1,7 @@
 //! `play`: one game, roll by roll, for checking the rules by eye.
 
-use super::common::{RulesArgs, matchup, parse_die, seats};
-use super::strategy::StrategyArgs;
+use super::common::StrategyOptions;
+use super::common::{RulesOptions, matchup, parse_die, seats};
 use super::{CliError, Format};
 use crate::report::{PlayCapture, PlayMove, PlayReport, PlayTurn};
 use crate::rules::{GameState, LegalMoves, MoveRule, PieceMove, RollOutcome, Rules};
@@ -36,10 +36,10 @@ pub struct PlayArgs {
     pub more_dice: Vec<String>,
     /// Board and rule profile.
     #[command(flatten)]
-    pub rules: RulesArgs,
+    pub rules: RulesOptions,
     /// Strategies under --profile choice.
     #[command(flatten)]
-    pub strategy: StrategyArgs,
+    pub strategy: StrategyOptions,
     /// Output format: the game narrated roll by roll, or the same game as data.
     #[arg(long, default_value_t = Format::Table, value_parser = Format::parser(<PlayReport as crate::report::Report>::FORMATS))]
     pub format: Format,

@@ -1,10 +1,10 @@
 //! `search`: the best die of a family, by racing with anytime-valid confidence sequences,
 //! confirmed exactly where the pairs fit.
 
-use super::common::{RulesArgs, SimArgs, memory_limit, progress_bar, read_dice, status_line};
-use super::rank::rank_strategy;
-use super::strategy::StrategyArgs;
+use super::common::StrategyOptions;
+use super::common::{RulesOptions, SimOptions, memory_limit, progress_bar, read_dice, status_line};
 use super::{CliError, Format, check_plot, plot_error};
+use crate::api::rank::rank_strategy;
 use crate::dice::excerpt;
 use crate::dice_search::{
     Checkpoint, CheckpointError, DEFAULT_DIE_GAMES, Design, Family, RaceConfig, RaceState,
@@ -72,11 +72,11 @@ pub struct SearchArgs {
     pub threads: Option<usize>,
     /// Board and rule profile.
     #[command(flatten)]
-    pub rules: RulesArgs,
+    pub rules: RulesOptions,
     /// Under --profile choice: the strategy every die plays (as `rank --strategy`;
     /// --strategy-a / --strategy-b and table:FILE are refused).
     #[command(flatten)]
-    pub strategy: StrategyArgs,
+    pub strategy: StrategyOptions,
     /// Dice among which every pair is solved exactly (the top candidates and their
     /// closest rivals); 0 for none.
     #[arg(long, default_value_t = 4, value_name = "K")]
@@ -231,7 +231,7 @@ pub fn run(args: SearchArgs, out: &mut dyn Write) -> Result<(), CliError> {
             crate::report::thousands(games)
         );
     }
-    let pool = SimArgs {
+    let pool = SimOptions {
         games: None,
         precision: None,
         seed: args.seed,

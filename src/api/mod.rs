@@ -1,0 +1,241 @@
+//! One API under every front end: for each command an options type (the command's options,
+//! with their defaults defined once), validated into settings, and a function that runs the
+//! command and returns its report (whose serde form is the command's JSON).
+//!
+//! The command line (`cli`) parses flags into these options and prints the reports; the
+//! Python package turns keyword arguments into the same options (through serde, with the
+//! command line's option names) and wraps the same reports. Neither checks an option,
+//! sets a default, chooses a solver or assembles a ranking itself.
+//!
+//! Long work reports progress and can be cancelled through one small trait, [`Progress`].
+//! Errors are [`Error`]s: bad input (exit code 2, `ValueError` in Python) or a failure while
+//! running (exit code 1, `RuntimeError`), each message naming the option at fault by its
+//! command-line name (`--games`), so every front end tells the same thing.
+
+pub mod duel;
+pub mod options;
+mod output;
+pub mod rank;
+pub mod solve;
+pub mod table;
+
+pub use duel::{DuelOptions, DuelSettings, duel};
+pub use options::{RulesOptions, SimOptions, StrategyOptions, from_map};
+pub use output::{COMMANDS, Output, execute};
+pub use rank::{RankOptions, RankOutput, RankSettings, Ranked, rank};
+pub use solve::{SolveOptions, SolveSettings, solve};
+pub use table::{TableOptions, TableSettings, table};
+
+use crate::report::{OutputFile, PlotError};
+use std::fmt;
+use std::path::Path;
+use std::sync::Arc;
+use std::sync::atomic::AtomicBool;
+
+/// An error for the user, with the process exit code it maps to.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Error {
+    /// What went wrong, in a sentence that names the input at fault.
+    pub message: String,
+    /// Exit code: 2 for bad input, 1 for failures while running.
+    pub code: i32,
+}
+
+impl Error {
+    /// Bad input from the user (exit code 2).
+    pub fn input(message: impl fmt::Display) -> Error {
+        Error {
+            message: message.to_string(),
+            code: 2,
+        }
+    }
+
+    /// A failure while running (exit code 1).
+    pub fn failure(message: impl fmt::Display) -> Error {
+        Error {
+            message: message.to_string(),
+            code: 1,
+        }
+    }
+
+    /// The caller gave up ([`Progress::cancel_flag`] was set): a failure, nothing returned.
+    pub fn cancelled() -> Error {
+        Error::failure("cancelled")
+    }
+
+    /// Whether this is bad input (exit code 2) rather than a failure while running.
+    pub fn is_input(&self) -> bool {
+        self.code == 2
+    }
+}
+
+impl fmt::Display for Error {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(&self.message)
+    }
+}
+
+impl std::error::Error for Error {}
+
+impl From<std::io::Error> for Error {
+    fn from(e: std::io::Error) -> Self {
+        Error::failure(format!("output error: {e}"))
+    }
+}
+
+/// What a command tells its caller while it runs, and how the caller stops it.
+///
+/// Every method has a default that does nothing, so a caller implements only what it shows.
+/// Calls may come from several worker threads at once.
+pub trait Progress: Sync {
+    /// A stage of work starts: its label (e.g. `1..6 vs 0..9`) and, when known, the games
+    /// it will play.
+    fn begin(&self, _label: &str, _total_games: Option<u64>) {}
+    /// `n` more games were played.
+    fn games(&self, _n: u64) {}
+    /// What is being done now, without a count (e.g. which pair is being solved).
+    fn status(&self, _text: &str) {}
+    /// A line for the user beside the results: a plan of a long run, a warning.
+    fn note(&self, _line: &str) {}
+    /// The flag the caller sets to give up. The work stops at its next checkpoint (a chunk
+    /// of games, the start of a pair, the next sweep of a value iteration) and the command
+    /// returns [`Error::cancelled`]; nothing half-done is stored.
+    fn cancel_flag(&self) -> Option<Arc<AtomicBool>> {
+        None
+    }
+}
+
+/// Shows nothing and never cancels.
+#[derive(Debug, Default, Clone, Copy)]
+pub struct Silent;
+
+impl Progress for Silent {}
+
+/// The unwinding payload that stops work at a checkpoint once the caller has given up;
+/// caught by [`run_in_pool`], never seen outside this module.
+struct Cancelled;
+
+/// A command's view of its caller's [`Progress`]: forwards the reports and, at every
+/// report, stops the work if the caller has given up.
+pub(crate) struct Watch<'a> {
+    progress: &'a dyn Progress,
+    flag: Option<Arc<AtomicBool>>,
+}
+
+impl<'a> Watch<'a> {
+    fn new(progress: &'a dyn Progress) -> Self {
+        Watch {
+            progress,
+            flag: progress.cancel_flag(),
+        }
+    }
+
+    /// Stops the work here (by unwinding to [`run_in_pool`]) if the caller has given up.
+    /// Called only where the library calls back (between chunks of games, between pairs),
+    /// where nothing half-done is left.
+    pub(crate) fn checkpoint(&self) {
+        if self
+            .flag
+            .as_ref()
+            .is_some_and(|f| f.load(std::sync::atomic::Ordering::Relaxed))
+        {
+            std::panic::resume_unwind(Box::new(Cancelled));
+        }
+    }
+
+    pub(crate) fn begin(&self, label: &str, total_games: Option<u64>) {
+        self.progress.begin(label, total_games);
+        self.checkpoint();
+    }
+
+    pub(crate) fn games(&self, n: u64) {
+        self.progress.games(n);
+        self.checkpoint();
+    }
+
+    pub(crate) fn status(&self, text: &str) {
+        self.progress.status(text);
+        self.checkpoint();
+    }
+
+    pub(crate) fn note(&self, line: &str) {
+        self.progress.note(line);
+    }
+}
+
+/// Runs a command's `work` on a pool of `threads` threads (rayon's global pool when `None`,
+/// after [`options::check_threads`]), with the caller's cancellation in force: every value
+/// iteration inside stops before its next sweep ([`crate::fixpoint::cancellable`]) and every
+/// checkpoint of [`Watch`] unwinds to here, returning [`Error::cancelled`].
+pub(crate) fn run_in_pool<T: Send>(
+    threads: Option<usize>,
+    progress: &dyn Progress,
+    work: impl FnOnce(&Watch<'_>) -> Result<T, Error> + Send,
+) -> Result<T, Error> {
+    let watch = Watch::new(progress);
+    options::in_thread_pool(threads, || {
+        let flag = watch.flag.clone().unwrap_or_default();
+        let outcome = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
+            crate::fixpoint::cancellable(flag, || work(&watch))
+        }));
+        match outcome {
+            Ok(result) => result,
+            Err(payload) if payload.is::<Cancelled>() => Err(Error::cancelled()),
+            Err(payload) => std::panic::resume_unwind(payload),
+        }
+    })?
+    .and_then(|result| {
+        // A solve stopped by the flag ends as "not converged": the caller gave up.
+        if watch
+            .flag
+            .as_ref()
+            .is_some_and(|f| f.load(std::sync::atomic::Ordering::Relaxed))
+        {
+            Err(Error::cancelled())
+        } else {
+            Ok(result)
+        }
+    })
+}
+
+/// Maps a refused stopping rule (the one rule every solver follows,
+/// [`crate::fixpoint::StopRule::validate`]) to the option that set it.
+pub fn rule_error(e: crate::fixpoint::RuleError) -> Error {
+    let option = match e {
+        crate::fixpoint::RuleError::Tolerance(_) => "--tolerance",
+        crate::fixpoint::RuleError::NoSweeps => "--max-sweeps",
+    };
+    Error::input(format!("{option}: {e}"))
+}
+
+/// Maps a plotting error to the exit codes: a refused target is the user's input (2), a
+/// failure while drawing or writing is not (1).
+pub fn plot_error(e: PlotError) -> Error {
+    if e.is_bad_target() {
+        Error::input(format!("--plot: {e}"))
+    } else {
+        Error::failure(format!("--plot: {e}"))
+    }
+}
+
+/// Checks the `--plot` target before any work starts (see [`OutputFile::check`]).
+pub fn check_plot(path: Option<&Path>, overwrite: bool) -> Result<Option<OutputFile>, Error> {
+    path.map(|p| OutputFile::check(p, overwrite))
+        .transpose()
+        .map_err(plot_error)
+}
+
+/// A picture drawn and its target checked, written by the front end after it has printed
+/// the results (so a failing picture does not take them along).
+#[derive(Debug)]
+pub struct PendingPlot {
+    target: OutputFile,
+    svg: String,
+}
+
+impl PendingPlot {
+    /// Writes the picture to its checked target.
+    pub fn write(self) -> Result<(), Error> {
+        self.target.write(&self.svg).map_err(plot_error)
+    }
+}

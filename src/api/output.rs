@@ -1,0 +1,82 @@
+//! Every command behind one entry point for front ends that name the command and pass its
+//! options as data (the Python package, programs over HTTP): [`execute`].
+
+use super::{Error, PendingPlot, Progress};
+use crate::report::{self, Format, Report};
+use serde_json::{Map, Value};
+
+/// A command's report in every form it has, and the picture it drew (if asked to), still
+/// to be written by the caller.
+#[derive(Debug)]
+pub struct Output {
+    /// The command's `--format json` text.
+    pub json: String,
+    /// The command's `--format table` text.
+    pub table: String,
+    /// The command's `--format csv` text, where it has one.
+    pub csv: Option<String>,
+    /// The picture of `--plot`, checked and drawn, not yet written.
+    pub plot: Option<PendingPlot>,
+}
+
+impl Output {
+    /// `report` in every format it has.
+    pub fn of<R: Report>(report: &R) -> Result<Output, Error> {
+        let text = |format| -> Result<String, Error> {
+            let mut out = Vec::new();
+            report::write(&mut out, report, format)?;
+            Ok(String::from_utf8(out).expect("reports are UTF-8"))
+        };
+        let csv = R::FORMATS
+            .contains(&Format::Csv)
+            .then(|| text(Format::Csv))
+            .transpose()?;
+        Ok(Output {
+            json: text(Format::Json)?,
+            table: text(Format::Table)?,
+            csv,
+            plot: None,
+        })
+    }
+
+    fn with_plot(mut self, plot: Option<PendingPlot>) -> Output {
+        self.plot = plot;
+        self
+    }
+}
+
+/// The commands [`execute`] runs, by their command-line names.
+pub const COMMANDS: [&str; 4] = ["duel", "table", "solve", "rank"];
+
+/// Runs `command` with `options` (option names to values, read as [`from_map`] reads them,
+/// so with the command line's defaults, checks and messages) and returns its report in
+/// every form. An unknown command is bad input.
+pub fn execute(
+    command: &str,
+    options: &Map<String, Value>,
+    progress: &dyn Progress,
+) -> Result<Output, Error> {
+    use super::*;
+    match command {
+        "duel" => {
+            let settings = DuelSettings::new(&from_map(command, options)?)?;
+            Output::of(&duel(&settings, progress)?)
+        }
+        "table" => {
+            let settings = TableSettings::new(&from_map(command, options)?)?;
+            Output::of(&table(&settings, progress)?)
+        }
+        "solve" => {
+            let settings = SolveSettings::new(&from_map(command, options)?)?;
+            Output::of(&solve(&settings, progress)?)
+        }
+        "rank" => {
+            let ranked = rank(&RankSettings::new(&from_map(command, options)?)?, progress)?;
+            Ok(Output::of(&ranked.output)?.with_plot(ranked.plot))
+        }
+        _ => Err(Error::input(format!(
+            "unknown command '{command}': expected one of {}",
+            COMMANDS.join(", ")
+        ))),
+    }
+}

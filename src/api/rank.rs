@@ -1,0 +1,681 @@
+//! `rank`: every pair of a list of dice, the matrix and the ranking; or every table of
+//! three or four of them. Also the pieces of a ranking spread over processes: the plan of
+//! its pairs ([`plan`]), one pair ([`rank_pair`]) and the ranking assembled from the pairs
+//! ([`assemble`]), exactly as the local ranking computes them.
+
+use super::options::{
+    DEFAULT_PRECISION, RulesOptions, SimOptions, StrategyOptions, check_roll_off, memory_limit,
+    parse_die, plan_line, read_dice, seats, table_error,
+};
+use super::{Error, PendingPlot, Progress, check_plot, plot_error, run_in_pool};
+use crate::dice::Die;
+use crate::exact::store::{PairStore, StoredPair};
+use crate::rank::{
+    ExactPairOutcome, PairFailure, RankError, SimulationPlan, Tournament, exact_ranking_pair,
+    exact_strategy_name, simulate_pair, simulate_tournament_playing, solve_tournament,
+};
+use crate::report::plot::heatmap_svg;
+use crate::report::{OutputFile, RankReport, TableRankReport};
+use crate::rules::{Rules, Seats};
+use crate::sim::{DuelCounts, DuelPlan, StoppingRule};
+use crate::strategy::Strategy;
+use clap::Args;
+use serde::{Deserialize, Serialize};
+use std::path::PathBuf;
+use std::time::Instant;
+
+/// The options of `rank`: the dice of a BwInf dice file (first line n, then n lines
+/// `m f1 .. fm`), or dice given with --die.
+#[derive(Args, Debug, Clone)]
+pub struct RankOptions {
+    /// The dice file, e.g. data/wuerfel0.txt.
+    #[arg(required_unless_present = "die", conflicts_with = "die")]
+    pub file: Option<PathBuf>,
+    /// A die, e.g. `--die 1..6 --die 1,1,1,6,6,6` (repeat for each die, instead of a file).
+    #[arg(long, value_name = "FACES")]
+    pub die: Vec<String>,
+    /// Games, seed, threads.
+    #[command(flatten)]
+    pub sim: SimOptions,
+    /// Board and rule profile.
+    #[command(flatten)]
+    pub rules: RulesOptions,
+    /// Strategies under --profile choice: a ranking plays every die with --strategy
+    /// (--strategy-a / --strategy-b are refused).
+    #[command(flatten)]
+    pub strategy: StrategyOptions,
+    /// Solve every pair exactly (value iteration); pairs too large for memory are simulated
+    /// and marked.
+    #[arg(long)]
+    pub exact: bool,
+    /// With --exact: width of the certified interval at which to stop.
+    #[arg(long, default_value_t = 1e-9, requires = "exact")]
+    pub tolerance: f64,
+    /// With --exact: solve a pair exactly only if its estimated memory stays below this:
+    /// bytes, or e.g. `16GiB` (default: 80 % of the machine's RAM); larger pairs are
+    /// simulated and marked.
+    #[arg(long = "max-memory", value_name = "SIZE", requires = "exact")]
+    pub max_memory: Option<String>,
+    /// With --exact: keep every solved pair in DIR (one JSON file per pair, created if
+    /// missing; refused before any work if DIR cannot be written) and read pairs solved
+    /// there before whose certified intervals are at most --tolerance wide, so an
+    /// interrupted ranking resumes and rankings that share a pair solve it once. A record
+    /// that fails its checks is moved aside (NAME.json.rejected), named in a note, and
+    /// its pair solved again.
+    #[arg(long, value_name = "DIR", requires = "exact")]
+    pub store: Option<PathBuf>,
+    /// Also play every N-subset of the dice at a table of N = 3 or 4 players and rank the
+    /// dice by their mean P(win) there, beside the pairwise ranking.
+    #[arg(long, value_name = "N", conflicts_with_all = ["exact", "plot"])]
+    pub players: Option<usize>,
+    /// Also draw the matrix as a heat map into FILE (SVG; refused if FILE exists, unless
+    /// --overwrite is given).
+    #[arg(long, value_name = "FILE")]
+    pub plot: Option<PathBuf>,
+    /// Allow --plot to replace an existing file.
+    #[arg(long, requires = "plot")]
+    pub overwrite: bool,
+}
+
+/// How a ranking gets its figures.
+#[derive(Debug, Clone)]
+enum Mode {
+    /// Every pair simulated.
+    Simulated,
+    /// Every pair solved where it fits, the rest simulated and marked.
+    Exact {
+        solve: crate::exact::SolveOptions,
+        store: Option<PairStore>,
+    },
+    /// Every table of `players` dice simulated, beside the simulated pairs.
+    Tables {
+        seats: Seats,
+        games: Option<u64>,
+        precision: f64,
+    },
+}
+
+/// A ranking's options, checked; the dice file read.
+#[derive(Debug, Clone)]
+pub struct RankSettings {
+    rules: Rules,
+    dice: Vec<Die>,
+    strategy: Strategy,
+    plan: SimulationPlan,
+    threads: Option<usize>,
+    mode: Mode,
+    plot: Option<OutputFile>,
+    store_dir: Option<PathBuf>,
+}
+
+impl RankSettings {
+    /// Checks `options` and reads the dice; the first bad value is refused with a message
+    /// naming its option (or the dice file, its line and what was expected).
+    pub fn new(options: &RankOptions) -> Result<RankSettings, Error> {
+        let o = options;
+        o.sim.check_threads()?;
+        let rules = o.rules.rules()?;
+        let strategy = ranking_strategy(&o.strategy, &rules, o.exact)?;
+        let plot = check_plot(o.plot.as_deref(), o.overwrite)?;
+        let (dice, source) = match &o.file {
+            Some(file) => (read_dice(file)?, file.display().to_string()),
+            None => (
+                o.die
+                    .iter()
+                    .map(|d| parse_die("--die", d))
+                    .collect::<Result<Vec<_>, _>>()?,
+                "--die".to_string(),
+            ),
+        };
+        if dice.len() < 2 {
+            return Err(Error::input(format!(
+                "{source}: rank needs at least two dice, found {}",
+                dice.len()
+            )));
+        }
+        let mode = match o.players {
+            Some(players) => {
+                if !(3..=4).contains(&players) {
+                    return Err(Error::input(format!(
+                        "--players {players}: expected 3 or 4 (rank without --players is the \
+                         two-player ranking)"
+                    )));
+                }
+                if dice.len() < players {
+                    return Err(Error::input(format!(
+                        "--players {players}: the list has only {} dice, too few for one table",
+                        dice.len()
+                    )));
+                }
+                Mode::Tables {
+                    seats: seats(&rules, players, "--players")?,
+                    games: o.sim.games,
+                    precision: o.sim.precision.unwrap_or(DEFAULT_PRECISION),
+                }
+            }
+            None => {
+                for (i, a) in dice.iter().enumerate() {
+                    for b in &dice[i + 1..] {
+                        check_roll_off(&rules, a, b)?;
+                    }
+                }
+                Mode::Simulated
+            }
+        };
+        let plan = SimulationPlan {
+            stopping: o.sim.stopping()?,
+            seed: o.sim.seed,
+            max_rolls: o.sim.max_rolls()?,
+        };
+        let mode = if o.exact {
+            // The library's one rule for every solver.
+            let solve = crate::exact::SolveOptions::new(
+                o.tolerance,
+                crate::exact::SolveOptions::default().max_sweeps,
+                memory_limit(o.max_memory.as_deref())?,
+            )
+            .map_err(|e| super::rule_error(e.0))?;
+            // Refused here, before any pair is solved, if DIR cannot be written.
+            let store = o
+                .store
+                .as_deref()
+                .map(|dir| PairStore::open(dir).map_err(|e| Error::input(format!("--store {e}"))))
+                .transpose()?;
+            Mode::Exact { solve, store }
+        } else {
+            mode
+        };
+        Ok(RankSettings {
+            rules,
+            dice,
+            strategy,
+            plan,
+            threads: o.sim.threads,
+            mode,
+            plot,
+            store_dir: o.store.clone(),
+        })
+    }
+
+    /// The dice ranked, in their order.
+    pub fn dice(&self) -> &[Die] {
+        &self.dice
+    }
+}
+
+/// What `rank` reports: the pairwise ranking, or with `--players` the ranking at tables.
+#[derive(Debug, Clone, Serialize)]
+#[serde(untagged)]
+pub enum RankOutput {
+    /// Every pair, the matrix and the ranking.
+    Pairs(RankReport),
+    /// Every table of three or four dice, beside the pairwise ranking.
+    Tables(TableRankReport),
+}
+
+impl crate::report::Report for RankOutput {
+    fn write_table(&self, out: &mut dyn std::io::Write) -> std::io::Result<()> {
+        match self {
+            RankOutput::Pairs(r) => r.write_table(out),
+            RankOutput::Tables(r) => r.write_table(out),
+        }
+    }
+
+    fn csv(&self) -> Option<crate::report::CsvTable> {
+        match self {
+            RankOutput::Pairs(r) => r.csv(),
+            RankOutput::Tables(r) => r.csv(),
+        }
+    }
+}
+
+/// A ranking and its heat map (with `--plot`), to be written after the results.
+#[derive(Debug)]
+pub struct Ranked {
+    /// The report.
+    pub output: RankOutput,
+    /// The heat map of the matrix, drawn, its target checked.
+    pub plot: Option<PendingPlot>,
+}
+
+/// Runs `rank`.
+pub fn rank(settings: &RankSettings, progress: &dyn Progress) -> Result<Ranked, Error> {
+    let s = settings;
+    let started = Instant::now();
+    let pairs = (s.dice.len() * (s.dice.len() - 1) / 2) as u64;
+    let (tournament, notes) = match &s.mode {
+        Mode::Tables {
+            seats,
+            games,
+            precision,
+        } => return rank_at_tables(s, seats, *games, *precision, progress),
+        Mode::Exact { solve, store } => run_in_pool(s.threads, progress, |watch| {
+            // One exact solve can take minutes: say which pair is being solved.
+            watch.status("exact");
+            solve_tournament(
+                &s.rules,
+                &s.dice,
+                solve,
+                &s.plan,
+                store.as_ref(),
+                &|pair: &str| watch.status(&format!("exact {pair}")),
+                &|n| watch.games(n),
+            )
+            .map_err(Error::failure)
+        })?,
+        Mode::Simulated => {
+            let total = match s.plan.stopping.rule() {
+                StoppingRule::Games(n) => n.checked_mul(pairs),
+                StoppingRule::Precision(_) => None,
+            };
+            let t = run_in_pool(s.threads, progress, |watch| {
+                watch.begin(&format!("{pairs} pairs"), total);
+                // A pair that will take long says so up front, as `duel` does.
+                let announce = |pair: &str, p: &DuelPlan| {
+                    if let Some(line) = plan_line(&format!("rank, {pair}"), p) {
+                        watch.note(&line);
+                    }
+                };
+                simulate_tournament_playing(
+                    &s.rules,
+                    &s.dice,
+                    &s.strategy,
+                    &s.plan,
+                    &|n| watch.games(n),
+                    &announce,
+                )
+                .map_err(Error::failure)
+            })?;
+            (t, Vec::new())
+        }
+    };
+    let report = ranking_report(s, &tournament, started.elapsed().as_secs_f64(), notes);
+    Ok(Ranked {
+        output: RankOutput::Pairs(report),
+        plot: heatmap(s, &tournament)?,
+    })
+}
+
+/// The report of a ranking's tournament, naming the strategy played.
+fn ranking_report(
+    s: &RankSettings,
+    tournament: &Tournament,
+    seconds: f64,
+    notes: Vec<String>,
+) -> RankReport {
+    let strategy = match s.mode {
+        Mode::Exact { .. } => exact_strategy_name(&s.rules),
+        _ => s.strategy.name(),
+    };
+    RankReport::new(
+        tournament,
+        s.rules.profile().to_string(),
+        s.rules.board().to_string(),
+        Some(s.plan.seed),
+        seconds,
+        notes,
+    )
+    .with_strategy(&strategy)
+}
+
+/// The heat map of `tournament`, if `--plot` asked for one.
+fn heatmap(s: &RankSettings, tournament: &Tournament) -> Result<Option<PendingPlot>, Error> {
+    s.plot
+        .clone()
+        .map(|target| {
+            Ok(PendingPlot {
+                target,
+                svg: heatmap_svg(tournament).map_err(plot_error)?,
+            })
+        })
+        .transpose()
+}
+
+/// `rank --players N`: every N-subset of the dice at a table, and the pairwise ranking.
+fn rank_at_tables(
+    s: &RankSettings,
+    seats: &Seats,
+    games: Option<u64>,
+    precision: f64,
+    progress: &dyn Progress,
+) -> Result<Ranked, Error> {
+    let players = seats.players();
+    let (tables, pairwise) = run_in_pool(s.threads, progress, |watch| {
+        watch.begin(&format!("tables of {players}"), None);
+        let tables = crate::rank::table::simulate_tables(
+            seats,
+            &s.dice,
+            games,
+            precision,
+            s.plan.seed,
+            s.plan.max_rolls,
+            &|n| watch.games(n),
+        );
+        let pairwise = crate::rank::simulate_tournament(
+            &s.rules,
+            &s.dice,
+            &s.plan,
+            &|n| watch.games(n),
+            &|_, _| {},
+        );
+        Ok((tables, pairwise))
+    })?;
+    let tables = tables.map_err(table_error)?;
+    let pairwise = pairwise.map_err(Error::failure)?;
+    Ok(Ranked {
+        output: RankOutput::Tables(TableRankReport {
+            players,
+            fair_share: 1.0 / players as f64,
+            dice: s.dice.clone(),
+            ranking: tables.ranking,
+            pairwise: pairwise.ranking(),
+            tables: tables.tables,
+            profile: s.rules.profile().to_string(),
+            board: s.rules.board().to_string(),
+            seed: s.plan.seed,
+            precision: games.is_none().then_some(precision),
+            games,
+        }),
+        plot: None,
+    })
+}
+
+/// The one strategy every die plays in a ranking, checked as `rank` checks it (also by the
+/// Python package): under `exact` the strategies are the solver's (the rules' own moves, or
+/// under choice optimal play on both sides), so `--strategy` is refused there.
+pub fn ranking_strategy(
+    args: &StrategyOptions,
+    rules: &Rules,
+    exact: bool,
+) -> Result<Strategy, Error> {
+    let strategy = rank_strategy(args, rules)?;
+    // A heuristic is only simulated.
+    if exact && args.strategy.is_some() {
+        return Err(Error::input(format!(
+            "--strategy {strategy} with --exact: the exact ranking solves {}; leave out \
+             --exact to simulate a strategy",
+            if rules.profile().choice {
+                "optimal play on both sides"
+            } else {
+                "the rules' own moves"
+            }
+        )));
+    }
+    Ok(strategy)
+}
+
+/// The one strategy every die plays in a ranking (or a search).
+pub(crate) fn rank_strategy(
+    args: &StrategyOptions,
+    rules: &crate::rules::Rules,
+) -> Result<Strategy, Error> {
+    for (given, option) in [
+        (&args.strategy_a, "--strategy-a"),
+        (&args.strategy_b, "--strategy-b"),
+    ] {
+        if given.is_some() {
+            return Err(Error::input(format!(
+                "{option}: a ranking (or a search) plays every die with the same strategy; use \
+                 --strategy (duel plays two different ones)"
+            )));
+        }
+    }
+    let [strategy, _] = args.strategies(rules)?;
+    Ok(strategy)
+}
+
+// ---------------------------------------------------------------------------------------
+// A ranking spread over processes, pair by pair.
+
+/// A pair of a ranking as [`plan`] lists it.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+pub struct PlannedPair {
+    /// Die A's index.
+    pub a: usize,
+    /// Die B's index.
+    pub b: usize,
+    /// The least memory an exact solve of the pair needs, in bytes (0 in a simulated
+    /// ranking): a scheduler places the pair on a worker that has it.
+    pub least_memory: u64,
+}
+
+/// The pairs of a ranking in the library's order (pair `k` uses random stream `k`).
+pub fn plan(settings: &RankSettings) -> Result<Vec<PlannedPair>, Error> {
+    if matches!(settings.mode, Mode::Tables { .. }) {
+        return Err(Error::input(
+            "--players: the tables of a ranking are not spread pair by pair",
+        ));
+    }
+    let exact = matches!(settings.mode, Mode::Exact { .. });
+    Ok(Tournament::new(settings.dice.clone())
+        .pairs()
+        .into_iter()
+        .map(|(a, b)| PlannedPair {
+            a,
+            b,
+            least_memory: if exact {
+                crate::exact::least_memory(&settings.rules, &settings.dice[a], &settings.dice[b])
+            } else {
+                0
+            },
+        })
+        .collect())
+}
+
+/// What one pair of a ranking came to, as it travels from the process that computed it
+/// to the one that assembles the ranking (JSON): the counts of a simulated pair, the
+/// store's record of a solved one, or the pair's failure; and the pair's notes.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct PairPayload {
+    /// The counts of a simulated pair: A started, then B started; each `games, a_wins,
+    /// b_wins, unfinished, endless, rolls`.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub counts: Option<Vec<u64>>,
+    /// The record of a solved pair, checked again when the ranking is assembled.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub record: Option<Box<StoredPair>>,
+    /// Why the pair failed.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub error: Option<String>,
+    /// The pair's notes (e.g. a record of the store moved aside).
+    #[serde(default)]
+    pub notes: Vec<String>,
+}
+
+/// Pair number `stream` of a ranking, dice `a` and `b`, as the local ranking computes it.
+/// A pair that fails is a payload with its error (the ranking fails when it is assembled,
+/// with the local ranking's message); bad arguments are an [`Error`].
+pub fn rank_pair(
+    settings: &RankSettings,
+    stream: usize,
+    (a, b): (usize, usize),
+    progress: &dyn Progress,
+) -> Result<PairPayload, Error> {
+    let s = settings;
+    let n = s.dice.len();
+    if a >= n || b >= n || a >= b {
+        return Err(Error::input(format!(
+            "pair ({a}, {b}) is not a pair of the {n} dice"
+        )));
+    }
+    run_in_pool(s.threads, progress, |watch| {
+        let games = |g| watch.games(g);
+        Ok(match &s.mode {
+            Mode::Exact { solve, store } => {
+                let mut notes = Vec::new();
+                let outcome = exact_ranking_pair(
+                    &s.rules,
+                    &s.dice,
+                    solve,
+                    &s.plan,
+                    store.as_ref(),
+                    stream,
+                    (a, b),
+                    &games,
+                    &mut notes,
+                );
+                match outcome {
+                    Ok(ExactPairOutcome::Solved(record)) => PairPayload {
+                        record: Some(record),
+                        ..PairPayload::failed(None, notes)
+                    },
+                    Ok(ExactPairOutcome::Simulated(c)) => PairPayload {
+                        counts: Some(counts_to_list(&c)),
+                        ..PairPayload::failed(None, notes)
+                    },
+                    Err(e) => PairPayload::failed(Some(e.to_string()), notes),
+                }
+            }
+            _ => match simulate_pair(
+                &s.rules,
+                &s.dice,
+                &s.strategy,
+                &s.plan,
+                stream,
+                (a, b),
+                &games,
+                &|_| {},
+            ) {
+                Ok(c) => PairPayload {
+                    counts: Some(counts_to_list(&c)),
+                    ..PairPayload::failed(None, Vec::new())
+                },
+                Err(e) => PairPayload::failed(Some(e.to_string()), Vec::new()),
+            },
+        })
+    })
+}
+
+impl PairPayload {
+    fn failed(error: Option<String>, notes: Vec<String>) -> PairPayload {
+        PairPayload {
+            counts: None,
+            record: None,
+            error,
+            notes,
+        }
+    }
+}
+
+/// The ranking from the payloads of [`rank_pair`], one per pair in [`plan`]'s order,
+/// assembled as the local ranking does: the same matrix, notes and report. A record is
+/// checked as the store checks it (dice, board, profile, bounds) before it is used. The
+/// first failed pair (in pair order) fails the ranking with the local ranking's message.
+pub fn assemble(
+    settings: &RankSettings,
+    payloads: &[PairPayload],
+    seconds: f64,
+) -> Result<Ranked, Error> {
+    let s = settings;
+    let exact = match &s.mode {
+        Mode::Exact { solve, .. } => Some(solve.tolerance),
+        Mode::Simulated => None,
+        Mode::Tables { .. } => plan(s).map(|_| None)?,
+    };
+    let mut tournament = Tournament::new(s.dice.clone());
+    let pairs = tournament.pairs();
+    if payloads.len() != pairs.len() {
+        return Err(Error::failure(format!(
+            "{} results for {} pairs",
+            payloads.len(),
+            pairs.len()
+        )));
+    }
+    let mut notes = Vec::new();
+    let mut solved = 0;
+    for (k, (&(i, j), payload)) in pairs.iter().zip(payloads).enumerate() {
+        let (a, b) = (&s.dice[i], &s.dice[j]);
+        let bad = |what: String| {
+            Error::failure(format!(
+                "pair {}/{}, {a} vs {b}: {what}",
+                k + 1,
+                pairs.len()
+            ))
+        };
+        notes.extend(payload.notes.iter().cloned());
+        let outcome = if let Some(error) = &payload.error {
+            return Err(Error::failure(RankError {
+                pair: (k + 1, pairs.len()),
+                dice: (a.clone(), b.clone()),
+                cause: PairFailure::Elsewhere(error.clone()),
+                solved_before: solved,
+                store: s.store_dir.clone(),
+                notes,
+            }));
+        } else if let Some(record) = &payload.record {
+            record
+                .check(&s.rules, a, b)
+                .map_err(|e| bad(format!("record refused: {e}")))?;
+            ExactPairOutcome::Solved(record.clone())
+        } else {
+            let list = payload
+                .counts
+                .as_ref()
+                .ok_or_else(|| bad("no counts, record or error".into()))?;
+            ExactPairOutcome::Simulated(counts_from_list(list).map_err(bad)?)
+        };
+        match (exact, &outcome) {
+            (Some(tolerance), _) => {
+                if tournament.record_exact_outcome(i, j, &outcome, tolerance, &mut notes) {
+                    solved += 1;
+                }
+            }
+            (None, ExactPairOutcome::Simulated(c)) => tournament.record_duel(i, j, c),
+            (None, ExactPairOutcome::Solved(_)) => {
+                return Err(bad("an exact record in a simulated ranking".into()));
+            }
+        }
+    }
+    Ok(Ranked {
+        output: RankOutput::Pairs(ranking_report(s, &tournament, seconds, notes)),
+        plot: heatmap(s, &tournament)?,
+    })
+}
+
+/// The counts of a duel as a flat list (A started, then B started; each `games, a_wins,
+/// b_wins, unfinished, endless, rolls`).
+fn counts_to_list(c: &DuelCounts) -> Vec<u64> {
+    [c.a_started, c.b_started]
+        .iter()
+        .flat_map(|s| {
+            [
+                s.games,
+                s.a_wins,
+                s.b_wins,
+                s.unfinished,
+                s.endless,
+                s.rolls,
+            ]
+        })
+        .collect()
+}
+
+/// The inverse of [`counts_to_list`], checking that the counts add up.
+fn counts_from_list(v: &[u64]) -> Result<DuelCounts, String> {
+    use crate::sim::StartCounts;
+    let start = |s: &[u64]| -> Result<StartCounts, String> {
+        let c = StartCounts {
+            games: s[0],
+            a_wins: s[1],
+            b_wins: s[2],
+            unfinished: s[3],
+            endless: s[4],
+            rolls: s[5],
+        };
+        let sum = c
+            .a_wins
+            .checked_add(c.b_wins)
+            .and_then(|x| x.checked_add(c.unfinished));
+        if sum != Some(c.games) || c.endless > c.unfinished {
+            return Err(format!("counts that do not add up: {s:?}"));
+        }
+        Ok(c)
+    };
+    if v.len() != 12 {
+        return Err(format!("{} counts instead of 12", v.len()));
+    }
+    Ok(DuelCounts {
+        a_started: start(&v[..6])?,
+        b_started: start(&v[6..])?,
+    })
+}

@@ -1,0 +1,397 @@
+//! `solve`: one matchup solved exactly, with certified intervals.
+
+use super::options::{RulesOptions, in_thread_pool, memory_limit, parse_die};
+use super::{Error, Progress, run_in_pool};
+use crate::dice::Die;
+use crate::exact::game::{GameRun, Progress as GameProgress, Side, file, solve_game_with};
+use crate::exact::matrix_free::Storage;
+use crate::exact::{ExactError, solve_fitting, solve_matrix_free};
+use crate::report::SolveReport;
+use crate::rules::Rules;
+use clap::Args;
+use std::path::PathBuf;
+use std::time::Instant;
+
+/// The options of `solve`: die A against die B, solved exactly.
+#[derive(Args, Debug, Clone)]
+pub struct SolveOptions {
+    /// Die A, e.g. `1,2,3,4,5,6` or `1..6`.
+    #[arg(long = "a", value_name = "FACES")]
+    pub die_a: String,
+    /// Die B.
+    #[arg(long = "b", value_name = "FACES")]
+    pub die_b: String,
+    /// Board and rule profile.
+    #[command(flatten)]
+    pub rules: RulesOptions,
+    /// Stop when every certified interval is at most this wide.
+    #[arg(long, default_value_t = 1e-12)]
+    pub tolerance: f64,
+    /// Give up after this many Gauss-Seidel sweeps.
+    #[arg(long = "max-sweeps", default_value_t = 100_000)]
+    pub max_sweeps: usize,
+    /// Refuse when the estimated memory exceeds this: bytes, or e.g. `2GiB`, `500MB`
+    /// (default: 80 % of the machine's RAM).
+    #[arg(long = "max-memory", value_name = "SIZE")]
+    pub max_memory: Option<String>,
+    /// Worker threads (default: all cores, or RAYON_NUM_THREADS if set). The sparse solver
+    /// builds its matrix on them and iterates on one thread, so its result is the same to
+    /// the last bit on any number of threads; the matrix-free solver sweeps on all of them
+    /// (results agree within the tolerance).
+    #[arg(long)]
+    pub threads: Option<usize>,
+    /// Use the matrix-free solver even where the sparse matrix would fit (by default it
+    /// runs only when the matrix does not fit, as on the full BwInf board).
+    #[arg(long = "matrix-free")]
+    pub matrix_free: bool,
+    /// Matrix-free solver with `f32` value storage (half the memory; values rounded down so
+    /// the intervals stay certified, but no narrower than about 1e-6).
+    #[arg(long)]
+    pub f32: bool,
+    /// Under `--profile choice`: how A plays, `optimal` (the default) or a strategy's name
+    /// (A then plays it, and the figures are those of that pair).
+    #[arg(long = "strategy-a", value_name = "STRATEGY")]
+    pub strategy_a: Option<String>,
+    /// Under `--profile choice`: how B plays (as `--strategy-a`).
+    #[arg(long = "strategy-b", value_name = "STRATEGY")]
+    pub strategy_b: Option<String>,
+    /// Under `--profile choice`: write the pair played (both players' moves) to this policy
+    /// file (format in `src/exact/game/file.rs`); an existing file only with `--force`.
+    #[arg(long = "policy-out", value_name = "FILE")]
+    pub policy_out: Option<std::path::PathBuf>,
+    /// Replace an existing `--policy-out` file.
+    #[arg(long)]
+    pub force: bool,
+    /// Under `--profile choice`: evaluate the extracted pair's Markov chain exactly even
+    /// where the value alone gives the optimal figures (a game in which every play ends
+    /// and every state can still be won: P(A wins) = (1 + value) / 2 for every optimal
+    /// pair). About doubles the time; checks that the extracted pair attains the value.
+    /// Implied by `--policy-out`.
+    #[arg(long = "evaluate-pair")]
+    pub evaluate_pair: bool,
+    /// Under `--profile choice`: do not use the mirror symmetry of the same die on both
+    /// sides of a symmetric board (which halves the value iteration's work). For checking
+    /// the mirrored solve against the plain one.
+    #[arg(long = "no-mirror")]
+    pub no_mirror: bool,
+    /// Under `--profile choice` with both sides optimal: also tell how the optimal pair plays
+    /// (`style`: captures, moves into the goal, pieces left within reach) and how often each
+    /// built-in heuristic plays another move (`differs_from`). A pass over every decision
+    /// per heuristic, which adds noticeably to the time of a large solve.
+    #[arg(long)]
+    pub style: bool,
+}
+
+/// Which solver a `solve` runs.
+#[derive(Debug, Clone)]
+enum Solver {
+    /// The rules fix every move: the sparse solver where it fits, else the matrix-free one
+    /// (`Some` storage: the matrix-free one in any case).
+    RulesFixed(Option<Storage>),
+    /// The game with choices, each side optimal or a fixed strategy.
+    Game(GameSettings),
+}
+
+/// The settings of `solve --profile choice`.
+#[derive(Debug, Clone)]
+struct GameSettings {
+    /// How A and B play: `optimal` or a strategy's name.
+    strategies: [String; 2],
+    policy_out: Option<PathBuf>,
+    force: bool,
+    evaluate_pair: bool,
+    mirror: bool,
+    style: bool,
+}
+
+/// A solve's options, checked.
+#[derive(Debug, Clone)]
+pub struct SolveSettings {
+    rules: Rules,
+    dice: [Die; 2],
+    solve: crate::exact::SolveOptions,
+    tolerance: f64,
+    threads: Option<usize>,
+    solver: Solver,
+}
+
+impl SolveSettings {
+    /// Checks `options`; the first bad value is refused with a message naming its option.
+    pub fn new(options: &SolveOptions) -> Result<SolveSettings, Error> {
+        let o = options;
+        let rules = o.rules.rules()?;
+        let a = parse_die("--a", &o.die_a)?;
+        let b = parse_die("--b", &o.die_b)?;
+        super::options::check_threads(o.threads)?;
+        let max_memory = memory_limit(o.max_memory.as_deref())?;
+        // The library's one rule for every solver (tolerance and sweep limit).
+        let solve = crate::exact::SolveOptions::new(o.tolerance, o.max_sweeps, max_memory)
+            .map_err(|e| super::rule_error(e.0))?;
+        let solver = if rules.profile().choice {
+            if o.f32 || o.matrix_free {
+                return Err(Error::input(
+                    "--f32 and --matrix-free are options of the rules-fixed solver, not of \
+                     --profile choice",
+                ));
+            }
+            let strategies = [&o.strategy_a, &o.strategy_b].map(|s| {
+                s.as_deref()
+                    .map_or("optimal".to_string(), |s| s.trim().to_string())
+            });
+            // Each fixed strategy is checked against this game now, before any work.
+            for (p, option) in ["--strategy-a", "--strategy-b"].into_iter().enumerate() {
+                if strategies[p] != "optimal" {
+                    move_policy(option, &strategies[p], &rules, [&a, &b], [&b, &a][p])?;
+                }
+            }
+            if o.style && strategies.iter().any(|s| s != "optimal") {
+                return Err(Error::input(
+                    "--style tells how the optimal pair plays: leave --strategy-a and --strategy-b \
+                     at optimal",
+                ));
+            }
+            if let Some(path) = &o.policy_out {
+                file::check_target(path, o.force)
+                    .map_err(|e| Error::input(format!("--policy-out: {e}")))?;
+            }
+            Solver::Game(GameSettings {
+                strategies,
+                policy_out: o.policy_out.clone(),
+                force: o.force,
+                evaluate_pair: o.evaluate_pair,
+                mirror: !o.no_mirror,
+                style: o.style,
+            })
+        } else {
+            for (given, option) in [
+                (o.strategy_a.is_some(), "--strategy-a"),
+                (o.strategy_b.is_some(), "--strategy-b"),
+                (o.policy_out.is_some(), "--policy-out"),
+                (o.evaluate_pair, "--evaluate-pair"),
+                (o.no_mirror, "--no-mirror"),
+                (o.style, "--style"),
+            ] {
+                if given {
+                    return Err(Error::input(format!(
+                        "{option} needs --profile choice (without it rule 3 fixes every move)"
+                    )));
+                }
+            }
+            Solver::RulesFixed(if o.f32 {
+                Some(Storage::F32)
+            } else if o.matrix_free {
+                Some(Storage::F64)
+            } else {
+                None
+            })
+        };
+        Ok(SolveSettings {
+            rules,
+            dice: [a, b],
+            solve,
+            tolerance: o.tolerance,
+            threads: o.threads,
+            solver,
+        })
+    }
+}
+
+/// Maps a solver's error to the exit codes: the user's input (2) or a failure (1).
+fn exact_error(e: ExactError) -> Error {
+    if e.is_input_error() {
+        Error::input(e)
+    } else {
+        Error::failure(e)
+    }
+}
+
+/// Runs `solve`: the certified figures of the matchup (and, under `--profile choice`, the
+/// policy file and the style of play if asked for).
+pub fn solve(settings: &SolveSettings, progress: &dyn Progress) -> Result<SolveReport, Error> {
+    let started = Instant::now();
+    let s = settings;
+    let [a, b] = &s.dice;
+    let game = match &s.solver {
+        Solver::Game(game) => game,
+        Solver::RulesFixed(storage) => {
+            let result = run_in_pool(s.threads, progress, |watch| {
+                watch.status(&format!("exact {a} vs {b}"));
+                match storage {
+                    Some(storage) => solve_matrix_free(&s.rules, a, b, &s.solve, *storage),
+                    None => solve_fitting(&s.rules, a, b, &s.solve),
+                }
+                .map_err(exact_error)
+            })?;
+            let report = SolveReport::new(
+                [a.to_string(), b.to_string()],
+                s.rules.board().to_string(),
+                s.rules.profile().to_string(),
+                s.tolerance,
+                &result.result,
+                result.solver.to_string(),
+                result.stalled,
+                started.elapsed().as_secs_f64(),
+            );
+            if report.stalled {
+                progress.note(&format!(
+                    "warning: f32 storage stopped narrowing the intervals before --tolerance {}; \
+                     the certified intervals below are as wide as shown",
+                    s.tolerance
+                ));
+            }
+            return Ok(report);
+        }
+    };
+    solve_game(s, game, started, progress)
+}
+
+/// `solve --profile choice`: the game with choices ([`crate::exact::game`]).
+fn solve_game(
+    s: &SolveSettings,
+    game: &GameSettings,
+    started: Instant,
+    progress: &dyn Progress,
+) -> Result<SolveReport, Error> {
+    let rules = &s.rules;
+    let dice = [&s.dice[0], &s.dice[1]];
+    let options = ["--strategy-a", "--strategy-b"];
+    let mut policies = Vec::new();
+    for p in 0..2 {
+        policies.push(match game.strategies[p].as_str() {
+            "optimal" => None,
+            text => Some(move_policy(options[p], text, rules, dice, dice[1 - p])?),
+        });
+    }
+    let sides: [Side<'_>; 2] = [0, 1].map(|p| match &policies[p] {
+        None => Side::Optimal,
+        Some(policy) => Side::Fixed(policy.as_ref()),
+    });
+    // A long solve says what it is doing (a board like 40/20/3/4 takes minutes); a short
+    // one stays silent.
+    let observer = |p: GameProgress| {
+        let seconds = match p {
+            GameProgress::Classified { seconds, .. } | GameProgress::Sweep { seconds, .. } => {
+                seconds
+            }
+        };
+        if seconds < 5.0 {
+            return;
+        }
+        progress.note(&match p {
+            GameProgress::Classified { states, seconds } => {
+                format!("solve: {states} reachable states classified after {seconds:.1} s")
+            }
+            GameProgress::Sweep {
+                pair,
+                sweep,
+                gap,
+                seconds,
+            } => format!(
+                "solve: {} sweep {sweep}, width {gap:.3e}, {seconds:.1} s",
+                if pair { "pair evaluation" } else { "value" }
+            ),
+        });
+    };
+    // A written policy is checked to attain the value, so its pair is always evaluated.
+    let run = GameRun {
+        keep_values: false,
+        evaluate_pair: game.evaluate_pair || game.policy_out.is_some(),
+        observer: &observer,
+        extract_policy: game.style || game.policy_out.is_some(),
+        mirror: game.mirror,
+    };
+    let solution = run_in_pool(s.threads, progress, |_| {
+        solve_game_with(rules, dice, sides, &s.solve, &run).map_err(exact_error)
+    })?;
+    if let Some(path) = &game.policy_out {
+        let table = solution.policy.as_ref().ok_or_else(|| {
+            Error::input(
+                "--policy-out: a side playing random mixes its moves, which a policy file \
+                 cannot hold",
+            )
+        })?;
+        let header = file::header(rules, dice, game.strategies.clone(), &solution.space, table);
+        file::write(path, &header, table, game.force).map_err(|e| match e {
+            file::PolicyFileError::Exists(_) => Error::input(format!("--policy-out: {e}")),
+            e => Error::failure(format!("--policy-out: {e}")),
+        })?;
+    }
+    let mut report = SolveReport::of_game(
+        [dice[0].to_string(), dice[1].to_string()],
+        rules,
+        s.tolerance,
+        &solution,
+        game.strategies.clone(),
+        started.elapsed().as_secs_f64(),
+    );
+    if let (Some(table), Some(figures), true) = (&solution.policy, report.game.as_mut(), game.style)
+    {
+        let (differences, style) = in_thread_pool(s.threads, || {
+            (
+                crate::exact::game::differences_from_heuristics(
+                    &solution.space,
+                    table,
+                    dice,
+                    solution.mirrored,
+                ),
+                crate::exact::game::style::style_of(
+                    &solution.space,
+                    table,
+                    dice,
+                    solution.mirrored,
+                ),
+            )
+        })?;
+        figures.style = Some(style);
+        for d in differences {
+            figures.differs_from.push(crate::report::DifferenceReport {
+                strategy: d.strategy.to_string(),
+                decisions: d.decisions,
+                differing: d.differing,
+                share: if d.decisions == 0 {
+                    0.0
+                } else {
+                    d.differing / d.decisions as f64
+                },
+            });
+        }
+    }
+    if report.stalled {
+        progress.note(&format!(
+            "warning: not certified to --tolerance {}: {}; the intervals below are as wide as \
+             shown",
+            s.tolerance,
+            report
+                .game
+                .as_ref()
+                .map_or(String::new(), |g| g.not_certified_reason())
+        ));
+    }
+    Ok(report)
+}
+
+/// The fixed policy a strategy name stands for under `choice` (`option` names the flag in
+/// errors): a strategy of [`crate::strategy`] resolved against the opponent's die, a
+/// `table:FILE` checked against this game.
+pub fn move_policy(
+    option: &str,
+    text: &str,
+    rules: &crate::rules::Rules,
+    dice: [&crate::dice::Die; 2],
+    opponent: &crate::dice::Die,
+) -> Result<Box<dyn crate::exact::game::policy::MovePolicy>, Error> {
+    use crate::strategy::Strategy;
+    let strategy: Strategy = text.parse().map_err(|e| match e {
+        // Only a name can be unknown; here `optimal` is one more.
+        crate::strategy::StrategyError::Unknown(given) => Error::input(format!(
+            "{option}: unknown strategy {given}: expected optimal, one of {} (or table:FILE)",
+            crate::strategy::STRATEGY_NAMES.join(", ")
+        )),
+        e => Error::input(format!("{option}: {e}")),
+    })?;
+    if let Strategy::Table(t) = &strategy {
+        t.check_game(rules, dice)
+            .map_err(|e| Error::input(format!("{option}: {e}")))?;
+    }
+    Ok(Box::new(strategy.against(opponent)))
+}

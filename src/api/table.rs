@@ -1,0 +1,93 @@
+//! `table`: two to four dice at one table, simulated, every seating equally often.
+
+use super::options::{DEFAULT_PRECISION, RulesOptions, SimOptions, parse_die, seats, table_error};
+use super::{Error, Progress, run_in_pool};
+use crate::dice::Die;
+use crate::report::{TableReport, TableSettings as TableFigures};
+use crate::rules::Seats;
+use crate::sim::{Seating, StreamKey, Table, TableStop};
+use clap::Args;
+
+/// The options of `table`: N dice at one table of N players (N = 2, 3 or 4).
+#[derive(Args, Debug, Clone)]
+pub struct TableOptions {
+    /// A die per seat, 2 to 4 times, e.g. `--die 1..6 --die 0..9 --die 1,1,1,6,6,6`.
+    #[arg(long = "die", value_name = "FACES", required = true, num_args = 1)]
+    pub dice: Vec<String>,
+    /// `all`: every assignment of the dice to the seats equally often (the fair comparison);
+    /// `fixed`: the dice in the seats in the order given (the first die moves first).
+    #[arg(long, value_enum, default_value_t = Seating::All)]
+    pub seating: Seating,
+    /// Games, seed, threads (`--games` must be a multiple of N!, the seatings, under `all`).
+    #[command(flatten)]
+    pub sim: SimOptions,
+    /// Board and rule profile (with 3 or 4 players seat s starts at s * track / 4).
+    #[command(flatten)]
+    pub rules: RulesOptions,
+}
+
+/// A table's options, checked.
+#[derive(Debug, Clone)]
+pub struct TableSettings {
+    seats: Seats,
+    dice: Vec<Die>,
+    seating: Seating,
+    stop: TableStop,
+    seed: u64,
+    max_rolls: u64,
+    threads: Option<usize>,
+}
+
+impl TableSettings {
+    /// Checks `options`; the first bad value is refused with a message naming its option.
+    pub fn new(options: &TableOptions) -> Result<TableSettings, Error> {
+        let rules = options.rules.rules()?;
+        let dice: Vec<Die> = options
+            .dice
+            .iter()
+            .map(|text| parse_die("--die", text))
+            .collect::<Result<_, _>>()?;
+        let seats = seats(&rules, dice.len(), "--die (one per player)")?;
+        options.sim.check_threads()?;
+        let max_rolls = options.sim.max_rolls()?;
+        let refs: Vec<&Die> = dice.iter().collect();
+        let table = Table::new(&seats, &refs, max_rolls, options.seating).map_err(table_error)?;
+        let precision = options.sim.precision.unwrap_or(DEFAULT_PRECISION);
+        let stop = table
+            .stopping(options.sim.games, precision)
+            .map_err(table_error)?;
+        Ok(TableSettings {
+            seats,
+            dice,
+            seating: options.seating,
+            stop,
+            seed: options.sim.seed,
+            max_rolls,
+            threads: options.sim.threads,
+        })
+    }
+}
+
+/// Runs `table`: every die's wins at the table.
+pub fn table(settings: &TableSettings, progress: &dyn Progress) -> Result<TableReport, Error> {
+    let s = settings;
+    let refs: Vec<&Die> = s.dice.iter().collect();
+    let table = Table::new(&s.seats, &refs, s.max_rolls, s.seating).map_err(table_error)?;
+    let total = match s.stop {
+        TableStop::Games(n) => Some(n),
+        TableStop::Precision(_) => None,
+    };
+    let names: Vec<String> = s.dice.iter().map(|d| d.to_string()).collect();
+    let counts = run_in_pool(s.threads, progress, |watch| {
+        watch.begin(&names.join(" | "), total);
+        table
+            .run(StreamKey::new(s.seed), s.stop, &|n| watch.games(n))
+            .map_err(table_error)
+    })?;
+    Ok(TableReport::new(
+        &refs,
+        &counts,
+        s.seating,
+        TableFigures::new(s.seats.rules(), s.seed, table.max_rolls(), s.stop),
+    ))
+}
