@@ -1,5 +1,6 @@
 """The Dask ranking equals the local one, and goes through the same store."""
 
+import json
 import signal
 
 import pytest
@@ -89,7 +90,8 @@ def test_bad_input_fails_before_any_task(client):
 
 def test_an_exact_pair_runs_only_on_a_worker_with_memory_for_it():
     dice = ["1..6", "2..7"]
-    _, [(_, _, need)] = wg._native.rank_plan(dice, True, wg._options(**SMALL))
+    options = wg._options("rank", dict(die=dice, exact=True, **SMALL))
+    _, [(_, _, need)] = wg._native.rank_plan(json.dumps(options))
     with two_workers(need // 2, 4 * need) as cluster, distributed.Client(cluster) as client:
         large = [a for a, w in client.scheduler_info(n_workers=-1)["workers"].items()
                  if w["resources"][wgd.MEMORY] == 4 * need]

@@ -85,7 +85,7 @@ __all__ = [
     "converge",
 ]
 
-__version__ = "0.1.0"
+__version__ = "0.2.0"
 
 
 class Die:
@@ -100,7 +100,7 @@ class Die:
     def __init__(self, faces: Union[str, Sequence[int], "Die"]):
         if isinstance(faces, Die):
             faces = faces.faces
-        self.faces, self._text = _native.die(_die(faces, "die"))
+        self.faces, self._text = _native.die(_die_text(faces, "die"))
 
     def __str__(self) -> str:
         return self._text
@@ -149,7 +149,8 @@ class Rules:
             board = Board.__new__(Board)
             board.track, board.offset, board.pieces, board.goal_fields = 40, 20, 4, 4
         self.board, self.profile = board, profile
-        self._names = _native.rules(_options(_board_options(board), profile=profile))
+        self._names = _native.rules(json.dumps(_options(
+            "rules", dict(_board_options(board), profile=profile))))
 
     def __repr__(self) -> str:
         return f"Rules({self.board!r}, profile={self._names[1]!r})"
@@ -303,16 +304,6 @@ class PlayResult(Result):
 Progress = Optional[Callable[[int, str], Any]]
 DieLike = Union[str, Sequence[int], Die]
 
-# Every option the native module takes, with the CLI's defaults (`solve` and `rank` differ
-# only in the tolerance, set by each function).
-_DEFAULTS = dict(
-    games=None, precision=None, seed=1, max_rolls=100_000, threads=None,
-    track=40, offset=None, pieces=4, goal_fields=4, profile="bwinf",
-    tolerance=1e-9, max_sweeps=100_000, max_memory=None, store=None,
-    matrix_free=False, f32=False, plot=None, overwrite=False,
-    strategy=None, strategy_a=None, strategy_b=None,
-)
-
 # The board options: given one by one, or all at once by ``rules=`` (never both).
 _BOARD = ("track", "offset", "pieces", "goal_fields", "profile")
 
@@ -323,8 +314,10 @@ _U64 = 2**64 - 1
 # any size gets a message naming its argument; what a value means (``games`` even, at least
 # one thread, a board that fits) the library checks, with the CLI's messages.
 _INTEGERS = dict(
-    games=_U64, seed=_U64, max_rolls=_U64, threads=_U64, max_sweeps=_U64,
-    track=_U32, offset=_U32, pieces=_U32, goal_fields=_U32,
+    games=_U64, seed=_U64, max_rolls=_U64, threads=_U64, max_sweeps=_U64, reps=_U64,
+    min_games=_U64, max_games=_U64, points_per_decade=_U64, look_every=_U64, top=_U64,
+    max_die_games=_U64, confirm=_U64, simulate=_U64, players=_U64, face=_U64, goal=_U64,
+    bust=_U64, track=_U32, offset=_U32, pieces=_U32, goal_fields=_U32,
 )
 
 
@@ -344,10 +337,31 @@ def _board_options(board: Board) -> dict:
                 goal_fields=board.goal_fields)
 
 
-def _options(base: Optional[dict] = None, rules: Optional[Rules] = None, **given) -> dict:
-    """The native module's option dict: the defaults, then ``base``, then the options
-    ``given`` (``None`` is "not given" for the board options), then the board of ``rules``,
-    which may not be given together with a board option."""
+_CLI_DEFAULTS = None
+
+
+def _is_default(command: str, name: str, value) -> bool:
+    """Whether ``value`` is the command's own default for option ``name`` (the library's,
+    read from the command line's definition): such a value is left to the library."""
+    global _CLI_DEFAULTS
+    if _CLI_DEFAULTS is None:
+        _CLI_DEFAULTS = _native.cli_defaults()
+    default = _CLI_DEFAULTS.get(command, {}).get(name)
+    if default is None or isinstance(value, bool):
+        return False
+    if isinstance(value, numbers.Real):
+        try:
+            return float(default) == value
+        except ValueError:
+            return False
+    return str(value) == default
+
+
+def _options(command: str, given: dict, rules: Optional[Rules] = None) -> dict:
+    """The options of ``command`` for the library, by the command line's names: those
+    ``given`` that are not ``None`` (nor ``False``, nor the command's own default), the board
+    of ``rules`` (which may not be given together with a board option), integers checked
+    against the range of the library's type, paths and sizes as text."""
     if rules is not None:
         if not isinstance(rules, Rules):
             raise ValueError(
@@ -359,27 +373,37 @@ def _options(base: Optional[dict] = None, rules: Optional[Rules] = None, **given
             raise ValueError(
                 f"rules= and {clash[0]}= both given: rules= sets the whole board and profile, "
                 f"so give either rules= or {', '.join(n + '=' for n in _BOARD)}, not both")
-    opts = dict(_DEFAULTS)
-    opts.update(base or {})
-    opts.update({k: v for k, v in given.items() if not (k in _BOARD and v is None)})
-    if rules is not None:
-        opts.update(_board_options(rules.board), profile=rules.profile)
-    for name, top in _INTEGERS.items():
-        if opts[name] is not None or name not in ("games", "threads", "offset"):
-            opts[name] = _integer(name, opts[name], top)
-    if opts["max_memory"] is not None:
-        opts["max_memory"] = str(opts["max_memory"])
-    for path in ("store", "plot"):
-        if opts[path] is not None:
-            opts[path] = os.fspath(opts[path])
-    return opts
+        given = dict(given, **_board_options(rules.board), profile=rules.profile)
+    options = {}
+    for name, value in given.items():
+        if value is None or value is False:
+            continue
+        if name in _INTEGERS:
+            value = _integer(name, value, _INTEGERS[name])
+        elif isinstance(value, os.PathLike):
+            value = os.fspath(value)
+        elif name == "max_memory":
+            value = str(value)
+        if _is_default(command, name, value):
+            continue
+        options[name] = value
+    return options
 
 
-def _die(d: DieLike, option: str):
-    """A die for the native module: its text, or its faces checked to fit the library's
+def _run(command: str, cls, progress: Progress = None, board: Optional[Rules] = None,
+         **given) -> Result:
+    """Runs ``command`` in the library with the options ``given`` and the board and profile
+    of ``board`` (a :class:`Rules`; see :func:`_options`)."""
+    text, table, csv = _native.run(command, json.dumps(_options(command, given, board)),
+                                   progress)
+    return cls(json.loads(text), table, csv)
+
+
+def _die_text(d: DieLike, option: str) -> str:
+    """A die in the CLI's notation: its text, or its faces checked to fit the library's
     type (the library's message, naming the CLI option, e.g. ``--a``)."""
     if isinstance(d, Die):
-        return list(d.faces)
+        return str(d)
     if isinstance(d, str):
         return d
     faces = []
@@ -389,20 +413,19 @@ def _die(d: DieLike, option: str):
         f = operator.index(f)
         if not 0 <= f <= _U32:
             raise ValueError(f"{option}: face {f} is not a whole number from 0 to {_U32}")
-        faces.append(f)
-    return faces
+        faces.append(str(f))
+    if not faces:
+        return ""
+    return ",".join(faces)
 
 
-def _dice(dice) -> Union[str, list]:
-    """A dice file (a path) or a list of dice."""
+def _dice(dice) -> dict:
+    """The dice of a ranking: a dice file (a path) or a list of dice, as ``rank`` takes them."""
     if isinstance(dice, (str, os.PathLike)):
-        return os.fspath(dice)
-    return [_die(d, "--die") for d in dice]
-
-
-def _result(cls, native) -> Result:
-    text, table, csv = native
-    return cls(json.loads(text), table, csv)
+        return dict(file=os.fspath(dice))
+    if isinstance(dice, Die):
+        raise TypeError("dice must be a dice file or a list of dice, not one Die")
+    return dict(die=[_die_text(d, "--die") for d in dice])
 
 
 def duel(a: DieLike, b: DieLike, *, games: Optional[int] = None,
@@ -420,11 +443,11 @@ def duel(a: DieLike, b: DieLike, *, games: Optional[int] = None,
     threads. ``strategy`` (both players), ``strategy_a``, ``strategy_b``: how the players
     pick their moves under a ``choice`` profile (default ``"frontmost"``).
     """
-    opts = _options(games=games, precision=precision, seed=seed, max_rolls=max_rolls,
-                    threads=threads, track=track, offset=offset, pieces=pieces,
-                    goal_fields=goal_fields, profile=profile, rules=rules,
-                    strategy=strategy, strategy_a=strategy_a, strategy_b=strategy_b)
-    return _result(DuelResult, _native.duel(_die(a, "--a"), _die(b, "--b"), opts, progress))
+    return _run("duel", DuelResult, progress, rules, a=_die_text(a, "--a"),
+                b=_die_text(b, "--b"), games=games, precision=precision, seed=seed,
+                max_rolls=max_rolls, threads=threads, track=track, offset=offset,
+                pieces=pieces, goal_fields=goal_fields, profile=profile, strategy=strategy,
+                strategy_a=strategy_a, strategy_b=strategy_b)
 
 
 def rank(dice, *, exact: bool = False, games: Optional[int] = None,
@@ -436,7 +459,7 @@ def rank(dice, *, exact: bool = False, games: Optional[int] = None,
          tolerance: float = 1e-9, max_memory: Union[int, str, None] = None,
          store: Union[str, os.PathLike, None] = None, plot: Union[str, os.PathLike, None] = None,
          overwrite: bool = False, strategy: Optional[str] = None,
-         progress: Progress = None) -> RankResult:
+         players: Optional[int] = None, progress: Progress = None) -> RankResult:
     """Every pair of ``dice`` (a BwInf dice file, or a list of dice): the matrix, the
     ranking, undecided pairs and cycles (``rank``).
 
@@ -445,25 +468,15 @@ def rank(dice, *, exact: bool = False, games: Optional[int] = None,
     in a directory, so an interrupted ranking resumes. ``plot`` draws the matrix as an SVG
     heat map (an existing file is replaced only with ``overwrite=True``). ``strategy``: the
     strategy every die plays in a simulated ranking under a ``choice`` profile (refused with
-    ``exact=True``, which solves optimal play). For a cluster see
+    ``exact=True``, which solves optimal play). ``players=3`` or ``4``: every table of that
+    many dice, beside the pairwise ranking. For a cluster see
     :func:`wuerfelglueck.distributed.rank`.
     """
-    opts = _options(games=games, precision=precision, seed=seed, max_rolls=max_rolls,
-                    threads=threads, track=track, offset=offset, pieces=pieces,
-                    goal_fields=goal_fields, profile=profile, rules=rules,
-                    tolerance=tolerance, max_memory=max_memory, store=store, plot=plot,
-                    overwrite=overwrite, strategy=strategy)
-    _exact_only(exact, tolerance=tolerance != 1e-9, max_memory=max_memory, store=store)
-    return _result(RankResult, _native.rank(_dice(dice), exact, opts, progress))
-
-
-def _exact_only(exact: bool, **given) -> None:
-    """The CLI refuses the exact-only options without --exact; so does the package."""
-    if not exact:
-        for name, used in given.items():
-            if used not in (None, False):
-                # clap's words for the CLI's `requires = "exact"`.
-                raise ValueError("the following required arguments were not provided: --exact")
+    return _run("rank", RankResult, progress, rules, **_dice(dice), exact=exact, games=games,
+                precision=precision, seed=seed, max_rolls=max_rolls, threads=threads,
+                track=track, offset=offset, pieces=pieces, goal_fields=goal_fields,
+                profile=profile, tolerance=tolerance, max_memory=max_memory, store=store,
+                plot=plot, overwrite=overwrite, strategy=strategy, players=players)
 
 
 def solve(a: DieLike, b: DieLike, *, tolerance: float = 1e-12, max_sweeps: int = 100_000,
@@ -472,59 +485,61 @@ def solve(a: DieLike, b: DieLike, *, tolerance: float = 1e-12, max_sweeps: int =
           offset: Optional[int] = None, pieces: Optional[int] = None,
           goal_fields: Optional[int] = None, profile: Optional[str] = None,
           rules: Optional[Rules] = None, strategy_a: Optional[str] = None,
-          strategy_b: Optional[str] = None, progress: Progress = None) -> SolveResult:
+          strategy_b: Optional[str] = None, policy_out: Union[str, os.PathLike, None] = None,
+          force: bool = False, evaluate_pair: bool = False, no_mirror: bool = False,
+          style: bool = False, progress: Progress = None) -> SolveResult:
     """Die ``a`` against die ``b``, solved exactly, with certified intervals (``solve``).
 
     Under a ``choice`` profile ``strategy_a`` and ``strategy_b`` say how each player plays:
-    ``"optimal"`` (the default) or a strategy's name. A call with a strategy runs the CLI's
-    own ``solve`` (it has no progress callback, and after Ctrl-C it finishes in the
-    background); without one, Ctrl-C returns at once and the solve stops before its next
-    sweep.
+    ``"optimal"`` (the default) or a strategy's name; ``policy_out`` writes the pair played
+    to a policy file (an existing one only with ``force=True``), ``style=True`` tells how the
+    optimal pair plays. Ctrl-C returns at once and the solve stops before its next sweep.
     """
-    if strategy_a is not None or strategy_b is not None:
-        argv = ["solve", "--a", _die_text(a, "--a"), "--b", _die_text(b, "--b")]
-        argv += _argv(tolerance=tolerance, max_sweeps=max_sweeps, max_memory=max_memory,
-                      threads=threads, matrix_free=matrix_free, f32=f32,
-                      **_board(track, offset, pieces, goal_fields, profile, rules),
-                      strategy_a=strategy_a, strategy_b=strategy_b)
-        return SolveResult(json.loads(_native.cli(argv)))
-    opts = _options(tolerance=tolerance, max_sweeps=max_sweeps, max_memory=max_memory,
-                    threads=threads, matrix_free=matrix_free, f32=f32, track=track,
-                    offset=offset, pieces=pieces, goal_fields=goal_fields, profile=profile,
-                    rules=rules)
-    return _result(SolveResult, _native.solve(_die(a, "--a"), _die(b, "--b"), opts, progress))
+    return _run("solve", SolveResult, progress, rules, a=_die_text(a, "--a"),
+                b=_die_text(b, "--b"), tolerance=tolerance, max_sweeps=max_sweeps,
+                max_memory=max_memory, threads=threads, matrix_free=matrix_free, f32=f32,
+                track=track, offset=offset, pieces=pieces, goal_fields=goal_fields,
+                profile=profile, strategy_a=strategy_a, strategy_b=strategy_b,
+                policy_out=policy_out, force=force, evaluate_pair=evaluate_pair,
+                no_mirror=no_mirror, style=style)
 
 
-def _argv(**options) -> list:
-    """Command-line options from keyword arguments; ``None`` and ``False`` are left out (the
-    command's default), ``True`` is a switch, a list is comma-separated."""
-    argv = []
-    for name, value in options.items():
-        if value is None or value is False:
-            continue
-        option = "--" + name.replace("_", "-")
-        if value is True:
-            argv.append(option)
-        elif isinstance(value, (list, tuple)):
-            argv += [option, ",".join(str(v) for v in value)]
-        elif isinstance(value, Die):
-            argv += [option, str(value)]
-        else:
-            argv += [option, str(value)]
-    return argv
+def table(dice: Sequence[DieLike], *, games: Optional[int] = None,
+          precision: Optional[float] = None, seed: int = 1, seating: str = "all",
+          max_rolls: int = 100_000, threads: Optional[int] = None,
+          track: Optional[int] = None, offset: Optional[int] = None,
+          pieces: Optional[int] = None, goal_fields: Optional[int] = None,
+          profile: Optional[str] = None, rules: Optional[Rules] = None,
+          progress: Progress = None) -> TableResult:
+    """2 to 4 ``dice`` at one table of as many players (``table``): P(win) of each die.
+
+    ``seating="all"`` plays every assignment of the dice to the seats equally often (then
+    ``games`` must be a multiple of the number of seatings, N!); ``"fixed"`` seats the dice
+    in the order given (the first moves first). ``games`` or ``precision`` as in
+    :func:`duel`. With 3 or 4 players seat s starts at s * track / 4.
+    """
+    if isinstance(dice, (str, Die)):
+        raise TypeError("dice must be a list of 2 to 4 dice, e.g. ['1..6', '2..7', '1..4']")
+    if not isinstance(seating, str):
+        raise TypeError(f"seating must be 'all' or 'fixed', not {seating!r}")
+    return _run("table", TableResult, progress, rules,
+                die=[_die_text(d, "--die") for d in dice], games=games, precision=precision,
+                seed=seed, seating=seating, max_rolls=max_rolls, threads=threads, track=track,
+                offset=offset, pieces=pieces, goal_fields=goal_fields, profile=profile)
+
+
+def _list(value) -> Union[str, None]:
+    """A list option (``hold``, ``query``) as the command line writes it: comma-separated."""
+    if isinstance(value, (list, tuple)):
+        return ",".join(str(v) for v in value)
+    return value
 
 
 def _game(command: str, goal, bust, faces, tolerance, query, compare, hold, simulate, seed,
-          plot, overwrite):
-    if isinstance(faces, (list, tuple)):
-        faces = ",".join(str(f) for f in faces)
-    if isinstance(query, (list, tuple)):
-        query = ",".join(str(q) for q in query)
-    argv = [command] + _argv(goal=goal, bust=bust, faces=faces, tolerance=tolerance,
-                             query=query, compare=compare, hold=hold, simulate=simulate,
-                             seed=seed, plot=_path(plot), overwrite=overwrite)
-    text = _native.cli(argv)
-    return GameResult(json.loads(text))
+          plot, overwrite) -> GameResult:
+    return _run(command, GameResult, goal=goal, bust=bust, faces=_list(faces),
+                tolerance=tolerance, query=_list(query), compare=compare, hold=_list(hold),
+                simulate=simulate, seed=seed, plot=plot, overwrite=overwrite)
 
 
 def wubbel(*, goal: Optional[int] = None, bust: Optional[int] = None, faces: DieLike = "1..6",
@@ -559,73 +574,18 @@ def converge(a: DieLike, b: DieLike, *, reps: Optional[int] = None,
              track: Optional[int] = None, offset: Optional[int] = None,
              pieces: Optional[int] = None, goal_fields: Optional[int] = None,
              profile: Optional[str] = None, plot: Union[str, os.PathLike, None] = None,
-             overwrite: bool = False) -> ConvergeResult:
+             overwrite: bool = False, progress: Progress = None) -> ConvergeResult:
     """The simulation against the exact solver (``converge``): error and interval coverage
     over a grid of game counts, or with ``stopping=True`` the stopping rules
     (``stopping_rules`` is the CLI's ``--rules``). Options left at ``None`` take the
-    command's defaults (board 40/20/2/4); ``plot`` writes the command's SVG picture. Ctrl-C
-    returns at once; the run finishes in the background."""
-    argv = ["converge", "--a", str(Die(a)) if isinstance(a, Die) else _text(a),
-            "--b", str(Die(b)) if isinstance(b, Die) else _text(b)]
-    argv += _argv(reps=reps, min_games=min_games, max_games=max_games,
-                  points_per_decade=points_per_decade, stopping=stopping,
-                  rules=stopping_rules, precision=precision, look_every=look_every,
-                  seed=seed, max_rolls=max_rolls, threads=threads, track=track,
-                  offset=offset, pieces=pieces, goal_fields=goal_fields, profile=profile,
-                  plot=_path(plot), overwrite=overwrite)
-    text = _native.cli(argv)
-    return ConvergeResult(json.loads(text))
-
-
-def _path(p) -> Optional[str]:
-    return None if p is None else os.fspath(p)
-
-
-def _text(d: DieLike) -> str:
-    return d if isinstance(d, str) else ",".join(str(f) for f in d)
-
-
-def _die_text(d: DieLike, option: str) -> str:
-    """A die in the CLI's notation, for a command line."""
-    if isinstance(d, Die):
-        return str(d)
-    d = _die(d, option)
-    return d if isinstance(d, str) else ",".join(str(f) for f in d)
-
-
-def _board(track, offset, pieces, goal_fields, profile, rules) -> dict:
-    """The board options for a command line: as given, or those of ``rules`` (not both)."""
-    given = dict(track=track, offset=offset, pieces=pieces, goal_fields=goal_fields,
-                 profile=profile)
-    if rules is None:
-        return given
-    _options(rules=rules, **given)  # refuses rules= with a board option, or a non-Rules
-    return dict(_board_options(rules.board), profile=rules.profile)
-
-
-def table(dice: Sequence[DieLike], *, games: Optional[int] = None,
-          precision: Optional[float] = None, seed: int = 1, seating: str = "all",
-          max_rolls: int = 100_000, threads: Optional[int] = None,
-          track: Optional[int] = None, offset: Optional[int] = None,
-          pieces: Optional[int] = None, goal_fields: Optional[int] = None,
-          profile: Optional[str] = None, rules: Optional[Rules] = None,
-          progress: Progress = None) -> TableResult:
-    """2 to 4 ``dice`` at one table of as many players (``table``): P(win) of each die.
-
-    ``seating="all"`` plays every assignment of the dice to the seats equally often (then
-    ``games`` must be a multiple of the number of seatings, N!); ``"fixed"`` seats the dice
-    in the order given (the first moves first). ``games`` or ``precision`` as in
-    :func:`duel`. With 3 or 4 players seat s starts at s * track / 4.
-    """
-    if isinstance(dice, (str, Die)):
-        raise TypeError("dice must be a list of 2 to 4 dice, e.g. ['1..6', '2..7', '1..4']")
-    opts = _options(games=games, precision=precision, seed=seed, max_rolls=max_rolls,
-                    threads=threads, track=track, offset=offset, pieces=pieces,
-                    goal_fields=goal_fields, profile=profile, rules=rules)
-    if not isinstance(seating, str):
-        raise TypeError(f"seating must be 'all' or 'fixed', not {seating!r}")
-    return _result(TableResult,
-                   _native.table([_die(d, "--die") for d in dice], seating, opts, progress))
+    command's defaults (board 40/20/2/4); ``plot`` writes the command's SVG picture."""
+    return _run("converge", ConvergeResult, progress, a=_die_text(a, "--a"),
+                b=_die_text(b, "--b"), reps=reps, min_games=min_games, max_games=max_games,
+                points_per_decade=points_per_decade, stopping=stopping,
+                rules=_list(stopping_rules), precision=precision, look_every=look_every,
+                seed=seed, max_rolls=max_rolls, threads=threads, track=track, offset=offset,
+                pieces=pieces, goal_fields=goal_fields, profile=profile, plot=plot,
+                overwrite=overwrite)
 
 
 def search(file: Union[str, os.PathLike, None] = None, *, faces: Optional[int] = None,
@@ -641,7 +601,8 @@ def search(file: Union[str, os.PathLike, None] = None, *, faces: Optional[int] =
            confirm: Optional[int] = None, tolerance: Optional[float] = None,
            max_memory: Union[int, str, None] = None,
            store: Union[str, os.PathLike, None] = None,
-           plot: Union[str, os.PathLike, None] = None, overwrite: bool = False) -> SearchResult:
+           plot: Union[str, os.PathLike, None] = None, overwrite: bool = False,
+           progress: Progress = None) -> SearchResult:
     """The best die of a family (``search``): the dice of ``file`` (a dice file), or every
     die with ``faces`` faces drawn from ``values`` (``"1..6"``, or ``(1, 6)``).
 
@@ -650,22 +611,19 @@ def search(file: Union[str, os.PathLike, None] = None, *, faces: Optional[int] =
     go to the pairs still undecided (``design``: ``"racing"``, ``"round-robin"`` or
     ``"screening"``), at most ``max_games`` per pair; ``confirm`` dice are solved exactly
     pair by pair. ``store`` keeps the search in a directory so that it resumes. Options left
-    at ``None`` take the command's defaults. Runs the CLI's own ``search`` (no progress
-    callback; after Ctrl-C it finishes in the background).
+    at ``None`` take the command's defaults.
     """
     if isinstance(values, (list, tuple)):
         if len(values) != 2:
             raise ValueError(f"values must be 'A..B' or (A, B), got {values!r}")
         values = f"{values[0]}..{values[1]}"
-    argv = ["search"] + ([] if file is None else [os.fspath(file)])
-    argv += _argv(faces=faces, values=values, error_probability=error_probability,
-                  epsilon=epsilon, max_games=max_games, top=top, design=design,
-                  max_die_games=max_die_games, seed=seed, max_rolls=max_rolls,
-                  threads=threads, **_board(track, offset, pieces, goal_fields, profile, rules),
-                  strategy=strategy, confirm=confirm, tolerance=tolerance,
-                  max_memory=max_memory, store=_path(store), plot=_path(plot),
-                  overwrite=overwrite)
-    return SearchResult(json.loads(_native.cli(argv)))
+    return _run("search", SearchResult, progress, rules, file=file, faces=faces,
+                values=values, error_probability=error_probability, epsilon=epsilon,
+                max_games=max_games, top=top, design=design, max_die_games=max_die_games,
+                seed=seed, max_rolls=max_rolls, threads=threads, track=track, offset=offset,
+                pieces=pieces, goal_fields=goal_fields, profile=profile, strategy=strategy,
+                confirm=confirm, tolerance=tolerance, max_memory=max_memory, store=store,
+                plot=plot, overwrite=overwrite)
 
 
 def advise(a: DieLike, b: DieLike, position: str, face: int, *,
@@ -680,14 +638,13 @@ def advise(a: DieLike, b: DieLike, position: str, face: int, *,
     with its value (``advise``): solved exactly where it fits in ``max_memory``, else
     simulated (``games`` per move, the players then playing ``strategy_a`` and
     ``strategy_b``). The profile defaults to ``"choice"``, as the command's; a profile
-    without ``choice`` is refused. Runs the CLI's own ``advise``.
+    without ``choice`` is refused.
     """
-    argv = ["advise", "--a", _die_text(a, "--a"), "--b", _die_text(b, "--b"),
-            "--position", str(position), "--face", str(face)]
-    argv += _argv(**_board(track, offset, pieces, goal_fields, profile, rules),
-                  tolerance=tolerance, max_memory=max_memory, strategy_a=strategy_a,
-                  strategy_b=strategy_b, games=games, seed=seed, max_rolls=max_rolls)
-    return AdviseResult(json.loads(_native.cli(argv)))
+    return _run("advise", AdviseResult, None, rules, a=_die_text(a, "--a"),
+                b=_die_text(b, "--b"), position=str(position), face=face, track=track,
+                offset=offset, pieces=pieces, goal_fields=goal_fields, profile=profile,
+                tolerance=tolerance, max_memory=max_memory, strategy_a=strategy_a,
+                strategy_b=strategy_b, games=games, seed=seed, max_rolls=max_rolls)
 
 
 def play(a: DieLike, b: DieLike, *more: DieLike, seed: int = 1, first: str = "a",
@@ -705,14 +662,10 @@ def play(a: DieLike, b: DieLike, *more: DieLike, seed: int = 1, first: str = "a"
     ``first`` (``"a"`` or ``"b"``) starts; dice after ``b`` (``more``) sit at seats C and D
     of a table of 3 or 4 (``players`` defaults to their count), where seat A moves first.
     """
-    argv = ["play", "--a", _die_text(a, "--a"), "--b", _die_text(b, "--b")]
-    for d in more:
-        argv += ["--die", _die_text(d, "--die")]
     if players is None and more:
         players = 2 + len(more)
-    argv += _argv(seed=seed, first=first, max_rolls=max_rolls, players=players,
-                  **_board(track, offset, pieces, goal_fields, profile, rules),
-                  strategy=strategy, strategy_a=strategy_a, strategy_b=strategy_b)
-    data = json.loads(_native.cli(argv))
-    # The same game again (the same seed), as the narration: one game is quick.
-    return PlayResult(data, _native.cli(argv, "table"))
+    return _run("play", PlayResult, None, rules, a=_die_text(a, "--a"), b=_die_text(b, "--b"),
+                die=[_die_text(d, "--die") for d in more], seed=seed, first=first,
+                max_rolls=max_rolls, players=players, track=track, offset=offset,
+                pieces=pieces, goal_fields=goal_fields, profile=profile, strategy=strategy,
+                strategy_a=strategy_a, strategy_b=strategy_b)

@@ -50,11 +50,12 @@ Example (two local worker processes)::
 
 from __future__ import annotations
 
+import json
+import os
 import time
 from typing import Any, Callable, Optional, Union
-import os
 
-from . import RankResult, Rules, _dice, _exact_only, _native, _options, _result
+from . import RankResult, Rules, _dice, _native, _options
 
 __all__ = ["rank"]
 
@@ -63,10 +64,10 @@ MEMORY = "MEMORY"
 """The name of the Dask worker resource that holds the bytes a worker's exact solves may use."""
 
 
-def _pair_task(dice, exact, opts, stream, i, j):
+def _pair_task(options, stream, i, j):
     """One pair on a worker; returns the pair's payload (JSON text) for the client and the
     address of the worker that computed it."""
-    opts = dict(opts)
+    options = dict(options)
     try:
         from distributed import get_worker
 
@@ -76,15 +77,15 @@ def _pair_task(dice, exact, opts, stream, i, j):
     address = None
     if worker is not None:
         address = worker.address
-        if opts["threads"] is None:
-            opts["threads"] = max(1, int(worker.state.nthreads))
-        if exact and opts["max_memory"] is None:
+        if options.get("threads") is None:
+            options["threads"] = max(1, int(worker.state.nthreads))
+        if options.get("exact") and options.get("max_memory") is None:
             # The worker's declared budget for solves, else its Dask memory limit.
             limit = (worker.state.total_resources.get(MEMORY)
                      or worker.memory_manager.memory_limit)
             if limit:
-                opts["max_memory"] = str(int(limit))
-    return _native.rank_pair(dice, exact, opts, stream, i, j), address
+                options["max_memory"] = str(int(limit))
+    return _native.rank_pair(json.dumps(options), stream, i, j), address
 
 
 def _declared_memory(client) -> list:
@@ -122,18 +123,22 @@ def rank(dice, client, *, exact: bool = False, store: Union[str, os.PathLike, No
     """
     from distributed import as_completed
 
-    opts = _options(games=games, precision=precision, seed=seed, max_rolls=max_rolls,
-                    threads=threads, track=track, offset=offset, pieces=pieces,
-                    goal_fields=goal_fields, profile=profile, rules=rules,
-                    tolerance=tolerance, max_memory=max_memory, store=store)
-    _exact_only(exact, tolerance=tolerance != 1e-9, max_memory=max_memory, store=store)
-    if opts["store"] is not None:
+    if store is not None:
         # Workers may run in other directories: give them the full path.
-        opts["store"] = os.path.abspath(opts["store"])
+        store = os.path.abspath(store)
+    options = _options("rank", dict(**_dice(dice), exact=exact, games=games,
+                                    precision=precision, seed=seed, max_rolls=max_rolls,
+                                    threads=threads, track=track, offset=offset,
+                                    pieces=pieces, goal_fields=goal_fields, profile=profile,
+                                    tolerance=tolerance, max_memory=max_memory, store=store),
+                       rules)
     if not isinstance(memory_constrained, bool):
         raise TypeError(f"memory_constrained must be True or False, not {memory_constrained!r}")
     started = time.monotonic()
-    faces, pairs = _native.rank_plan(_dice(dice), exact, opts)
+    dice, pairs = _native.rank_plan(json.dumps(options))
+    # The workers get the dice themselves, not the file they came from.
+    options.pop("file", None)
+    options["die"] = dice
     largest = None
     if exact and memory_constrained:
         declared = _declared_memory(client)
@@ -154,7 +159,7 @@ def rank(dice, client, *, exact: bool = False, store: Union[str, os.PathLike, No
             # A pair that fits nowhere is simulated by its worker: it needs no MEMORY.
             resources = {MEMORY: need} if largest is not None and need <= largest else None
             future = client.submit(
-                _pair_task, faces, exact, opts, stream, i, j,
+                _pair_task, options, stream, i, j,
                 key=f"wuerfelglueck-pair-{stream + 1}-of-{len(pairs)}-{os.urandom(4).hex()}",
                 resources=resources, pure=False,
             )
@@ -169,5 +174,5 @@ def rank(dice, client, *, exact: bool = False, store: Union[str, os.PathLike, No
         client.cancel([f for _, f in futures.values()])
         raise
     seconds = time.monotonic() - started
-    return _result(RankResult,
-                   _native.rank_assemble(faces, exact, opts, payloads, seconds))
+    text, table, csv = _native.rank_assemble(json.dumps(options), payloads, seconds)
+    return RankResult(json.loads(text), table, csv)

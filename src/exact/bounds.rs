@@ -38,6 +38,23 @@ impl Bounds {
         }
     }
 
+    /// The certificate of a monotone iteration from 0 for outcome `k` of a state whose
+    /// outcomes' probabilities sum to 1, given the lower bounds `lower` of all of them:
+    /// `lower[k] <= P(k) <= 1 - sum of the others' lower bounds` (any number of outcomes:
+    /// two players and never, or N seats and never).
+    pub fn certified_among(lower: &[f64], k: usize) -> Bounds {
+        let others: f64 = lower
+            .iter()
+            .enumerate()
+            .filter(|&(i, _)| i != k)
+            .map(|(_, v)| v)
+            .sum();
+        // Rounding can push a sum of probabilities a few ulps past 1.
+        let lo = lower[k].clamp(0.0, 1.0);
+        let hi = (1.0 - others).clamp(lo, 1.0);
+        Bounds { lo, hi }
+    }
+
     /// Whether `x` lies in the interval.
     pub fn contains(&self, x: f64) -> bool {
         self.lo <= x && x <= self.hi
@@ -73,21 +90,14 @@ impl StateBounds {
     /// whose three probabilities sum to 1, prove `V <= P(A wins) <= 1 - W - Z` and so on.
     /// A figure the state cannot reach (`reachable[k]` false: no path to it) is exactly 0.
     pub fn certified(lower: [f64; 3], reachable: [bool; 3]) -> StateBounds {
-        let [v, w, z] = lower;
-        let bound = |lo: f64, others: f64, reachable: bool| {
-            if !reachable {
-                return Bounds::ZERO;
+        let [a, b, never] = [0, 1, 2].map(|k| {
+            if reachable[k] {
+                Bounds::certified_among(&lower, k)
+            } else {
+                Bounds::ZERO
             }
-            // Rounding can push a sum of probabilities a few ulps past 1.
-            let lo = lo.clamp(0.0, 1.0);
-            let hi = (1.0 - others).clamp(lo, 1.0);
-            Bounds { lo, hi }
-        };
-        StateBounds {
-            a: bound(v, w + z, reachable[0]),
-            b: bound(w, v + z, reachable[1]),
-            never: bound(z, v + w, reachable[2]),
-        }
+        });
+        StateBounds { a, b, never }
     }
 
     /// `[A wins, B wins, never]`.

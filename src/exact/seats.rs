@@ -27,7 +27,9 @@
 //! that costs sweeps, not correctness.
 
 use super::bounds::Bounds;
+use super::encode::ConfigIndex;
 use super::options::SolveOptions;
+use super::reachable::player_configs;
 use super::search::{self, Step, Successors};
 use crate::dice::Die;
 use crate::fixpoint::{self, NotConverged, SweepReport};
@@ -121,8 +123,9 @@ impl SeatsExact {
 struct Chain<'a> {
     seats: &'a Seats,
     players: usize,
-    /// Each seat's configurations, sorted (a mask's index is its rank).
-    configs: Vec<Vec<u64>>,
+    /// Each seat's reachable configurations (the shared search,
+    /// [`crate::exact::reachable::player_configs`]).
+    configs: Vec<ConfigIndex>,
     /// `stride[s]`: the index weight of seat `s`'s configuration; `stride[players]` is the
     /// number of configuration tuples.
     stride: Vec<usize>,
@@ -152,7 +155,7 @@ impl<'a> Chain<'a> {
                 limit,
             });
         }
-        let configs: Vec<Vec<u64>> = dice.iter().map(|d| own_configs(seats, d)).collect();
+        let configs: Vec<ConfigIndex> = dice.iter().map(|d| player_configs(rules, d)).collect();
         let faces: Vec<Vec<(u32, f64)>> = dice
             .iter()
             .map(|d| {
@@ -209,6 +212,14 @@ impl<'a> Chain<'a> {
             .enumerate()
             .for_each(|(state, slots)| {
                 let (mut pieces, mover, tries) = self.decode(state);
+                // A table where a seat has won is over: no state leads there, and moves out
+                // of a won configuration are not in the seats' configurations.
+                if pieces[..self.players]
+                    .iter()
+                    .any(|&p| rules_won(self.seats, p))
+                {
+                    return;
+                }
                 let start = pieces;
                 for (slot, &(face, _)) in slots.iter_mut().zip(&self.faces[mover]) {
                     pieces = start;
@@ -236,7 +247,8 @@ impl<'a> Chain<'a> {
         let tries = (rest / self.players) as u8;
         let mut pieces = [0u64; MAX_SEATS];
         for (s, slot) in pieces.iter_mut().enumerate().take(self.players) {
-            *slot = self.configs[s][(tuple / self.stride[s]) % self.configs[s].len()];
+            let configs = &self.configs[s];
+            *slot = configs.mask(((tuple / self.stride[s]) % configs.len()) as u32);
         }
         (pieces, mover, tries)
     }
@@ -245,9 +257,9 @@ impl<'a> Chain<'a> {
         let mut tuple = 0;
         for (s, (configs, mask)) in self.configs.iter().zip(pieces).enumerate() {
             let k = configs
-                .binary_search(mask)
+                .index(*mask)
                 .expect("the configurations are closed under moves and captures");
-            tuple += k * self.stride[s];
+            tuple += k as usize * self.stride[s];
         }
         (usize::from(tries) * self.players + mover) * self.stride[self.players] + tuple
     }
@@ -257,31 +269,9 @@ impl<'a> Chain<'a> {
     }
 }
 
-/// Every configuration a seat with `die` can get into: closed under its own moves (from
-/// the rules) and under losing any one track piece to a capture.
-fn own_configs(seats: &Seats, die: &Die) -> Vec<u64> {
-    let rules = seats.rules();
-    let track = rules.board().track_mask();
-    let mut seen = std::collections::BTreeSet::from([1u64]);
-    let mut queue = vec![1u64];
-    while let Some(own) = queue.pop() {
-        let mut next: Vec<u64> = die
-            .face_counts()
-            .iter()
-            .map(|&(face, _)| rules.next_own(own, face))
-            .collect();
-        let mut rest = own & track;
-        while rest != 0 {
-            next.push(own & !(rest & rest.wrapping_neg()));
-            rest &= rest - 1;
-        }
-        for c in next {
-            if seen.insert(c) {
-                queue.push(c);
-            }
-        }
-    }
-    seen.into_iter().collect()
+/// Whether a seat's pieces `own` have all reached the goal.
+fn rules_won(seats: &Seats, own: u64) -> bool {
+    seats.rules().has_won(own)
 }
 
 impl Successors for Chain<'_> {
@@ -395,19 +385,9 @@ pub fn solve_seats(
     })
     .map_err(SeatsExactError::NotConverged)?;
     let at = &values[opening * stride..(opening + 1) * stride];
-    let lower_sum: f64 = at.iter().sum();
-    let p_win = (0..n)
-        .map(|s| Bounds {
-            lo: at[s],
-            hi: (1.0 - (lower_sum - at[s])).min(1.0),
-        })
-        .collect();
     Ok(SeatsExact {
-        p_win,
-        p_never: Bounds {
-            lo: at[n],
-            hi: (1.0 - (lower_sum - at[n])).min(1.0),
-        },
+        p_win: (0..n).map(|s| Bounds::certified_among(at, s)).collect(),
+        p_never: Bounds::certified_among(at, n),
         sweeps: convergence.sweeps,
         reachable,
         never_states,
