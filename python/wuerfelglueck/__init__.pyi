@@ -183,14 +183,17 @@ def rank(dice: Union[PathLike, Sequence[DieLike]], *, exact: bool = False,
          tolerance: float = 1e-9,
          max_memory: Union[int, str, None] = None, store: Optional[PathLike] = None,
          plot: Optional[PathLike] = None, overwrite: bool = False,
-         strategy: Optional[str] = None, progress: Progress = None) -> RankResult: ...
+         strategy: Optional[str] = None, players: Optional[int] = None,
+         progress: Progress = None) -> RankResult: ...
 def solve(a: DieLike, b: DieLike, *, tolerance: float = 1e-12, max_sweeps: int = 100_000,
           max_memory: Union[int, str, None] = None, threads: Optional[int] = None,
           matrix_free: bool = False, f32: bool = False, track: Optional[int] = None,
           offset: Optional[int] = None, pieces: Optional[int] = None,
           goal_fields: Optional[int] = None, profile: Optional[str] = None,
           rules: Optional[Rules] = None, strategy_a: Optional[str] = None,
-          strategy_b: Optional[str] = None, progress: Progress = None) -> SolveResult: ...
+          strategy_b: Optional[str] = None, policy_out: Optional[PathLike] = None,
+          force: bool = False, evaluate_pair: bool = False, no_mirror: bool = False,
+          style: bool = False, progress: Progress = None) -> SolveResult: ...
 def table(dice: Sequence[DieLike], *, games: Optional[int] = None,
           precision: Optional[float] = None, seed: int = 1, seating: str = "all",
           max_rolls: int = 100_000, threads: Optional[int] = None,
@@ -210,7 +213,8 @@ def search(file: Optional[PathLike] = None, *, faces: Optional[int] = None,
            rules: Optional[Rules] = None, strategy: Optional[str] = None,
            confirm: Optional[int] = None, tolerance: Optional[float] = None,
            max_memory: Union[int, str, None] = None, store: Optional[PathLike] = None,
-           plot: Optional[PathLike] = None, overwrite: bool = False) -> SearchResult: ...
+           plot: Optional[PathLike] = None, overwrite: bool = False,
+           progress: Progress = None) -> SearchResult: ...
 def advise(a: DieLike, b: DieLike, position: str, face: int, *,
            track: Optional[int] = None, offset: Optional[int] = None,
            pieces: Optional[int] = None, goal_fields: Optional[int] = None,
@@ -245,4 +249,5 @@ def converge(a: DieLike, b: DieLike, *, reps: Optional[int] = None,
              threads: Optional[int] = None, track: Optional[int] = None,
              offset: Optional[int] = None, pieces: Optional[int] = None,
              goal_fields: Optional[int] = None, profile: Optional[str] = None,
-             plot: Optional[PathLike] = None, overwrite: bool = False) -> ConvergeResult: ...
+             plot: Optional[PathLike] = None, overwrite: bool = False,
+             progress: Progress = None) -> ConvergeResult: ...

@@ -239,3 +239,8 @@ impl PendingPlot {
         self.target.write(&self.svg).map_err(plot_error)
     }
 }
+
+/// The book's chapter on this API, whose examples run as doc tests.
+#[cfg(doctest)]
+#[doc = include_str!("../../docs/src/api.md")]
+struct ApiChapter;

@@ -476,10 +476,22 @@ pub fn from_map<T: clap::Args + clap::FromArgMatches>(
         argv.push("--".to_string());
         argv.extend(positional);
     }
-    let mut matches = definition.try_get_matches_from(argv).map_err(|e| {
-        let text = e.render().to_string();
-        let first = text.lines().next().unwrap_or_default();
-        Error::input(first.trim_start_matches("error: ").to_string())
-    })?;
+    let mut matches = definition
+        .try_get_matches_from(argv)
+        .map_err(|e| Error::input(clap_message(&e)))?;
     T::from_arg_matches_mut(&mut matches).map_err(|e| Error::input(e.to_string()))
+}
+
+/// The message of clap's refusal on one line: its first paragraph (without `error: `, the
+/// usage and the tips), lines joined by spaces, e.g. "the following required arguments
+/// were not provided: --exact".
+pub fn clap_message(e: &clap::Error) -> String {
+    let text = e.render().to_string();
+    text.lines()
+        .take_while(|line| !line.trim().is_empty())
+        .map(str::trim)
+        .collect::<Vec<_>>()
+        .join(" ")
+        .trim_start_matches("error: ")
+        .to_string()
 }
