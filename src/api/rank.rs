@@ -89,7 +89,7 @@ enum Mode {
     },
     /// Every table of `players` dice simulated, beside the simulated pairs.
     Tables {
-        seats: Seats,
+        seats: Box<Seats>,
         games: Option<u64>,
         precision: f64,
     },
@@ -148,7 +148,7 @@ impl RankSettings {
                     )));
                 }
                 Mode::Tables {
-                    seats: seats(&rules, players, "--players")?,
+                    seats: Box::new(seats(&rules, players, "--players")?),
                     games: o.sim.games,
                     precision: o.sim.precision.unwrap_or(DEFAULT_PRECISION),
                 }
@@ -206,6 +206,8 @@ impl RankSettings {
 /// What `rank` reports: the pairwise ranking, or with `--players` the ranking at tables.
 #[derive(Debug, Clone, Serialize)]
 #[serde(untagged)]
+// One report, built once per ranking: boxing the larger one would buy nothing.
+#[allow(clippy::large_enum_variant)]
 pub enum RankOutput {
     /// Every pair, the matrix and the ranking.
     Pairs(RankReport),
