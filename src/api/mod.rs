@@ -12,19 +12,29 @@
 //! running (exit code 1, `RuntimeError`), each message naming the option at fault by its
 //! command-line name (`--games`), so every front end tells the same thing.
 
+pub mod advise;
+pub mod converge;
 pub mod duel;
 pub mod options;
 mod output;
+pub mod play;
 pub mod rank;
+pub mod search;
 pub mod solve;
 pub mod table;
+pub mod wubbel;
 
+pub use advise::{AdviseOptions, AdviseSettings, advise};
+pub use converge::{ConvergeOptions, ConvergeOutput, ConvergeSettings, Converged, converge};
 pub use duel::{DuelOptions, DuelSettings, duel};
 pub use options::{RulesOptions, SimOptions, StrategyOptions, from_map};
 pub use output::{COMMANDS, Output, execute};
+pub use play::{PlayOptions, PlaySettings, play};
 pub use rank::{RankOptions, RankOutput, RankSettings, Ranked, rank};
+pub use search::{SearchOptions, SearchSettings, Searched, search};
 pub use solve::{SolveOptions, SolveSettings, solve};
 pub use table::{TableOptions, TableSettings, table};
+pub use wubbel::{Variant, WubbelOptions, WubbelSettings, Wubbelled, wubbel};
 
 use crate::report::{OutputFile, PlotError};
 use std::fmt;
@@ -97,6 +107,12 @@ pub trait Progress: Sync {
     fn status(&self, _text: &str) {}
     /// A line for the user beside the results: a plan of a long run, a warning.
     fn note(&self, _line: &str) {}
+    /// A long run starts its next round (e.g. a search's): what it will play, in `line`,
+    /// and the seconds since it started. A caller showing a bar shows `line` on it; by
+    /// default it is a note, `line [12 s]`.
+    fn round(&self, line: &str, seconds: f64) {
+        self.note(&format!("{line} [{seconds:.0} s]"));
+    }
     /// The flag the caller sets to give up. The work stops at its next checkpoint (a chunk
     /// of games, the start of a pair, the next sweep of a value iteration) and the command
     /// returns [`Error::cancelled`]; nothing half-done is stored.
@@ -160,6 +176,11 @@ impl<'a> Watch<'a> {
 
     pub(crate) fn note(&self, line: &str) {
         self.progress.note(line);
+    }
+
+    pub(crate) fn round(&self, line: &str, seconds: f64) {
+        self.progress.round(line, seconds);
+        self.checkpoint();
     }
 }
 
@@ -234,6 +255,11 @@ pub struct PendingPlot {
 }
 
 impl PendingPlot {
+    /// The file the picture goes to.
+    pub fn path(&self) -> &Path {
+        self.target.path()
+    }
+
     /// Writes the picture to its checked target.
     pub fn write(self) -> Result<(), Error> {
         self.target.write(&self.svg).map_err(plot_error)

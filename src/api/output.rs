@@ -46,7 +46,9 @@ impl Output {
 }
 
 /// The commands [`execute`] runs, by their command-line names.
-pub const COMMANDS: [&str; 4] = ["duel", "table", "solve", "rank"];
+pub const COMMANDS: [&str; 10] = [
+    "duel", "table", "solve", "rank", "advise", "play", "wubbel", "pig", "converge", "search",
+];
 
 /// Runs `command` with `options` (option names to values, read as [`from_map`] reads them,
 /// so with the command line's defaults, checks and messages) and returns its report in
@@ -73,6 +75,40 @@ pub fn execute(
         "rank" => {
             let ranked = rank(&RankSettings::new(&from_map(command, options)?)?, progress)?;
             Ok(Output::of(&ranked.output)?.with_plot(ranked.plot))
+        }
+        "advise" => {
+            let settings = AdviseSettings::new(&from_map(command, options)?)?;
+            Output::of(&advise(&settings, progress)?)
+        }
+        "play" => {
+            let settings = PlaySettings::new(&from_map(command, options)?)?;
+            Output::of(&play(&settings, progress)?)
+        }
+        "wubbel" | "pig" => {
+            let variant = if command == "pig" {
+                Variant::Pig
+            } else {
+                Variant::Wubbel
+            };
+            let settings = WubbelSettings::of(variant, &from_map(command, options)?)?;
+            let solved = wubbel(&settings, progress)?;
+            Ok(Output::of(&solved.report)?.with_plot(solved.plot))
+        }
+        "converge" => {
+            let settings = ConvergeSettings::new(&from_map(command, options)?)?;
+            let converged = converge(&settings, progress)?;
+            Ok(Output::of(&converged.output)?.with_plot(converged.plot))
+        }
+        "search" => {
+            let settings = SearchSettings::new(&from_map(command, options)?)?;
+            let searched = search(&settings, progress)?;
+            let report = searched.report.ok_or_else(|| {
+                Error::failure(
+                    "search: stopped by --stop-after-round before its answer; run it again to \
+                     resume from its --store",
+                )
+            })?;
+            Ok(Output::of(&report)?.with_plot(searched.plot))
         }
         _ => Err(Error::input(format!(
             "unknown command '{command}': expected one of {}",

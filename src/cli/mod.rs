@@ -99,8 +99,8 @@ pub fn run(cli: Cli, out: &mut dyn std::io::Write) -> Result<(), CliError> {
         Command::Duel(args) => args.options.sim.threads,
         Command::Table(args) => args.options.sim.threads,
         Command::Solve(args) => args.options.threads,
-        Command::Converge(args) => args.threads,
-        Command::Search(args) => args.threads,
+        Command::Converge(args) => args.options.threads,
+        Command::Search(args) => args.options.threads,
         Command::Advise(_) | Command::Play(_) | Command::Wubbel(_) | Command::Pig(_) => None,
     };
     common::check_threads(threads)?;

@@ -98,4 +98,15 @@ impl Progress for Terminal {
     fn note(&self, line: &str) {
         self.bar().suspend(|| eprintln!("{line}"));
     }
+
+    /// On the bar where it shows; otherwise (stderr not a terminal: a long run in the
+    /// background) one line per round.
+    fn round(&self, line: &str, seconds: f64) {
+        let bar = self.bar();
+        if bar.is_hidden() {
+            self.note(&format!("{line} [{seconds:.0} s]"));
+        } else {
+            bar.set_message(line.to_string());
+        }
+    }
 }

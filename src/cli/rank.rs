@@ -14,7 +14,9 @@ pub struct RankArgs {
     #[command(flatten)]
     pub options: RankOptions,
     /// Output format.
-    #[arg(long, default_value_t = Format::Table, value_parser = Format::parser(&Format::ALL))]
+    // Listed in --help before --plot, where it has always been: the place of --plot among
+    // the options (19), before it by name.
+    #[arg(long, default_value_t = Format::Table, value_parser = Format::parser(&Format::ALL), display_order = 19)]
     pub format: Format,
 }
 

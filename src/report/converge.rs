@@ -122,26 +122,26 @@ impl Header {
 
 /// A convergence experiment, in the shape of `converge --format json`.
 #[derive(Clone, Debug, Serialize)]
-pub struct ConvergenceReport<'a> {
+pub struct ConvergenceReport {
     /// The matchup and its exact figures.
     #[serde(flatten)]
     pub header: Header,
     /// The results.
     #[serde(flatten)]
-    pub result: &'a Convergence,
+    pub result: Convergence,
     /// Seconds the experiment took.
     pub seconds: f64,
 }
 
 /// A stopping-rule comparison, in the shape of `converge --stopping --format json`.
 #[derive(Clone, Debug, Serialize)]
-pub struct StoppingReport<'a> {
+pub struct StoppingReport {
     /// The matchup and its exact figures.
     #[serde(flatten)]
     pub header: Header,
     /// The results.
     #[serde(flatten)]
-    pub result: &'a StoppingComparison,
+    pub result: StoppingComparison,
     /// Seconds the experiment took.
     pub seconds: f64,
 }
@@ -166,7 +166,7 @@ fn write_header(out: &mut dyn Write, h: &Header) -> io::Result<()> {
     )
 }
 
-impl super::Report for ConvergenceReport<'_> {
+impl super::Report for ConvergenceReport {
     fn csv(&self) -> Option<CsvTable> {
         let rows = self
             .result
@@ -194,7 +194,7 @@ impl super::Report for ConvergenceReport<'_> {
     }
 
     fn write_table(&self, out: &mut dyn Write) -> io::Result<()> {
-        let (header, result, seconds) = (&self.header, self.result, self.seconds);
+        let (header, result, seconds) = (&self.header, &self.result, self.seconds);
         write_header(out, header)?;
         let c = &result.config;
         writeln!(
@@ -272,7 +272,7 @@ fn claim_name(c: Claim) -> &'static str {
     }
 }
 
-impl super::Report for StoppingReport<'_> {
+impl super::Report for StoppingReport {
     /// One line per rule; empty fields where a rule claims no precision.
     fn csv(&self) -> Option<CsvTable> {
         let rows = self
@@ -308,7 +308,7 @@ impl super::Report for StoppingReport<'_> {
     }
 
     fn write_table(&self, out: &mut dyn Write) -> io::Result<()> {
-        let (header, result, seconds) = (&self.header, self.result, self.seconds);
+        let (header, result, seconds) = (&self.header, &self.result, self.seconds);
         write_header(out, header)?;
         let c = &result.config;
         writeln!(
