@@ -86,28 +86,6 @@ fn run(
     })
 }
 
-/// Runs the CLI itself on `args` (without the program name) with `--format FORMAT`, for
-/// the commands [`run`] does not run yet. Errors carry the CLI's message; clap's own
-/// refusals are `ValueError`s (their first line).
-#[pyfunction]
-#[pyo3(signature = (args, format="json"))]
-fn cli(py: Python<'_>, args: Vec<String>, format: &str) -> PyResult<String> {
-    let format = format.to_string();
-    run_detached(py, None, move |_| {
-        let argv = std::iter::once("wuerfelglueck".to_string())
-            .chain(args)
-            .chain(["--format".to_string(), format]);
-        let parsed = Cli::try_parse_args(argv).map_err(|e| {
-            let text = e.render().to_string();
-            let first = text.lines().next().unwrap_or_default();
-            Error::input(first.trim_start_matches("error: ").to_string())
-        })?;
-        let mut out = Vec::new();
-        wuerfelglueck::cli::run(parsed, &mut out)?;
-        Ok(String::from_utf8(out).expect("reports are UTF-8"))
-    })
-}
-
 /// The command line's defaults, as the CLI's own definition holds them: for every command,
 /// every long option with a default value (`--max-rolls` as `max_rolls`) and its default as
 /// the CLI prints it. The package's signatures are tested against it.
@@ -226,7 +204,6 @@ fn _native(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(die, m)?)?;
     m.add_function(wrap_pyfunction!(rules, m)?)?;
     m.add_function(wrap_pyfunction!(run, m)?)?;
-    m.add_function(wrap_pyfunction!(cli, m)?)?;
     m.add_function(wrap_pyfunction!(cli_defaults, m)?)?;
     m.add_function(wrap_pyfunction!(memory_bytes, m)?)?;
     m.add_function(wrap_pyfunction!(rank_plan, m)?)?;

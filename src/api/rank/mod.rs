@@ -94,7 +94,7 @@ enum Mode {
     },
     /// Every table of `players` dice simulated, beside the simulated pairs.
     Tables {
-        seats: Box<Seats>,
+        seats: Seats,
         games: Option<u64>,
         precision: f64,
     },
@@ -153,7 +153,7 @@ impl RankSettings {
                     )));
                 }
                 Mode::Tables {
-                    seats: Box::new(seats(&rules, players, "--players")?),
+                    seats: seats(&rules, players, "--players")?,
                     games: o.sim.games,
                     precision: o.sim.precision.unwrap_or(DEFAULT_PRECISION),
                 }
@@ -213,8 +213,6 @@ impl RankSettings {
 #[allow(clippy::large_enum_variant)]
 #[derive(Debug, Clone, Serialize)]
 #[serde(untagged)]
-// One report, built once per ranking: boxing the larger one would buy nothing.
-#[allow(clippy::large_enum_variant)]
 pub enum RankOutput {
     /// Every pair, the matrix and the ranking.
     Pairs(RankReport),
