@@ -20,3 +20,4 @@ pub mod rules;
 pub mod sim;
 pub mod stats;
 pub mod strategy;
+pub mod web;

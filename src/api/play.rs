@@ -215,25 +215,9 @@ fn play_two(
         let outcome = rules
             .play_move(&mut state, face, chosen)
             .map_err(|e| Error::failure(format!("internal error: the strategy chose {e}")))?;
-        report.turns.push(PlayTurn {
-            roll,
-            player: NAMES[mover].to_string(),
-            face,
-            movement: outcome.movement.map(|m| play_move(&rules, &m)),
-            rule: outcome.movement.map(|m| rule_name(m.rule).to_string()),
-            choices: if legal.len() < 2 {
-                Vec::new()
-            } else {
-                legal.iter().map(|m| move_text(&rules, &m)).collect()
-            },
-            captured: outcome.captured.map(|f| PlayCapture {
-                player: NAMES[1 - outcome.mover].to_string(),
-                field: board.field_name(f),
-            }),
-            rolls_again: outcome.rolls_again && outcome.winner.is_none(),
-            winner: outcome.winner.map(|w| NAMES[w].to_string()),
-            pieces: pieces(&NAMES, |p| describe(&rules, &state, p)),
-        });
+        report
+            .turns
+            .push(turn_record(&rules, roll, &legal, &outcome, &state));
         writeln!(
             out,
             "{roll:>5}  {} rolls {face:>2}: {:<52} A: {}   B: {}",
@@ -268,8 +252,40 @@ fn finished(mut report: PlayReport, text: Vec<u8>) -> Result<PlayReport, Error> 
     Ok(report)
 }
 
+/// Roll number `roll` of a two-player game as `play --format json` lists it: the roll's
+/// `legal` moves, its `outcome` and the position `state` after it.
+pub(crate) fn turn_record(
+    rules: &Rules,
+    roll: u64,
+    legal: &LegalMoves,
+    outcome: &RollOutcome,
+    state: &GameState,
+) -> PlayTurn {
+    let board = rules.board();
+    let mover = outcome.mover;
+    PlayTurn {
+        roll,
+        player: NAMES[mover].to_string(),
+        face: outcome.face,
+        movement: outcome.movement.map(|m| play_move(rules, &m)),
+        rule: outcome.movement.map(|m| rule_name(m.rule).to_string()),
+        choices: if legal.len() < 2 {
+            Vec::new()
+        } else {
+            legal.iter().map(|m| move_text(rules, &m)).collect()
+        },
+        captured: outcome.captured.map(|f| PlayCapture {
+            player: NAMES[1 - mover].to_string(),
+            field: board.field_name(f),
+        }),
+        rolls_again: outcome.rolls_again && outcome.winner.is_none(),
+        winner: outcome.winner.map(|w| NAMES[w].to_string()),
+        pieces: pieces(&NAMES, |p| describe(rules, state, p)),
+    }
+}
+
 /// A move as data (fields in the mover's numbering, `B` for the waiting area).
-fn play_move(rules: &Rules, m: &PieceMove) -> PlayMove {
+pub(crate) fn play_move(rules: &Rules, m: &PieceMove) -> PlayMove {
     let board = rules.board();
     PlayMove {
         from: m.from.map_or("B".to_string(), |f| board.field_name(f)),

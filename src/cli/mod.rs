@@ -10,6 +10,7 @@ pub mod play;
 pub mod progress;
 pub mod rank;
 pub mod search;
+pub mod serve;
 pub mod solve;
 pub mod table;
 pub mod wubbel;
@@ -56,6 +57,8 @@ pub enum Command {
     Converge(converge::ConvergeArgs),
     /// Search a family of dice (e.g. all six-sided dice with faces 1..6) for the best die.
     Search(search::SearchArgs),
+    /// Serve the web app and the HTTP API: pages for the dice and the board, games for bots.
+    Serve(serve::ServeArgs),
 }
 
 impl Cli {
@@ -101,7 +104,11 @@ pub fn run(cli: Cli, out: &mut dyn std::io::Write) -> Result<(), CliError> {
         Command::Solve(args) => args.options.threads,
         Command::Converge(args) => args.options.threads,
         Command::Search(args) => args.options.threads,
-        Command::Advise(_) | Command::Play(_) | Command::Wubbel(_) | Command::Pig(_) => None,
+        Command::Advise(_)
+        | Command::Play(_)
+        | Command::Wubbel(_)
+        | Command::Pig(_)
+        | Command::Serve(_) => None,
     };
     common::check_threads(threads)?;
     match cli.command {
@@ -115,5 +122,6 @@ pub fn run(cli: Cli, out: &mut dyn std::io::Write) -> Result<(), CliError> {
         Command::Pig(args) => wubbel::run_pig(args, out),
         Command::Converge(args) => converge::run(args, out),
         Command::Search(args) => search::run(args, out),
+        Command::Serve(args) => serve::run(args),
     }
 }

@@ -1,0 +1,56 @@
+//! Answers that are not results: a status and a message, as JSON `{"error": "..."}`.
+
+use axum::Json;
+use axum::http::StatusCode;
+use axum::response::{IntoResponse, Response};
+
+/// A refusal or a failure, with the HTTP status it is answered with.
+#[derive(Debug)]
+pub(crate) struct HttpError {
+    pub status: StatusCode,
+    pub message: String,
+}
+
+impl HttpError {
+    pub fn new(status: StatusCode, message: impl Into<String>) -> HttpError {
+        HttpError {
+            status,
+            message: message.into(),
+        }
+    }
+
+    pub fn bad_request(message: impl Into<String>) -> HttpError {
+        HttpError::new(StatusCode::BAD_REQUEST, message)
+    }
+
+    pub fn not_found(message: impl Into<String>) -> HttpError {
+        HttpError::new(StatusCode::NOT_FOUND, message)
+    }
+
+    pub fn busy(message: impl Into<String>) -> HttpError {
+        HttpError::new(StatusCode::SERVICE_UNAVAILABLE, message)
+    }
+}
+
+/// The library's error: bad input is 400, a failure while running 500, a job stopped
+/// because its caller gave up or its time ran out 503.
+impl From<crate::api::Error> for HttpError {
+    fn from(e: crate::api::Error) -> Self {
+        let status = if e.is_input() {
+            StatusCode::BAD_REQUEST
+        } else {
+            StatusCode::INTERNAL_SERVER_ERROR
+        };
+        HttpError::new(status, e.message)
+    }
+}
+
+impl IntoResponse for HttpError {
+    fn into_response(self) -> Response {
+        (
+            self.status,
+            Json(serde_json::json!({ "error": self.message })),
+        )
+            .into_response()
+    }
+}

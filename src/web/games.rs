@@ -1,0 +1,422 @@
+//! The game protocol, for people in the pages and for bots: a client creates a game (dice,
+//! board, profile, the server's strategy), reads its state and the legal moves of its roll,
+//! and submits its move. The server rolls every die (from the system's random source: no
+//! seed is taken, so no roll can be foreseen or chosen), plays the other seat, and checks
+//! every move; a game is found only by its id, 128 random bits.
+
+use super::Server;
+use super::error::HttpError;
+use crate::api::options::{RulesOptions, parse_die};
+use crate::api::play::{play_move, turn_record};
+use crate::dice::Die;
+use crate::report::{PlayMove, PlayTurn};
+use crate::rules::{GameState, LegalMoves, PieceMove, Player, Rules};
+use crate::sim::{GameRng, StreamKey};
+use crate::strategy::Strategy;
+use axum::Router;
+use axum::body::Bytes;
+use axum::extract::{Path, State};
+use axum::http::StatusCode;
+use axum::response::{IntoResponse, Response};
+use axum::routing::{get, post};
+use clap::Args;
+use serde::Serialize;
+use std::collections::{BTreeMap, HashMap};
+use std::sync::{Arc, Mutex};
+use std::time::Instant;
+
+/// The options of a new game (`POST /api/games`), by the command line's conventions.
+#[derive(Args, Debug, Clone)]
+struct GameOptions {
+    /// Die A (seat A, player 1).
+    #[arg(long = "a", value_name = "FACES")]
+    die_a: String,
+    /// Die B (seat B, player 2).
+    #[arg(long = "b", value_name = "FACES")]
+    die_b: String,
+    /// Board and rule profile (default profile: `choice`).
+    #[command(flatten)]
+    rules: RulesOptions,
+    /// The client's seat: `a` or `b`; the server plays the other.
+    #[arg(long, default_value = "a", value_parser = ["a", "b"])]
+    seat: String,
+    /// How the server plays its seat: frontmost, rearmost, capture, safe or random.
+    #[arg(long, default_value = "frontmost")]
+    opponent: String,
+    /// Who starts: `a` or `b` (under roll-off the dice decide).
+    #[arg(long, default_value = "a", value_parser = ["a", "b"])]
+    first: String,
+    /// The game ends without a winner after this many rolls.
+    #[arg(long = "max-rolls", default_value_t = 10_000)]
+    max_rolls: u64,
+}
+
+const NAMES: [&str; 2] = ["A", "B"];
+
+/// One game on the server.
+struct Game {
+    rules: Rules,
+    dice: [Die; 2],
+    /// The server's strategy for its seat, resolved against the client's die.
+    opponent: Strategy,
+    opponent_name: String,
+    /// The client's seat.
+    seat: Player,
+    state: GameState,
+    rng: GameRng,
+    /// The client's roll waiting for a move, with its legal moves.
+    pending: Option<(u32, LegalMoves)>,
+    turns: Vec<PlayTurn>,
+    /// `won`, `never_ends` or `max_rolls` once over.
+    end: Option<&'static str>,
+    winner: Option<Player>,
+    max_rolls: u64,
+    last_used: Instant,
+}
+
+/// A game as the client sees it.
+#[derive(Serialize)]
+struct GameView<'a> {
+    id: &'a str,
+    board: String,
+    /// Track fields, start of seat B on A's track, pieces and goal fields.
+    track: u32,
+    offset: u32,
+    pieces: u32,
+    goal_fields: u32,
+    profile: String,
+    dice: [String; 2],
+    you: &'static str,
+    opponent: &'a str,
+    /// The seat to roll or move next (`null` once the game is over).
+    turn: Option<&'static str>,
+    /// The client's roll waiting for a move.
+    roll: Option<u32>,
+    /// The legal moves of that roll, in the client's numbering (`B`: the waiting area).
+    legal: Vec<PlayMove>,
+    /// Each seat's pieces in its own numbering, e.g. `B:2 A 17 c`.
+    position: BTreeMap<String, String>,
+    /// Each seat's pieces for drawing: waiting pieces, track fields counted on A's track
+    /// (0 is A's start field), goal fields (0 is the first).
+    drawing: BTreeMap<String, Drawing>,
+    /// Every roll so far, as `play --format json` lists them.
+    turns: &'a [PlayTurn],
+    end: Option<&'static str>,
+    winner: Option<&'static str>,
+}
+
+#[derive(Serialize)]
+struct Drawing {
+    waiting: u32,
+    track: Vec<u32>,
+    goal: Vec<u32>,
+}
+
+impl Game {
+    fn view<'a>(&'a self, id: &'a str) -> GameView<'a> {
+        let board = self.rules.board();
+        let track = board.track_len();
+        let drawing = (0..2)
+            .map(|p| {
+                let start = if p == 0 { 0 } else { board.offset() };
+                let fields: Vec<u32> = self.state.fields(p).collect();
+                (
+                    NAMES[p].to_string(),
+                    Drawing {
+                        waiting: self.state.waiting(board, p),
+                        track: fields
+                            .iter()
+                            .filter(|&&f| f < track)
+                            .map(|&f| (f + start) % track)
+                            .collect(),
+                        goal: fields
+                            .iter()
+                            .filter(|&&f| f >= track)
+                            .map(|&f| f - track)
+                            .collect(),
+                    },
+                )
+            })
+            .collect();
+        GameView {
+            id,
+            board: board.to_string(),
+            track,
+            offset: board.offset(),
+            pieces: board.pieces(),
+            goal_fields: board.goal_len(),
+            profile: self.rules.profile().to_string(),
+            dice: [self.dice[0].to_string(), self.dice[1].to_string()],
+            you: NAMES[self.seat],
+            opponent: &self.opponent_name,
+            turn: self.end.is_none().then(|| NAMES[self.state.mover()]),
+            roll: self.pending.as_ref().map(|(face, _)| *face),
+            legal: self
+                .pending
+                .as_ref()
+                .map(|(_, legal)| legal.iter().map(|m| play_move(&self.rules, &m)).collect())
+                .unwrap_or_default(),
+            position: (0..2)
+                .map(|p| (NAMES[p].to_string(), self.state.describe(board, p)))
+                .collect(),
+            drawing,
+            turns: &self.turns,
+            end: self.end,
+            winner: self.winner.map(|w| NAMES[w]),
+        }
+    }
+
+    /// Plays on until the client has a roll with a choice to make or the game is over:
+    /// the server's seat by its strategy, the client's rolls without a choice (no legal
+    /// move, or one) as the rules force them.
+    fn advance(&mut self) -> Result<(), HttpError> {
+        while self.end.is_none() && self.pending.is_none() {
+            if self.turns.len() as u64 >= self.max_rolls {
+                self.end = Some("max_rolls");
+                return Ok(());
+            }
+            let mover = self.state.mover();
+            let face = self.dice[mover].roll(&mut self.rng);
+            let (own, other) = (self.state.pieces[mover], self.state.pieces[1 - mover]);
+            let legal = self.rules.legal_moves(own, other, mover, face);
+            let chosen = if mover == self.seat {
+                if legal.len() >= 2 {
+                    self.pending = Some((face, legal));
+                    return Ok(());
+                }
+                legal.iter().next()
+            } else {
+                self.opponent
+                    .choose(&self.rules, own, other, mover, &legal, &mut self.rng)
+            };
+            self.play(face, &legal, chosen)?;
+        }
+        Ok(())
+    }
+
+    /// Plays `chosen` (one of `legal`) for the mover's roll `face` and records it.
+    fn play(
+        &mut self,
+        face: u32,
+        legal: &LegalMoves,
+        chosen: Option<PieceMove>,
+    ) -> Result<(), HttpError> {
+        let outcome = self
+            .rules
+            .play_move(&mut self.state, face, chosen)
+            .map_err(|e| {
+                HttpError::new(
+                    StatusCode::INTERNAL_SERVER_ERROR,
+                    format!("internal error: {e}"),
+                )
+            })?;
+        let roll = self.turns.len() as u64 + 1;
+        self.turns
+            .push(turn_record(&self.rules, roll, legal, &outcome, &self.state));
+        if let Some(w) = outcome.winner {
+            self.end = Some("won");
+            self.winner = Some(w);
+        } else if crate::sim::never_ends(&self.rules, [&self.dice[0], &self.dice[1]], &self.state) {
+            self.end = Some("never_ends");
+        }
+        Ok(())
+    }
+}
+
+/// The games on the server, by id.
+pub(crate) struct Games {
+    games: Mutex<HashMap<String, Game>>,
+    max: usize,
+}
+
+impl Games {
+    pub fn new(max: usize) -> Games {
+        Games {
+            games: Mutex::new(HashMap::new()),
+            max,
+        }
+    }
+
+    fn lock(&self) -> std::sync::MutexGuard<'_, HashMap<String, Game>> {
+        self.games.lock().unwrap_or_else(|e| e.into_inner())
+    }
+}
+
+/// 128 random bits from the operating system's generator, as hex: an id nobody can guess.
+fn new_id() -> String {
+    use rand::RngExt;
+    let mut rng = rand::rng();
+    format!("{:016x}{:016x}", rng.random::<u64>(), rng.random::<u64>())
+}
+
+fn json_of(bytes: &[u8]) -> Result<serde_json::Map<String, serde_json::Value>, HttpError> {
+    match serde_json::from_slice(bytes) {
+        Ok(serde_json::Value::Object(map)) => Ok(map),
+        Ok(_) => Err(HttpError::bad_request(
+            "the request body must be a JSON object",
+        )),
+        Err(e) => Err(HttpError::bad_request(format!(
+            "the request body is not JSON: {e}"
+        ))),
+    }
+}
+
+/// Checks the options of a new game and sets it up (not yet played on).
+fn new_game(options: &GameOptions) -> Result<Game, crate::api::Error> {
+    use crate::api::Error;
+    let rules = options.rules.rules_with_default_profile("choice")?;
+    let a = parse_die("--a", &options.die_a)?;
+    let b = parse_die("--b", &options.die_b)?;
+    let seat = usize::from(options.seat == "b");
+    let opponent: Strategy = options
+        .opponent
+        .parse()
+        .map_err(|e| Error::input(format!("--opponent: {e}")))?;
+    if matches!(opponent, Strategy::Table(_)) {
+        return Err(Error::input(
+            "--opponent: a table:FILE strategy reads a file, which the server does not do",
+        ));
+    }
+    let mut strategies = [Strategy::Frontmost, Strategy::Frontmost];
+    strategies[1 - seat] = opponent.clone();
+    let mut rng = StreamKey::new({
+        use rand::RngExt;
+        rand::rng().random()
+    })
+    .rng(0);
+    let (first, played) = {
+        let matchup =
+            crate::api::options::matchup(&rules, &a, &b, options.max_rolls, "--max-rolls")?
+                .playing(strategies)
+                .map_err(|e| Error::input(format!("--opponent {opponent}: {e}")))?;
+        (
+            matchup.first_player(usize::from(options.first == "b"), &mut rng),
+            matchup.strategies()[1 - seat].clone(),
+        )
+    };
+    Ok(Game {
+        opponent: played,
+        opponent_name: opponent.name(),
+        rules,
+        dice: [a, b],
+        seat,
+        state: GameState::start(first),
+        rng,
+        pending: None,
+        turns: Vec::new(),
+        end: None,
+        winner: None,
+        max_rolls: options.max_rolls,
+        last_used: Instant::now(),
+    })
+}
+
+/// `POST /api/games`: a new game, played on to the client's first decision.
+async fn create(State(server): State<Arc<Server>>, body: Bytes) -> Result<Response, HttpError> {
+    let options: GameOptions = crate::api::from_map("games", &json_of(&body)?)?;
+    let mut game = new_game(&options)?;
+    game.advance()?;
+    let id = new_id();
+    let mut games = server.games.lock();
+    if games.len() >= games_max(&server) {
+        // Room for the new game: the one idle longest goes.
+        if let Some(oldest) = games
+            .iter()
+            .min_by_key(|(_, g)| g.last_used)
+            .map(|(k, _)| k.clone())
+        {
+            games.remove(&oldest);
+        }
+    }
+    let body = serde_json::to_string(&game.view(&id)).expect("a game view serializes");
+    games.insert(id, game);
+    Ok((
+        StatusCode::CREATED,
+        [(axum::http::header::CONTENT_TYPE, "application/json")],
+        body,
+    )
+        .into_response())
+}
+
+fn games_max(server: &Server) -> usize {
+    server.games.max
+}
+
+fn unknown(id: &str) -> HttpError {
+    let shown: String = id.chars().take(40).collect();
+    HttpError::not_found(format!(
+        "no game {shown} here (it ended long ago, or never was)"
+    ))
+}
+
+/// `GET /api/games/{id}`: the game's state.
+async fn read(
+    State(server): State<Arc<Server>>,
+    Path(id): Path<String>,
+) -> Result<Response, HttpError> {
+    let mut games = server.games.lock();
+    let game = games.get_mut(&id).ok_or_else(|| unknown(&id))?;
+    game.last_used = Instant::now();
+    Ok(axum::Json(game.view(&id)).into_response())
+}
+
+/// `POST /api/games/{id}/move` with `{"from": FIELD}` (`B` for a piece from the waiting
+/// area, else the field's name in the client's numbering): plays the client's move for its
+/// roll, then the game on to the client's next decision.
+async fn play(
+    State(server): State<Arc<Server>>,
+    Path(id): Path<String>,
+    body: Bytes,
+) -> Result<Response, HttpError> {
+    let request = json_of(&body)?;
+    let from = match request.get("from") {
+        Some(serde_json::Value::String(s)) => s.clone(),
+        _ => {
+            return Err(HttpError::bad_request(
+                "expected {\"from\": FIELD}: the field of the piece to move, B for the waiting area",
+            ));
+        }
+    };
+    if let Some(key) = request.keys().find(|k| *k != "from") {
+        return Err(HttpError::bad_request(format!(
+            "unknown key '{key}': expected only \"from\""
+        )));
+    }
+    let mut games = server.games.lock();
+    let game = games.get_mut(&id).ok_or_else(|| unknown(&id))?;
+    game.last_used = Instant::now();
+    let Some((face, legal)) = game.pending else {
+        return Err(HttpError::new(
+            StatusCode::CONFLICT,
+            match game.end {
+                Some(end) => format!("the game is over ({end})"),
+                None => "not your turn".to_string(),
+            },
+        ));
+    };
+    let chosen = legal
+        .iter()
+        .find(|m| play_move(&game.rules, m).from == from)
+        .ok_or_else(|| {
+            let moves: Vec<String> = legal
+                .iter()
+                .map(|m| play_move(&game.rules, &m).from)
+                .collect();
+            HttpError::bad_request(format!(
+                "no legal move from {} with a {face}: the legal moves start from {}",
+                crate::dice::excerpt(&from),
+                moves.join(", ")
+            ))
+        })?;
+    game.pending = None;
+    game.play(face, &legal, Some(chosen))?;
+    game.advance()?;
+    Ok(axum::Json(game.view(&id)).into_response())
+}
+
+pub(crate) fn routes() -> Router<Arc<Server>> {
+    Router::new()
+        .route("/api/games", post(create))
+        .route("/api/games/{id}", get(read))
+        .route("/api/games/{id}/move", post(play))
+}

@@ -1,0 +1,102 @@
+//! `serve`: the library over HTTP, for people (pages in a browser) and for programs (the
+//! commands' JSON, and a game protocol for bots).
+//!
+//! One process: axum on tokio, every page and the example dice files compiled into the
+//! binary, so it works offline and no path from a request is ever opened. The handlers only
+//! translate: a command runs through [`crate::api::execute`], a game through the rules
+//! engine, exactly as the command line does.
+//!
+//! Every job is bounded (games, memory, time: [`Limits`]) and the jobs running at once are
+//! capped; beyond a bound the answer is a 4xx or 503 with a message. A client that goes away
+//! cancels its job (the library's cancellation, [`crate::api::Progress::cancel_flag`]).
+
+mod assets;
+mod error;
+mod games;
+mod jobs;
+mod limits;
+
+pub use limits::Limits;
+
+use axum::Router;
+use axum::extract::DefaultBodyLimit;
+use clap::Args;
+use std::net::SocketAddr;
+use std::sync::Arc;
+
+/// The options of `serve`.
+#[derive(Args, Debug, Clone)]
+pub struct ServeOptions {
+    /// Address and port to listen on. The default serves this machine only; any other
+    /// address lets other machines run jobs here (a warning says so).
+    #[arg(long, default_value = "127.0.0.1:8080", value_name = "ADDRESS:PORT")]
+    pub bind: SocketAddr,
+    /// Jobs (commands run over HTTP) at once; more are answered with 503 (default: the
+    /// machine's cores).
+    #[arg(long = "max-jobs", value_name = "N")]
+    pub max_jobs: Option<usize>,
+    /// Seconds a job may run before it is stopped and answered with 503.
+    #[arg(long = "job-seconds", default_value_t = 60, value_name = "S")]
+    pub job_seconds: u64,
+    /// Games one job may play at most (`games` beyond it are refused; a precision is
+    /// stopped by the time limit).
+    #[arg(long = "max-games", default_value_t = 20_000_000, value_name = "N")]
+    pub max_games: u64,
+    /// Memory one exact solve may use: bytes, or e.g. `1GiB`.
+    #[arg(long = "max-memory", default_value = "1GiB", value_name = "SIZE")]
+    pub max_memory: String,
+    /// Games kept in memory at once (the oldest idle one is dropped beyond it).
+    #[arg(long = "max-games-kept", default_value_t = 1000, value_name = "N")]
+    pub max_games_kept: usize,
+}
+
+/// The state every handler shares.
+pub(crate) struct Server {
+    limits: Limits,
+    jobs: jobs::Jobs,
+    games: games::Games,
+}
+
+/// The application: every route, on the shared state.
+pub fn router(limits: Limits) -> Router {
+    let state = Arc::new(Server {
+        jobs: jobs::Jobs::new(limits.max_jobs),
+        games: games::Games::new(limits.max_games_kept),
+        limits,
+    });
+    Router::new()
+        .merge(assets::routes())
+        .merge(jobs::routes())
+        .merge(games::routes())
+        .layer(DefaultBodyLimit::max(limits::MAX_BODY_BYTES))
+        .with_state(state)
+}
+
+/// Checks the options, binds the address and serves until Ctrl-C. `ready` is told the
+/// address actually bound (with port 0, the one the system chose) before the first request.
+pub fn serve(
+    options: &ServeOptions,
+    ready: impl FnOnce(SocketAddr),
+) -> Result<(), crate::api::Error> {
+    let limits = Limits::new(options)?;
+    let runtime = tokio::runtime::Builder::new_multi_thread()
+        .worker_threads(2)
+        .enable_all()
+        .build()
+        .map_err(|e| crate::api::Error::failure(format!("cannot start the server: {e}")))?;
+    runtime.block_on(async move {
+        let listener = tokio::net::TcpListener::bind(options.bind)
+            .await
+            .map_err(|e| crate::api::Error::input(format!("--bind {}: {e}", options.bind)))?;
+        let address = listener
+            .local_addr()
+            .map_err(|e| crate::api::Error::failure(format!("--bind {}: {e}", options.bind)))?;
+        ready(address);
+        axum::serve(listener, router(limits))
+            .with_graceful_shutdown(async {
+                let _ = tokio::signal::ctrl_c().await;
+            })
+            .await
+            .map_err(|e| crate::api::Error::failure(format!("server error: {e}")))
+    })
+}

@@ -1,0 +1,366 @@
+//! The HTTP API against a real server on an ephemeral port: the commands' JSON, the bounds
+//! and refusals, cancellation when a client goes away, and the game protocol.
+
+use serde_json::{Value, json};
+use std::net::SocketAddr;
+use std::time::{Duration, Instant};
+use wuerfelglueck::web::ServeOptions;
+
+/// A server on 127.0.0.1 with an ephemeral port, running until the test process ends.
+fn server(max_jobs: usize, job_seconds: u64) -> SocketAddr {
+    let options = ServeOptions {
+        bind: "127.0.0.1:0".parse().unwrap(),
+        max_jobs: Some(max_jobs),
+        job_seconds,
+        max_games: 1_000_000,
+        max_memory: "512MiB".into(),
+        max_games_kept: 3,
+    };
+    let (tx, rx) = std::sync::mpsc::channel();
+    std::thread::spawn(move || {
+        wuerfelglueck::web::serve(&options, |address| tx.send(address).unwrap()).unwrap();
+    });
+    rx.recv_timeout(Duration::from_secs(30))
+        .expect("the server starts")
+}
+
+fn agent(timeout: Option<Duration>) -> ureq::Agent {
+    ureq::Agent::config_builder()
+        .http_status_as_error(false)
+        .timeout_global(timeout)
+        .build()
+        .into()
+}
+
+/// POSTs `body` (raw text) and returns the status and the body read as JSON.
+fn post_text(address: SocketAddr, path: &str, body: &str) -> (u16, Value) {
+    let mut response = agent(None)
+        .post(&format!("http://{address}{path}"))
+        .header("content-type", "application/json")
+        .send(body)
+        .expect("the server answers");
+    let status = response.status().as_u16();
+    let text = response.body_mut().read_to_string().unwrap();
+    (
+        status,
+        serde_json::from_str(&text).unwrap_or(Value::String(text)),
+    )
+}
+
+fn post(address: SocketAddr, path: &str, body: Value) -> (u16, Value) {
+    post_text(address, path, &body.to_string())
+}
+
+fn get(address: SocketAddr, path: &str) -> (u16, Value) {
+    let mut response = agent(None)
+        .get(&format!("http://{address}{path}"))
+        .call()
+        .expect("the server answers");
+    let status = response.status().as_u16();
+    let text = response.body_mut().read_to_string().unwrap();
+    (
+        status,
+        serde_json::from_str(&text).unwrap_or(Value::String(text)),
+    )
+}
+
+/// The CLI's `--format json` for `args`.
+fn cli_json(args: &[&str]) -> Value {
+    let argv = std::iter::once("wuerfelglueck")
+        .chain(args.iter().copied())
+        .chain(["--format", "json"]);
+    let cli = wuerfelglueck::cli::Cli::try_parse_args(argv).unwrap();
+    let mut out = Vec::new();
+    wuerfelglueck::cli::run(cli, &mut out).unwrap();
+    serde_json::from_slice(&out).unwrap()
+}
+
+fn without_seconds(mut v: Value) -> Value {
+    if let Value::Object(map) = &mut v {
+        map.remove("seconds");
+    }
+    v
+}
+
+const SMALL: [&str; 6] = ["--track", "16", "--pieces", "2", "--goal-fields", "2"];
+
+#[test]
+fn a_command_answers_with_the_command_line_json() {
+    let address = server(2, 60);
+    let (status, body) = post(
+        address,
+        "/api/duel",
+        json!({"a": "1..6", "b": "0..9", "games": 2000, "seed": 4, "track": 16, "pieces": 2, "goal-fields": 2}),
+    );
+    assert_eq!(status, 200, "{body}");
+    let mut args = vec![
+        "duel", "--a", "1..6", "--b", "0..9", "--games", "2000", "--seed", "4",
+    ];
+    args.extend(SMALL);
+    assert_eq!(body, cli_json(&args));
+    // A ranking of an embedded example file, exactly as `rank data/wuerfel0.txt`.
+    let (status, body) = post(
+        address,
+        "/api/rank",
+        json!({"file": "wuerfel0.txt", "games": 1000, "track": 16, "pieces": 2, "goal_fields": 2}),
+    );
+    assert_eq!(status, 200, "{body}");
+    let mut args = vec!["rank", "data/wuerfel0.txt", "--games", "1000"];
+    args.extend(SMALL);
+    assert_eq!(without_seconds(body), without_seconds(cli_json(&args)));
+}
+
+#[test]
+fn bad_requests_are_refused_with_a_message_and_the_right_status() {
+    let address = server(2, 60);
+    let cases: Vec<(&str, String, u16, &str)> = vec![
+        ("/api/duel", "{not json".into(), 400, "not JSON"),
+        ("/api/duel", "[1, 2]".into(), 400, "JSON object"),
+        (
+            "/api/duel",
+            json!({"a": "1..6", "b": "1..x"}).to_string(),
+            400,
+            "--b",
+        ),
+        (
+            "/api/duel",
+            json!({"a": "1..6", "b": "1..6", "gamez": 10}).to_string(),
+            400,
+            "gamez",
+        ),
+        (
+            "/api/duel",
+            json!({"a": "1..6", "b": "1..6", "games": 10_000_000}).to_string(),
+            400,
+            "at most",
+        ),
+        (
+            "/api/rank",
+            json!({"file": "/etc/passwd"}).to_string(),
+            400,
+            "reads no files",
+        ),
+        (
+            "/api/rank",
+            json!({"file": "wuerfel0.txt", "exact": true, "store": "/tmp/x"}).to_string(),
+            400,
+            "store",
+        ),
+        (
+            "/api/duel",
+            json!({"a": "1..6", "b": "1..6", "profile": "choice", "strategy": "table:/etc/passwd"})
+                .to_string(),
+            400,
+            "table:",
+        ),
+        (
+            "/api/solve",
+            json!({"a": "1..6", "b": "1..6", "max-memory": "100GiB"}).to_string(),
+            400,
+            "max-memory",
+        ),
+        (
+            "/api/duel",
+            json!({"a": "1..6", "b": "1..6", "threads": 64}).to_string(),
+            400,
+            "threads",
+        ),
+        (
+            "/api/search",
+            json!({"faces": 6}).to_string(),
+            404,
+            "no command",
+        ),
+        ("/api/nothing", "{}".into(), 404, "no command"),
+    ];
+    for (path, body, status, word) in cases {
+        let (got, answer) = post_text(address, path, &body);
+        assert_eq!(got, status, "{path} {body}: {answer}");
+        let message = answer["error"].as_str().unwrap_or_default();
+        assert!(message.contains(word), "{path} {body}: {message}");
+    }
+    // A body beyond the limit is not read.
+    let huge = json!({"a": "1..6", "b": "x".repeat(200_000)}).to_string();
+    let (got, _) = post_text(address, "/api/duel", &huge);
+    assert_eq!(got, 413);
+}
+
+#[test]
+fn jobs_beyond_the_cap_are_busy_and_a_job_beyond_its_time_is_stopped() {
+    let address = server(1, 2);
+    // One job that would run for minutes (the full board to a fine precision).
+    let long = std::thread::spawn(move || {
+        post(
+            address,
+            "/api/duel",
+            json!({"a": "1..6", "b": "1..6", "precision": 0.0002}),
+        )
+    });
+    std::thread::sleep(Duration::from_millis(500));
+    let (status, body) = post(
+        address,
+        "/api/duel",
+        json!({"a": "1..6", "b": "1..6", "games": 100}),
+    );
+    assert_eq!(status, 503, "{body}");
+    assert!(body["error"].as_str().unwrap().contains("busy"), "{body}");
+    let (status, body) = long.join().unwrap();
+    assert_eq!(status, 503, "{body}");
+    assert!(
+        body["error"]
+            .as_str()
+            .unwrap()
+            .contains("stopped after 2 s"),
+        "{body}"
+    );
+}
+
+#[test]
+fn a_client_that_goes_away_cancels_its_job() {
+    let address = server(1, 600);
+    let started = Instant::now();
+    // The client gives up after half a second; the job would run for minutes.
+    let gone = agent(Some(Duration::from_millis(500)))
+        .post(&format!("http://{address}/api/duel"))
+        .send_json(json!({"a": "1..6", "b": "1..6", "precision": 0.0002}));
+    assert!(gone.is_err(), "the client timed out");
+    // The one job slot is free again once the job has stopped at its next checkpoint.
+    loop {
+        let (status, body) = post(
+            address,
+            "/api/duel",
+            json!({"a": "1..6", "b": "1..6", "games": 100}),
+        );
+        if status == 200 {
+            break;
+        }
+        assert_eq!(status, 503, "{body}");
+        assert!(
+            started.elapsed() < Duration::from_secs(20),
+            "the job was not cancelled"
+        );
+        std::thread::sleep(Duration::from_millis(100));
+    }
+}
+
+#[test]
+fn progress_streams_as_server_sent_events_and_ends_with_the_result() {
+    let address = server(1, 60);
+    let options = json!({"a": "1..6", "b": "2..7", "games": 2000, "track": 16, "pieces": 2, "goal-fields": 2}).to_string();
+    let url = format!(
+        "http://{address}/api/duel/events?options={}",
+        url_encode(&options)
+    );
+    let mut response = agent(None).get(&url).call().unwrap();
+    assert_eq!(response.status().as_u16(), 200);
+    let text = response.body_mut().read_to_string().unwrap();
+    let result = text
+        .split("\n\n")
+        .find(|e| e.starts_with("event: result"))
+        .expect("a result event");
+    let data: String = result
+        .lines()
+        .filter_map(|l| l.strip_prefix("data: "))
+        .collect::<Vec<_>>()
+        .join("\n");
+    let mut args = vec!["duel", "--a", "1..6", "--b", "2..7", "--games", "2000"];
+    args.extend(SMALL);
+    assert_eq!(
+        serde_json::from_str::<Value>(&data).unwrap(),
+        cli_json(&args)
+    );
+}
+
+fn url_encode(s: &str) -> String {
+    s.bytes()
+        .map(|b| match b {
+            b'A'..=b'Z' | b'a'..=b'z' | b'0'..=b'9' | b'-' | b'_' | b'.' => (b as char).to_string(),
+            _ => format!("%{b:02X}"),
+        })
+        .collect()
+}
+
+#[test]
+fn a_bot_plays_a_game_to_its_end_and_cannot_cheat() {
+    let address = server(1, 60);
+    let (status, game) = post(
+        address,
+        "/api/games",
+        json!({"a": "1..6", "b": "1..6", "track": 16, "pieces": 2, "goal-fields": 2, "opponent": "safe"}),
+    );
+    assert_eq!(status, 201, "{game}");
+    let id = game["id"].as_str().unwrap().to_string();
+    assert_eq!(id.len(), 32);
+    assert_eq!(game["you"], "A");
+    assert_eq!(game["profile"], "bwinf+choice");
+    // Another id finds nothing; nor does a guess.
+    assert_eq!(
+        get(address, &format!("/api/games/{}", "0".repeat(32))).0,
+        404
+    );
+    let mut state = game;
+    let mut moves = 0;
+    while state["end"].is_null() {
+        assert_eq!(
+            state["turn"], "A",
+            "the server plays B and waits only for A: {state}"
+        );
+        let legal = state["legal"].as_array().unwrap().clone();
+        assert!(
+            legal.len() >= 2,
+            "only decisions wait for the client: {state}"
+        );
+        // An illegal move changes nothing.
+        let (status, body) = post(
+            address,
+            &format!("/api/games/{id}/move"),
+            json!({"from": "nowhere"}),
+        );
+        assert_eq!(status, 400, "{body}");
+        let (_, unchanged) = get(address, &format!("/api/games/{id}"));
+        assert_eq!(unchanged, state);
+        let (status, next) = post(
+            address,
+            &format!("/api/games/{id}/move"),
+            json!({"from": legal[0]["from"]}),
+        );
+        assert_eq!(status, 200, "{next}");
+        let turns = next["turns"].as_array().unwrap();
+        let mine = turns
+            .iter()
+            .filter(|t| t["player"] == "A" && !t["choices"].as_array().unwrap().is_empty())
+            .count();
+        moves += 1;
+        assert_eq!(mine, moves, "every decision of A is the client's");
+        state = next;
+    }
+    assert_eq!(state["end"], "won");
+    assert!(state["winner"] == "A" || state["winner"] == "B");
+    // Over: no move is taken.
+    let (status, body) = post(
+        address,
+        &format!("/api/games/{id}/move"),
+        json!({"from": "B"}),
+    );
+    assert_eq!(status, 409, "{body}");
+}
+
+#[test]
+fn the_pages_and_the_example_files_are_served_from_the_binary() {
+    let address = server(1, 60);
+    let mut page = agent(None)
+        .get(&format!("http://{address}/"))
+        .call()
+        .unwrap();
+    assert_eq!(page.status().as_u16(), 200);
+    assert!(
+        page.body_mut()
+            .read_to_string()
+            .unwrap()
+            .contains("wuerfelglueck")
+    );
+    let (status, examples) = get(address, "/api/examples");
+    assert_eq!(status, 200);
+    assert_eq!(examples.as_array().unwrap().len(), 4);
+    assert_eq!(examples[0]["name"], "wuerfel0.txt");
+}
