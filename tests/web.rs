@@ -364,3 +364,44 @@ fn the_pages_and_the_example_files_are_served_from_the_binary() {
     assert_eq!(examples.as_array().unwrap().len(), 4);
     assert_eq!(examples[0]["name"], "wuerfel0.txt");
 }
+
+#[test]
+fn the_optimal_opponent_is_solved_where_it_fits_and_refused_where_not() {
+    let address = server(1, 60);
+    let small = json!({"a": "1..6", "b": "1..6", "track": 16, "pieces": 2, "goal-fields": 2, "opponent": "optimal"});
+    let (status, mut state) = post(address, "/api/games", small);
+    assert_eq!(status, 201, "{state}");
+    assert_eq!(state["opponent"], "optimal");
+    let id = state["id"].as_str().unwrap().to_string();
+    while state["end"].is_null() {
+        let from = state["legal"][0]["from"].clone();
+        let (status, next) = post(
+            address,
+            &format!("/api/games/{id}/move"),
+            json!({"from": from}),
+        );
+        assert_eq!(status, 200, "{next}");
+        state = next;
+    }
+    assert_eq!(state["end"], "won");
+    // The rules fix every move under bwinf: nothing to optimise.
+    let (status, body) = post(
+        address,
+        "/api/games",
+        json!({"a": "1..6", "b": "1..6", "profile": "bwinf", "opponent": "optimal"}),
+    );
+    assert_eq!(status, 400, "{body}");
+    assert!(body["error"].as_str().unwrap().contains("choice"), "{body}");
+    // The full board with choices does not fit the server's memory bound: refused at once.
+    let started = Instant::now();
+    let (status, body) = post(
+        address,
+        "/api/games",
+        json!({"a": "1..6", "b": "1..6", "opponent": "optimal"}),
+    );
+    assert_eq!(status, 400, "{body}");
+    assert!(
+        started.elapsed() < Duration::from_secs(10),
+        "refused before any work"
+    );
+}

@@ -40,7 +40,9 @@ struct GameOptions {
     /// The client's seat: `a` or `b`; the server plays the other.
     #[arg(long, default_value = "a", value_parser = ["a", "b"])]
     seat: String,
-    /// How the server plays its seat: frontmost, rearmost, capture, safe or random.
+    /// How the server plays its seat: `optimal` (the optimal pair's policy, solved when the
+    /// game is created: boards whose solve fits the server's memory and time bounds) or a
+    /// strategy: frontmost, rearmost, capture, safe or random.
     #[arg(long, default_value = "frontmost")]
     opponent: String,
     /// Who starts: `a` or `b` (under roll-off the dice decide).
@@ -261,22 +263,65 @@ fn json_of(bytes: &[u8]) -> Result<serde_json::Map<String, serde_json::Value>, H
     }
 }
 
-/// Checks the options of a new game and sets it up (not yet played on).
-fn new_game(options: &GameOptions) -> Result<Game, crate::api::Error> {
+/// The optimal pair's policy for `dice` under `rules`, solved now within `max_memory`.
+fn optimal(rules: &Rules, dice: [&Die; 2], max_memory: u64) -> Result<Strategy, crate::api::Error> {
+    use crate::api::Error;
+    use crate::exact::game::{GameRun, Side, TableStrategy, solve_game_with};
+    if !rules.profile().choice {
+        return Err(Error::input(format!(
+            "--opponent optimal: under --profile {} the rules fix every move; optimal play \
+             needs a profile with choice",
+            rules.profile()
+        )));
+    }
+    let options = crate::exact::SolveOptions::new(
+        1e-9,
+        crate::exact::SolveOptions::default().max_sweeps,
+        Some(max_memory),
+    )
+    .map_err(|e| crate::api::rule_error(e.0))?;
+    let run = GameRun {
+        keep_values: false,
+        evaluate_pair: false,
+        observer: &|_| {},
+        extract_policy: true,
+        mirror: true,
+    };
+    let solution = solve_game_with(rules, dice, [Side::Optimal, Side::Optimal], &options, &run)
+        .map_err(|e| {
+            if e.is_input_error() {
+                Error::input(format!("--opponent optimal: {e}"))
+            } else {
+                Error::failure(format!("--opponent optimal: {e}"))
+            }
+        })?;
+    let table = TableStrategy::solved(rules, dice, solution)
+        .ok_or_else(|| Error::failure("--opponent optimal: the solve gave no policy"))?;
+    Ok(Strategy::Table(Arc::new(table)))
+}
+
+/// Checks the options of a new game and sets it up (not yet played on); `optimal` is
+/// solved within `max_memory`.
+fn new_game(options: &GameOptions, max_memory: u64) -> Result<Game, crate::api::Error> {
     use crate::api::Error;
     let rules = options.rules.rules_with_default_profile("choice")?;
     let a = parse_die("--a", &options.die_a)?;
     let b = parse_die("--b", &options.die_b)?;
     let seat = usize::from(options.seat == "b");
-    let opponent: Strategy = options
-        .opponent
-        .parse()
-        .map_err(|e| Error::input(format!("--opponent: {e}")))?;
-    if matches!(opponent, Strategy::Table(_)) {
-        return Err(Error::input(
-            "--opponent: a table:FILE strategy reads a file, which the server does not do",
-        ));
-    }
+    let opponent: Strategy = if options.opponent.trim() == "optimal" {
+        optimal(&rules, [&a, &b], max_memory)?
+    } else {
+        let strategy: Strategy = options
+            .opponent
+            .parse()
+            .map_err(|e| Error::input(format!("--opponent: {e}")))?;
+        if matches!(strategy, Strategy::Table(_)) {
+            return Err(Error::input(
+                "--opponent: a table:FILE strategy reads a file, which the server does not do",
+            ));
+        }
+        strategy
+    };
     let mut strategies = [Strategy::Frontmost, Strategy::Frontmost];
     strategies[1 - seat] = opponent.clone();
     let mut rng = StreamKey::new({
@@ -296,7 +341,7 @@ fn new_game(options: &GameOptions) -> Result<Game, crate::api::Error> {
     };
     Ok(Game {
         opponent: played,
-        opponent_name: opponent.name(),
+        opponent_name: options.opponent.trim().to_string(),
         rules,
         dice: [a, b],
         seat,
@@ -314,7 +359,17 @@ fn new_game(options: &GameOptions) -> Result<Game, crate::api::Error> {
 /// `POST /api/games`: a new game, played on to the client's first decision.
 async fn create(State(server): State<Arc<Server>>, body: Bytes) -> Result<Response, HttpError> {
     let options: GameOptions = crate::api::from_map("games", &json_of(&body)?)?;
-    let mut game = new_game(&options)?;
+    let mut game = if options.opponent.trim() == "optimal" {
+        // A solve: a job like any other, bounded in memory, time and number.
+        let (memory, threads) = (server.limits.max_memory, server.limits.threads);
+        super::jobs::start_work(&server, move |progress| {
+            crate::api::run_in_pool(Some(threads), progress, |_| new_game(&options, memory))
+        })?
+        .finish()
+        .await?
+    } else {
+        new_game(&options, server.limits.max_memory)?
+    };
     game.advance()?;
     let id = new_id();
     let mut games = server.games.lock();

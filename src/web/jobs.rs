@@ -97,9 +97,9 @@ impl Drop for CancelOnDrop {
 }
 
 /// A job started: its progress, its work and what stops it.
-struct Job {
+pub(crate) struct Job<T> {
     progress: Arc<JobProgress>,
-    work: JoinHandle<Result<api::Output, api::Error>>,
+    work: JoinHandle<Result<T, api::Error>>,
     deadline: Instant,
     seconds: u64,
     _cancel: CancelOnDrop,
@@ -118,18 +118,32 @@ fn options_of(bytes: &[u8]) -> Result<Map<String, Value>, HttpError> {
     }
 }
 
-/// Checks the request and starts its job on a thread of its own.
-fn start(server: &Server, command: &str, options: Map<String, Value>) -> Result<Job, HttpError> {
+/// Checks the request and starts its command as a job.
+fn start(
+    server: &Server,
+    command: &str,
+    options: Map<String, Value>,
+) -> Result<Job<api::Output>, HttpError> {
     let options = server.limits.check(command, options)?;
+    let command = command.to_string();
+    start_work(server, move |progress| {
+        api::execute(&command, &options, progress)
+    })
+}
+
+/// Starts `work` as a job on a thread of its own, holding one of the job permits (503 when
+/// none is free) until it has stopped, also after a timeout.
+pub(crate) fn start_work<T: Send + 'static>(
+    server: &Server,
+    work: impl FnOnce(&dyn Progress) -> Result<T, api::Error> + Send + 'static,
+) -> Result<Job<T>, HttpError> {
     let permit = server.jobs.permit()?;
     let progress = Arc::new(JobProgress::default());
     let cancel = CancelOnDrop(Arc::clone(&progress.cancel));
     let shared = Arc::clone(&progress);
-    let command = command.to_string();
     let work = tokio::task::spawn_blocking(move || {
-        // The permit is held until the work has stopped, also after a timeout.
         let _permit = permit;
-        api::execute(&command, &options, &*shared)
+        work(&*shared)
     });
     let seconds = server.limits.job_seconds;
     Ok(Job {
@@ -141,12 +155,24 @@ fn start(server: &Server, command: &str, options: Map<String, Value>) -> Result<
     })
 }
 
+impl<T> Job<T> {
+    /// The job's result, or 503 once its time is up (the job is then stopped).
+    pub(crate) async fn finish(self) -> Result<T, HttpError> {
+        let left = self.deadline.saturating_duration_since(Instant::now());
+        match tokio::time::timeout(left, self.work).await {
+            Ok(outcome) => ended(outcome),
+            // Dropping the job's guard stops the work.
+            Err(_) => Err(timed_out(self.seconds)),
+        }
+    }
+}
+
 /// The answer to a job that has ended.
-fn ended(
-    outcome: Result<Result<api::Output, api::Error>, tokio::task::JoinError>,
-) -> Result<String, HttpError> {
+fn ended<T>(
+    outcome: Result<Result<T, api::Error>, tokio::task::JoinError>,
+) -> Result<T, HttpError> {
     match outcome {
-        Ok(Ok(output)) => Ok(output.json),
+        Ok(Ok(output)) => Ok(output),
         Ok(Err(e)) => Err(e.into()),
         Err(e) => Err(HttpError::new(
             axum::http::StatusCode::INTERNAL_SERVER_ERROR,
@@ -169,16 +195,8 @@ async fn run(
     body: Bytes,
 ) -> Result<Response, HttpError> {
     let options = options_of(&body)?;
-    let job = start(&server, &command, options)?;
-    let left = job.deadline.saturating_duration_since(Instant::now());
-    match tokio::time::timeout(left, job.work).await {
-        Ok(outcome) => {
-            let json = ended(outcome)?;
-            Ok(([(header::CONTENT_TYPE, "application/json")], json).into_response())
-        }
-        // Dropping the job's guard below stops the work.
-        Err(_) => Err(timed_out(job.seconds)),
-    }
+    let output = start(&server, &command, options)?.finish().await?;
+    Ok(([(header::CONTENT_TYPE, "application/json")], output.json).into_response())
 }
 
 /// The query of the event stream: the options as JSON text (an `EventSource` can only GET).
@@ -202,7 +220,7 @@ async fn events(
         loop {
             if job.work.is_finished() {
                 let event = match ended((&mut job.work).await) {
-                    Ok(json) => Event::default().event("result").data(json),
+                    Ok(output) => Event::default().event("result").data(output.json),
                     Err(e) => error_event(&e),
                 };
                 return Some((Ok::<_, std::convert::Infallible>(event), None));

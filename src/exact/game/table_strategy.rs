@@ -69,6 +69,34 @@ impl TableStrategy {
         })
     }
 
+    /// The optimal pair's policy of a solve held in memory (no file), for the game it was
+    /// solved for; `None` when the solve extracted no policy (`GameRun::extract_policy`).
+    /// Its path, shown in messages, is `(solved in memory)`.
+    pub fn solved(
+        rules: &Rules,
+        dice: [&Die; 2],
+        solution: super::GameSolution,
+    ) -> Option<TableStrategy> {
+        let table = solution.policy?;
+        let header = file::header(
+            rules,
+            dice,
+            ["optimal".into(), "optimal".into()],
+            &solution.space,
+            &table,
+        );
+        Some(TableStrategy {
+            path: PathBuf::from("(solved in memory)"),
+            rules: *rules,
+            dice: [dice[0].clone(), dice[1].clone()],
+            policy: LoadedPolicy {
+                header,
+                table,
+                space: solution.space,
+            },
+        })
+    }
+
     /// The file it was read from.
     pub fn path(&self) -> &Path {
         &self.path
