@@ -187,7 +187,7 @@ fn bad_requests_are_refused_with_a_message_and_the_right_status() {
 
 #[test]
 fn jobs_beyond_the_cap_are_busy_and_a_job_beyond_its_time_is_stopped() {
-    let address = server(1, 2);
+    let address = server(1, 5);
     // One job that would run for minutes (the full board to a fine precision).
     let long = std::thread::spawn(move || {
         post(
@@ -210,7 +210,7 @@ fn jobs_beyond_the_cap_are_busy_and_a_job_beyond_its_time_is_stopped() {
         body["error"]
             .as_str()
             .unwrap()
-            .contains("stopped after 2 s"),
+            .contains("stopped after 5 s"),
         "{body}"
     );
 }

@@ -98,6 +98,8 @@ struct GameView<'a> {
     legal: Vec<PlayMove>,
     /// Each seat's pieces in its own numbering, e.g. `B:2 A 17 c`.
     position: BTreeMap<String, String>,
+    /// The position in `advise`'s notation (`A:A,17,c B:5 turn:A`), for asking for advice.
+    advise_position: String,
     /// Each seat's pieces for drawing: waiting pieces, track fields counted on A's track
     /// (0 is A's start field), goal fields (0 is the first).
     drawing: BTreeMap<String, Drawing>,
@@ -162,10 +164,29 @@ impl Game {
                 .map(|p| (NAMES[p].to_string(), self.state.describe(board, p)))
                 .collect(),
             drawing,
+            advise_position: self.advise_position(),
             turns: &self.turns,
             end: self.end,
             winner: self.winner.map(|w| NAMES[w]),
         }
+    }
+
+    /// The position in `advise`'s notation: each seat's pieces on the board, who rolls.
+    fn advise_position(&self) -> String {
+        let board = self.rules.board();
+        let seat = |p: usize| {
+            let fields: Vec<String> = self.state.fields(p).map(|f| board.field_name(f)).collect();
+            format!(
+                "{}:{}",
+                NAMES[p],
+                if fields.is_empty() {
+                    "-".to_string()
+                } else {
+                    fields.join(",")
+                }
+            )
+        };
+        format!("{} {} turn:{}", seat(0), seat(1), NAMES[self.state.mover()])
     }
 
     /// Plays on until the client has a roll with a choice to make or the game is over:
@@ -364,7 +385,8 @@ async fn create(State(server): State<Arc<Server>>, body: Bytes) -> Result<Respon
         let (memory, threads) = (server.limits.max_memory, server.limits.threads);
         super::jobs::start_work(&server, move |progress| {
             crate::api::run_in_pool(Some(threads), progress, |_| new_game(&options, memory))
-        })?
+        })
+        .await?
         .finish()
         .await?
     } else {

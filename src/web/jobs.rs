@@ -20,6 +20,10 @@ use std::time::{Duration, Instant};
 use tokio::sync::{OwnedSemaphorePermit, Semaphore};
 use tokio::task::JoinHandle;
 
+/// How long a request waits for a job permit before it is answered with 503: a burst of
+/// short jobs (advice on a small board takes milliseconds) queues instead of failing.
+const QUEUE_WAIT: Duration = Duration::from_secs(2);
+
 /// The permits of the jobs running at once.
 pub(crate) struct Jobs {
     permits: Arc<Semaphore>,
@@ -34,14 +38,17 @@ impl Jobs {
         }
     }
 
-    /// A permit, or 503 when `max` jobs are running.
-    fn permit(&self) -> Result<OwnedSemaphorePermit, HttpError> {
-        Arc::clone(&self.permits).try_acquire_owned().map_err(|_| {
-            HttpError::busy(format!(
+    /// A permit, waiting up to [`QUEUE_WAIT`] for one; 503 when `max` jobs are still
+    /// running then.
+    async fn permit(&self) -> Result<OwnedSemaphorePermit, HttpError> {
+        let waited = tokio::time::timeout(QUEUE_WAIT, Arc::clone(&self.permits).acquire_owned());
+        match waited.await {
+            Ok(Ok(permit)) => Ok(permit),
+            _ => Err(HttpError::busy(format!(
                 "busy: {} jobs are running, the most this server runs at once; try again later",
                 self.max
-            ))
-        })
+            ))),
+        }
     }
 }
 
@@ -119,7 +126,7 @@ fn options_of(bytes: &[u8]) -> Result<Map<String, Value>, HttpError> {
 }
 
 /// Checks the request and starts its command as a job.
-fn start(
+async fn start(
     server: &Server,
     command: &str,
     options: Map<String, Value>,
@@ -129,15 +136,16 @@ fn start(
     start_work(server, move |progress| {
         api::execute(&command, &options, progress)
     })
+    .await
 }
 
 /// Starts `work` as a job on a thread of its own, holding one of the job permits (503 when
-/// none is free) until it has stopped, also after a timeout.
-pub(crate) fn start_work<T: Send + 'static>(
+/// none is free in time) until it has stopped, also after a timeout.
+pub(crate) async fn start_work<T: Send + 'static>(
     server: &Server,
     work: impl FnOnce(&dyn Progress) -> Result<T, api::Error> + Send + 'static,
 ) -> Result<Job<T>, HttpError> {
-    let permit = server.jobs.permit()?;
+    let permit = server.jobs.permit().await?;
     let progress = Arc::new(JobProgress::default());
     let cancel = CancelOnDrop(Arc::clone(&progress.cancel));
     let shared = Arc::clone(&progress);
@@ -195,7 +203,7 @@ async fn run(
     body: Bytes,
 ) -> Result<Response, HttpError> {
     let options = options_of(&body)?;
-    let output = start(&server, &command, options)?.finish().await?;
+    let output = start(&server, &command, options).await?.finish().await?;
     Ok(([(header::CONTENT_TYPE, "application/json")], output.json).into_response())
 }
 
@@ -214,7 +222,7 @@ async fn events(
     Query(query): Query<EventsQuery>,
 ) -> Result<Response, HttpError> {
     let options = options_of(query.options.as_bytes())?;
-    let job = start(&server, &command, options)?;
+    let job = start(&server, &command, options).await?;
     let stream = futures_util::stream::unfold(Some((job, (0, String::new()))), |state| async {
         let (mut job, mut shown) = state?;
         loop {

@@ -4,7 +4,7 @@
 
 use super::options_error;
 use super::space::Target;
-use super::{Side, solve_game_keeping_values};
+use super::{GameSolution, Side, solve_game_keeping_values};
 use crate::dice::Die;
 use crate::exact::{Bounds, ExactError, SolveOptions};
 use crate::rules::{GameState, PieceMove, Rules};
@@ -12,6 +12,7 @@ use crate::stats;
 use crate::strategy::Strategy;
 use rand::SeedableRng;
 use rand_xoshiro::Xoshiro256PlusPlus;
+use std::sync::{Arc, Mutex};
 
 /// One legal move and its value for A after it.
 #[derive(Clone, Debug, PartialEq, serde::Serialize)]
@@ -25,6 +26,64 @@ pub struct MoveValue {
     pub games: u64,
 }
 
+/// Games solved for advice, most recently used last: a game is asked about again and again
+/// (every roll of a game in the browser), and its solve is the whole cost of an answer.
+static SOLVED: Mutex<Vec<(SolvedKey, Arc<GameSolution>)>> = Mutex::new(Vec::new());
+
+/// What a solve for advice depends on: the game, the stopping rule and the memory limit
+/// (a call whose limit refuses the solve is refused, kept solve or not).
+type SolvedKey = (Rules, Die, Die, u64, usize, Option<u64>);
+
+/// Solved games kept for advice at most, each of at most [`KEPT_STATES`] states (so the
+/// values kept stay within a few hundred megabytes).
+const KEPT_GAMES: usize = 4;
+/// The largest game kept for advice, in joint states.
+const KEPT_STATES: usize = 1 << 22;
+
+/// The game of `dice` under `rules` solved with both players optimal and its values kept:
+/// from the games solved before in this process if it is one of them (the certified
+/// intervals of one solve are as valid as those of the next), else solved now.
+fn solved(
+    rules: &Rules,
+    dice: [&Die; 2],
+    options: &SolveOptions,
+) -> Result<Arc<GameSolution>, ExactError> {
+    let key: SolvedKey = (
+        *rules,
+        dice[0].clone(),
+        dice[1].clone(),
+        options.tolerance.to_bits(),
+        options.max_sweeps,
+        options.max_memory,
+    );
+    let kept = |list: &mut Vec<(SolvedKey, Arc<GameSolution>)>| {
+        let at = list.iter().position(|(k, _)| *k == key)?;
+        let entry = list.remove(at);
+        let solution = Arc::clone(&entry.1);
+        list.push(entry);
+        Some(solution)
+    };
+    if let Some(solution) = kept(&mut SOLVED.lock().unwrap_or_else(|e| e.into_inner())) {
+        return Ok(solution);
+    }
+    let solution = Arc::new(solve_game_keeping_values(
+        rules,
+        dice,
+        [Side::Optimal, Side::Optimal],
+        options,
+    )?);
+    if solution.space.len() <= KEPT_STATES {
+        let mut list = SOLVED.lock().unwrap_or_else(|e| e.into_inner());
+        if kept(&mut list).is_none() {
+            if list.len() >= KEPT_GAMES {
+                list.remove(0);
+            }
+            list.push((key, Arc::clone(&solution)));
+        }
+    }
+    Ok(solution)
+}
+
 /// The legal moves of `face` in `position`, each with its exact value, from the game
 /// solved with both players optimal. Errors as [`super::solve_game`], and
 /// [`ExactError::Profile`] for a position the dice cannot reach.
@@ -35,7 +94,7 @@ pub fn advise_exact(
     face: u32,
     options: &SolveOptions,
 ) -> Result<Vec<MoveValue>, ExactError> {
-    let g = solve_game_keeping_values(rules, dice, [Side::Optimal, Side::Optimal], options)?;
+    let g = solved(rules, dice, options)?;
     let space = &g.space;
     let index = space
         .encode(position)
