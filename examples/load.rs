@@ -101,7 +101,7 @@ fn main() {
                                 .extend(board.as_object().unwrap().clone());
                             call(2, "/api/advise", advise);
                         }
-                        let pick = &legal[(k >> 33) as usize % legal.len()];
+                        let pick = &legal[(k >> 33) % legal.len()];
                         match call(
                             1,
                             &format!("/api/games/{id}/move"),
