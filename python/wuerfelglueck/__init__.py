@@ -275,6 +275,8 @@ class AdviseResult(Result):
         for m in d["moves"]:
             lines.append(f"  {m['from']:>3} -> {m['to']:<3} {m['value']:+.6f}"
                          + ("  best" if m["best"] else ""))
+        if d.get("undecided"):
+            lines.append("  no move is best beyond doubt: " + ", ".join(d["undecided"]))
         return "\n".join(lines)
 
 

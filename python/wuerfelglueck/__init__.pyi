@@ -152,6 +152,7 @@ class AdviseResult(Result):
     strategies: list[str]
     games: int
     moves: list[dict[str, Any]]
+    undecided: list[str]
     note: str
 
 class PlayResult(Result):

@@ -16,7 +16,10 @@ pub struct AdvisedMove {
     pub value: f64,
     /// Certified interval (exact) or 95 % confidence interval (simulated).
     pub interval: [f64; 2],
-    /// Whether this is the mover's best move (highest value for A, lowest for B).
+    /// Whether this is the mover's best move (highest value for A, lowest for B) beyond
+    /// doubt: its interval lies above (for B below) every other move's interval. When the
+    /// intervals of the leading moves overlap, no move is marked and the report's
+    /// `undecided` lists them.
     pub best: bool,
 }
 
@@ -41,6 +44,9 @@ pub struct AdviseReport {
     pub games: u64,
     /// The legal moves, frontmost first.
     pub moves: Vec<AdvisedMove>,
+    /// The moves (`from->to`) whose intervals cannot be told apart from the leading move's
+    /// (the leading move first), when no move is best beyond doubt; empty otherwise.
+    pub undecided: Vec<String>,
     /// Why the method was chosen, or nothing.
     pub note: String,
 }
@@ -58,14 +64,31 @@ impl AdviseReport {
         moves: &[MoveValue],
         note: String,
     ) -> AdviseReport {
-        let key = |m: &MoveValue| {
+        // Each move's interval as the mover sees it: higher is better for the mover.
+        let seen = |m: &MoveValue| {
             if mover == 0 {
-                m.value.mid()
+                (m.value.lo, m.value.hi)
             } else {
-                -m.value.mid()
+                (-m.value.hi, -m.value.lo)
             }
         };
-        let best = moves.iter().map(key).fold(f64::NEG_INFINITY, f64::max);
+        let leader = (0..moves.len()).max_by(|&i, &j| {
+            let (mi, mj) = (seen(&moves[i]), seen(&moves[j]));
+            (mi.0 + mi.1).total_cmp(&(mj.0 + mj.1))
+        });
+        // The moves the leader's interval does not separate from it (the leader first).
+        let undecided: Vec<usize> = match leader {
+            None => Vec::new(),
+            Some(l) => std::iter::once(l)
+                .chain(
+                    (0..moves.len()).filter(|&i| i != l && seen(&moves[i]).1 >= seen(&moves[l]).0),
+                )
+                .collect(),
+        };
+        let best = match undecided.as_slice() {
+            [only] => Some(*only),
+            _ => None,
+        };
         let board = rules.board();
         AdviseReport {
             board: board.to_string(),
@@ -76,9 +99,25 @@ impl AdviseReport {
             method: method.into(),
             strategies,
             games: moves.first().map_or(0, |m| m.games),
+            undecided: if best.is_some() {
+                Vec::new()
+            } else {
+                undecided
+                    .iter()
+                    .map(|&i| {
+                        let m = &moves[i].movement;
+                        format!(
+                            "{}->{}",
+                            m.from.map_or("B".to_string(), |f| board.field_name(f)),
+                            board.field_name(m.to)
+                        )
+                    })
+                    .collect()
+            },
             moves: moves
                 .iter()
-                .map(|m| AdvisedMove {
+                .enumerate()
+                .map(|(i, m)| AdvisedMove {
                     from: m
                         .movement
                         .from
@@ -86,7 +125,7 @@ impl AdviseReport {
                     to: board.field_name(m.movement.to),
                     value: m.value.mid(),
                     interval: [m.value.lo, m.value.hi],
-                    best: key(m) == best,
+                    best: best == Some(i),
                 })
                 .collect(),
             note,
@@ -155,9 +194,87 @@ impl super::Report for AdviseReport {
                 if m.best { "  best" } else { "" }
             )?;
         }
+        if !self.undecided.is_empty() {
+            writeln!(
+                out,
+                "No move is best beyond doubt: the intervals of {} overlap{}.",
+                self.undecided.join(", "),
+                if self.method == "exact" {
+                    " (their values are equal within the solve's certified width)"
+                } else {
+                    "; more --games would narrow them"
+                }
+            )?;
+        }
         if !self.note.is_empty() {
             writeln!(out, "{}", self.note)?;
         }
         Ok(())
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::exact::Bounds;
+    use crate::rules::{MoveRule, PieceMove, Rules};
+
+    fn value(from: u32, lo: f64, hi: f64) -> MoveValue {
+        MoveValue {
+            movement: PieceMove {
+                from: Some(from),
+                to: from + 3,
+                rule: MoveRule::Chosen,
+            },
+            value: Bounds { lo, hi },
+            games: 100,
+        }
+    }
+
+    fn report(mover: usize, moves: &[MoveValue]) -> AdviseReport {
+        let rules = Rules::bwinf();
+        AdviseReport::new(
+            &rules,
+            "A:1,5,9 B:- turn:A".into(),
+            mover,
+            3,
+            "simulated",
+            Default::default(),
+            moves,
+            String::new(),
+        )
+    }
+
+    #[test]
+    fn a_move_is_best_only_when_its_interval_separates_it_from_every_other() {
+        let separated = report(
+            0,
+            &[value(1, 0.1, 0.2), value(5, 0.3, 0.4), value(9, -0.2, 0.25)],
+        );
+        let best: Vec<bool> = separated.moves.iter().map(|m| m.best).collect();
+        assert_eq!(best, [false, true, false]);
+        assert!(separated.undecided.is_empty());
+        // The second move's interval reaches into the leader's: nothing is marked.
+        let close = report(
+            0,
+            &[value(1, 0.1, 0.2), value(5, 0.3, 0.4), value(9, 0.28, 0.32)],
+        );
+        assert!(close.moves.iter().all(|m| !m.best));
+        assert_eq!(close.undecided, ["5->8", "9->12"]);
+        let mut text = Vec::new();
+        super::super::Report::write_table(&close, &mut text).unwrap();
+        assert!(
+            String::from_utf8(text)
+                .unwrap()
+                .contains("No move is best beyond doubt: the intervals of 5->8, 9->12 overlap")
+        );
+    }
+
+    #[test]
+    fn player_b_wants_the_lowest_value() {
+        let b = report(1, &[value(1, -0.5, -0.4), value(5, 0.3, 0.4)]);
+        assert!(b.moves[0].best && !b.moves[1].best);
+        let one = report(1, &[value(1, 0.0, 1.0)]);
+        assert!(one.moves[0].best, "a single legal move is the best one");
     }
 }
