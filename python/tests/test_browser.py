@@ -9,6 +9,7 @@ import os
 import re
 import subprocess
 import time
+import urllib.error
 import urllib.request
 from pathlib import Path
 
@@ -37,7 +38,8 @@ def server(root):
     binary = Path(os.environ.get("WUERFELGLUECK_BIN", root / "target" / "release" / "wuerfelglueck"))
     if not binary.exists():
         subprocess.run(["cargo", "build", "--release"], cwd=root, check=True)
-    process = subprocess.Popen([str(binary), "serve", "--bind", "127.0.0.1:0"],
+    # One job at a time: a cancelled job must free its slot for the next request.
+    process = subprocess.Popen([str(binary), "serve", "--bind", "127.0.0.1:0", "--max-jobs", "1"],
                                stderr=subprocess.PIPE, text=True)
     try:
         line = process.stderr.readline()
@@ -90,6 +92,9 @@ def tab(driver, name):
 def test_rank_shows_the_matrix_the_api_computes(browser, server, shots):
     d = browser
     tab(d, "dice")
+    wait(d, lambda d: d.find_elements(By.CSS_SELECTOR, "#example option[value='wuerfel0.txt']"))
+    Select(d.find_element(By.ID, "example")).select_by_value("wuerfel0.txt")
+    assert len(d.find_element(By.ID, "dice-text").get_attribute("value").split("\n")) == 6
     text = d.find_element(By.ID, "dice-text")
     text.clear()
     text.send_keys("\n".join(DICE))
@@ -126,7 +131,7 @@ def test_rank_shows_the_matrix_the_api_computes(browser, server, shots):
     d.set_window_size(1280, 900)
 
 
-def test_cancel_stops_a_ranking(browser):
+def test_cancel_stops_a_ranking(browser, server):
     d = browser
     tab(d, "dice")
     Select(d.find_element(By.ID, "board-preset")).select_by_visible_text("40/20/4/4")
@@ -139,10 +144,19 @@ def test_cancel_stops_a_ranking(browser):
     d.find_element(By.ID, "rank-cancel").click()
     wait(d, lambda d: d.find_element(By.ID, "rank-msg").text == "cancelled", 5)
     assert d.find_element(By.ID, "rank-go").is_enabled()
+    # The server stopped the job: its only slot is free again within seconds.
+    deadline = time.time() + 10
+    while True:
+        try:
+            api(server, "duel", {"a": "1..6", "b": "2..7", "games": 100})
+            break
+        except urllib.error.HTTPError as busy:
+            assert busy.code == 503 and time.time() < deadline, busy
+            time.sleep(0.1)
     Select(d.find_element(By.ID, "board-preset")).select_by_visible_text("16/8/2/2")
 
 
-def test_exact_cells_are_marked(browser):
+def test_exact_cells_are_marked(browser, shots):
     d = browser
     tab(d, "dice")
     Select(d.find_element(By.ID, "board-preset")).select_by_visible_text("16/8/2/2")
@@ -156,13 +170,14 @@ def test_exact_cells_are_marked(browser):
         methods = [c.get_attribute("data-method") for c in cells]
         assert methods.count("exact") == 6
         assert len(d.find_elements(By.CSS_SELECTOR, "#heatmap circle")) == 6
+        d.save_screenshot(str(shots / "dice-exact.png"))
     finally:
         d.find_element(By.ID, "exact").click()
 
 
-def new_game(d):
+def new_game(d, board="16/8/2/2"):
     tab(d, "board")
-    Select(d.find_element(By.ID, "game-board")).select_by_visible_text("16/8/2/2")
+    Select(d.find_element(By.ID, "game-board")).select_by_visible_text(board)
     Select(d.find_element(By.ID, "game-opponent")).select_by_visible_text("frontmost")
     Select(d.find_element(By.ID, "game-profile")).select_by_visible_text("choice")
     old = d.find_element(By.CSS_SELECTOR, "#game-svg circle")
@@ -237,6 +252,15 @@ def test_replay_and_search_pages(browser, root, shots):
     wait(d, lambda d: "roll 0 of" in d.find_element(By.ID, "rp-status").text)
     d.find_element(By.ID, "rp-fwd").click()
     assert "roll 1 of" in d.find_element(By.ID, "rp-status").text
+    # The replayed game (choice, frontmost against capture) reviewed from B's side.
+    d.find_element(By.ID, "rp-review").click()
+    Select(d.find_element(By.ID, "review-player")).select_by_visible_text("B")
+    d.find_element(By.ID, "review-go").click()
+    wait(d, lambda d: "decisions of B" in d.find_element(By.ID, "review-msg").text
+         or "err" in d.find_element(By.ID, "review-msg").get_attribute("class"))
+    assert "decisions of B" in d.find_element(By.ID, "review-msg").text
+    d.save_screenshot(str(shots / "review-replay.png"))
+    tab(d, "board")
     # Four players, stepped forward a few rolls.
     Select(d.find_element(By.ID, "rp-players")).select_by_visible_text("4")
     d.find_element(By.ID, "rp-go").click()
@@ -254,6 +278,21 @@ def test_replay_and_search_pages(browser, root, shots):
         wait(d, lambda d: d.find_elements(By.CSS_SELECTOR, "#landscape polyline"))
         assert "best mean" in d.find_element(By.ID, "landscape-table").text
         d.save_screenshot(str(shots / "search.png"))
+
+
+def test_the_full_board_advice_is_simulated_with_intervals(browser, shots):
+    d = browser
+    tab(d, "board")
+    for _ in range(20):
+        new_game(d, "40/20/4/4")
+        if d.find_elements(By.CSS_SELECTOR, "#game-svg .piece.movable"):
+            break
+    d.find_element(By.ID, "advise-go").click()
+    wait(d, lambda d: d.find_elements(By.CSS_SELECTOR, "#advice-table td.value"))
+    assert "Simulated: 2000 games per move" in d.find_element(By.ID, "advice").text
+    assert len(d.find_elements(By.CSS_SELECTOR, "#advice-table td.value")) == \
+        len(d.find_elements(By.CSS_SELECTOR, "#game-legal button"))
+    d.save_screenshot(str(shots / "board-full.png"))
 
 
 def test_the_board_fits_a_phone(browser, shots):

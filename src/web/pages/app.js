@@ -25,6 +25,7 @@ function s(tag, attrs, parent, text) {
 }
 const f3 = p => (p === null || p === undefined) ? '–' : p.toFixed(3);
 const iv = a => a ? `[${f3(a[0])}, ${f3(a[1])}]` : '';
+const iv4 = a => `[${a[0].toFixed(4)}, ${a[1].toFixed(4)}]`;
 function boardOpts(b) {
   const [track, offset, pieces, goal] = b.split('/').map(Number);
   return {track, offset, pieces, 'goal-fields': goal};
@@ -77,6 +78,7 @@ fetch('/api/examples').then(r => r.json()).then(list => {
   examples = list;
   for (const e of list) $('example').append(h('option', {value: e.name}, `${e.name} (${e.dice.length} dice)`));
 }).catch(() => {});
+$('dice-text').addEventListener('input', () => { $('example').value = ''; });
 $('example').addEventListener('change', () => {
   const e = examples.find(x => x.name === $('example').value);
   if (e) $('dice-text').value = e.dice.join('\n');
@@ -381,7 +383,7 @@ $('advise-go').addEventListener('click', async () => {
       h('th', {}, a.method === 'exact' ? 'certified bounds' : '95 % interval'), h('th', {}, '')));
     for (const m of a.moves) {
       t.append(h('tr', {class: m.best ? 'best' : ''}, h('td', {class: 'l'}, `${m.from}→${m.to}`),
-        h('td', {class: 'value'}, pWin(m.value, st.you).toFixed(4)), h('td', {}, iv(pInterval(m.interval, st.you))),
+        h('td', {class: 'value'}, pWin(m.value, st.you).toFixed(4)), h('td', {}, iv4(pInterval(m.interval, st.you))),
         h('td', {}, m.best ? 'best' : '')));
     }
     out.append(t, h('p', {class: 'note'}, a.method === 'exact' ? 'Exact: both play optimally after the move.'
@@ -516,13 +518,15 @@ $('review-go').addEventListener('click', async () => {
   }
 });
 function drawChart(points, rolls, player) {
-  const W = 640, H = 220, L = 36, B = 24, x = r => L + (W - L - 10) * r / Math.max(1, rolls), y = p => 8 + (H - B - 8) * (1 - p);
+  const W = 640, H = 230, L = 36, B = 34, x = r => L + (W - L - 10) * r / Math.max(1, rolls), y = p => 8 + (H - B - 8) * (1 - p);
   const svg = s('svg', {viewBox: `0 0 ${W} ${H}`, class: 'chart', id: 'review-svg'});
   for (const p of [0, 0.25, 0.5, 0.75, 1]) {
     s('line', {x1: L, x2: W - 10, y1: y(p), y2: y(p), stroke: p === 0.5 ? '#999' : '#ddd'}, svg);
     s('text', {x: L - 4, y: y(p) + 4, 'text-anchor': 'end', 'font-size': 11}, svg, p);
   }
-  s('text', {x: W / 2, y: H - 4, 'text-anchor': 'middle', 'font-size': 11}, svg, `roll (of ${rolls}) · P(${player} wins) after each decision`);
+  const step = Math.max(1, Math.ceil(rolls / 10 / 5) * 5);
+  for (let r = 0; r <= rolls; r += step) s('text', {x: x(r), y: H - B + 12, 'text-anchor': 'middle', 'font-size': 10, fill: '#777'}, svg, r);
+  s('text', {x: W / 2, y: H - 1, 'text-anchor': 'middle', 'font-size': 11}, svg, `roll (of ${rolls}) · P(${player} wins) after each decision`);
   for (const p of points) s('line', {x1: x(p.roll), x2: x(p.roll), y1: y(p.i[0]), y2: y(p.i[1]), stroke: '#9ab'}, svg);
   s('polyline', {points: points.map(p => `${x(p.roll)},${y(p.p)}`).join(' '), fill: 'none', stroke: COLORS[SEATS.indexOf(player)], 'stroke-width': 2}, svg);
   for (const p of points) s('circle', {cx: x(p.roll), cy: y(p.p), r: 3, fill: COLORS[SEATS.indexOf(player)]}, svg);
@@ -583,7 +587,7 @@ function showSearch() {
   dice.forEach((d, k) => {
     if (k >= 30 && !marks[d.die]) return;
     t.append(h('tr', {class: marks[d.die] ? 'best' : ''}, h('td', {}, k + 1), h('td', {class: 'l'}, d.die), h('td', {}, f3(d.mean_p)),
-      h('td', {}, `[${d.iv[0].toFixed(4)}, ${d.iv[1].toFixed(4)}]`), h('td', {}, f3(d.worst_p)), h('td', {}, d.games.toLocaleString()), h('td', {class: 'l'}, (marks[d.die] || []).join(', '))));
+      h('td', {}, iv4(d.iv)), h('td', {}, f3(d.worst_p)), h('td', {}, d.games.toLocaleString()), h('td', {class: 'l'}, (marks[d.die] || []).join(', '))));
   });
   out.append(h('div', {class: 'scroll'}, t), h('p', {class: 'note'}, 'The top 30 and the marked dice; the intervals are normal approximations from each die\'s games (the best-mean die\'s is its confidence sequence).'));
   setMsg('search-msg', `${n} dice`);
