@@ -299,12 +299,11 @@ def test_the_board_fits_a_phone(browser, shots):
     d = browser
     d.set_window_size(390, 844)
     try:
-        tab(d, "board")
-        d.execute_script("window.scrollTo(0, 0)")
-        width = d.execute_script("return document.documentElement.scrollWidth")
-        assert width <= 400, f"the page is {width} px wide in a 390 px window"
-        d.save_screenshot(str(shots / "phone-board.png"))
-        tab(d, "dice")
-        d.save_screenshot(str(shots / "phone-dice.png"))
+        for name in ("board", "dice", "review", "search"):
+            tab(d, name)
+            d.execute_script("window.scrollTo(0, 0)")
+            width = d.execute_script("return document.documentElement.scrollWidth")
+            assert width <= 400, f"the {name} page is {width} px wide in a 390 px window"
+            d.save_screenshot(str(shots / f"phone-{name}.png"))
     finally:
         d.set_window_size(1280, 900)
