@@ -242,7 +242,8 @@ function drawBoard(svg, g, seats, opts) {
     const [x, y] = g.ring(i), seat = g.starts.indexOf(i);
     s('circle', {cx: x, cy: y, r: fr, fill: seat >= 0 ? LIGHT[seat] : '#fff',
       stroke: seat >= 0 ? COLORS[seat] : '#999', 'stroke-width': seat >= 0 ? 2.5 : 1}, svg);
-    if (fr >= 8) s('text', {x, y: y + 3.5, 'text-anchor': 'middle', 'font-size': 9, fill: '#999'}, svg, i || 'A');
+    const own = (i - g.starts[opts.seat || 0] + g.track) % g.track;  // the player's own numbering
+    if (fr >= 8) s('text', {x, y: y + 3.5, 'text-anchor': 'middle', 'font-size': 9, fill: '#999'}, svg, own || 'A');
   }
   g.starts.forEach((st, seat) => {
     for (let j = 0; j < g.goal; j++) {
@@ -295,7 +296,8 @@ function gameGeometry(st) {
 $('game-form').addEventListener('submit', async e => {
   e.preventDefault();
   const o = Object.assign(boardOpts($('game-board').value), {a: $('game-a').value.trim(), b: $('game-b').value.trim(),
-    profile: $('game-profile').value, opponent: $('game-opponent').value, first: $('game-first').value});
+    profile: $('game-profile').value, opponent: $('game-opponent').value, first: $('game-first').value,
+    seat: $('game-seat').value});
   try {
     game = await post('games', o);
     $('advice').textContent = '';
