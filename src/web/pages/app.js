@@ -1,0 +1,596 @@
+// wuerfelglueck's pages: plain JavaScript, no libraries, nothing fetched but this server's API.
+'use strict';
+const $ = id => document.getElementById(id);
+const SVGNS = 'http://www.w3.org/2000/svg';
+const BOARDS = ['16/8/2/2', '20/10/2/2', '40/20/4/4'];
+const STRATEGIES = ['frontmost', 'rearmost', 'capture', 'safe', 'random'];
+const COLORS = ['#d62d20', '#1f63c6', '#1e9e4a', '#e0a800'];
+const LIGHT = ['#f7c9c5', '#c6d8f5', '#c7ebd3', '#f7e6a8'];
+const SEATS = ['A', 'B', 'C', 'D'];
+
+function h(tag, attrs, ...kids) {
+  const e = document.createElement(tag);
+  for (const [k, v] of Object.entries(attrs || {})) {
+    if (k.startsWith('on')) e.addEventListener(k.slice(2), v); else e.setAttribute(k, v);
+  }
+  for (const k of kids.flat()) e.append(k instanceof Node ? k : String(k));
+  return e;
+}
+function s(tag, attrs, parent, text) {
+  const e = document.createElementNS(SVGNS, tag);
+  for (const [k, v] of Object.entries(attrs || {})) e.setAttribute(k, v);
+  if (text !== undefined) e.textContent = text;
+  if (parent) parent.append(e);
+  return e;
+}
+const f3 = p => (p === null || p === undefined) ? '–' : p.toFixed(3);
+const iv = a => a ? `[${f3(a[0])}, ${f3(a[1])}]` : '';
+const iv4 = a => `[${a[0].toFixed(4)}, ${a[1].toFixed(4)}]`;
+function boardOpts(b) {
+  const [track, offset, pieces, goal] = b.split('/').map(Number);
+  return {track, offset, pieces, 'goal-fields': goal};
+}
+function setMsg(id, text, error) {
+  const e = $(id);
+  e.textContent = text;
+  e.classList.toggle('err', !!error);
+}
+
+async function post(path, body) {
+  const r = await fetch('/api/' + path, {method: 'POST', headers: {'content-type': 'application/json'},
+    body: JSON.stringify(body)});
+  const j = await r.json().catch(() => ({error: `HTTP ${r.status}`}));
+  if (!r.ok) throw new Error(j.error || `HTTP ${r.status}`);
+  return j;
+}
+
+// A command as server-sent events: progress to onProgress, then the result. cancel() closes
+// the stream, which stops the job on the server.
+function stream(command, options, onProgress) {
+  let es, fail;
+  const promise = new Promise((resolve, reject) => {
+    fail = reject;
+    es = new EventSource(`/api/${command}/events?options=` + encodeURIComponent(JSON.stringify(options)));
+    es.addEventListener('progress', e => onProgress && onProgress(JSON.parse(e.data)));
+    es.addEventListener('result', e => { es.close(); resolve(JSON.parse(e.data)); });
+    es.addEventListener('error', e => {
+      es.close();
+      let m = 'the connection to the server failed';
+      if (e.data) { try { m = JSON.parse(e.data).error; } catch (_) { m = e.data; } }
+      reject(new Error(m));
+    });
+  });
+  return {promise, cancel() { es.close(); fail(new Error('cancelled')); }};
+}
+
+// ---- tabs and shared controls
+document.querySelectorAll('nav button').forEach(b => b.addEventListener('click', () => showTab(b.dataset.tab)));
+function showTab(name) {
+  document.querySelectorAll('nav button').forEach(b => b.classList.toggle('on', b.dataset.tab === name));
+  document.querySelectorAll('.tab').forEach(t => t.classList.toggle('on', t.id === name));
+}
+document.querySelectorAll('select.preset').forEach(sel => BOARDS.forEach(b => sel.append(h('option', {}, b))));
+document.querySelectorAll('select.strategy').forEach(sel => STRATEGIES.forEach(b => sel.append(h('option', {}, b))));
+$('rp-sb').value = 'capture';
+
+let examples = [];
+fetch('/api/examples').then(r => r.json()).then(list => {
+  examples = list;
+  for (const e of list) $('example').append(h('option', {value: e.name}, `${e.name} (${e.dice.length} dice)`));
+}).catch(() => {});
+$('dice-text').addEventListener('input', () => { $('example').value = ''; });
+$('example').addEventListener('change', () => {
+  const e = examples.find(x => x.name === $('example').value);
+  if (e) $('dice-text').value = e.dice.join('\n');
+});
+
+// ---- Dice: rank and duel
+function commonOptions() {
+  const o = Object.assign(boardOpts($('board-preset').value),
+    {profile: $('rank-profile').value, seed: Number($('seed').value)});
+  const v = Number($('stop-value').value);
+  if ($('stop-kind').value === 'games') o.games = v; else o.precision = v;
+  return o;
+}
+$('stop-kind').addEventListener('change', () => {
+  $('stop-value').value = $('stop-kind').value === 'games' ? '4000' : '0.01';
+});
+
+let rankJob = null;
+$('rank-form').addEventListener('submit', async e => {
+  e.preventDefault();
+  const dice = $('dice-text').value.split('\n').map(x => x.trim()).filter(Boolean);
+  const o = commonOptions();
+  o.die = dice;
+  if ($('exact').checked) o.exact = true;
+  const total = o.games && !o.exact ? o.games * dice.length * (dice.length - 1) / 2 : 0;
+  const bar = $('rank-progress');
+  bar.value = 0;
+  $('rank-go').disabled = true; $('rank-cancel').disabled = false;
+  setMsg('rank-msg', 'starting…');
+  rankJob = stream('rank', o, p => {
+    if (total) { bar.max = total; bar.value = Math.min(p.games, total); } else bar.removeAttribute('value');
+    setMsg('rank-msg', `${p.games.toLocaleString()} games${p.message ? ' · ' + p.message : ''}`);
+  });
+  try {
+    const r = await rankJob.promise;
+    bar.max = 1; bar.value = 1;
+    setMsg('rank-msg', `done in ${r.seconds.toFixed(2)} s`);
+    showRank(r);
+  } catch (err) {
+    bar.max = 1; bar.value = 0;
+    setMsg('rank-msg', err.message, true);
+  } finally {
+    $('rank-go').disabled = false; $('rank-cancel').disabled = true; rankJob = null;
+  }
+});
+$('rank-cancel').addEventListener('click', () => rankJob && rankJob.cancel());
+
+function heatColor(p) {
+  // 0 red, 1/2 white, 1 blue
+  const lo = [192, 57, 43], mid = [255, 255, 255], hi = [36, 113, 163];
+  const [a, b, t] = p < 0.5 ? [lo, mid, p * 2] : [mid, hi, (p - 0.5) * 2];
+  return `rgb(${a.map((x, i) => Math.round(x + (b[i] - x) * t)).join(',')})`;
+}
+
+function showRank(r) {
+  const n = r.dice.length, out = $('rank-out');
+  out.textContent = '';
+  const c = n <= 8 ? 52 : n <= 16 ? 34 : 22, label = 12 + 7 * Math.max(...r.dice.map(d => d.length + 4));
+  const w = label + n * c + 4, top = 22;
+  const svg = s('svg', {viewBox: `0 0 ${w} ${top + n * c + 4}`, width: w, class: 'heat', id: 'heatmap'});
+  for (let i = 0; i < n; i++) {
+    s('text', {x: label - 6, y: top + i * c + c / 2 + 4, 'text-anchor': 'end', 'font-size': 12}, svg, `${i + 1}: ${r.dice[i]}`);
+    s('text', {x: label + i * c + c / 2, y: 15, 'text-anchor': 'middle', 'font-size': 12}, svg, i + 1);
+    for (let j = 0; j < n; j++) {
+      const p = r.matrix[i][j], x = label + j * c, y = top + i * c;
+      const exact = r.method && r.method[i] && r.method[i][j] === 'exact';
+      const cell = s('rect', {x, y, width: c - 1, height: c - 1, class: 'cell', 'data-i': i, 'data-j': j,
+        'data-p': p === null ? '' : String(p), 'data-method': exact ? 'exact' : (p === null ? '' : 'simulated'),
+        fill: p === null ? '#ddd' : heatColor(p)}, svg);
+      if (p === null) continue;
+      const ci = r.ci95 && r.ci95[i] && r.ci95[i][j];
+      s('title', {}, cell, `${r.dice[i]} beats ${r.dice[j]}: ${p.toFixed(4)} ${iv(ci)} (${exact ? 'exact' : 'simulated'})`);
+      if (c >= 30) {
+        s('text', {x: x + c / 2, y: y + c / 2 + 4, 'text-anchor': 'middle', 'font-size': c > 40 ? 13 : 10,
+          'font-weight': exact ? 'bold' : 'normal', 'pointer-events': 'none'}, svg, p.toFixed(c > 40 ? 3 : 2));
+      }
+      if (exact) s('circle', {cx: x + c - 6, cy: y + 6, r: 2.5, fill: '#000', 'pointer-events': 'none'}, svg);
+    }
+  }
+  out.append(h('h2', {}, `P(row beats column) · ${r.board} · ${r.profile}`), h('div', {class: 'scroll'}, svg),
+    h('p', {class: 'note'}, 'Red: the row die loses, blue: it wins. A dot and bold figures: solved exactly; the rest simulated (hover for the 95 % interval).'));
+  const t = h('table', {id: 'ranking'}, h('tr', {}, h('th', {}, '#'), h('th', {class: 'l'}, 'die'),
+    h('th', {}, 'mean P(win)'), h('th', {class: 'l'}, 'beats'), h('th', {class: 'l'}, 'undecided')));
+  const names = v => Array.isArray(v) ? v.join('; ') : String(v);
+  r.ranking.forEach((x, k) => t.append(h('tr', {}, h('td', {}, k + 1), h('td', {class: 'l'}, x.die),
+    h('td', {}, f3(x.mean_p)), h('td', {class: 'l'}, names(x.beaten)), h('td', {class: 'l'}, names(x.undecided)))));
+  out.append(h('h2', {}, 'Ranking'), h('div', {class: 'scroll'}, t));
+  if (r.cycles && r.cycles.length) out.append(h('p', {}, 'Intransitive: ' + r.cycles.map(c3 => c3.join(' > ')).join('; ')));
+  if (r.notes && r.notes.length) out.append(h('p', {class: 'note'}, r.notes.join(' ')));
+}
+
+$('duel-form').addEventListener('submit', async e => {
+  e.preventDefault();
+  const o = commonOptions();
+  o.a = $('duel-a').value.trim(); o.b = $('duel-b').value.trim();
+  $('duel-go').disabled = true;
+  setMsg('duel-out', 'playing…');
+  try {
+    const d = await stream('duel', o, p => setMsg('duel-out', `${p.games.toLocaleString()} games…`)).promise;
+    const out = $('duel-out');
+    out.textContent = '';
+    out.append(h('p', {class: 'status', id: 'duel-p'}, `P(A wins) = ${f3(d.p_a)} ${iv(d.ci95)} (95 %)`),
+      h('p', {}, `If A starts: ${f3(d.p_a_if_a_starts)} · if B starts: ${f3(d.p_a_if_b_starts)} · ` +
+        `${d.games.toLocaleString()} games, ${d.unfinished} unfinished, ${d.board} ${d.profile}`));
+  } catch (err) {
+    setMsg('duel-out', err.message, true);
+  } finally {
+    $('duel-go').disabled = false;
+  }
+});
+
+// ---- the board drawing
+// geom: {track, starts: [ring index of each seat's start field], pieces, goal}
+function geometry(track, starts, pieces, goal) {
+  const R = 150, cx = 200, cy = 200;
+  const ang = i => Math.PI / 2 + 2 * Math.PI * i / track;
+  const fr = Math.min(12, Math.PI * R / track * 0.8);
+  return {
+    track, starts, pieces, goal, fr,
+    ring: i => [cx + R * Math.cos(ang(i)), cy + R * Math.sin(ang(i))],
+    lane: (seat, j) => {
+      const a = ang(starts[seat] - 0.5), r = R - (j + 1) * Math.min(2.4 * fr, (R - 20) / (goal + 0.5));
+      return [cx + r * Math.cos(a), cy + r * Math.sin(a)];
+    },
+    label: seat => {
+      const r = R + 1.2 * fr + 16, a = ang(starts[seat]) + ((pieces + 1) / 2 + 0.4) * 2.3 * fr / r;
+      return [cx + r * Math.cos(a), cy + r * Math.sin(a)];
+    },
+    home: (seat, k) => {
+      const r = R + 1.2 * fr + 16, a = ang(starts[seat]) + (k - (pieces - 1) / 2) * 2.3 * fr / r;
+      return [cx + r * Math.cos(a), cy + r * Math.sin(a)];
+    },
+  };
+}
+
+// A seat's pieces as play writes them ("B:2 A 17 c") on the drawing: waiting, ring, goal.
+function placed(text, seat, g) {
+  const parts = text.trim().split(/\s+/), d = {waiting: 0, track: [], goal: []};
+  for (const p of parts) {
+    if (p.startsWith('B:')) d.waiting = Number(p.slice(2));
+    else if (p === 'A') d.track.push(g.starts[seat] % g.track);
+    else if (/^\d+$/.test(p)) d.track.push((Number(p) + g.starts[seat]) % g.track);
+    else d.goal.push(p.charCodeAt(0) - 97);
+  }
+  return d;
+}
+// A field name in seat's own numbering → a drawing key ("w", "t<ring>", "g<index>").
+function fieldKey(name, seat, g) {
+  if (name === 'B') return 'w';
+  if (name === 'A') return 't' + (g.starts[seat] % g.track);
+  if (/^\d+$/.test(name)) return 't' + ((Number(name) + g.starts[seat]) % g.track);
+  return 'g' + (name.charCodeAt(0) - 97);
+}
+
+// opts: {movable: {key: from} for seat opts.seat, targets: [[seat, key]], onMove(from)}
+function drawBoard(svg, g, seats, opts) {
+  opts = opts || {};
+  svg.textContent = '';
+  const fr = g.fr;
+  for (let i = 0; i < g.track; i++) {
+    const [x, y] = g.ring(i), seat = g.starts.indexOf(i);
+    s('circle', {cx: x, cy: y, r: fr, fill: seat >= 0 ? LIGHT[seat] : '#fff',
+      stroke: seat >= 0 ? COLORS[seat] : '#999', 'stroke-width': seat >= 0 ? 2.5 : 1}, svg);
+    const own = (i - g.starts[opts.seat || 0] + g.track) % g.track;  // the player's own numbering
+    if (fr >= 8) s('text', {x, y: y + 3.5, 'text-anchor': 'middle', 'font-size': 9, fill: '#999'}, svg, own || 'A');
+  }
+  g.starts.forEach((st, seat) => {
+    for (let j = 0; j < g.goal; j++) {
+      const [x, y] = g.lane(seat, j);
+      s('circle', {cx: x, cy: y, r: fr * 0.9, fill: LIGHT[seat], stroke: COLORS[seat]}, svg);
+    }
+    for (let k = 0; k < g.pieces; k++) {
+      const [x, y] = g.home(seat, k);
+      s('circle', {cx: x, cy: y, r: fr * 0.8, fill: 'none', stroke: COLORS[seat], 'stroke-dasharray': '2 2'}, svg);
+    }
+    const [x, y] = g.label(seat);
+    s('text', {x, y: y + 5, 'text-anchor': 'middle', 'font-size': 14, 'font-weight': 'bold', fill: COLORS[seat]}, svg, SEATS[seat]);
+  });
+  const pos = (seat, key, k) => key === 'w' ? g.home(seat, k) : key[0] === 't' ? g.ring(Number(key.slice(1))) : g.lane(seat, Number(key.slice(1)));
+  for (const [seat, key] of opts.targets || []) {
+    const [x, y] = pos(seat, key, 0);
+    s('circle', {cx: x, cy: y, r: fr + 3, class: 'target'}, svg);
+  }
+  seats.forEach((d, seat) => {
+    if (!d) return;
+    const keys = [];
+    for (let k = 0; k < d.waiting; k++) keys.push(['w', k]);
+    d.track.forEach(t => keys.push(['t' + t, 0]));
+    d.goal.forEach(j => keys.push(['g' + j, 0]));
+    for (const [key, k] of keys) {
+      const [x, y] = pos(seat, key, k);
+      const from = opts.movable && seat === opts.seat && (key !== 'w' || k === d.waiting - 1) ? opts.movable[key] : undefined;
+      const c = s('circle', {cx: x, cy: y, r: fr * 0.68, fill: COLORS[seat], class: 'piece' + (from !== undefined ? ' movable' : ''),
+        'data-seat': SEATS[seat], 'data-field': key}, svg);
+      if (from !== undefined) {
+        c.setAttribute('data-from', from);
+        s('title', {}, c, `move ${from}`);
+        c.addEventListener('click', () => opts.onMove(from));
+      }
+    }
+  });
+}
+
+// An empty board until a game is loaded.
+for (const id of ['game-svg', 'rp-svg']) {
+  const g = geometry(16, [0, 8], 2, 2);
+  drawBoard($(id), g, [0, 1].map(k => placed('B:1 A', k, g)));
+}
+
+// ---- Board: a game against the server
+let game = null, lastGame = null;
+function gameGeometry(st) {
+  return geometry(st.track, [0, st.offset], st.pieces, st.goal_fields);
+}
+$('game-form').addEventListener('submit', async e => {
+  e.preventDefault();
+  const o = Object.assign(boardOpts($('game-board').value), {a: $('game-a').value.trim(), b: $('game-b').value.trim(),
+    profile: $('game-profile').value, opponent: $('game-opponent').value, first: $('game-first').value,
+    seat: $('game-seat').value});
+  try {
+    game = await post('games', o);
+    $('advice').textContent = '';
+    renderGame();
+  } catch (err) {
+    setMsg('game-status', err.message, true);
+  }
+});
+function describeTurn(t) {
+  const m = t.move ? `${t.move.from}→${t.move.to}` : 'no move';
+  return `${t.player} rolled ${t.face}: ${m}${t.captured ? ' (captures)' : ''}${t.winner ? ' — wins' : ''}`;
+}
+function renderGame() {
+  const st = game, g = gameGeometry(st), you = SEATS.indexOf(st.you);
+  lastGame = {dice: st.dice, board: st.board, profile: st.profile, turns: st.turns,
+    start: {A: `B:${st.pieces - 1} A`, B: `B:${st.pieces - 1} A`}, you: st.you};
+  const movable = {}, targets = [];
+  for (const m of st.legal) {
+    movable[fieldKey(m.from, you, g)] = m.from;
+    targets.push([you, fieldKey(m.to, you, g)]);
+  }
+  const seats = [st.drawing.A, st.drawing.B];
+  const move = from => playMove(from);
+  drawBoard($('game-svg'), g, seats, {seat: you, movable, targets, onMove: move});
+  const legal = $('game-legal');
+  legal.textContent = '';
+  if (st.end) {
+    const text = st.winner ? `Game over: ${st.winner} wins${st.winner === st.you ? ' — you won!' : ''}` : `Game over (${st.end})`;
+    setMsg('game-status', text);
+    $('game-status').setAttribute('data-winner', st.winner || st.end);
+  } else {
+    $('game-status').removeAttribute('data-winner');
+    $('game-status').textContent = '';
+    $('game-status').append(`You (${st.you}, ${st.dice[you]}) rolled `, h('span', {class: 'die', id: 'game-roll'}, st.roll),
+      ' — click a piece with a thick outline.');
+    for (const m of st.legal) legal.append(h('button', {'data-from': m.from, onclick: () => move(m.from)}, `${m.from}→${m.to}`));
+  }
+  $('advise-go').disabled = !!st.end;
+  $('game-review').disabled = !st.turns.some(t => t.player === st.you && t.choices.length > 1);
+  const since = [];
+  for (let i = st.turns.length - 1; i >= 0 && since.length < 8; i--) {
+    since.unshift(describeTurn(st.turns[i]));
+    if (st.turns[i].player === st.you && st.turns[i].choices.length) break;
+  }
+  $('game-last').textContent = since.join(' · ');
+}
+let moving = false;
+async function playMove(from) {
+  if (moving || !game || game.end) return;
+  moving = true;
+  try {
+    game = await post(`games/${game.id}/move`, {from});
+    $('advice').textContent = '';
+    renderGame();
+  } catch (err) {
+    setMsg('game-status', err.message, true);
+  } finally {
+    moving = false;
+  }
+}
+
+// A seat's pieces ("B:2 A 17 c") as advise's field list ("A,17,c"; "-" for none).
+const fieldList = text => text.trim().split(/\s+/).filter(t => !t.startsWith('B:')).join(',') || '-';
+const positionOf = (pieces, turn) => `A:${fieldList(pieces.A)} B:${fieldList(pieces.B)} turn:${turn}`;
+const withChoice = p => p.includes('choice') ? p : p + '+choice';
+
+function adviseOptions(dice, board, profile, pieces, turn, face, games) {
+  return Object.assign(boardOpts(board), {a: dice[0], b: dice[1], profile: withChoice(profile),
+    position: positionOf(pieces, turn), face, games});
+}
+// P(seat wins) from advise's value P(A wins) - P(B wins) (and its interval).
+function pWin(value, seat) { return seat === 'A' ? (1 + value) / 2 : (1 - value) / 2; }
+function pInterval(i, seat) { return seat === 'A' ? [pWin(i[0], 'A'), pWin(i[1], 'A')] : [pWin(i[1], 'B'), pWin(i[0], 'B')]; }
+
+$('advise-go').addEventListener('click', async () => {
+  if (!game || game.end) return;
+  const st = game, out = $('advice');
+  out.textContent = 'thinking…';
+  $('advise-go').disabled = true;
+  try {
+    const a = await post('advise', adviseOptions(st.dice, st.board, st.profile, st.position, st.you, st.roll,
+      Number($('advise-games').value)));
+    out.textContent = '';
+    const t = h('table', {id: 'advice-table'}, h('tr', {}, h('th', {class: 'l'}, 'move'), h('th', {}, `P(${st.you} wins)`),
+      h('th', {}, a.method === 'exact' ? 'certified bounds' : '95 % interval'), h('th', {}, '')));
+    for (const m of a.moves) {
+      t.append(h('tr', {class: m.best ? 'best' : ''}, h('td', {class: 'l'}, `${m.from}→${m.to}`),
+        h('td', {class: 'value'}, pWin(m.value, st.you).toFixed(4)), h('td', {}, iv4(pInterval(m.interval, st.you))),
+        h('td', {}, m.best ? 'best' : '')));
+    }
+    out.append(t, h('p', {class: 'note'}, a.method === 'exact' ? 'Exact: both play optimally after the move.'
+      : `Simulated: ${a.games} games per move, then ${a.strategies.join(' vs ')}.`));
+  } catch (err) {
+    out.textContent = err.message;
+  } finally {
+    $('advise-go').disabled = !game || !!game.end;
+  }
+});
+
+// ---- Board: replay a seeded game, or watch two strategies
+let replay = null, frame = 0, timer = null;
+$('replay-form').addEventListener('submit', async e => {
+  e.preventDefault();
+  stopPlaying();
+  const players = Number($('rp-players').value);
+  const o = Object.assign(boardOpts($('rp-board').value), {a: $('rp-a').value.trim(), b: $('rp-b').value.trim(),
+    seed: Number($('rp-seed').value), profile: $('rp-profile').value});
+  if (players > 2) {
+    o.players = players;
+    o.die = $('rp-more').value.trim().split(/\s+/).slice(0, players - 2);
+    if (o.profile === 'choice') o.profile = 'bwinf';
+  } else {
+    if (o.profile === 'bwinf') o.profile = 'choice';
+    o['strategy-a'] = $('rp-sa').value; o['strategy-b'] = $('rp-sb').value;
+  }
+  try {
+    replay = await post('play', o);
+    const [track, offset, pieces, goal] = replay.board.split('/').map(Number);
+    const n = replay.dice.length;
+    const starts = n === 2 ? [0, offset] : [...Array(n).keys()].map(k => Math.floor(k * track / 4));
+    replay.geom = geometry(track, starts, pieces, goal);
+    $('rp-pos').max = replay.turns.length;
+    $('rp-review').disabled = n !== 2;
+    showFrame(0);
+  } catch (err) {
+    setMsg('rp-status', err.message, true);
+  }
+});
+function showFrame(k) {
+  if (!replay) return;
+  frame = Math.max(0, Math.min(k, replay.turns.length));
+  $('rp-pos').value = frame;
+  const g = replay.geom, pieces = frame ? replay.turns[frame - 1].pieces : replay.start;
+  const seats = replay.dice.map((_, i) => placed(pieces[SEATS[i]], i, g));
+  const t = frame ? replay.turns[frame - 1] : null, targets = [];
+  if (t && t.move) targets.push([SEATS.indexOf(t.player), fieldKey(t.move.to, SEATS.indexOf(t.player), g)]);
+  drawBoard($('rp-svg'), g, seats, {targets});
+  const who = replay.strategies ? replay.dice.map((d, i) => `${SEATS[i]} ${d} (${replay.strategies[i]})`) : replay.dice.map((d, i) => `${SEATS[i]} ${d}`);
+  let text = `${who.join(' vs ')} · roll ${frame} of ${replay.turns.length}`;
+  if (t) text += ` · ${describeTurn(t)}${t.choices.length ? ` (choices ${t.choices.join(', ')})` : ''}`;
+  if (frame === replay.turns.length) text += ` · end: ${replay.end}${replay.winner ? ', winner ' + replay.winner : ''}`;
+  setMsg('rp-status', text);
+}
+function stopPlaying() { clearInterval(timer); timer = null; $('rp-play').textContent = 'Play'; }
+$('rp-first').addEventListener('click', () => { stopPlaying(); showFrame(0); });
+$('rp-back').addEventListener('click', () => { stopPlaying(); showFrame(frame - 1); });
+$('rp-fwd').addEventListener('click', () => { stopPlaying(); showFrame(frame + 1); });
+$('rp-pos').addEventListener('input', () => { stopPlaying(); showFrame(Number($('rp-pos').value)); });
+$('rp-play').addEventListener('click', () => {
+  if (timer) return stopPlaying();
+  if (!replay) return;
+  if (frame >= replay.turns.length) showFrame(0);
+  $('rp-play').textContent = 'Pause';
+  timer = setInterval(() => { if (frame >= replay.turns.length) stopPlaying(); else showFrame(frame + 1); }, 350);
+});
+$('rp-review').addEventListener('click', () => {
+  if (!replay) return;
+  $('review-text').value = JSON.stringify({dice: replay.dice, board: replay.board, profile: replay.profile,
+    start: replay.start, turns: replay.turns, end: replay.end, winner: replay.winner});
+  showTab('review');
+});
+
+$('game-review').addEventListener('click', () => {
+  $('review-text').value = '';
+  $('review-player').value = game.you;
+  showTab('review');
+  $('review-go').click();
+});
+
+// ---- Review: every decision of one player, with what it gave away
+let reviewStop = false;
+$('review-cancel').addEventListener('click', () => { reviewStop = true; });
+$('review-go').addEventListener('click', async () => {
+  let trace;
+  try {
+    trace = $('review-text').value.trim() ? JSON.parse($('review-text').value) : lastGame;
+  } catch (err) {
+    return setMsg('review-msg', 'not JSON: ' + err.message, true);
+  }
+  if (!trace || !trace.turns) return setMsg('review-msg', 'play a game on the Board page first, or paste a trace', true);
+  if (trace.dice.length !== 2) return setMsg('review-msg', 'the advisor knows two players only', true);
+  const player = $('review-player').value, games = Number($('review-games').value);
+  const decisions = [];
+  trace.turns.forEach((t, i) => {
+    if (t.player === player && t.move && t.choices.length > 1) decisions.push({t, before: i ? trace.turns[i - 1].pieces : trace.start});
+  });
+  const out = $('review-out'), table = h('table', {id: 'review-table'}, h('tr', {}, h('th', {}, 'roll'), h('th', {}, 'face'),
+    h('th', {class: 'l'}, 'made'), h('th', {class: 'l'}, 'best'), h('th', {}, 'P(win) made'), h('th', {}, 'P(win) best'),
+    h('th', {}, 'given away'), h('th', {class: 'l'}, 'method')));
+  out.textContent = '';
+  $('review-chart').textContent = '';
+  out.append(h('div', {class: 'scroll'}, table));
+  if (!decisions.length) return setMsg('review-msg', `${player} made no decision in this game`);
+  reviewStop = false;
+  $('review-go').disabled = true; $('review-cancel').disabled = false;
+  const points = [];
+  let lost = 0;
+  try {
+    for (const [k, d] of decisions.entries()) {
+      if (reviewStop) { setMsg('review-msg', `stopped after ${k} of ${decisions.length}`); break; }
+      setMsg('review-msg', `decision ${k + 1} of ${decisions.length}…`);
+      const a = await post('advise', adviseOptions(trace.dice, trace.board, trace.profile, d.before, player, d.t.face, games));
+      const made = a.moves.find(m => m.from === d.t.move.from) || a.moves[0];
+      const best = a.moves.reduce((x, m) => pWin(m.value, player) > pWin(x.value, player) ? m : x);
+      const pm = pWin(made.value, player), pb = pWin(best.value, player), away = Math.max(0, pb - pm);
+      lost += away;
+      points.push({roll: d.t.roll, p: pm, i: pInterval(made.interval, player)});
+      const exact = a.method === 'exact';
+      table.append(h('tr', {class: away > 0.01 ? 'bad decision' : 'decision'}, h('td', {}, d.t.roll), h('td', {}, d.t.face),
+        h('td', {class: 'l'}, `${made.from}→${made.to}`), h('td', {class: 'l'}, made === best || pb - pm <= 0 ? 'same' : `${best.from}→${best.to}`),
+        h('td', {}, exact ? pm.toFixed(4) : `${pm.toFixed(3)} ${iv(pInterval(made.interval, player))}`), h('td', {}, pb.toFixed(4)),
+        h('td', {}, away.toFixed(4)), h('td', {class: 'l'}, exact ? 'exact' : `simulated, ${a.games} games`)));
+      drawChart(points, trace.turns.length, player);
+    }
+    if (!reviewStop) setMsg('review-msg', `${decisions.length} decisions of ${player}; P(win) given away in all: ${lost.toFixed(4)}`);
+  } catch (err) {
+    setMsg('review-msg', err.message, true);
+  } finally {
+    $('review-go').disabled = false; $('review-cancel').disabled = true;
+  }
+});
+function drawChart(points, rolls, player) {
+  const W = 640, H = 230, L = 36, B = 34, x = r => L + (W - L - 10) * r / Math.max(1, rolls), y = p => 8 + (H - B - 8) * (1 - p);
+  const svg = s('svg', {viewBox: `0 0 ${W} ${H}`, class: 'chart', id: 'review-svg'});
+  for (const p of [0, 0.25, 0.5, 0.75, 1]) {
+    s('line', {x1: L, x2: W - 10, y1: y(p), y2: y(p), stroke: p === 0.5 ? '#999' : '#ddd'}, svg);
+    s('text', {x: L - 4, y: y(p) + 4, 'text-anchor': 'end', 'font-size': 11}, svg, p);
+  }
+  const step = Math.max(1, Math.ceil(rolls / 10 / 5) * 5);
+  for (let r = 0; r <= rolls; r += step) s('text', {x: x(r), y: H - B + 12, 'text-anchor': 'middle', 'font-size': 10, fill: '#777'}, svg, r);
+  s('text', {x: W / 2, y: H - 1, 'text-anchor': 'middle', 'font-size': 11}, svg, `roll (of ${rolls}) · P(${player} wins) after each decision`);
+  for (const p of points) s('line', {x1: x(p.roll), x2: x(p.roll), y1: y(p.i[0]), y2: y(p.i[1]), stroke: '#9ab'}, svg);
+  s('polyline', {points: points.map(p => `${x(p.roll)},${y(p.p)}`).join(' '), fill: 'none', stroke: COLORS[SEATS.indexOf(player)], 'stroke-width': 2}, svg);
+  for (const p of points) s('circle', {cx: x(p.roll), cy: y(p.p), r: 3, fill: COLORS[SEATS.indexOf(player)]}, svg);
+  $('review-chart').textContent = '';
+  $('review-chart').append(svg);
+}
+
+// ---- Search: the landscape of a family
+$('search-file').addEventListener('change', async () => {
+  const file = $('search-file').files[0];
+  if (file) { $('search-text').value = await file.text(); showSearch(); }
+});
+$('search-go').addEventListener('click', showSearch);
+function showSearch() {
+  let r;
+  try { r = JSON.parse($('search-text').value); } catch (err) { return setMsg('search-msg', 'not JSON: ' + err.message, true); }
+  if (!r || !Array.isArray(r.dice)) return setMsg('search-msg', 'no "dice" list: is this search --format json output?', true);
+  const marks = {};
+  const mark = (die, m) => { if (die) (marks[die] = marks[die] || []).push(m); };
+  mark(r.best_mean && r.best_mean.die, 'best mean');
+  mark(r.condorcet, 'Condorcet');
+  mark(r.maximin && r.maximin.die, 'maximin');
+  const dice = r.dice.slice().sort((a, b) => b.mean_p - a.mean_p).map(d => {
+    const half = 1.96 * Math.sqrt(Math.max(d.mean_p * (1 - d.mean_p), 1e-12) / Math.max(d.games, 1));
+    const exact = r.best_mean && d.die === r.best_mean.die && r.best_mean.ci95;
+    return Object.assign({}, d, {iv: exact || [Math.max(0, d.mean_p - half), Math.min(1, d.mean_p + half)]});
+  });
+  const n = dice.length, W = 720, H = 300, L = 40, B = 26, x = k => L + (W - L - 10) * (k + 0.5) / n, y = p => 10 + (H - B - 10) * (1 - p);
+  const svg = s('svg', {viewBox: `0 0 ${W} ${H}`, class: 'chart', id: 'landscape'});
+  for (const p of [0, 0.25, 0.5, 0.75, 1]) {
+    s('line', {x1: L, x2: W - 10, y1: y(p), y2: y(p), stroke: '#ddd'}, svg);
+    s('text', {x: L - 4, y: y(p) + 4, 'text-anchor': 'end', 'font-size': 11}, svg, p);
+  }
+  s('text', {x: W / 2, y: H - 6, 'text-anchor': 'middle', 'font-size': 11}, svg, `${n} dice, sorted by mean P(win) (bars: ≈95 % interval)`);
+  if (n <= 1500) dice.forEach((d, k) => s('line', {x1: x(k), x2: x(k), y1: y(d.iv[0]), y2: y(d.iv[1]), stroke: '#9ab'}, svg));
+  s('polyline', {points: dice.map((d, k) => `${x(k).toFixed(1)},${y(d.mean_p).toFixed(1)}`).join(' '), fill: 'none', stroke: '#2b3a4a', 'stroke-width': 1.5}, svg);
+  const markColor = {'best mean': '#e67e22', Condorcet: '#8e44ad', maximin: '#16a085'};
+  dice.forEach((d, k) => (marks[d.die] || []).forEach((m, q) => {
+    const c = s('circle', {cx: x(k), cy: y(d.mean_p), r: 6 + 3 * q, fill: 'none', stroke: markColor[m], 'stroke-width': 2.5}, svg);
+    s('title', {}, c, `${d.die}: ${m}`);
+  }));
+  let lx = L + 10;
+  for (const [m, c] of Object.entries(markColor)) {
+    s('circle', {cx: lx, cy: H - B - 14, r: 5, fill: 'none', stroke: c, 'stroke-width': 2.5}, svg);
+    s('text', {x: lx + 9, y: H - B - 10, 'font-size': 11}, svg, m);
+    lx += 90;
+  }
+  const out = $('search-out');
+  out.textContent = '';
+  const st = [`${r.family_description || n + ' dice'} · board ${r.board} · ${r.profile}`,
+    `best mean: ${r.best_mean ? `${r.best_mean.die} ${f3(r.best_mean.mean_p)} ${iv(r.best_mean.interval)} (${r.best_mean.status})` : '–'}`,
+    `Condorcet: ${r.condorcet || 'none'} (${r.condorcet_status})`,
+    `maximin: ${r.maximin ? `${r.maximin.die} worst ${f3(r.maximin.worst_p)} (${r.maximin.status})` : '–'}`,
+    `${(r.games || 0).toLocaleString()} games`];
+  out.append(h('p', {}, st.join(' · ')), h('div', {class: 'scroll'}, svg));
+  const t = h('table', {id: 'landscape-table'}, h('tr', {}, h('th', {}, '#'), h('th', {class: 'l'}, 'die'), h('th', {}, 'mean P(win)'),
+    h('th', {}, '≈95 %'), h('th', {}, 'worst P'), h('th', {}, 'games'), h('th', {class: 'l'}, '')));
+  dice.forEach((d, k) => {
+    if (k >= 30 && !marks[d.die]) return;
+    t.append(h('tr', {class: marks[d.die] ? 'best' : ''}, h('td', {}, k + 1), h('td', {class: 'l'}, d.die), h('td', {}, f3(d.mean_p)),
+      h('td', {}, iv4(d.iv)), h('td', {}, f3(d.worst_p)), h('td', {}, d.games.toLocaleString()), h('td', {class: 'l'}, (marks[d.die] || []).join(', '))));
+  });
+  out.append(h('div', {class: 'scroll'}, t), h('p', {class: 'note'}, 'The top 30 and the marked dice; the intervals are normal approximations from each die\'s games (the best-mean die\'s is its confidence sequence).'));
+  setMsg('search-msg', `${n} dice`);
+}

@@ -1,0 +1,309 @@
+"""The pages of `wuerfelglueck serve` in a real browser (headless Chromium through Selenium):
+rank three dice and compare the heat map with the API, play a game by clicking pieces, ask
+the advisor, review the game, show a search landscape. Screenshots go to target/screenshots/.
+
+Skipped without selenium, /usr/bin/chromium or /usr/bin/chromedriver (CI installs them)."""
+
+import json
+import os
+import re
+import subprocess
+import time
+import urllib.error
+import urllib.request
+from pathlib import Path
+
+import pytest
+
+selenium = pytest.importorskip("selenium", reason="selenium is not installed")
+
+from selenium import webdriver  # noqa: E402
+from selenium.webdriver.chrome.service import Service  # noqa: E402
+from selenium.webdriver.common.by import By  # noqa: E402
+from selenium.webdriver.support.expected_conditions import staleness_of  # noqa: E402
+from selenium.webdriver.support.ui import Select, WebDriverWait  # noqa: E402
+
+CHROMIUM = Path("/usr/bin/chromium")
+CHROMEDRIVER = Path("/usr/bin/chromedriver")
+if not (CHROMIUM.exists() and CHROMEDRIVER.exists()):
+    pytest.skip("browser tests need Debian's chromium and chromium-driver "
+                "(/usr/bin/chromium, /usr/bin/chromedriver)", allow_module_level=True)
+
+SMALL = {"track": 16, "offset": 8, "pieces": 2, "goal-fields": 2}
+DICE = ["1..6", "2..7", "1,1,1,6,6,6"]
+
+
+@pytest.fixture(scope="module")
+def server(root):
+    binary = Path(os.environ.get("WUERFELGLUECK_BIN", root / "target" / "release" / "wuerfelglueck"))
+    if not binary.exists():
+        subprocess.run(["cargo", "build", "--release"], cwd=root, check=True)
+    # One job at a time: a cancelled job must free its slot for the next request.
+    process = subprocess.Popen([str(binary), "serve", "--bind", "127.0.0.1:0", "--max-jobs", "1"],
+                               stderr=subprocess.PIPE, text=True)
+    try:
+        line = process.stderr.readline()
+        address = re.search(r"http://[0-9.:]+", line)
+        assert address, line
+        yield address.group(0)
+    finally:
+        process.terminate()
+        process.wait(timeout=10)
+
+
+@pytest.fixture(scope="module")
+def shots(root):
+    folder = root / "target" / "screenshots"
+    folder.mkdir(parents=True, exist_ok=True)
+    return folder
+
+
+@pytest.fixture(scope="module")
+def browser(server):
+    options = webdriver.ChromeOptions()
+    options.binary_location = str(CHROMIUM)
+    for arg in ("--headless=new", "--no-sandbox", "--disable-gpu", "--disable-dev-shm-usage",
+                "--window-size=1280,900"):
+        options.add_argument(arg)
+    driver = webdriver.Chrome(service=Service(str(CHROMEDRIVER)), options=options)
+    driver.set_window_size(1280, 900)
+    driver.get(server + "/")
+    try:
+        yield driver
+    finally:
+        driver.quit()
+
+
+def api(server, command, options):
+    request = urllib.request.Request(f"{server}/api/{command}", data=json.dumps(options).encode(),
+                                     headers={"content-type": "application/json"})
+    with urllib.request.urlopen(request, timeout=60) as answer:
+        return json.load(answer)
+
+
+def wait(driver, condition, seconds=30):
+    return WebDriverWait(driver, seconds, poll_frequency=0.05).until(lambda d: condition(d))
+
+
+def tab(driver, name):
+    driver.find_element(By.CSS_SELECTOR, f"nav button[data-tab={name}]").click()
+
+
+def test_rank_shows_the_matrix_the_api_computes(browser, server, shots):
+    d = browser
+    tab(d, "dice")
+    wait(d, lambda d: d.find_elements(By.CSS_SELECTOR, "#example option[value='wuerfel0.txt']"))
+    Select(d.find_element(By.ID, "example")).select_by_value("wuerfel0.txt")
+    assert len(d.find_element(By.ID, "dice-text").get_attribute("value").split("\n")) == 6
+    text = d.find_element(By.ID, "dice-text")
+    text.clear()
+    text.send_keys("\n".join(DICE))
+    Select(d.find_element(By.ID, "board-preset")).select_by_visible_text("16/8/2/2")
+    Select(d.find_element(By.ID, "stop-kind")).select_by_value("games")
+    for field, value in (("stop-value", "4000"), ("seed", "3")):
+        box = d.find_element(By.ID, field)
+        box.clear()
+        box.send_keys(value)
+    d.find_element(By.ID, "rank-go").click()
+    wait(d, lambda d: "done" in d.find_element(By.ID, "rank-msg").text
+         or "err" in d.find_element(By.ID, "rank-msg").get_attribute("class"))
+    assert "done" in d.find_element(By.ID, "rank-msg").text, d.find_element(By.ID, "rank-msg").text
+    cells = d.find_elements(By.CSS_SELECTOR, "#heatmap rect.cell")
+    assert len(cells) == 9
+    shown = [[None] * 3 for _ in range(3)]
+    for cell in cells:
+        p = cell.get_attribute("data-p")
+        shown[int(cell.get_attribute("data-i"))][int(cell.get_attribute("data-j"))] = float(p) if p else None
+    expected = api(server, "rank", {"die": DICE, **SMALL, "profile": "bwinf", "seed": 3, "games": 4000})
+    assert shown == expected["matrix"]
+    rows = d.find_elements(By.CSS_SELECTOR, "#ranking tr")
+    assert [r.find_elements(By.TAG_NAME, "td")[1].text for r in rows[1:]] == \
+        [x["die"] for x in expected["ranking"]]
+
+    # A duel of two of them, with both conditional figures.
+    d.find_element(By.ID, "duel-go").click()
+    wait(d, lambda d: d.find_elements(By.ID, "duel-p"))
+    assert "P(A wins) = 0." in d.find_element(By.ID, "duel-p").text
+    assert "If A starts" in d.find_element(By.ID, "duel-out").text
+    d.set_window_size(1280, 1250)
+    d.execute_script("window.scrollTo(0, 0)")
+    d.save_screenshot(str(shots / "dice.png"))
+    d.set_window_size(1280, 900)
+
+
+def test_cancel_stops_a_ranking(browser, server):
+    d = browser
+    tab(d, "dice")
+    Select(d.find_element(By.ID, "board-preset")).select_by_visible_text("40/20/4/4")
+    Select(d.find_element(By.ID, "stop-kind")).select_by_value("precision")
+    box = d.find_element(By.ID, "stop-value")
+    box.clear()
+    box.send_keys("0.0002")
+    d.find_element(By.ID, "rank-go").click()
+    wait(d, lambda d: "games" in d.find_element(By.ID, "rank-msg").text)
+    d.find_element(By.ID, "rank-cancel").click()
+    wait(d, lambda d: d.find_element(By.ID, "rank-msg").text == "cancelled", 5)
+    assert d.find_element(By.ID, "rank-go").is_enabled()
+    # The server stopped the job: its only slot is free again within seconds.
+    deadline = time.time() + 10
+    while True:
+        try:
+            api(server, "duel", {"a": "1..6", "b": "2..7", "games": 100})
+            break
+        except urllib.error.HTTPError as busy:
+            assert busy.code == 503 and time.time() < deadline, busy
+            time.sleep(0.1)
+    Select(d.find_element(By.ID, "board-preset")).select_by_visible_text("16/8/2/2")
+
+
+def test_exact_cells_are_marked(browser, shots):
+    d = browser
+    tab(d, "dice")
+    Select(d.find_element(By.ID, "board-preset")).select_by_visible_text("16/8/2/2")
+    d.find_element(By.ID, "exact").click()
+    try:
+        d.find_element(By.ID, "rank-go").click()
+        wait(d, lambda d: "done" in d.find_element(By.ID, "rank-msg").text
+             or "err" in d.find_element(By.ID, "rank-msg").get_attribute("class"))
+        assert "done" in d.find_element(By.ID, "rank-msg").text, d.find_element(By.ID, "rank-msg").text
+        cells = d.find_elements(By.CSS_SELECTOR, "#heatmap rect.cell")
+        methods = [c.get_attribute("data-method") for c in cells]
+        assert methods.count("exact") == 6
+        assert len(d.find_elements(By.CSS_SELECTOR, "#heatmap circle")) == 6
+        d.save_screenshot(str(shots / "dice-exact.png"))
+    finally:
+        d.find_element(By.ID, "exact").click()
+
+
+def new_game(d, board="16/8/2/2"):
+    tab(d, "board")
+    Select(d.find_element(By.ID, "game-board")).select_by_visible_text(board)
+    Select(d.find_element(By.ID, "game-opponent")).select_by_visible_text("frontmost")
+    Select(d.find_element(By.ID, "game-profile")).select_by_visible_text("choice")
+    old = d.find_element(By.CSS_SELECTOR, "#game-svg circle")
+    d.find_element(By.ID, "game-go").click()
+    WebDriverWait(d, 10).until(staleness_of(old))
+    wait(d, lambda d: d.find_elements(By.CSS_SELECTOR, "#game-svg .piece.movable")
+         or d.find_element(By.ID, "game-status").get_attribute("data-winner"))
+
+
+def test_the_advisor_values_every_legal_move(browser, shots):
+    d = browser
+    for _ in range(20):  # a game that ends before the first decision is rare; start another
+        new_game(d)
+        if d.find_elements(By.CSS_SELECTOR, "#game-svg .piece.movable"):
+            break
+    buttons = d.find_elements(By.CSS_SELECTOR, "#game-legal button")
+    legal = [b.get_attribute("data-from") for b in buttons]
+    assert len(legal) >= 2
+    pieces = d.find_elements(By.CSS_SELECTOR, "#game-svg .piece.movable")
+    movable = {c.get_attribute("data-from") for c in pieces}
+    assert movable == set(legal)
+    d.find_element(By.ID, "advise-go").click()
+    wait(d, lambda d: d.find_elements(By.CSS_SELECTOR, "#advice-table td.value"))
+    values = [v.text for v in d.find_elements(By.CSS_SELECTOR, "#advice-table td.value")]
+    assert len(values) == len(legal)
+    assert all(0 <= float(v) <= 1 for v in values)
+    assert "Exact" in d.find_element(By.ID, "advice").text
+
+
+def test_a_game_against_frontmost_is_played_to_its_end_by_clicking(browser, shots):
+    d = browser
+    status = d.find_element(By.ID, "game-status")
+    clicks = 0
+    deadline = time.time() + 30
+    while not status.get_attribute("data-winner"):
+        assert time.time() < deadline, "the game did not end in 30 s"
+        pieces = d.find_elements(By.CSS_SELECTOR, "#game-svg .piece.movable")
+        assert pieces, status.text
+        if clicks == 0:
+            d.save_screenshot(str(shots / "board.png"))
+        pieces[0].click()
+        clicks += 1
+        WebDriverWait(d, 10).until(staleness_of(pieces[0]))  # the board is drawn anew
+    assert clicks >= 1
+    assert re.search(r"Game over: [AB] wins", status.text), status.text
+    d.save_screenshot(str(shots / "board-end.png"))
+
+
+def test_the_review_lists_the_decisions_of_the_game(browser, shots):
+    d = browser
+    tab(d, "review")
+    d.find_element(By.ID, "review-text").clear()
+    Select(d.find_element(By.ID, "review-player")).select_by_visible_text("A")
+    d.find_element(By.ID, "review-go").click()
+    wait(d, lambda d: "decisions of A" in d.find_element(By.ID, "review-msg").text
+         or "err" in d.find_element(By.ID, "review-msg").get_attribute("class"))
+    message = d.find_element(By.ID, "review-msg").text
+    assert "decisions of A" in message, message
+    decided = int(re.search(r"(\d+) decisions", message).group(1))
+    rows = d.find_elements(By.CSS_SELECTOR, "#review-table tr.decision")
+    assert len(rows) == decided >= 1
+    assert all("exact" in r.text for r in rows)
+    assert d.find_elements(By.CSS_SELECTOR, "#review-svg polyline")
+    d.save_screenshot(str(shots / "review.png"))
+
+
+def test_replay_and_search_pages(browser, root, shots):
+    d = browser
+    tab(d, "board")
+    Select(d.find_element(By.ID, "rp-board")).select_by_visible_text("16/8/2/2")
+    d.find_element(By.ID, "rp-go").click()
+    wait(d, lambda d: "roll 0 of" in d.find_element(By.ID, "rp-status").text)
+    d.find_element(By.ID, "rp-fwd").click()
+    assert "roll 1 of" in d.find_element(By.ID, "rp-status").text
+    # The replayed game (choice, frontmost against capture) reviewed from B's side.
+    d.find_element(By.ID, "rp-review").click()
+    Select(d.find_element(By.ID, "review-player")).select_by_visible_text("B")
+    d.find_element(By.ID, "review-go").click()
+    wait(d, lambda d: "decisions of B" in d.find_element(By.ID, "review-msg").text
+         or "err" in d.find_element(By.ID, "review-msg").get_attribute("class"))
+    assert "decisions of B" in d.find_element(By.ID, "review-msg").text
+    d.save_screenshot(str(shots / "review-replay.png"))
+    tab(d, "board")
+    # Four players, stepped forward a few rolls.
+    Select(d.find_element(By.ID, "rp-players")).select_by_visible_text("4")
+    d.find_element(By.ID, "rp-go").click()
+    wait(d, lambda d: "roll 0 of" in d.find_element(By.ID, "rp-status").text)
+    assert len(d.find_elements(By.CSS_SELECTOR, "#rp-svg .piece")) == 8
+    for _ in range(12):
+        d.find_element(By.ID, "rp-fwd").click()
+    assert "roll 12 of" in d.find_element(By.ID, "rp-status").text
+    d.execute_script("document.getElementById('replay-form').scrollIntoView()")
+    d.save_screenshot(str(shots / "replay-4.png"))
+    tab(d, "search")
+    landscape = root / "results" / "search" / "faces6-values1..6-board20-10-2-2.json"
+    if landscape.exists():
+        d.find_element(By.ID, "search-file").send_keys(str(landscape))
+        wait(d, lambda d: d.find_elements(By.CSS_SELECTOR, "#landscape polyline"))
+        assert "best mean" in d.find_element(By.ID, "landscape-table").text
+        d.save_screenshot(str(shots / "search.png"))
+
+
+def test_the_full_board_advice_is_simulated_with_intervals(browser, shots):
+    d = browser
+    tab(d, "board")
+    for _ in range(20):
+        new_game(d, "40/20/4/4")
+        if d.find_elements(By.CSS_SELECTOR, "#game-svg .piece.movable"):
+            break
+    d.find_element(By.ID, "advise-go").click()
+    wait(d, lambda d: d.find_elements(By.CSS_SELECTOR, "#advice-table td.value"))
+    assert "Simulated: 2000 games per move" in d.find_element(By.ID, "advice").text
+    assert len(d.find_elements(By.CSS_SELECTOR, "#advice-table td.value")) == \
+        len(d.find_elements(By.CSS_SELECTOR, "#game-legal button"))
+    d.save_screenshot(str(shots / "board-full.png"))
+
+
+def test_the_board_fits_a_phone(browser, shots):
+    d = browser
+    d.set_window_size(390, 844)
+    try:
+        for name in ("board", "dice", "review", "search"):
+            tab(d, name)
+            d.execute_script("window.scrollTo(0, 0)")
+            width = d.execute_script("return document.documentElement.scrollWidth")
+            assert width <= 400, f"the {name} page is {width} px wide in a 390 px window"
+            d.save_screenshot(str(shots / f"phone-{name}.png"))
+    finally:
+        d.set_window_size(1280, 900)
