@@ -390,6 +390,10 @@ $('advise-go').addEventListener('click', async () => {
     }
     out.append(t, h('p', {class: 'note'}, a.method === 'exact' ? 'Exact: both play optimally after the move.'
       : `Simulated: ${a.games} games per move, then ${a.strategies.join(' vs ')}.`));
+    if (a.undecided && a.undecided.length) {
+      out.append(h('p', {class: 'note'}, `No move is best beyond doubt: the intervals of ${a.undecided.join(', ')} overlap`
+        + (a.method === 'exact' ? '.' : '; more games would tell them apart.')));
+    }
   } catch (err) {
     out.textContent = err.message;
   } finally {
