@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # Runs the Python suite N times the way CI does (.ci/run): each run in a fresh virtual
-# environment with the wheel, notebooks/requirements.txt, pytest, dask and distributed
+# environment with the wheel, notebooks/requirements.txt, pytest, dask, distributed and selenium
 # installed from the package registry (pip's cache makes that quick after the first run),
 # then `pytest -q python/tests` against the installed wheel. The wheel and the CLI (which
 # the suite compares the package with) are built once, before the first run.
@@ -35,7 +35,7 @@ for run in $(seq 1 "$n"); do
   if { python3 -m venv "$work/venv" &&
        "$work/venv/bin/python" -m pip install --quiet --upgrade pip &&
        "$work/venv/bin/python" -m pip install --quiet "$wheel" \
-           -r notebooks/requirements.txt pytest dask distributed &&
+           -r notebooks/requirements.txt pytest dask distributed selenium &&
        "$work/venv/bin/pytest" -q python/tests; } >"$log" 2>&1; then
     result=pass
     passed=$((passed + 1))
