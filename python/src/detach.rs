@@ -1,6 +1,7 @@
 //! Running long work off the Python thread: the work runs on a thread of its own while the
 //! calling thread waits without the GIL, waking every 100 ms to poll `Python::check_signals`
-//! (Ctrl-C) and the progress callback. On Ctrl-C the call raises `KeyboardInterrupt` at once
+//! (Ctrl-C) and the progress callback, both seen through the library's
+//! [`wuerfelglueck::api::Recorder`]. On Ctrl-C the call raises `KeyboardInterrupt` at once
 //! and the work stops at its next checkpoint (the library's cancellation:
 //! [`wuerfelglueck::api::Progress::cancel_flag`]); a solve cut off is not stored, and the
 //! store of solved pairs is only ever written atomically, so no record is left half-written.
@@ -8,10 +9,9 @@
 use pyo3::exceptions::{PyRuntimeError, PyValueError};
 use pyo3::prelude::*;
 use std::panic::AssertUnwindSafe;
-use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
-use std::sync::{Arc, Mutex, mpsc};
+use std::sync::{Arc, mpsc};
 use std::time::Duration;
-use wuerfelglueck::api::{Error, Progress};
+use wuerfelglueck::api::{Error, Recorder};
 
 /// The library's error as a Python exception: bad input (exit code 2) is a `ValueError`, a
 /// failure while running (exit code 1) a `RuntimeError`.
@@ -20,52 +20,6 @@ pub fn py_err(e: Error) -> PyErr {
         PyValueError::new_err(e.message)
     } else {
         PyRuntimeError::new_err(e.message)
-    }
-}
-
-/// What the work tells the waiting Python thread, and how that thread stops it: the
-/// package's [`Progress`].
-#[derive(Default)]
-pub struct Monitor {
-    games: AtomicU64,
-    message: Mutex<String>,
-    cancel: Arc<AtomicBool>,
-}
-
-impl Monitor {
-    fn set_message(&self, message: &str) {
-        *self.message.lock().unwrap_or_else(|e| e.into_inner()) = message.to_string();
-    }
-
-    fn snapshot(&self) -> (u64, String) {
-        let message = self
-            .message
-            .lock()
-            .unwrap_or_else(|e| e.into_inner())
-            .clone();
-        (self.games.load(Ordering::Relaxed), message)
-    }
-}
-
-impl Progress for Monitor {
-    fn begin(&self, label: &str, _total_games: Option<u64>) {
-        self.set_message(label);
-    }
-
-    fn games(&self, n: u64) {
-        self.games.fetch_add(n, Ordering::Relaxed);
-    }
-
-    fn status(&self, text: &str) {
-        self.set_message(text);
-    }
-
-    fn note(&self, line: &str) {
-        self.set_message(line);
-    }
-
-    fn cancel_flag(&self) -> Option<Arc<AtomicBool>> {
-        Some(Arc::clone(&self.cancel))
     }
 }
 
@@ -82,9 +36,9 @@ impl Progress for Monitor {
 pub fn run_detached<T: Send + 'static>(
     py: Python<'_>,
     progress: Option<Py<PyAny>>,
-    work: impl FnOnce(&Monitor) -> Result<T, Error> + Send + 'static,
+    work: impl FnOnce(&Recorder) -> Result<T, Error> + Send + 'static,
 ) -> PyResult<T> {
-    let monitor = Arc::new(Monitor::default());
+    let monitor = Arc::new(Recorder::default());
     let (tx, rx) = mpsc::channel();
     let shared = Arc::clone(&monitor);
     std::thread::Builder::new()
@@ -97,7 +51,7 @@ pub fn run_detached<T: Send + 'static>(
         .map_err(|e| PyRuntimeError::new_err(format!("cannot start a thread: {e}")))?;
     let mut shown = (0, String::new());
     let give_up = |e: PyErr| {
-        monitor.cancel.store(true, Ordering::Relaxed);
+        monitor.cancel();
         Err(e)
     };
     let mut rx = rx;

@@ -39,8 +39,8 @@ pub use wubbel::{Variant, WubbelOptions, WubbelSettings, Wubbelled, wubbel};
 use crate::report::{OutputFile, PlotError};
 use std::fmt;
 use std::path::Path;
-use std::sync::Arc;
-use std::sync::atomic::AtomicBool;
+use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
+use std::sync::{Arc, Mutex};
 
 /// An error for the user, with the process exit code it maps to.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -118,6 +118,59 @@ pub trait Progress: Sync {
     /// returns [`Error::cancelled`]; nothing half-done is stored.
     fn cancel_flag(&self) -> Option<Arc<AtomicBool>> {
         None
+    }
+}
+
+/// A [`Progress`] for callers that look at the work from elsewhere (another thread, a
+/// client over the network): it records the games played and the latest label, status or
+/// note, and holds a cancel flag the caller sets with [`Recorder::cancel`].
+#[derive(Debug, Default)]
+pub struct Recorder {
+    games: AtomicU64,
+    message: Mutex<String>,
+    cancel: Arc<AtomicBool>,
+}
+
+impl Recorder {
+    fn set_message(&self, text: &str) {
+        *self.message.lock().unwrap_or_else(|e| e.into_inner()) = text.to_string();
+    }
+
+    /// The games played so far and the latest message.
+    pub fn snapshot(&self) -> (u64, String) {
+        let message = self
+            .message
+            .lock()
+            .unwrap_or_else(|e| e.into_inner())
+            .clone();
+        (self.games.load(Ordering::Relaxed), message)
+    }
+
+    /// Gives up: the work stops at its next checkpoint.
+    pub fn cancel(&self) {
+        self.cancel.store(true, Ordering::Relaxed);
+    }
+}
+
+impl Progress for Recorder {
+    fn begin(&self, label: &str, _total_games: Option<u64>) {
+        self.set_message(label);
+    }
+
+    fn games(&self, n: u64) {
+        self.games.fetch_add(n, Ordering::Relaxed);
+    }
+
+    fn status(&self, text: &str) {
+        self.set_message(text);
+    }
+
+    fn note(&self, line: &str) {
+        self.set_message(line);
+    }
+
+    fn cancel_flag(&self) -> Option<Arc<AtomicBool>> {
+        Some(Arc::clone(&self.cancel))
     }
 }
 

@@ -54,3 +54,18 @@ impl IntoResponse for HttpError {
             .into_response()
     }
 }
+
+/// A request's body as a JSON object (the options of a command or a game, a move).
+pub(crate) fn json_object(
+    bytes: &[u8],
+) -> Result<serde_json::Map<String, serde_json::Value>, HttpError> {
+    match serde_json::from_slice(bytes) {
+        Ok(serde_json::Value::Object(map)) => Ok(map),
+        Ok(_) => Err(HttpError::bad_request(
+            "the request body must be a JSON object, e.g. {\"a\": \"1..6\", \"b\": \"0..9\"}",
+        )),
+        Err(e) => Err(HttpError::bad_request(format!(
+            "the request body is not JSON: {e}"
+        ))),
+    }
+}

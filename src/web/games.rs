@@ -272,18 +272,6 @@ fn new_id() -> String {
     format!("{:016x}{:016x}", rng.random::<u64>(), rng.random::<u64>())
 }
 
-fn json_of(bytes: &[u8]) -> Result<serde_json::Map<String, serde_json::Value>, HttpError> {
-    match serde_json::from_slice(bytes) {
-        Ok(serde_json::Value::Object(map)) => Ok(map),
-        Ok(_) => Err(HttpError::bad_request(
-            "the request body must be a JSON object",
-        )),
-        Err(e) => Err(HttpError::bad_request(format!(
-            "the request body is not JSON: {e}"
-        ))),
-    }
-}
-
 /// The optimal pair's policy for `dice` under `rules`, solved now within `max_memory`.
 fn optimal(rules: &Rules, dice: [&Die; 2], max_memory: u64) -> Result<Strategy, crate::api::Error> {
     use crate::api::Error;
@@ -379,7 +367,7 @@ fn new_game(options: &GameOptions, max_memory: u64) -> Result<Game, crate::api::
 
 /// `POST /api/games`: a new game, played on to the client's first decision.
 async fn create(State(server): State<Arc<Server>>, body: Bytes) -> Result<Response, HttpError> {
-    let options: GameOptions = crate::api::from_map("games", &json_of(&body)?)?;
+    let options: GameOptions = crate::api::from_map("games", &super::error::json_object(&body)?)?;
     let mut game = if options.opponent.trim() == "optimal" {
         // A solve: a job like any other, bounded in memory, time and number.
         let (memory, threads) = (server.limits.max_memory, server.limits.threads);
@@ -395,7 +383,7 @@ async fn create(State(server): State<Arc<Server>>, body: Bytes) -> Result<Respon
     game.advance()?;
     let id = new_id();
     let mut games = server.games.lock();
-    if games.len() >= games_max(&server) {
+    if games.len() >= server.games.max {
         // Room for the new game: the one idle longest goes.
         if let Some(oldest) = games
             .iter()
@@ -413,10 +401,6 @@ async fn create(State(server): State<Arc<Server>>, body: Bytes) -> Result<Respon
         body,
     )
         .into_response())
-}
-
-fn games_max(server: &Server) -> usize {
-    server.games.max
 }
 
 fn unknown(id: &str) -> HttpError {
@@ -445,7 +429,7 @@ async fn play(
     Path(id): Path<String>,
     body: Bytes,
 ) -> Result<Response, HttpError> {
-    let request = json_of(&body)?;
+    let request = super::error::json_object(&body)?;
     let from = match request.get("from") {
         Some(serde_json::Value::String(s)) => s.clone(),
         _ => {

@@ -5,7 +5,7 @@
 
 use super::Server;
 use super::error::HttpError;
-use crate::api::{self, Progress};
+use crate::api::{self, Progress, Recorder};
 use axum::Router;
 use axum::body::Bytes;
 use axum::extract::{Path, Query, State};
@@ -14,8 +14,7 @@ use axum::response::sse::{Event, KeepAlive, Sse};
 use axum::response::{IntoResponse, Response};
 use axum::routing::{get, post};
 use serde_json::{Map, Value};
-use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
-use std::sync::{Arc, Mutex};
+use std::sync::Arc;
 use std::time::{Duration, Instant};
 use tokio::sync::{OwnedSemaphorePermit, Semaphore};
 use tokio::task::JoinHandle;
@@ -52,77 +51,23 @@ impl Jobs {
     }
 }
 
-/// What a running job tells its client, and the flag that stops it.
-#[derive(Default)]
-struct JobProgress {
-    games: AtomicU64,
-    message: Mutex<String>,
-    cancel: Arc<AtomicBool>,
-}
-
-impl JobProgress {
-    fn set_message(&self, text: &str) {
-        *self.message.lock().unwrap_or_else(|e| e.into_inner()) = text.to_string();
-    }
-
-    fn snapshot(&self) -> (u64, String) {
-        let message = self
-            .message
-            .lock()
-            .unwrap_or_else(|e| e.into_inner())
-            .clone();
-        (self.games.load(Ordering::Relaxed), message)
-    }
-}
-
-impl Progress for JobProgress {
-    fn begin(&self, label: &str, _total_games: Option<u64>) {
-        self.set_message(label);
-    }
-    fn games(&self, n: u64) {
-        self.games.fetch_add(n, Ordering::Relaxed);
-    }
-    fn status(&self, text: &str) {
-        self.set_message(text);
-    }
-    fn note(&self, line: &str) {
-        self.set_message(line);
-    }
-    fn cancel_flag(&self) -> Option<Arc<AtomicBool>> {
-        Some(Arc::clone(&self.cancel))
-    }
-}
-
 /// Stops the job when dropped: the handler (or the event stream) is dropped when the
 /// client goes away, and the job then stops at its next checkpoint.
-struct CancelOnDrop(Arc<AtomicBool>);
+struct CancelOnDrop(Arc<Recorder>);
 
 impl Drop for CancelOnDrop {
     fn drop(&mut self) {
-        self.0.store(true, Ordering::Relaxed);
+        self.0.cancel();
     }
 }
 
 /// A job started: its progress, its work and what stops it.
 pub(crate) struct Job<T> {
-    progress: Arc<JobProgress>,
+    progress: Arc<Recorder>,
     work: JoinHandle<Result<T, api::Error>>,
     deadline: Instant,
     seconds: u64,
     _cancel: CancelOnDrop,
-}
-
-/// The options of a request: a JSON object.
-fn options_of(bytes: &[u8]) -> Result<Map<String, Value>, HttpError> {
-    match serde_json::from_slice(bytes) {
-        Ok(Value::Object(map)) => Ok(map),
-        Ok(_) => Err(HttpError::bad_request(
-            "the request body must be a JSON object of options, e.g. {\"a\": \"1..6\", \"b\": \"0..9\"}",
-        )),
-        Err(e) => Err(HttpError::bad_request(format!(
-            "the request body is not JSON: {e}"
-        ))),
-    }
 }
 
 /// Checks the request and starts its command as a job.
@@ -146,8 +91,8 @@ pub(crate) async fn start_work<T: Send + 'static>(
     work: impl FnOnce(&dyn Progress) -> Result<T, api::Error> + Send + 'static,
 ) -> Result<Job<T>, HttpError> {
     let permit = server.jobs.permit().await?;
-    let progress = Arc::new(JobProgress::default());
-    let cancel = CancelOnDrop(Arc::clone(&progress.cancel));
+    let progress = Arc::new(Recorder::default());
+    let cancel = CancelOnDrop(Arc::clone(&progress));
     let shared = Arc::clone(&progress);
     let work = tokio::task::spawn_blocking(move || {
         let _permit = permit;
@@ -202,7 +147,7 @@ async fn run(
     Path(command): Path<String>,
     body: Bytes,
 ) -> Result<Response, HttpError> {
-    let options = options_of(&body)?;
+    let options = super::error::json_object(&body)?;
     let output = start(&server, &command, options).await?.finish().await?;
     Ok(([(header::CONTENT_TYPE, "application/json")], output.json).into_response())
 }
@@ -221,7 +166,7 @@ async fn events(
     Path(command): Path<String>,
     Query(query): Query<EventsQuery>,
 ) -> Result<Response, HttpError> {
-    let options = options_of(query.options.as_bytes())?;
+    let options = super::error::json_object(query.options.as_bytes())?;
     let job = start(&server, &command, options).await?;
     let stream = futures_util::stream::unfold(Some((job, (0, String::new()))), |state| async {
         let (mut job, mut shown) = state?;
