@@ -3,11 +3,13 @@
 use super::options::{RulesOptions, in_thread_pool, memory_limit, parse_die};
 use super::{Error, Progress, run_in_pool};
 use crate::dice::Die;
+use crate::exact::game::policy::MovePolicy;
 use crate::exact::game::{GameRun, Progress as GameProgress, Side, file, solve_game_with};
 use crate::exact::matrix_free::Storage;
 use crate::exact::{ExactError, solve_fitting, solve_matrix_free};
 use crate::report::SolveReport;
 use crate::rules::Rules;
+use crate::strategy::Strategy;
 use clap::Args;
 use std::path::PathBuf;
 use std::time::Instant;
@@ -97,6 +99,9 @@ enum Solver {
 struct GameSettings {
     /// How A and B play: `optimal` or a strategy's name.
     strategies: [String; 2],
+    /// A's and B's fixed strategies, read and checked against this game once (`None`:
+    /// optimal).
+    fixed: [Option<Strategy>; 2],
     policy_out: Option<PathBuf>,
     force: bool,
     evaluate_pair: bool,
@@ -138,10 +143,11 @@ impl SolveSettings {
                 s.as_deref()
                     .map_or("optimal".to_string(), |s| s.trim().to_string())
             });
-            // Each fixed strategy is checked against this game now, before any work.
+            // Each fixed strategy is read and checked against this game now, before any work.
+            let mut fixed = [None, None];
             for (p, option) in ["--strategy-a", "--strategy-b"].into_iter().enumerate() {
                 if strategies[p] != "optimal" {
-                    move_policy(option, &strategies[p], &rules, [&a, &b], [&b, &a][p])?;
+                    fixed[p] = Some(fixed_strategy(option, &strategies[p], &rules, [&a, &b])?);
                 }
             }
             if o.style && strategies.iter().any(|s| s != "optimal") {
@@ -156,6 +162,7 @@ impl SolveSettings {
             }
             Solver::Game(GameSettings {
                 strategies,
+                fixed,
                 policy_out: o.policy_out.clone(),
                 force: o.force,
                 evaluate_pair: o.evaluate_pair,
@@ -254,14 +261,12 @@ fn solve_game(
 ) -> Result<SolveReport, Error> {
     let rules = &s.rules;
     let dice = [&s.dice[0], &s.dice[1]];
-    let options = ["--strategy-a", "--strategy-b"];
-    let mut policies = Vec::new();
-    for p in 0..2 {
-        policies.push(match game.strategies[p].as_str() {
-            "optimal" => None,
-            text => Some(move_policy(options[p], text, rules, dice, dice[1 - p])?),
-        });
-    }
+    // Each fixed strategy resolved against the other player's die.
+    let policies: [Option<Box<dyn MovePolicy>>; 2] = [0, 1].map(|p| {
+        game.fixed[p]
+            .as_ref()
+            .map(|st| Box::new(st.against(dice[1 - p])) as Box<dyn MovePolicy>)
+    });
     let sides: [Side<'_>; 2] = [0, 1].map(|p| match &policies[p] {
         None => Side::Optimal,
         Some(policy) => Side::Fixed(policy.as_ref()),
@@ -370,17 +375,14 @@ fn solve_game(
     Ok(report)
 }
 
-/// The fixed policy a strategy name stands for under `choice` (`option` names the flag in
-/// errors): a strategy of [`crate::strategy`] resolved against the opponent's die, a
-/// `table:FILE` checked against this game.
-pub fn move_policy(
+/// The fixed strategy a name stands for under `choice` (`option` names the flag in errors):
+/// a strategy of [`crate::strategy`], or a `table:FILE` read and checked against this game.
+fn fixed_strategy(
     option: &str,
     text: &str,
-    rules: &crate::rules::Rules,
-    dice: [&crate::dice::Die; 2],
-    opponent: &crate::dice::Die,
-) -> Result<Box<dyn crate::exact::game::policy::MovePolicy>, Error> {
-    use crate::strategy::Strategy;
+    rules: &Rules,
+    dice: [&Die; 2],
+) -> Result<Strategy, Error> {
     let strategy: Strategy = text.parse().map_err(|e| match e {
         // Only a name can be unknown; here `optimal` is one more.
         crate::strategy::StrategyError::Unknown(given) => Error::input(format!(
@@ -393,5 +395,5 @@ pub fn move_policy(
         t.check_game(rules, dice)
             .map_err(|e| Error::input(format!("{option}: {e}")))?;
     }
-    Ok(Box::new(strategy.against(opponent)))
+    Ok(strategy)
 }
