@@ -20,6 +20,14 @@ use wuerfelglueck::dice::Die;
 /// A report as it leaves for Python: its JSON text, its table, its CSV text (if it has one).
 type Native = (String, String, Option<String>);
 
+/// A command's output as it leaves for Python, its picture (if any) written first.
+fn native(output: api::Output) -> Result<Native, Error> {
+    if let Some(plot) = output.plot {
+        plot.write()?;
+    }
+    Ok((output.json, output.table, output.csv))
+}
+
 /// The options of a call: a JSON object.
 fn options_of(json: &str) -> Result<Map<String, Value>, Error> {
     match serde_json::from_str(json) {
@@ -78,11 +86,7 @@ fn run(
 ) -> PyResult<Native> {
     run_detached(py, progress, move |monitor| {
         let options = own_pool(&command, options_of(&options)?);
-        let output = api::execute(&command, &options, monitor)?;
-        if let Some(plot) = output.plot {
-            plot.write()?;
-        }
-        Ok((output.json, output.table, output.csv))
+        native(api::execute(&command, &options, monitor)?)
     })
 }
 
@@ -188,12 +192,9 @@ fn rank_assemble(
                 })
             })
             .collect::<Result<Vec<ranking::PairPayload>, Error>>()?;
-        let ranked = ranking::assemble(&settings, &payloads, seconds)?;
-        let output = api::Output::of(&ranked.output)?;
-        if let Some(plot) = ranked.plot {
-            plot.write()?;
-        }
-        Ok((output.json, output.table, output.csv))
+        native(api::Output::of_plotted(ranking::assemble(
+            &settings, &payloads, seconds,
+        )?)?)
     })
     .map_err(py_err)
 }

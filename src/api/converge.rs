@@ -3,7 +3,7 @@
 //! stopping rules are (`--stopping`).
 
 use super::options::{RulesOptions, check_threads, matchup, parse_die};
-use super::{Error, PendingPlot, Progress, check_plot, plot_error, run_in_pool};
+use super::{Error, PendingPlot, Plotted, Progress, check_plot, run_in_pool};
 use crate::dice::Die;
 use crate::exact::{SolveOptions, solve_matchup};
 use crate::experiments::Reference;
@@ -251,14 +251,8 @@ impl crate::report::Report for ConvergeOutput {
     }
 }
 
-/// An experiment and its picture (with `--plot`), to be written after the results.
-#[derive(Debug)]
-pub struct Converged {
-    /// The report.
-    pub output: ConvergeOutput,
-    /// The picture of the results, drawn, its target checked.
-    pub plot: Option<PendingPlot>,
-}
+/// An experiment and its picture (with `--plot`).
+pub type Converged = Plotted<ConvergeOutput>;
 
 /// Runs `converge`: the exact solve, then the replicates of the simulation against it.
 pub fn converge(settings: &ConvergeSettings, progress: &dyn Progress) -> Result<Converged, Error> {
@@ -283,15 +277,7 @@ pub fn converge(settings: &ConvergeSettings, progress: &dyn Progress) -> Result<
         );
         let started = std::time::Instant::now();
         let picture = |draw: &dyn Fn() -> Result<String, crate::report::PlotError>| {
-            s.plot
-                .clone()
-                .map(|target| {
-                    Ok::<_, Error>(PendingPlot {
-                        target,
-                        svg: draw().map_err(plot_error)?,
-                    })
-                })
-                .transpose()
+            PendingPlot::drawn(s.plot.as_ref(), draw)
         };
         match &s.experiment {
             Experiment::Stopping { config, rules } => {
@@ -305,8 +291,8 @@ pub fn converge(settings: &ConvergeSettings, progress: &dyn Progress) -> Result<
                     s.reps
                 );
                 let plot = picture(&|| stopping_svg(&result, &title))?;
-                Ok(Converged {
-                    output: ConvergeOutput::Stopping(StoppingReport {
+                Ok(Plotted {
+                    report: ConvergeOutput::Stopping(StoppingReport {
                         header,
                         result,
                         seconds,
@@ -323,8 +309,8 @@ pub fn converge(settings: &ConvergeSettings, progress: &dyn Progress) -> Result<
                 let seconds = started.elapsed().as_secs_f64();
                 let title = format!("convergence, {} replicates: {title_matchup}", s.reps);
                 let plot = picture(&|| convergence_svg(&result, &title))?;
-                Ok(Converged {
-                    output: ConvergeOutput::Convergence(ConvergenceReport {
+                Ok(Plotted {
+                    report: ConvergeOutput::Convergence(ConvergenceReport {
                         header,
                         result,
                         seconds,

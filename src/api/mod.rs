@@ -299,6 +299,16 @@ pub fn check_plot(path: Option<&Path>, overwrite: bool) -> Result<Option<OutputF
         .map_err(plot_error)
 }
 
+/// A command's report and the picture it drew (with `--plot`), to be written by the front
+/// end after it has printed the report.
+#[derive(Debug)]
+pub struct Plotted<R> {
+    /// The report.
+    pub report: R,
+    /// The picture, drawn, its target checked.
+    pub plot: Option<PendingPlot>,
+}
+
 /// A picture drawn and its target checked, written by the front end after it has printed
 /// the results (so a failing picture does not take them along).
 #[derive(Debug)]
@@ -308,6 +318,22 @@ pub struct PendingPlot {
 }
 
 impl PendingPlot {
+    /// The picture `draw` makes, for `target` (the checked `--plot` file), or `None` when no
+    /// picture was asked for (then nothing is drawn).
+    pub fn drawn(
+        target: Option<&OutputFile>,
+        draw: impl FnOnce() -> Result<String, PlotError>,
+    ) -> Result<Option<PendingPlot>, Error> {
+        target
+            .map(|target| {
+                Ok(PendingPlot {
+                    target: target.clone(),
+                    svg: draw().map_err(plot_error)?,
+                })
+            })
+            .transpose()
+    }
+
     /// The file the picture goes to.
     pub fn path(&self) -> &Path {
         self.target.path()

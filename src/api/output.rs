@@ -1,7 +1,7 @@
 //! Every command behind one entry point for front ends that name the command and pass its
 //! options as data (the Python package, programs over HTTP): [`execute`].
 
-use super::{Error, PendingPlot, Progress};
+use super::{Error, PendingPlot, Plotted, Progress};
 use crate::report::{self, Format, Report};
 use serde_json::{Map, Value};
 
@@ -39,9 +39,12 @@ impl Output {
         })
     }
 
-    fn with_plot(mut self, plot: Option<PendingPlot>) -> Output {
-        self.plot = plot;
-        self
+    /// `plotted`'s report in every format it has, with its picture.
+    pub fn of_plotted<R: Report>(plotted: Plotted<R>) -> Result<Output, Error> {
+        Ok(Output {
+            plot: plotted.plot,
+            ..Output::of(&plotted.report)?
+        })
     }
 }
 
@@ -72,10 +75,10 @@ pub fn execute(
             let settings = SolveSettings::new(&from_map(command, options)?)?;
             Output::of(&solve(&settings, progress)?)
         }
-        "rank" => {
-            let ranked = rank(&RankSettings::new(&from_map(command, options)?)?, progress)?;
-            Ok(Output::of(&ranked.output)?.with_plot(ranked.plot))
-        }
+        "rank" => Output::of_plotted(rank(
+            &RankSettings::new(&from_map(command, options)?)?,
+            progress,
+        )?),
         "advise" => {
             let settings = AdviseSettings::new(&from_map(command, options)?)?;
             Output::of(&advise(&settings, progress)?)
@@ -91,13 +94,11 @@ pub fn execute(
                 Variant::Wubbel
             };
             let settings = WubbelSettings::of(variant, &from_map(command, options)?)?;
-            let solved = wubbel(&settings, progress)?;
-            Ok(Output::of(&solved.report)?.with_plot(solved.plot))
+            Output::of_plotted(wubbel(&settings, progress)?)
         }
         "converge" => {
             let settings = ConvergeSettings::new(&from_map(command, options)?)?;
-            let converged = converge(&settings, progress)?;
-            Ok(Output::of(&converged.output)?.with_plot(converged.plot))
+            Output::of_plotted(converge(&settings, progress)?)
         }
         "search" => {
             let settings = SearchSettings::new(&from_map(command, options)?)?;
@@ -108,7 +109,10 @@ pub fn execute(
                      resume from its --store",
                 )
             })?;
-            Ok(Output::of(&report)?.with_plot(searched.plot))
+            Output::of_plotted(Plotted {
+                report,
+                plot: searched.plot,
+            })
         }
         _ => Err(Error::input(format!(
             "unknown command '{command}': expected one of {}",

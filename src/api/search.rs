@@ -3,7 +3,7 @@
 
 use super::options::{RulesOptions, StrategyOptions, check_threads, memory_limit, read_dice};
 use super::rank::rank_strategy;
-use super::{Error, PendingPlot, Progress, check_plot, plot_error, run_in_pool};
+use super::{Error, PendingPlot, Plotted, Progress, check_plot, run_in_pool};
 use crate::dice::excerpt;
 use crate::dice_search::{
     Checkpoint, CheckpointError, DEFAULT_DIE_GAMES, Design, Family, RaceConfig, RaceState,
@@ -243,15 +243,10 @@ impl SearchSettings {
     }
 }
 
-/// A search's answer and its landscape (with `--plot`), to be written after the results.
-#[derive(Debug)]
-pub struct Searched {
-    /// The report; `None` when the search stopped early (`--stop-after-round`), its state
-    /// kept in the store to resume from (a note says so).
-    pub report: Option<SearchReport>,
-    /// The landscape, drawn, its target checked.
-    pub plot: Option<PendingPlot>,
-}
+/// A search's answer and its landscape (with `--plot`); the report is `None` when the
+/// search stopped early (`--stop-after-round`), its state kept in the store to resume from
+/// (a note says so).
+pub type Searched = Plotted<Option<SearchReport>>;
 
 /// Runs `search`: the race (resumed from the store's state where there is one, the state
 /// saved after every round), then the exact confirmation of the top dice.
@@ -355,7 +350,7 @@ pub fn search(settings: &SearchSettings, progress: &dyn Progress) -> Result<Sear
             s.stop_after_round.unwrap_or(0),
             path.unwrap_or_default()
         ));
-        return Ok(Searched {
+        return Ok(Plotted {
             report: None,
             plot: None,
         });
@@ -397,34 +392,26 @@ pub fn search(settings: &SearchSettings, progress: &dyn Progress) -> Result<Sear
         started.elapsed().as_secs_f64(),
         notes,
     );
-    let plot = s
-        .plot
-        .clone()
-        .map(|target| {
-            let title = if rules.profile().choice {
-                format!(
-                    "{}, {} board, {}, every die {}",
-                    family.description(),
-                    report.board,
-                    report.profile,
-                    report.strategy
-                )
-            } else {
-                format!(
-                    "{}, {} board, {}",
-                    family.description(),
-                    report.board,
-                    report.profile
-                )
-            };
-            Ok::<_, Error>(PendingPlot {
-                target,
-                svg: landscape_svg(&report.dice, &report.best_mean.die, &title)
-                    .map_err(plot_error)?,
-            })
-        })
-        .transpose()?;
-    Ok(Searched {
+    let plot = PendingPlot::drawn(s.plot.as_ref(), || {
+        let title = if rules.profile().choice {
+            format!(
+                "{}, {} board, {}, every die {}",
+                family.description(),
+                report.board,
+                report.profile,
+                report.strategy
+            )
+        } else {
+            format!(
+                "{}, {} board, {}",
+                family.description(),
+                report.board,
+                report.profile
+            )
+        };
+        landscape_svg(&report.dice, &report.best_mean.die, &title)
+    })?;
+    Ok(Plotted {
         report: Some(report),
         plot,
     })

@@ -1,7 +1,7 @@
 //! `wubbel` and `pig`: optimal play of the dice games, exact comparison with fixed
 //! strategies, simulation, and the decision map.
 
-use super::{Error, PendingPlot, Progress, check_plot, plot_error, run_in_pool};
+use super::{Error, PendingPlot, Plotted, Progress, check_plot, run_in_pool};
 use crate::dice::Die;
 use crate::fixpoint::StopRule;
 use crate::pig::{Game, HoldAt, check_by_simulation, compare, solve};
@@ -187,14 +187,8 @@ impl WubbelSettings {
     }
 }
 
-/// A game solved and its decision map (with `--plot`), to be written after the results.
-#[derive(Debug)]
-pub struct Wubbelled {
-    /// The report.
-    pub report: GameReport,
-    /// The decision map, drawn, its target checked.
-    pub plot: Option<PendingPlot>,
-}
+/// A game solved and its decision map (with `--plot`).
+pub type Wubbelled = Plotted<GameReport>;
 
 /// Runs `wubbel` or `pig`: optimal play, with `--compare` the hold strategies against it.
 pub fn wubbel(settings: &WubbelSettings, progress: &dyn Progress) -> Result<Wubbelled, Error> {
@@ -215,17 +209,8 @@ pub fn wubbel(settings: &WubbelSettings, progress: &dyn Progress) -> Result<Wubb
             }
             report.compare = Some(ComparisonReport::from(&comparison));
         }
-        let plot = s
-            .plot
-            .clone()
-            .map(|target| {
-                Ok::<_, Error>(PendingPlot {
-                    target,
-                    svg: decision_map_svg(&solution).map_err(plot_error)?,
-                })
-            })
-            .transpose()?;
-        Ok(Wubbelled { report, plot })
+        let plot = PendingPlot::drawn(s.plot.as_ref(), || decision_map_svg(&solution))?;
+        Ok(Plotted { report, plot })
     })
 }
 

@@ -28,7 +28,7 @@ pub fn run(args: ConvergeArgs, out: &mut dyn Write) -> Result<(), CliError> {
     let converged = api::converge(&settings, &progress);
     progress.finish();
     let converged = converged?;
-    crate::report::write(out, &converged.output, args.format)?;
+    crate::report::write(out, &converged.report, args.format)?;
     if let Some(plot) = converged.plot {
         // The results are out first: a failing picture does not take them along.
         out.flush()?;

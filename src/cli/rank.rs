@@ -27,7 +27,7 @@ pub fn run(args: RankArgs, out: &mut dyn Write) -> Result<(), CliError> {
     let ranked = api::rank(&settings, &progress);
     progress.finish();
     let ranked = ranked?;
-    crate::report::write(out, &ranked.output, args.format)?;
+    crate::report::write(out, &ranked.report, args.format)?;
     if let Some(plot) = ranked.plot {
         // The results are out first: a failing picture does not take them along.
         out.flush()?;

@@ -11,7 +11,7 @@ use super::options::{
     DEFAULT_PRECISION, RulesOptions, SimOptions, StrategyOptions, check_roll_off, memory_limit,
     parse_die, plan_line, read_dice, seats, table_error,
 };
-use super::{Error, PendingPlot, Progress, check_plot, plot_error, run_in_pool};
+use super::{Error, PendingPlot, Plotted, Progress, check_plot, run_in_pool};
 use crate::dice::Die;
 use crate::exact::store::PairStore;
 use crate::rank::{
@@ -236,14 +236,8 @@ impl crate::report::Report for RankOutput {
     }
 }
 
-/// A ranking and its heat map (with `--plot`), to be written after the results.
-#[derive(Debug)]
-pub struct Ranked {
-    /// The report.
-    pub output: RankOutput,
-    /// The heat map of the matrix, drawn, its target checked.
-    pub plot: Option<PendingPlot>,
-}
+/// A ranking and its heat map (with `--plot`).
+pub type Ranked = Plotted<RankOutput>;
 
 /// Runs `rank`.
 pub fn rank(settings: &RankSettings, progress: &dyn Progress) -> Result<Ranked, Error> {
@@ -297,8 +291,8 @@ pub fn rank(settings: &RankSettings, progress: &dyn Progress) -> Result<Ranked, 
         }
     };
     let report = ranking_report(s, &tournament, started.elapsed().as_secs_f64(), notes);
-    Ok(Ranked {
-        output: RankOutput::Pairs(report),
+    Ok(Plotted {
+        report: RankOutput::Pairs(report),
         plot: heatmap(s, &tournament)?,
     })
 }
@@ -327,15 +321,7 @@ fn ranking_report(
 
 /// The heat map of `tournament`, if `--plot` asked for one.
 fn heatmap(s: &RankSettings, tournament: &Tournament) -> Result<Option<PendingPlot>, Error> {
-    s.plot
-        .clone()
-        .map(|target| {
-            Ok(PendingPlot {
-                target,
-                svg: heatmap_svg(tournament).map_err(plot_error)?,
-            })
-        })
-        .transpose()
+    PendingPlot::drawn(s.plot.as_ref(), || heatmap_svg(tournament))
 }
 
 /// `rank --players N`: every N-subset of the dice at a table, and the pairwise ranking.
@@ -369,8 +355,8 @@ fn rank_at_tables(
     })?;
     let tables = tables.map_err(table_error)?;
     let pairwise = pairwise.map_err(Error::failure)?;
-    Ok(Ranked {
-        output: RankOutput::Tables(TableRankReport {
+    Ok(Plotted {
+        report: RankOutput::Tables(TableRankReport {
             players,
             fair_share: 1.0 / players as f64,
             dice: s.dice.clone(),

@@ -2,7 +2,7 @@
 //! as the local ranking computes it, and the ranking assembled from the pairs.
 
 use super::{Mode, RankOutput, RankSettings, Ranked, heatmap, ranking_report};
-use crate::api::{Error, Progress, run_in_pool};
+use crate::api::{Error, Plotted, Progress, run_in_pool};
 use crate::exact::store::StoredPair;
 use crate::rank::{
     ExactPairOutcome, PairFailure, RankError, Tournament, exact_ranking_pair, simulate_pair,
@@ -209,8 +209,8 @@ pub fn assemble(
             }
         }
     }
-    Ok(Ranked {
-        output: RankOutput::Pairs(ranking_report(s, &tournament, seconds, notes)),
+    Ok(Plotted {
+        report: RankOutput::Pairs(ranking_report(s, &tournament, seconds, notes)),
         plot: heatmap(s, &tournament)?,
     })
 }
