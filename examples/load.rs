@@ -32,11 +32,7 @@ fn main() {
         max_memory: "1GiB".into(),
         max_games_kept: 1000,
     };
-    let (tx, rx) = std::sync::mpsc::channel();
-    std::thread::spawn(move || {
-        wuerfelglueck::web::serve(&options, |address| tx.send(address).unwrap()).unwrap();
-    });
-    let address = rx.recv().unwrap();
+    let address = wuerfelglueck::web::spawn(options).expect("the server starts");
     let kinds = ["create", "move", "advise"];
     let tallies: Arc<Vec<Mutex<Tally>>> =
         Arc::new(kinds.iter().map(|_| Mutex::new(Tally::default())).collect());

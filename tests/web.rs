@@ -16,12 +16,7 @@ fn server(max_jobs: usize, job_seconds: u64) -> SocketAddr {
         max_memory: "512MiB".into(),
         max_games_kept: 3,
     };
-    let (tx, rx) = std::sync::mpsc::channel();
-    std::thread::spawn(move || {
-        wuerfelglueck::web::serve(&options, |address| tx.send(address).unwrap()).unwrap();
-    });
-    rx.recv_timeout(Duration::from_secs(30))
-        .expect("the server starts")
+    wuerfelglueck::web::spawn(options).expect("the server starts")
 }
 
 fn agent(timeout: Option<Duration>) -> ureq::Agent {

@@ -2,8 +2,10 @@
 compared with). WUERFELGLUECK_BIN names another binary; without one, the tests that need it
 build it with cargo."""
 
+import contextlib
 import json
 import os
+import re
 import subprocess
 from pathlib import Path
 
@@ -18,11 +20,33 @@ def root() -> Path:
 
 
 @pytest.fixture(scope="session")
-def cli(root):
-    """Runs the CLI; returns a function args -> parsed JSON (raises on a non-zero exit)."""
-    binary = Path(os.environ.get("WUERFELGLUECK_BIN", root / "target" / "release" / "wuerfelglueck"))
-    if not binary.exists():
+def binary(root) -> Path:
+    """The release binary (WUERFELGLUECK_BIN, else target/release, built if missing)."""
+    path = Path(os.environ.get("WUERFELGLUECK_BIN", root / "target" / "release" / "wuerfelglueck"))
+    if not path.exists():
         subprocess.run(["cargo", "build", "--release"], cwd=root, check=True)
+    return path
+
+
+@contextlib.contextmanager
+def serving(binary: Path, *options: str):
+    """`wuerfelglueck serve` on an ephemeral port of 127.0.0.1 with `options`; yields its
+    address (`http://127.0.0.1:PORT`, read from the line it prints) and stops it after."""
+    process = subprocess.Popen([str(binary), "serve", "--bind", "127.0.0.1:0", *options],
+                               stderr=subprocess.PIPE, text=True)
+    try:
+        line = process.stderr.readline()
+        address = re.search(r"http://[0-9.:]+", line)
+        assert address, line
+        yield address.group(0)
+    finally:
+        process.terminate()
+        process.wait(timeout=10)
+
+
+@pytest.fixture(scope="session")
+def cli(root, binary):
+    """Runs the CLI; returns a function args -> parsed JSON (raises on a non-zero exit)."""
 
     def run(*args, expect_error=False):
         done = subprocess.run([str(binary), *map(str, args)], cwd=root,

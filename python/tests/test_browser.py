@@ -5,15 +5,14 @@ the advisor, review the game, show a search landscape. Screenshots go to target/
 Skipped without selenium, /usr/bin/chromium or /usr/bin/chromedriver (CI installs them)."""
 
 import json
-import os
 import re
-import subprocess
 import time
 import urllib.error
 import urllib.request
 from pathlib import Path
 
 import pytest
+from conftest import serving
 
 selenium = pytest.importorskip("selenium", reason="selenium is not installed")
 
@@ -34,21 +33,10 @@ DICE = ["1..6", "2..7", "1,1,1,6,6,6"]
 
 
 @pytest.fixture(scope="module")
-def server(root):
-    binary = Path(os.environ.get("WUERFELGLUECK_BIN", root / "target" / "release" / "wuerfelglueck"))
-    if not binary.exists():
-        subprocess.run(["cargo", "build", "--release"], cwd=root, check=True)
+def server(binary):
     # One job at a time: a cancelled job must free its slot for the next request.
-    process = subprocess.Popen([str(binary), "serve", "--bind", "127.0.0.1:0", "--max-jobs", "1"],
-                               stderr=subprocess.PIPE, text=True)
-    try:
-        line = process.stderr.readline()
-        address = re.search(r"http://[0-9.:]+", line)
-        assert address, line
-        yield address.group(0)
-    finally:
-        process.terminate()
-        process.wait(timeout=10)
+    with serving(binary, "--max-jobs", "1") as address:
+        yield address
 
 
 @pytest.fixture(scope="module")

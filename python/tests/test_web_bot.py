@@ -1,28 +1,15 @@
 """The book's example bot plays a whole game against a real `wuerfelglueck serve`."""
 
 import importlib.util
-import re
-import subprocess
 
 import pytest
+from conftest import serving
 
 
 @pytest.fixture()
-def server(cli, root):
-    import os
-    from pathlib import Path
-
-    binary = Path(os.environ.get("WUERFELGLUECK_BIN", root / "target" / "release" / "wuerfelglueck"))
-    process = subprocess.Popen([str(binary), "serve", "--bind", "127.0.0.1:0"],
-                               stderr=subprocess.PIPE, text=True)
-    try:
-        line = process.stderr.readline()
-        address = re.search(r"http://[0-9.:]+", line)
-        assert address, line
-        yield address.group(0)
-    finally:
-        process.terminate()
-        process.wait(timeout=10)
+def server(binary):
+    with serving(binary) as address:
+        yield address
 
 
 def test_the_example_bot_plays_a_game_to_its_end(root, server):

@@ -100,3 +100,23 @@ pub fn serve(
             .map_err(|e| crate::api::Error::failure(format!("server error: {e}")))
     })
 }
+
+/// Serves `options` on a thread of its own, for as long as the process runs (for tests and
+/// load tests in one process), and returns the address bound once it listens.
+pub fn spawn(options: ServeOptions) -> Result<SocketAddr, crate::api::Error> {
+    use crate::api::Error;
+    let (tx, rx) = std::sync::mpsc::channel();
+    std::thread::Builder::new()
+        .name("wuerfelglueck-serve".into())
+        .spawn(move || {
+            let ready = tx.clone();
+            if let Err(e) = serve(&options, |address| {
+                let _ = ready.send(Ok(address));
+            }) {
+                let _ = tx.send(Err(e));
+            }
+        })
+        .map_err(|e| Error::failure(format!("cannot start the server's thread: {e}")))?;
+    rx.recv()
+        .map_err(|_| Error::failure("the server's thread ended before it listened"))?
+}
