@@ -161,6 +161,18 @@ fn bad_requests_are_refused_with_a_message_and_the_right_status() {
             "threads",
         ),
         (
+            "/api/play",
+            json!({"a": "6", "b": "6", "max-rolls": 1_000_000_000_000u64}).to_string(),
+            400,
+            "max-rolls",
+        ),
+        (
+            "/api/games",
+            json!({"a": "6", "b": "6", "max_rolls": 1_000_000_000_000u64}).to_string(),
+            400,
+            "max-rolls",
+        ),
+        (
             "/api/search",
             json!({"faces": 6}).to_string(),
             404,

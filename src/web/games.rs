@@ -367,7 +367,9 @@ fn new_game(options: &GameOptions, max_memory: u64) -> Result<Game, crate::api::
 
 /// `POST /api/games`: a new game, played on to the client's first decision.
 async fn create(State(server): State<Arc<Server>>, body: Bytes) -> Result<Response, HttpError> {
-    let options: GameOptions = crate::api::from_map("games", &super::error::json_object(&body)?)?;
+    let request = super::error::json_object(&body)?;
+    super::limits::check_rolls(request.get("max-rolls").or(request.get("max_rolls")))?;
+    let options: GameOptions = crate::api::from_map("games", &request)?;
     let mut game = if options.opponent.trim() == "optimal" {
         // A solve: a job like any other, bounded in memory, time and number.
         let (memory, threads) = (server.limits.max_memory, server.limits.threads);

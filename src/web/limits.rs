@@ -10,6 +10,11 @@ use serde_json::{Map, Value};
 /// The largest request body read, in bytes (a dice list or a game move is far smaller).
 pub(crate) const MAX_BODY_BYTES: usize = 64 * 1024;
 
+/// The most rolls a game played here may have (`play`'s `max-rolls` and a game's): every
+/// roll is kept in the answer, so the cap bounds its size (about 200 bytes a roll) before
+/// anything is played.
+pub(crate) const MAX_ROLLS_HERE: u64 = 100_000;
+
 /// The commands served over HTTP: those whose work a bound on games, memory and time
 /// keeps small. (`search`, `converge` and the dice games run for minutes to hours.)
 pub const HTTP_COMMANDS: [&str; 6] = ["duel", "rank", "table", "solve", "advise", "play"];
@@ -135,6 +140,9 @@ impl Limits {
             })?;
             options.insert("die".into(), dice.into());
         }
+        if command == "play" {
+            check_rolls(options.get("max-rolls"))?;
+        }
         if let Some(games) = options.get("games") {
             match games.as_u64() {
                 Some(n) if n <= self.max_games => {}
@@ -177,5 +185,16 @@ impl Limits {
             options.insert("threads".into(), self.threads.into());
         }
         Ok(options)
+    }
+}
+
+/// Refuses a `max-rolls` above [`MAX_ROLLS_HERE`] (a value that is no whole number is left to
+/// the command's own check).
+pub(crate) fn check_rolls(max_rolls: Option<&Value>) -> Result<(), HttpError> {
+    match max_rolls.and_then(Value::as_u64) {
+        Some(n) if n > MAX_ROLLS_HERE => Err(HttpError::bad_request(format!(
+            "max-rolls {n}: at most {MAX_ROLLS_HERE} rolls here (every roll is in the answer)"
+        ))),
+        _ => Ok(()),
     }
 }
