@@ -13,6 +13,7 @@ pub mod dice_search;
 pub mod exact;
 pub mod experiments;
 pub mod fixpoint;
+pub mod learn;
 pub mod pig;
 pub mod rank;
 pub mod report;

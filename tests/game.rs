@@ -483,7 +483,7 @@ fn simulation_with_the_optimal_tables_agrees_with_the_exact_figures() {
     let other = die("2..7");
     let refused = Matchup::with_strategies(&r, [&a, &other], pair.clone(), 10_000).unwrap_err();
     assert!(
-        matches!(refused, MatchupError::TableForAnotherGame { player: 0, .. }),
+        matches!(refused, MatchupError::NotForThisGame { player: 0, .. }),
         "{refused}"
     );
     let other_board = rules("20/10/2/2", "choice");

@@ -147,9 +147,7 @@ pub fn advise(settings: &AdviseSettings, progress: &dyn Progress) -> Result<Advi
                 let sa = parse("--strategy-a", &s.strategies[0])?;
                 let sb = parse("--strategy-b", &s.strategies[1])?;
                 for st in [&sa, &sb] {
-                    if let Strategy::Table(t) = st {
-                        t.check_game(rules, [a, b]).map_err(Error::input)?;
-                    }
+                    st.check_game(rules, [a, b]).map_err(Error::input)?;
                 }
                 let moves = advise_simulated(
                     rules,

@@ -22,6 +22,7 @@ pub mod rank;
 pub mod search;
 pub mod solve;
 pub mod table;
+pub mod train;
 pub mod wubbel;
 
 pub use advise::{AdviseOptions, AdviseSettings, advise};
@@ -34,6 +35,7 @@ pub use rank::{RankOptions, RankOutput, RankSettings, Ranked, rank};
 pub use search::{SearchOptions, SearchSettings, Searched, search};
 pub use solve::{SolveOptions, SolveSettings, solve};
 pub use table::{TableOptions, TableSettings, table};
+pub use train::{TrainOptions, TrainSettings, train};
 pub use wubbel::{Variant, WubbelOptions, WubbelSettings, Wubbelled, wubbel};
 
 use crate::report::{OutputFile, PlotError};

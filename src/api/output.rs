@@ -49,8 +49,9 @@ impl Output {
 }
 
 /// The commands [`execute`] runs, by their command-line names.
-pub const COMMANDS: [&str; 10] = [
+pub const COMMANDS: [&str; 11] = [
     "duel", "table", "solve", "rank", "advise", "play", "wubbel", "pig", "converge", "search",
+    "train",
 ];
 
 /// Runs `command` with `options` (option names to values, read as [`from_map`] reads them,
@@ -113,6 +114,10 @@ pub fn execute(
                 report,
                 plot: searched.plot,
             })
+        }
+        "train" => {
+            let settings = TrainSettings::new(&from_map(command, options)?)?;
+            Output::of(&train(&settings, progress)?)
         }
         _ => Err(Error::input(format!(
             "unknown command '{command}': expected one of {}",

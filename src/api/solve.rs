@@ -386,14 +386,13 @@ fn fixed_strategy(
     let strategy: Strategy = text.parse().map_err(|e| match e {
         // Only a name can be unknown; here `optimal` is one more.
         crate::strategy::StrategyError::Unknown(given) => Error::input(format!(
-            "{option}: unknown strategy {given}: expected optimal, one of {} (or table:FILE)",
+            "{option}: unknown strategy {given}: expected optimal, one of {} (or table:FILE, strong:FILE)",
             crate::strategy::STRATEGY_NAMES.join(", ")
         )),
         e => Error::input(format!("{option}: {e}")),
     })?;
-    if let Strategy::Table(t) = &strategy {
-        t.check_game(rules, dice)
-            .map_err(|e| Error::input(format!("{option}: {e}")))?;
-    }
+    strategy
+        .check_game(rules, dice)
+        .map_err(|e| Error::input(format!("{option}: {e}")))?;
     Ok(strategy)
 }

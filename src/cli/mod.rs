@@ -13,6 +13,7 @@ pub mod search;
 pub mod serve;
 pub mod solve;
 pub mod table;
+pub mod train;
 pub mod wubbel;
 
 /// The library's options and checks, and the terminal's progress, as the subcommands use
@@ -57,6 +58,8 @@ pub enum Command {
     Converge(converge::ConvergeArgs),
     /// Search a family of dice (e.g. all six-sided dice with faces 1..6) for the best die.
     Search(search::SearchArgs),
+    /// Train a strong player (under --profile choice) by self-play and write its player file.
+    Train(train::TrainArgs),
     /// Serve the web app and the HTTP API: pages for the dice and the board, games for bots.
     Serve(serve::ServeArgs),
 }
@@ -108,6 +111,7 @@ pub fn run(cli: Cli, out: &mut dyn std::io::Write) -> Result<(), CliError> {
         | Command::Play(_)
         | Command::Wubbel(_)
         | Command::Pig(_)
+        | Command::Train(_)
         | Command::Serve(_) => None,
     };
     common::check_threads(threads)?;
@@ -122,6 +126,7 @@ pub fn run(cli: Cli, out: &mut dyn std::io::Write) -> Result<(), CliError> {
         Command::Pig(args) => wubbel::run_pig(args, out),
         Command::Converge(args) => converge::run(args, out),
         Command::Search(args) => search::run(args, out),
+        Command::Train(args) => train::run(args, out),
         Command::Serve(args) => serve::run(args),
     }
 }

@@ -95,9 +95,10 @@ pub enum MatchupError {
         /// The player (0 = die A) given the strategy.
         player: Player,
     },
-    /// A `table:FILE` strategy was solved for another game (board, profile or dice): its
-    /// moves would not be the optimal ones here, so it is refused rather than played.
-    TableForAnotherGame {
+    /// A `table:FILE` strategy was solved for another game (board, profile or dice), or a
+    /// `strong` player trained for another board or profile: its moves would not be the
+    /// ones it was made for, so it is refused rather than played.
+    NotForThisGame {
         /// The player (0 = die A) given the strategy.
         player: Player,
         /// What differs.
@@ -119,7 +120,7 @@ impl std::fmt::Display for MatchupError {
                  it rule 3 fixes every move (the frontmost piece that can move)",
                 ["A", "B"][*player]
             ),
-            MatchupError::TableForAnotherGame { player, why } => {
+            MatchupError::NotForThisGame { player, why } => {
                 write!(f, "die {}'s strategy: {why}", ["A", "B"][*player])
             }
         }
@@ -169,7 +170,8 @@ impl<'a> Matchup<'a> {
     ///
     /// Each strategy is resolved against the other player's die ([`Strategy::against`]:
     /// `safe` measures threats with it). Refuses a strategy other than `frontmost` unless
-    /// the profile has `choice`, and a `table:FILE` policy solved for another game.
+    /// the profile has `choice`, and a `table:FILE` policy or `strong` player made for another
+    /// game.
     pub fn playing(self, strategies: [Strategy; 2]) -> Result<Self, MatchupError> {
         if let Some(player) = (0..2).find(|&p| !strategies[p].is_frontmost())
             && !self.rules.profile().choice
@@ -177,11 +179,9 @@ impl<'a> Matchup<'a> {
             return Err(MatchupError::StrategyNeedsChoice { player });
         }
         for (player, strategy) in strategies.iter().enumerate() {
-            if let Strategy::Table(table) = strategy {
-                table
-                    .check_game(self.rules, self.dice)
-                    .map_err(|why| MatchupError::TableForAnotherGame { player, why })?;
-            }
+            strategy
+                .check_game(self.rules, self.dice)
+                .map_err(|why| MatchupError::NotForThisGame { player, why })?;
         }
         Ok(Matchup {
             rules_pick: strategies.iter().all(Strategy::is_frontmost)

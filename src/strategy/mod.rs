@@ -17,9 +17,12 @@
 //! [`Matchup::new`](crate::sim::Matchup::new) does so for both players, so the simulator and
 //! the commands never see an unresolved `safe`. Every other strategy ignores the dice.
 
+pub mod network;
+pub mod strong;
 mod table;
 mod threats;
 
+pub use strong::{Strong, StrongPlayer};
 pub use table::MoveTable;
 
 pub use threats::Threats;
@@ -64,10 +67,22 @@ pub enum Strategy {
     /// --profile choice --policy-out FILE`), read and validated when parsed; playable only
     /// in the game it was solved for ([`MoveTable::check_game`]).
     Table(std::sync::Arc<dyn MoveTable>),
+    /// `strong` (the players shipped with the library, one per board) or `strong:FILE` (a
+    /// player file written by `train`): the learned player of [`strong`], which plays the
+    /// legal move whose next position its trained evaluator values highest. Playable only
+    /// in a game a player was trained for ([`Strong::check_game`]).
+    Strong(Arc<Strong>),
 }
 
 /// The strategy names [`Strategy::from_str`](std::str::FromStr) accepts.
-pub const STRATEGY_NAMES: [&str; 5] = ["frontmost", "rearmost", "capture", "safe", "random"];
+pub const STRATEGY_NAMES: [&str; 6] = [
+    "frontmost",
+    "rearmost",
+    "capture",
+    "safe",
+    "random",
+    "strong",
+];
 
 /// Why a strategy name was rejected.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -77,6 +92,9 @@ pub enum StrategyError {
     /// `table:FILE`: the policy file could not be read or is not valid; holds the file name
     /// (a short, escaped excerpt) and what is wrong.
     Table(String, String),
+    /// `strong:FILE`: the player file could not be read or is not valid; holds the file
+    /// name (a short, escaped excerpt) and what is wrong.
+    Strong(String, String),
 }
 
 impl fmt::Display for StrategyError {
@@ -84,10 +102,11 @@ impl fmt::Display for StrategyError {
         match self {
             StrategyError::Unknown(given) => write!(
                 f,
-                "unknown strategy {given}: expected one of {} (or table:FILE)",
+                "unknown strategy {given}: expected one of {} (or table:FILE, strong:FILE)",
                 STRATEGY_NAMES.join(", ")
             ),
             StrategyError::Table(file, why) => write!(f, "strategy table:{file}: {why}"),
+            StrategyError::Strong(file, why) => write!(f, "strategy strong:{file}: {why}"),
         }
     }
 }
@@ -111,12 +130,20 @@ pub fn parse_with(s: &str, load_table: &LoadTable) -> Result<Strategy, StrategyE
         "capture" => Ok(Strategy::Capture),
         "safe" => Ok(Strategy::Safe(Threats::unresolved())),
         "random" => Ok(Strategy::Random),
-        _ => match s.trim().strip_prefix("table:") {
-            Some(file) => load_table(Path::new(file))
-                .map(Strategy::Table)
-                .map_err(|e| StrategyError::Table(excerpt(file), e)),
-            None => Err(StrategyError::Unknown(excerpt(s))),
-        },
+        "strong" => Ok(Strategy::Strong(Strong::shipped())),
+        _ => {
+            if let Some(file) = s.trim().strip_prefix("table:") {
+                load_table(Path::new(file))
+                    .map(Strategy::Table)
+                    .map_err(|e| StrategyError::Table(excerpt(file), e))
+            } else if let Some(file) = s.trim().strip_prefix("strong:") {
+                Strong::from_file(Path::new(file))
+                    .map(|player| Strategy::Strong(Arc::new(player)))
+                    .map_err(|e| StrategyError::Strong(excerpt(file), e))
+            } else {
+                Err(StrategyError::Unknown(excerpt(s)))
+            }
+        }
     }
 }
 
@@ -151,8 +178,23 @@ impl Strategy {
             Strategy::Safe(_) => "safe",
             Strategy::Random => "random",
             Strategy::Table(t) => return format!("table:{}", t.path().display()),
+            Strategy::Strong(s) => match s.path() {
+                Some(path) => return format!("strong:{}", path.display()),
+                None => "strong",
+            },
         }
         .to_string()
+    }
+
+    /// Refuses a game the strategy cannot play: a `table:FILE` policy solved for another game
+    /// ([`MoveTable::check_game`]), a `strong` player trained for another board or profile
+    /// ([`Strong::check_game`]). Every other strategy plays any game.
+    pub fn check_game(&self, rules: &Rules, dice: [&Die; 2]) -> Result<(), String> {
+        match self {
+            Strategy::Table(t) => t.check_game(rules, dice),
+            Strategy::Strong(s) => s.check_game(rules),
+            _ => Ok(()),
+        }
     }
 
     /// Whether the strategy's pick depends on the position alone (`random` draws).
@@ -180,7 +222,8 @@ impl Strategy {
     ///
     /// # Panics
     /// On a [`Strategy::Safe`] not resolved with [`Strategy::against`] (a programming
-    /// error: its pick would depend on a die nobody gave it).
+    /// error: its pick would depend on a die nobody gave it), and on a [`Strategy::Strong`]
+    /// in a game it was not trained for (check with [`Strategy::check_game`] first).
     #[inline]
     pub fn choose<R: rand::Rng + ?Sized>(
         &self,
@@ -214,6 +257,10 @@ impl Strategy {
                 })
             }
             Strategy::Table(t) => t.choose(own, other, mover, legal),
+            Strategy::Strong(s) => s
+                .for_game(rules)
+                .expect("Strategy::Strong is checked with Strategy::check_game before it chooses")
+                .choose(rules, own, other, mover, legal),
             Strategy::Random => {
                 let pick = uniform_below(rng, legal.len() as u32);
                 legal.iter().nth(pick as usize)

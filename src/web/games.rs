@@ -324,11 +324,16 @@ fn new_game(options: &GameOptions, max_memory: u64) -> Result<Game, crate::api::
             .opponent
             .parse()
             .map_err(|e| Error::input(format!("--opponent: {e}")))?;
-        if matches!(strategy, Strategy::Table(_)) {
+        if matches!(strategy, Strategy::Table(_))
+            || matches!(&strategy, Strategy::Strong(s) if s.path().is_some())
+        {
             return Err(Error::input(
-                "--opponent: a table:FILE strategy reads a file, which the server does not do",
+                "--opponent: a table:FILE or strong:FILE strategy reads a file, which the server does not do",
             ));
         }
+        strategy
+            .check_game(&rules, [&a, &b])
+            .map_err(|e| Error::input(format!("--opponent: {e}")))?;
         strategy
     };
     let mut strategies = [Strategy::Frontmost, Strategy::Frontmost];

@@ -119,10 +119,12 @@ impl Limits {
         }
         for key in ["strategy", "strategy-a", "strategy-b"] {
             if let Some(Value::String(s)) = options.get(key)
-                && s.trim_start().starts_with("table:")
+                && let Some(kind) = ["table:", "strong:"]
+                    .into_iter()
+                    .find(|prefix| s.trim_start().starts_with(prefix))
             {
                 return Err(HttpError::bad_request(format!(
-                    "{key} {s}: refused here (a table:FILE strategy reads a file)"
+                    "{key} {s}: refused here (a {kind}FILE strategy reads a file)"
                 )));
             }
         }

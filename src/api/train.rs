@@ -1,0 +1,211 @@
+//! `train`: trains a `strong` player by self-play and writes its player file.
+
+use super::options::{RulesOptions, parse_die};
+use super::{Error, Progress, plot_error};
+use crate::learn::{TrainSettings as Run, TrainingCounts, train as self_play};
+use crate::report::{CsvTable, Format, OutputFile, Report};
+use crate::strategy::network::MAX_HIDDEN;
+use clap::Args;
+use std::io::{self, Write};
+use std::path::PathBuf;
+use std::time::Instant;
+
+/// The options of `train`.
+#[derive(Args, Debug, Clone)]
+pub struct TrainOptions {
+    /// The player file to write (refused if it exists, unless --overwrite is given).
+    #[arg(long, value_name = "FILE.json")]
+    pub out: PathBuf,
+    /// Allow --out to replace an existing file.
+    #[arg(long)]
+    pub overwrite: bool,
+    /// Games of self-play.
+    #[arg(long, default_value_t = 1_000_000)]
+    pub games: u64,
+    /// Seed of the training (initial weights and every roll).
+    #[arg(long, default_value_t = 1)]
+    pub seed: u64,
+    /// Hidden units of the network.
+    #[arg(long, default_value_t = 64)]
+    pub hidden: usize,
+    /// Step size at the first and at the last game, lowered linearly in between.
+    #[arg(long, value_name = "FIRST,LAST", default_value = "0.02,0.002")]
+    pub rate: String,
+    /// The λ of the TD(λ) returns, from 0 (TD(0)) to 1 (the game's result).
+    #[arg(long, default_value_t = 0.7)]
+    pub lambda: f32,
+    /// The die both sides roll in training.
+    #[arg(long, value_name = "FACES", default_value = "1..6")]
+    pub die: String,
+    /// A game reaching this many rolls is abandoned.
+    #[arg(long = "max-rolls", default_value_t = 10_000)]
+    pub max_rolls: u64,
+    /// Board and rule profile (default profile: `choice`).
+    #[command(flatten)]
+    pub rules: RulesOptions,
+}
+
+/// `train`'s options, checked.
+#[derive(Debug, Clone)]
+pub struct TrainSettings {
+    run: Run,
+    out: OutputFile,
+}
+
+impl TrainSettings {
+    /// Checks the options: a profile with `choice`, a hidden layer of 1 to [`MAX_HIDDEN`]
+    /// units, at least one game and one roll, positive finite step sizes, and a file that
+    /// may be written.
+    pub fn new(options: &TrainOptions) -> Result<TrainSettings, Error> {
+        let rules = options.rules.rules_with_default_profile("choice")?;
+        if !rules.profile().choice {
+            return Err(Error::input(format!(
+                "--profile {}: a player is trained for a game with choices: expected choice or choice+capture-duty",
+                rules.profile()
+            )));
+        }
+        if !(1..=MAX_HIDDEN).contains(&options.hidden) {
+            return Err(Error::input(format!(
+                "--hidden {}: expected 1 to {MAX_HIDDEN} units",
+                options.hidden
+            )));
+        }
+        if options.games == 0 {
+            return Err(Error::input("--games 0: expected at least 1 game"));
+        }
+        if options.max_rolls == 0 {
+            return Err(Error::input("--max-rolls 0: expected at least 1 roll"));
+        }
+        let rate = parse_rates(&options.rate)?;
+        if !(0.0..=1.0).contains(&options.lambda) {
+            return Err(Error::input(format!(
+                "--lambda {}: expected a number from 0 to 1",
+                options.lambda
+            )));
+        }
+        let die = parse_die("--die", &options.die)?;
+        let out = OutputFile::check(&options.out, options.overwrite).map_err(plot_error)?;
+        let mut command = format!(
+            "wuerfelglueck train --track {} --offset {} --pieces {} --goal-fields {} --profile {} \
+             --games {} --seed {} --hidden {} --rate {},{} --lambda {} --die {} --max-rolls {}",
+            rules.board().track_len(),
+            rules.board().offset(),
+            rules.board().pieces(),
+            rules.board().goal_len(),
+            rules.profile(),
+            options.games,
+            options.seed,
+            options.hidden,
+            rate[0],
+            rate[1],
+            options.lambda,
+            die,
+            options.max_rolls
+        );
+        command.push_str(" --out FILE");
+        Ok(TrainSettings {
+            run: Run {
+                rules,
+                die,
+                hidden: options.hidden,
+                games: options.games,
+                seed: options.seed,
+                rate,
+                lambda: options.lambda,
+                max_rolls: options.max_rolls,
+                command,
+            },
+            out,
+        })
+    }
+}
+
+fn parse_rates(text: &str) -> Result<[f32; 2], Error> {
+    let bad = || {
+        Error::input(format!(
+            "--rate {}: expected FIRST,LAST, two step sizes above 0 and at most 1, e.g. 0.02,0.002",
+            crate::dice::excerpt(text)
+        ))
+    };
+    let (first, last) = text.split_once(',').ok_or_else(bad)?;
+    let parse = |t: &str| -> Result<f32, Error> {
+        let x: f32 = t.trim().parse().map_err(|_| bad())?;
+        if x.is_finite() && x > 0.0 && x <= 1.0 {
+            Ok(x)
+        } else {
+            Err(bad())
+        }
+    };
+    Ok([parse(first)?, parse(last)?])
+}
+
+/// What `train` reports.
+#[derive(Debug, Clone, serde::Serialize)]
+pub struct TrainReport {
+    /// The board trained for.
+    pub board: String,
+    /// The profile trained for.
+    pub profile: String,
+    /// The file written.
+    pub file: String,
+    /// The file's checksum.
+    pub checksum: String,
+    /// Games of self-play asked for.
+    pub games: u64,
+    /// Seed.
+    pub seed: u64,
+    /// Hidden units.
+    pub hidden: usize,
+    /// What the games did.
+    pub counts: TrainingCounts,
+    /// Wall-clock seconds of the training.
+    pub seconds: f64,
+}
+
+impl Report for TrainReport {
+    const FORMATS: &'static [Format] = &[Format::Table, Format::Json];
+
+    fn write_table(&self, out: &mut dyn Write) -> io::Result<()> {
+        writeln!(
+            out,
+            "trained a strong player for board {} with profile {}: {} games of self-play (seed {}, {} hidden units) in {:.1} s",
+            self.board, self.profile, self.games, self.seed, self.hidden, self.seconds
+        )?;
+        writeln!(
+            out,
+            "  {} games finished, {} abandoned at the roll cap, {} rolls, {} decisions among two or more moves",
+            self.counts.games_finished,
+            self.counts.games_capped,
+            self.counts.rolls,
+            self.counts.decisions
+        )?;
+        writeln!(out, "written to {} ({})", self.file, self.checksum)
+    }
+
+    fn csv(&self) -> Option<CsvTable> {
+        None
+    }
+}
+
+/// Trains the player and writes its file.
+pub fn train(settings: &TrainSettings, progress: &dyn Progress) -> Result<TrainReport, Error> {
+    let started = Instant::now();
+    let (player, counts) = self_play(&settings.run, progress)?;
+    let seconds = started.elapsed().as_secs_f64();
+    let text = player.to_json();
+    // Read back what is written: the file must load as it will be loaded when played.
+    let checked = crate::strategy::StrongPlayer::from_json(&text)
+        .map_err(|e| Error::input(format!("the trained player does not read back: {e}")))?;
+    settings.out.write(&text).map_err(plot_error)?;
+    Ok(TrainReport {
+        board: checked.board().to_string(),
+        profile: checked.profile().to_string(),
+        file: settings.out.path().display().to_string(),
+        checksum: checked.checksum(),
+        games: settings.run.games,
+        seed: settings.run.seed,
+        hidden: settings.run.hidden,
+        counts,
+        seconds,
+    })
+}

@@ -1,0 +1,202 @@
+//! Training the `strong` player: temporal-difference learning by self-play.
+//!
+//! The evaluator ([`crate::strategy::network`]) estimates, for a position before a roll, the
+//! mover's P(win) - P(loss). Both sides play the move whose next position the evaluator
+//! values highest (the dice supply the exploration). When a game ends, the value of every
+//! position in it is moved towards its λ-return (Sutton and Barto, *Reinforcement
+//! Learning*, 2nd ed., section 12.1, the offline λ-return algorithm): the mix, with weights
+//! `1 - λ` and `λ`, of the next position's value and the λ-return of the next position,
+//! each from the mover's side (negated when the turn passes), and 1 after the winning roll.
+//! `λ = 0` is TD(0); the values used are those the evaluator gave while the game was
+//! played. The step size falls linearly from its first to its last value over the games.
+//!
+//! One game after another on one thread, from one seeded stream: the same settings give
+//! the same parameters, bit for bit.
+
+use crate::api::{Error, Progress};
+use crate::dice::Die;
+use crate::rules::Rules;
+use crate::sim::GameRng;
+use crate::strategy::StrongPlayer;
+use crate::strategy::network::{Encoder, Evaluator, Network};
+use crate::strategy::strong::Training;
+use rand::SeedableRng;
+use std::sync::atomic::Ordering;
+
+/// Games between two looks at the cancel flag and two progress reports.
+const CHUNK: u64 = 1_000;
+
+/// What a training run does.
+#[derive(Clone, Debug)]
+pub struct TrainSettings {
+    /// The game (board and profile; the profile must have `choice`).
+    pub rules: Rules,
+    /// The die both sides roll.
+    pub die: Die,
+    /// Hidden units of the network.
+    pub hidden: usize,
+    /// Games of self-play.
+    pub games: u64,
+    /// Seed of the random stream (weights and rolls).
+    pub seed: u64,
+    /// Step size at the first game and at the last.
+    pub rate: [f32; 2],
+    /// The λ of the λ-returns, in [0, 1].
+    pub lambda: f32,
+    /// A game reaching this many rolls is abandoned (no update from its end).
+    pub max_rolls: u64,
+    /// The command line that gives these settings, stored in the player file.
+    pub command: String,
+}
+
+/// What a training run reports besides the player.
+#[derive(Clone, Debug, Default, serde::Serialize)]
+pub struct TrainingCounts {
+    /// Games played to the end.
+    pub games_finished: u64,
+    /// Games abandoned at the roll cap.
+    pub games_capped: u64,
+    /// Rolls played (each one update).
+    pub rolls: u64,
+    /// Decisions among at least two moves.
+    pub decisions: u64,
+    /// Games won by the side that moved first.
+    pub first_player_wins: u64,
+}
+
+/// Trains a player by self-play; see the module docs.
+pub fn train(
+    settings: &TrainSettings,
+    progress: &dyn Progress,
+) -> Result<(StrongPlayer, TrainingCounts), Error> {
+    let rules = &settings.rules;
+    let encoder = Encoder::new(rules);
+    let mut rng = GameRng::seed_from_u64(settings.seed);
+    let network = Network::random(encoder.inputs(), settings.hidden, &mut rng);
+    let mut evaluator = Evaluator { encoder, network };
+    let mut counts = TrainingCounts::default();
+    let cancel = progress.cancel_flag();
+    progress.begin("self-play", Some(settings.games));
+    let [first_rate, last_rate] = settings.rate;
+    let mut reported = 0;
+    let mut steps = Vec::new();
+    for game in 0..settings.games {
+        if game % CHUNK == 0 && game > 0 {
+            progress.games(game - reported);
+            reported = game;
+            if cancel.as_ref().is_some_and(|c| c.load(Ordering::Relaxed)) {
+                return Err(Error::cancelled());
+            }
+        }
+        let done = game as f32 / settings.games as f32;
+        let rate = first_rate + (last_rate - first_rate) * done;
+        play_and_learn(
+            &mut evaluator,
+            settings,
+            rate,
+            (game % 2) as usize,
+            &mut rng,
+            &mut counts,
+            &mut steps,
+        );
+    }
+    progress.games(settings.games - reported);
+    let training = Training {
+        method: format!(
+            "TD(lambda = {}) self-play (offline lambda-returns), greedy on the next position's value, {} hidden clipped linear units",
+            settings.lambda, settings.hidden
+        ),
+        die: settings.die.to_string(),
+        games: settings.games,
+        seed: settings.seed,
+        rate: settings.rate,
+        command: settings.command.clone(),
+    };
+    let player = StrongPlayer::new(rules, evaluator.network, training)
+        .map_err(|e| Error::input(format!("training: {e}")))?;
+    Ok((player, counts))
+}
+
+/// One roll of a game, as the λ-returns need it.
+struct Step {
+    /// The position before the roll.
+    features: crate::strategy::network::Features,
+    /// The value of the next position from this roll's mover's side (1 after a win).
+    next_value: f32,
+    /// 1 if the next roll is the same player's, -1 if the turn passed, 0 after a win.
+    continues: f32,
+}
+
+/// One game of self-play from the opening with `first` to move, then the updates.
+#[allow(clippy::too_many_arguments)]
+fn play_and_learn(
+    evaluator: &mut Evaluator,
+    settings: &TrainSettings,
+    rate: f32,
+    first: usize,
+    rng: &mut GameRng,
+    counts: &mut TrainingCounts,
+    steps: &mut Vec<Step>,
+) {
+    let rules = &settings.rules;
+    let (mut own, mut other, mut mover) = (1u64, 1u64, first);
+    steps.clear();
+    let mut finished = false;
+    for _ in 0..settings.max_rolls {
+        let face = settings.die.roll(rng);
+        let legal = rules.legal_moves(own, other, mover, face);
+        if legal.len() >= 2 {
+            counts.decisions += 1;
+        }
+        let movement = evaluator.best_move(rules, own, other, mover, &legal);
+        let turn = rules.roll_with_move(own, other, mover, 0, face, movement);
+        counts.rolls += 1;
+        let features = evaluator.encoder.encode(rules, own, other, mover);
+        let (next_value, continues) = if turn.won {
+            (1.0, 0.0)
+        } else if turn.passes {
+            (-evaluator.value(rules, turn.other, turn.own, 1 - mover), -1.0)
+        } else {
+            (evaluator.value(rules, turn.own, turn.other, mover), 1.0)
+        };
+        steps.push(Step {
+            features,
+            next_value,
+            continues,
+        });
+        if turn.won {
+            counts.games_finished += 1;
+            counts.first_player_wins += u64::from(mover == first);
+            finished = true;
+            break;
+        }
+        if turn.passes {
+            (own, other, mover) = (turn.other, turn.own, 1 - mover);
+        } else {
+            (own, other) = (turn.own, turn.other);
+        }
+    }
+    if !finished {
+        // Abandoned at the roll cap: its last positions have no return to learn from.
+        counts.games_capped += 1;
+        return;
+    }
+    // The λ-returns, from the winning roll back to the first.
+    let lambda = settings.lambda;
+    let mut later = 0.0f32;
+    let mut targets = Vec::with_capacity(steps.len());
+    for step in steps.iter().rev() {
+        let target = if step.continues == 0.0 {
+            step.next_value
+        } else {
+            (1.0 - lambda) * step.next_value + lambda * step.continues * later
+        };
+        targets.push(target);
+        later = target;
+    }
+    for (step, target) in steps.iter().zip(targets.iter().rev()) {
+        evaluator
+            .network
+            .step_towards(&step.features, *target, rate);
+    }
+}

@@ -1,0 +1,471 @@
+//! The position evaluator behind `strong`: features of a position and a small neural network
+//! that maps them to a value, with the gradient step its training needs.
+//!
+//! # What is evaluated
+//! A position *before a roll*, seen from the player about to roll (the *mover*): its pieces
+//! `own`, the opponent's pieces `other` (each in its owner's numbering). The value is an
+//! estimate of P(mover wins) - P(opponent wins), in [-1, 1], the quantity the two-player
+//! game under `choice` is played for (a never-ending game counts 0).
+//!
+//! # Features
+//! For each side (mover first, opponent second), in that side's own numbering:
+//! - one input per field (track and goal), 1 where a piece of the side stands;
+//! - the number of its pieces waiting in `B`, one-hot (0 ..= pieces);
+//! - the number of its track pieces the other side could hit with one roll of an ordinary
+//!   die 1..6 (the `safe` strategy's [`Threats`]), one-hot (0 ..= pieces);
+//! - its race: the fields its pieces still have to go (a waiting piece counts the whole way
+//!   from `B`), divided by that distance for all pieces at home.
+//!
+//! and, for the contact between the sides, for each distance `d` in 1 ..= [`CONTACT`]:
+//! how many of the mover's pieces stand `d` fields ahead of an opponent piece (which could
+//! hit them), and how many opponent pieces stand `d` fields ahead of a mover's piece,
+//! counted in the direction the hitting piece moves and never past its last track field;
+//! and for each side whether one of its pieces stands on the other side's start field
+//! while the other side has a piece waiting (a 6 hits it).
+//!
+//! The binary inputs are few (at most `2 * (pieces + 3)` are 1) and the counted inputs
+//! mostly 0, so the first layer is a sum of a few weight rows, not a matrix product.
+//!
+//! # Network
+//! One hidden layer of clipped linear units (`min(max(x, 0), 1)`, cheap and bounded) and a
+//! `tanh` output: `v = tanh(b2 + w2 . clip(b1 + W1 x))`.
+
+use super::Threats;
+use crate::dice::Die;
+use crate::rules::{Player, Rules};
+
+/// The largest hidden layer a player file may have (the evaluator's buffers are this long).
+pub const MAX_HIDDEN: usize = 256;
+
+/// The largest number of inputs that are 1 in one position: fields, waiting, threatened
+/// count and the start-field hit per side, for at most 32 pieces each.
+const MAX_ACTIVE: usize = 2 * (32 + 3);
+
+/// The longest distance between two pieces the contact inputs count.
+pub const CONTACT: u32 = 12;
+
+/// Inputs with a value other than 0 or 1: the two race inputs and the contact counts.
+const MAX_VALUED: usize = 2 + 2 * CONTACT as usize;
+
+/// The name of the feature set, stored in player files so that a file made for other
+/// features is refused.
+pub const FEATURES: &str = "fields+waiting+threatened+race+contact/2";
+
+/// The inputs of one position: the indices of the binary inputs that are 1, and the other
+/// inputs that are not 0 with their values.
+#[derive(Clone, Copy, Debug)]
+pub struct Features {
+    active: [u16; MAX_ACTIVE],
+    len: usize,
+    valued: [(u16, f32); MAX_VALUED],
+    valued_len: usize,
+}
+
+impl Features {
+    /// The indices of the binary inputs that are 1.
+    pub fn active(&self) -> &[u16] {
+        &self.active[..self.len]
+    }
+
+    /// The inputs of other values that are not 0, with their values.
+    pub fn valued(&self) -> &[(u16, f32)] {
+        &self.valued[..self.valued_len]
+    }
+
+    fn push(&mut self, index: usize) {
+        self.active[self.len] = index as u16;
+        self.len += 1;
+    }
+
+    fn add(&mut self, index: usize, value: f32) {
+        if let Some(slot) = self.valued().iter().position(|&(i, _)| i as usize == index) {
+            self.valued[slot].1 += value;
+        } else {
+            self.valued[self.valued_len] = (index as u16, value);
+            self.valued_len += 1;
+        }
+    }
+}
+
+/// Turns positions of one board into [`Features`].
+#[derive(Clone, Debug)]
+pub struct Encoder {
+    fields: u32,
+    track: u32,
+    pieces: u32,
+    /// Binary inputs of one side (fields, waiting one-hot, threatened one-hot, start hit).
+    per_side: usize,
+    /// The reach of an ordinary die: what "threatened" means in the features.
+    reach: Threats,
+}
+
+impl Encoder {
+    /// The encoder for the board of `rules`.
+    pub fn new(rules: &Rules) -> Encoder {
+        let board = rules.board();
+        let fields = board.fields();
+        let pieces = board.pieces();
+        Encoder {
+            fields,
+            track: board.track_len(),
+            pieces,
+            per_side: (fields + 2 * (pieces + 1) + 1) as usize,
+            reach: Threats::of_die(&Die::standard()),
+        }
+    }
+
+    /// Number of inputs: both sides' binary inputs, the two race inputs, the contact
+    /// counts (mover's pieces in reach, then the opponent's).
+    pub fn inputs(&self) -> usize {
+        2 * self.per_side + MAX_VALUED
+    }
+
+    /// The features of the position `own` (the mover's pieces) against `other`.
+    #[inline]
+    pub fn encode(&self, rules: &Rules, own: u64, other: u64, mover: Player) -> Features {
+        let mut f = Features {
+            active: [0; MAX_ACTIVE],
+            len: 0,
+            valued: [(0, 0.0); MAX_VALUED],
+            valued_len: 0,
+        };
+        let board = rules.board();
+        let race_base = 2 * self.per_side;
+        let contact_base = race_base + 2;
+        let sides = [(own, other, mover), (other, own, 1 - mover)];
+        for (side, &(mine, theirs, owner)) in sides.iter().enumerate() {
+            let base = side * self.per_side;
+            let mut rest = mine;
+            let mut to_go = 0u32;
+            while rest != 0 {
+                let field = rest.trailing_zeros();
+                rest &= rest - 1;
+                f.push(base + field as usize);
+                to_go += self.fields - 1 - field;
+            }
+            let waiting = self.pieces - mine.count_ones();
+            to_go += waiting * self.fields;
+            f.push(base + (self.fields + waiting) as usize);
+            let threatened = self.reach.threatened(rules, mine, theirs, owner);
+            f.push(base + (self.fields + self.pieces + 1 + threatened) as usize);
+            // A piece of this side on the other side's start field, the other side waiting.
+            let on_their_start = board.track_in_other_view(owner, mine) & 1 != 0;
+            if on_their_start && theirs.count_ones() < self.pieces {
+                f.push(base + (self.fields + 2 * (self.pieces + 1)) as usize);
+            }
+            f.add(
+                race_base + side,
+                to_go as f32 / (self.pieces * self.fields) as f32,
+            );
+            // This side's track pieces `d` fields ahead of a piece of the other side, in
+            // the other side's numbering (its pieces move up its own numbers).
+            let targets = board.track_in_other_view(owner, mine);
+            let mut hunters = theirs & board.track_mask();
+            while hunters != 0 {
+                let from = hunters.trailing_zeros();
+                hunters &= hunters - 1;
+                let mut ahead = (targets >> (from + 1)) & ((1u64 << CONTACT) - 1);
+                while ahead != 0 {
+                    let d = ahead.trailing_zeros();
+                    ahead &= ahead - 1;
+                    if from + 1 + d < self.track {
+                        f.add(contact_base + side * CONTACT as usize + d as usize, 1.0);
+                    }
+                }
+            }
+        }
+        f
+    }
+}
+
+/// The network's parameters.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Network {
+    inputs: usize,
+    hidden: usize,
+    /// `inputs` rows of `hidden` weights: row `i` is what input `i` adds to the hidden layer.
+    first: Vec<f32>,
+    first_bias: Vec<f32>,
+    second: Vec<f32>,
+    second_bias: f32,
+}
+
+/// The hidden layer's activations of one evaluation, kept for the gradient step.
+struct Activations {
+    sum: [f32; MAX_HIDDEN],
+    value: f32,
+}
+
+impl Network {
+    /// A network of `inputs` inputs and `hidden` hidden units with the given parameters;
+    /// `None` unless `1 <= hidden <= MAX_HIDDEN`, the lengths match and every number is
+    /// finite.
+    pub fn from_parts(
+        inputs: usize,
+        hidden: usize,
+        first: Vec<f32>,
+        first_bias: Vec<f32>,
+        second: Vec<f32>,
+        second_bias: f32,
+    ) -> Option<Network> {
+        let lengths_match = (1..=MAX_HIDDEN).contains(&hidden)
+            && inputs >= 1
+            && first.len() == inputs.checked_mul(hidden)?
+            && first_bias.len() == hidden
+            && second.len() == hidden;
+        let finite = first
+            .iter()
+            .chain(&first_bias)
+            .chain(&second)
+            .chain([&second_bias])
+            .all(|x| x.is_finite());
+        (lengths_match && finite).then_some(Network {
+            inputs,
+            hidden,
+            first,
+            first_bias,
+            second,
+            second_bias,
+        })
+    }
+
+    /// A network with small random weights drawn from `rng` (uniform in +-`scale`), hidden
+    /// biases slightly positive so that every unit starts in its linear range.
+    pub fn random<R: rand::Rng + ?Sized>(inputs: usize, hidden: usize, rng: &mut R) -> Network {
+        use rand::RngExt;
+        let mut draw = |scale: f32| (rng.random::<f32>() * 2.0 - 1.0) * scale;
+        let first = (0..inputs * hidden).map(|_| draw(0.1)).collect();
+        let first_bias = (0..hidden).map(|_| 0.1 + draw(0.05)).collect();
+        let second = (0..hidden).map(|_| draw(0.1)).collect();
+        Network {
+            inputs,
+            hidden,
+            first,
+            first_bias,
+            second,
+            second_bias: 0.0,
+        }
+    }
+
+    /// Number of inputs.
+    pub fn inputs(&self) -> usize {
+        self.inputs
+    }
+
+    /// Number of hidden units.
+    pub fn hidden(&self) -> usize {
+        self.hidden
+    }
+
+    /// Every parameter in a fixed order (first layer row by row, its biases, second layer,
+    /// its bias): what a player file stores and its checksum covers.
+    pub fn parts(&self) -> (&[f32], &[f32], &[f32], f32) {
+        (
+            &self.first,
+            &self.first_bias,
+            &self.second,
+            self.second_bias,
+        )
+    }
+
+    /// The value of a position with features `f`: P(mover wins) - P(opponent wins),
+    /// estimated, in (-1, 1).
+    #[inline]
+    pub fn value(&self, f: &Features) -> f32 {
+        self.forward(f).value
+    }
+
+    #[inline]
+    fn forward(&self, f: &Features) -> Activations {
+        let h = self.hidden;
+        let mut sum = [0.0f32; MAX_HIDDEN];
+        let sum_h = &mut sum[..h];
+        sum_h.copy_from_slice(&self.first_bias);
+        for &i in f.active() {
+            let row = &self.first[i as usize * h..(i as usize + 1) * h];
+            for (s, w) in sum_h.iter_mut().zip(row) {
+                *s += w;
+            }
+        }
+        for &(i, x) in f.valued() {
+            let row = &self.first[i as usize * h..(i as usize + 1) * h];
+            for (s, w) in sum_h.iter_mut().zip(row) {
+                *s += w * x;
+            }
+        }
+        let mut out = self.second_bias;
+        for (s, w) in sum_h.iter().zip(&self.second) {
+            out += w * s.clamp(0.0, 1.0);
+        }
+        Activations {
+            sum,
+            value: out.tanh(),
+        }
+    }
+
+    /// One gradient step of size `rate` moving the value of `f` towards `target` (squared
+    /// error); returns the value before the step.
+    pub fn step_towards(&mut self, f: &Features, target: f32, rate: f32) -> f32 {
+        let a = self.forward(f);
+        let h = self.hidden;
+        // d(error^2 / 2)/d(output sum), through the tanh.
+        let delta = (a.value - target) * (1.0 - a.value * a.value);
+        let step = rate * delta;
+        let mut hidden_delta = [0.0f32; MAX_HIDDEN];
+        for k in 0..h {
+            let s = a.sum[k];
+            let unit = s.clamp(0.0, 1.0);
+            // The clipped unit passes the gradient only inside (0, 1).
+            if s > 0.0 && s < 1.0 {
+                hidden_delta[k] = step * self.second[k];
+            }
+            self.second[k] -= step * unit;
+        }
+        self.second_bias -= step;
+        let hidden_delta = &hidden_delta[..h];
+        for (b, d) in self.first_bias.iter_mut().zip(hidden_delta) {
+            *b -= d;
+        }
+        for &i in f.active() {
+            let row = &mut self.first[i as usize * h..(i as usize + 1) * h];
+            for (w, d) in row.iter_mut().zip(hidden_delta) {
+                *w -= d;
+            }
+        }
+        for &(i, x) in f.valued() {
+            let row = &mut self.first[i as usize * h..(i as usize + 1) * h];
+            for (w, d) in row.iter_mut().zip(hidden_delta) {
+                *w -= d * x;
+            }
+        }
+        a.value
+    }
+}
+
+/// A network with the encoder of its board: the value of positions given as piece masks.
+#[derive(Clone, Debug)]
+pub struct Evaluator {
+    /// The features.
+    pub encoder: Encoder,
+    /// The network.
+    pub network: Network,
+}
+
+impl Evaluator {
+    /// The value of the position before `mover` rolls: see the module docs.
+    #[inline]
+    pub fn value(&self, rules: &Rules, own: u64, other: u64, mover: Player) -> f32 {
+        self.network
+            .value(&self.encoder.encode(rules, own, other, mover))
+    }
+
+    /// The value for `mover` of playing `movement` (one of the legal moves of `face`):
+    /// 1 for a win, else the value of the next position, from `mover`'s side.
+    #[inline]
+    pub fn value_of_move(
+        &self,
+        rules: &Rules,
+        own: u64,
+        other: u64,
+        mover: Player,
+        face: u32,
+        movement: crate::rules::PieceMove,
+    ) -> f32 {
+        let turn = rules.roll_with_move(own, other, mover, 0, face, Some(movement));
+        if turn.won {
+            1.0
+        } else if turn.passes {
+            -self.value(rules, turn.other, turn.own, 1 - mover)
+        } else {
+            self.value(rules, turn.own, turn.other, mover)
+        }
+    }
+
+    /// The legal move of highest value for `mover` (the first, i.e. frontmost, among equal
+    /// values); `None` only when `legal` is empty.
+    #[inline]
+    pub fn best_move(
+        &self,
+        rules: &Rules,
+        own: u64,
+        other: u64,
+        mover: Player,
+        legal: &crate::rules::LegalMoves,
+    ) -> Option<crate::rules::PieceMove> {
+        if legal.len() <= 1 {
+            return legal.frontmost();
+        }
+        let mut best: Option<(f32, crate::rules::PieceMove)> = None;
+        for m in legal.iter() {
+            let v = self.value_of_move(rules, own, other, mover, legal.face(), m);
+            if best.is_none_or(|(b, _)| v > b) {
+                best = Some((v, m));
+            }
+        }
+        best.map(|(_, m)| m)
+    }
+
+    /// The value for `mover` of the position before `mover` rolls `die`, looking one roll
+    /// ahead: the mean over the faces of the best move's value ([`Evaluator::value_of_move`]),
+    /// a roll without a move giving the value of the position it leaves.
+    pub fn value_one_roll_ahead(
+        &self,
+        rules: &Rules,
+        own: u64,
+        other: u64,
+        mover: Player,
+        die: &Die,
+    ) -> f32 {
+        let mut total = 0.0;
+        for &face in die.faces() {
+            let legal = rules.legal_moves(own, other, mover, face);
+            total += match legal.len() {
+                0 => {
+                    let turn = rules.roll_with_move(own, other, mover, 0, face, None);
+                    if turn.passes {
+                        -self.value(rules, turn.other, turn.own, 1 - mover)
+                    } else {
+                        self.value(rules, turn.own, turn.other, mover)
+                    }
+                }
+                _ => legal
+                    .iter()
+                    .map(|m| self.value_of_move(rules, own, other, mover, face, m))
+                    .fold(f32::NEG_INFINITY, f32::max),
+            };
+        }
+        total / die.faces().len() as f32
+    }
+
+    /// The legal move of highest value for `mover` with one roll of look-ahead: each move's
+    /// next position is valued by [`Evaluator::value_one_roll_ahead`] with the die of whoever
+    /// rolls there (`dice[mover]` after a 6, else the opponent's).
+    pub fn best_move_searching(
+        &self,
+        rules: &Rules,
+        own: u64,
+        other: u64,
+        mover: Player,
+        legal: &crate::rules::LegalMoves,
+        dice: [&Die; 2],
+    ) -> Option<crate::rules::PieceMove> {
+        if legal.len() <= 1 {
+            return legal.frontmost();
+        }
+        let mut best: Option<(f32, crate::rules::PieceMove)> = None;
+        for m in legal.iter() {
+            let turn = rules.roll_with_move(own, other, mover, 0, legal.face(), Some(m));
+            let v = if turn.won {
+                1.0
+            } else if turn.passes {
+                -self.value_one_roll_ahead(rules, turn.other, turn.own, 1 - mover, dice[1 - mover])
+            } else {
+                self.value_one_roll_ahead(rules, turn.own, turn.other, mover, dice[mover])
+            };
+            if best.is_none_or(|(b, _)| v > b) {
+                best = Some((v, m));
+            }
+        }
+        best.map(|(_, m)| m)
+    }
+}

@@ -1,0 +1,231 @@
+//! The learned player `strong`: its files are checked when read, it plays only legal moves
+//! and only the game it was trained for, its exact value is what simulation measures, and
+//! its training is reproducible.
+
+use proptest::prelude::*;
+use proptest::strategy::Strategy as _;
+use rand::SeedableRng;
+use rand_xoshiro::Xoshiro256PlusPlus;
+use wuerfelglueck::api::{self, Silent, TrainOptions, TrainSettings};
+use wuerfelglueck::rules::Rules;
+use wuerfelglueck::strategy::{Strategy, StrongPlayer, strong::SHIPPED};
+
+mod common;
+
+use common::{die, json, rules, temp_dir};
+
+/// The shipped player of the 16/8/2/2 board, as its file's text.
+fn small_board_file() -> &'static str {
+    SHIPPED
+        .iter()
+        .find(|(name, _)| *name == "16-8-2-2")
+        .map(|(_, text)| *text)
+        .expect("a player for 16/8/2/2 ships")
+}
+
+fn train_options(out: &std::path::Path, games: u64, seed: u64) -> TrainOptions {
+    let map = serde_json::json!({
+        "out": out.display().to_string(), "games": games, "seed": seed,
+        "track": 16, "pieces": 2, "goal-fields": 2,
+    });
+    api::from_map("train", map.as_object().unwrap()).unwrap()
+}
+
+#[test]
+fn every_shipped_player_reads_back_and_names_its_game() {
+    for (name, text) in SHIPPED {
+        let player = StrongPlayer::from_json(text).unwrap_or_else(|e| panic!("{name}: {e}"));
+        assert_eq!(player.board().to_string().replace('/', "-"), *name);
+        assert!(player.profile().choice);
+        // What is read is written back byte for byte: nothing is lost or rounded.
+        assert_eq!(player.to_json(), *text, "{name}");
+    }
+}
+
+#[test]
+fn a_damaged_or_foreign_player_file_is_refused_with_the_reason() {
+    let text = small_board_file();
+    let value: serde_json::Value = serde_json::from_str(text).unwrap();
+    let refused = |edit: &dyn Fn(&mut serde_json::Value)| -> String {
+        let mut v = value.clone();
+        edit(&mut v);
+        StrongPlayer::from_json(&v.to_string()).unwrap_err()
+    };
+    // One weight changed: the checksum no longer matches.
+    let why = refused(&|v| {
+        let w = v["first_layer"][3].as_f64().unwrap();
+        v["first_layer"][3] = serde_json::json!(w + 0.001);
+    });
+    assert!(why.contains("checksum"), "{why}");
+    // Another board written in, checksum unchanged: refused too (the checksum covers it).
+    let why = refused(&|v| v["board"] = serde_json::json!("20/10/2/2"));
+    assert!(why.contains("checksum"), "{why}");
+    let why = refused(&|v| v["version"] = serde_json::json!(2));
+    assert!(why.contains("version 2"), "{why}");
+    let why = refused(&|v| v["format"] = serde_json::json!("something else"));
+    assert!(why.contains("format"), "{why}");
+    let why = refused(&|v| {
+        v.as_object_mut().unwrap().remove("second_bias");
+    });
+    assert!(why.contains("not a player file"), "{why}");
+    let why = StrongPlayer::from_json(&text[..text.len() / 2]).unwrap_err();
+    assert!(why.contains("not a player file"), "{why}");
+
+    // Through the strategy name, the file's name and the reason are reported.
+    let dir = temp_dir("strong", "damaged");
+    let path = dir.join("damaged.json");
+    std::fs::write(&path, text.replace("\"hidden\":", "\"hidden\": ")).unwrap();
+    assert!(format!("strong:{}", path.display()).parse::<Strategy>().is_ok());
+    std::fs::write(&path, text.replacen("0.", "1.", 1)).unwrap();
+    let err = format!("strong:{}", path.display())
+        .parse::<Strategy>()
+        .unwrap_err()
+        .to_string();
+    assert!(err.contains("damaged.json") && err.contains("checksum"), "{err}");
+    let err = "strong:/no/such/player.json"
+        .parse::<Strategy>()
+        .unwrap_err()
+        .to_string();
+    assert!(err.contains("cannot read"), "{err}");
+}
+
+#[test]
+fn a_player_is_refused_in_a_game_it_was_not_trained_for() {
+    let strong: Strategy = "strong".parse().unwrap();
+    let d = die("1..6");
+    assert!(
+        strong
+            .check_game(&rules("16/8/2/2", "choice"), [&d, &d])
+            .is_ok()
+    );
+    // Another profile (capture duty changes which moves are legal), another board.
+    for (board, profile) in [("16/8/2/2", "choice+capture-duty"), ("18/9/2/2", "choice")] {
+        let why = strong
+            .check_game(&rules(board, profile), [&d, &d])
+            .unwrap_err();
+        assert!(why.contains("no strong player was trained"), "{why}");
+    }
+    // The command line says so, with a non-zero exit, before any game.
+    let (code, _, err) = common::run_captured(&[
+        "duel",
+        "--a",
+        "1..6",
+        "--b",
+        "1..6",
+        "--track",
+        "18",
+        "--pieces",
+        "2",
+        "--goal-fields",
+        "2",
+        "--profile",
+        "choice",
+        "--strategy",
+        "strong",
+        "--games",
+        "10",
+    ]);
+    assert_ne!(code, 0);
+    assert!(err.contains("no strong player was trained for board 18/9/2/2"), "{err}");
+}
+
+#[test]
+fn the_exact_value_of_strong_is_what_simulation_measures() {
+    // The exact solver tabulates strong's choice in every reachable state; games played
+    // move by move must agree with it within their sampling error.
+    let board = [
+        "--track",
+        "16",
+        "--pieces",
+        "2",
+        "--goal-fields",
+        "2",
+        "--profile",
+        "choice",
+        "--a",
+        "1..6",
+        "--b",
+        "1..6",
+        "--strategy-a",
+        "strong",
+        "--strategy-b",
+        "safe",
+    ];
+    let exact = json(&[&["solve", "--format", "json"][..], &board[..]].concat());
+    assert_eq!(exact["figures_certified"], true);
+    let p = exact["p_a"].as_f64().unwrap();
+    let games = 400_000u64;
+    let simulated = json(
+        &[
+            &["duel", "--format", "json", "--games", "400000", "--seed", "24"][..],
+            &board[..],
+        ]
+        .concat(),
+    );
+    let estimate = simulated["p_a"].as_f64().unwrap();
+    // Both openings are played equally often; their variances add, so the binomial
+    // standard error of the mean is at most this (no game ends unfinished with 1..6).
+    let standard_error = (p * (1.0 - p) / games as f64).sqrt();
+    let z = (estimate - p) / standard_error;
+    assert!(
+        z.abs() < 4.0,
+        "exact {p}, simulated {estimate}, z = {z:.2}"
+    );
+    // And the figure says something: strong beats safe on this board.
+    assert!(p > 0.5, "{p}");
+}
+
+fn any_position(rules: &Rules) -> impl proptest::strategy::Strategy<Value = (u64, u64)> {
+    let fields = rules.board().fields();
+    let pieces = rules.board().pieces() as usize;
+    let mask = move || {
+        proptest::collection::btree_set(0..fields, 0..=pieces)
+            .prop_map(|s| s.iter().fold(0u64, |m, &f| m | 1u64 << f))
+    };
+    (mask(), mask())
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig::with_cases(2000))]
+
+    #[test]
+    fn strong_only_plays_legal_moves(
+        (own, other) in any_position(&rules("40/20/4/4", "choice")),
+        mover in 0usize..2,
+        face in 1u32..=6,
+    ) {
+        let rules = rules("40/20/4/4", "choice");
+        // Two pieces of different players on one shared track field cannot happen.
+        let board = rules.board();
+        let shared = board.track_in_other_view(mover, own) & other & board.track_mask();
+        prop_assume!(shared == 0);
+        let legal = rules.legal_moves(own, other, mover, face);
+        let strong: Strategy = "strong".parse().unwrap();
+        let chosen = strong.choose(&rules, own, other, mover, &legal, &mut Xoshiro256PlusPlus::seed_from_u64(1));
+        match chosen {
+            None => prop_assert!(legal.is_empty()),
+            Some(m) => prop_assert!(legal.contains(&m)),
+        }
+    }
+}
+
+#[test]
+fn training_with_the_same_seed_gives_the_same_player() {
+    let dir = temp_dir("strong", "train");
+    let run = |name: &str, seed: u64| {
+        let path = dir.join(name);
+        let _ = std::fs::remove_file(&path);
+        let settings = TrainSettings::new(&train_options(&path, 2_000, seed)).unwrap();
+        api::train(&settings, &Silent).unwrap();
+        std::fs::read_to_string(&path).unwrap()
+    };
+    let first = run("first.json", 5);
+    assert_eq!(first, run("again.json", 5));
+    assert_ne!(first, run("other.json", 6));
+    // The file trained is a player for its board, and refuses to be overwritten.
+    let player = StrongPlayer::from_json(&first).unwrap();
+    assert_eq!(player.board().to_string(), "16/8/2/2");
+    assert_eq!(player.training().games, 2_000);
+    let again = TrainSettings::new(&train_options(&dir.join("first.json"), 2_000, 5));
+    assert!(again.unwrap_err().to_string().contains("exists"));
+}
