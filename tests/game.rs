@@ -661,7 +661,7 @@ fn the_style_counts_agree_with_the_heuristics_that_define_them() {
     let (a, b) = (die("1..6"), die("1,2,2,5,6,6"));
     let style = |name: &str| {
         let strategy: Strategy = name.parse().unwrap();
-        let [sa, sb] = [strategy.against(&b), strategy.against(&a)];
+        let [sa, sb] = [strategy.seated([&a, &b], 0), strategy.seated([&a, &b], 1)];
         let g = game(
             board,
             "choice",

@@ -325,7 +325,7 @@ fn a_search_under_choice_plays_its_strategy() {
     let family = Family::from_dice(dice, "three dice".into()).unwrap();
     let options = SolveOptions::new(1e-10, 100_000, None).unwrap();
     let exact = |a: &Die, b: &Die, strategy: &Strategy| {
-        let policies = [strategy.against(b), strategy.against(a)];
+        let policies = [strategy.seated([a, b], 0), strategy.seated([a, b], 1)];
         solve_game(
             &rules,
             [a, b],

@@ -48,7 +48,7 @@ fn pick(
     let (own, other) = (pieces(own), opponent_on(opponent));
     let legal = r.legal_moves(own, other, 0, face);
     let s: Strategy = strategy.parse().unwrap();
-    let s = s.against(&die(opponent_die));
+    let s = s.seated([&die("1..6"), &die(opponent_die)], 0);
     (s.choose(&r, own, other, 0, &legal, &mut rng()), legal)
 }
 
@@ -201,7 +201,7 @@ fn every_strategy_passes_when_nothing_can_move() {
     assert!(legal.is_empty());
     for name in STRATEGY_NAMES {
         let s: Strategy = name.parse().unwrap();
-        let s = s.against(&die("1..6"));
+        let s = s.seated([&die("1..6"), &die("1..6")], 0);
         assert_eq!(s.choose(&r, own, 0, 0, &legal, &mut rng()), None, "{name}");
     }
 }
@@ -268,7 +268,10 @@ proptest! {
         let r = rules(profile);
         let legal = r.legal_moves(own, other, mover, face);
         let s: Strategy = name.parse().unwrap();
-        let s = s.against(&die("1..6"));
+        let d = die("1..6");
+        let s = s.seated([&d, &d], mover);
+        // A learned player plays only the games it was trained for (none under capture duty).
+        prop_assume!(s.check_game(&r, [&d, &d]).is_ok());
         let m = s.choose(&r, own, other, mover, &legal, &mut Xoshiro256PlusPlus::seed_from_u64(seed));
         match m {
             None => prop_assert!(legal.is_empty()),

@@ -261,11 +261,11 @@ fn solve_game(
 ) -> Result<SolveReport, Error> {
     let rules = &s.rules;
     let dice = [&s.dice[0], &s.dice[1]];
-    // Each fixed strategy resolved against the other player's die.
+    // Each fixed strategy seated with both dice.
     let policies: [Option<Box<dyn MovePolicy>>; 2] = [0, 1].map(|p| {
         game.fixed[p]
             .as_ref()
-            .map(|st| Box::new(st.against(dice[1 - p])) as Box<dyn MovePolicy>)
+            .map(|st| Box::new(st.seated(dice, p)) as Box<dyn MovePolicy>)
     });
     let sides: [Side<'_>; 2] = [0, 1].map(|p| match &policies[p] {
         None => Side::Optimal,

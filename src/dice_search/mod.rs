@@ -280,7 +280,7 @@ fn strategy_pair(
     notes: &mut Vec<String>,
 ) -> Result<Option<(crate::exact::ExactResult, String)>, ExactError> {
     use crate::exact::game::{Side, solve_game};
-    let policies = [strategy.against(dice[1]), strategy.against(dice[0])];
+    let policies = [strategy.seated(dice, 0), strategy.seated(dice, 1)];
     let sides = [Side::Fixed(&policies[0]), Side::Fixed(&policies[1])];
     let (a, b) = (dice[0], dice[1]);
     match solve_game(rules, dice, sides, options) {

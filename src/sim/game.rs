@@ -187,8 +187,8 @@ impl<'a> Matchup<'a> {
             rules_pick: strategies.iter().all(Strategy::is_frontmost)
                 && self.rules.profile().moves_depend_on_own_pieces_only(),
             strategies: [
-                strategies[0].against(self.dice[1]),
-                strategies[1].against(self.dice[0]),
+                strategies[0].seated(self.dice, 0),
+                strategies[1].seated(self.dice, 1),
             ],
             ..self
         })

@@ -13,7 +13,7 @@
 //! # The opponent's die
 //! `safe` measures danger with the faces of the *opponent's* die, which a strategy parsed
 //! from a name does not know: `"safe".parse()` gives [`Strategy::Safe`] holding
-//! [`Threats::unresolved`]. [`Strategy::against`] turns it into the per-matchup form, and
+//! [`Threats::unresolved`]. [`Strategy::seated`] turns it into the per-matchup form, and
 //! [`Matchup::new`](crate::sim::Matchup::new) does so for both players, so the simulator and
 //! the commands never see an unresolved `safe`. Every other strategy ignores the dice.
 
@@ -72,16 +72,22 @@ pub enum Strategy {
     /// legal move whose next position its trained evaluator values highest. Playable only
     /// in a game a player was trained for ([`Strong::check_game`]).
     Strong(Arc<Strong>),
+    /// `strong-search` or `strong-search:FILE`: the same evaluator with one roll of
+    /// look-ahead: each legal move's next position is valued by the mean, over the faces of
+    /// whoever rolls there, of the best move's value ([`network::Evaluator::best_move_searching`]).
+    /// Holds both dice (own first) once seated ([`Strategy::seated`]).
+    StrongSearch(Arc<Strong>, Option<Arc<[Die; 2]>>),
 }
 
 /// The strategy names [`Strategy::from_str`](std::str::FromStr) accepts.
-pub const STRATEGY_NAMES: [&str; 6] = [
+pub const STRATEGY_NAMES: [&str; 7] = [
     "frontmost",
     "rearmost",
     "capture",
     "safe",
     "random",
     "strong",
+    "strong-search",
 ];
 
 /// Why a strategy name was rejected.
@@ -102,7 +108,7 @@ impl fmt::Display for StrategyError {
         match self {
             StrategyError::Unknown(given) => write!(
                 f,
-                "unknown strategy {given}: expected one of {} (or table:FILE, strong:FILE)",
+                "unknown strategy {given}: expected one of {} (or table:FILE, strong:FILE, strong-search:FILE)",
                 STRATEGY_NAMES.join(", ")
             ),
             StrategyError::Table(file, why) => write!(f, "strategy table:{file}: {why}"),
@@ -131,6 +137,7 @@ pub fn parse_with(s: &str, load_table: &LoadTable) -> Result<Strategy, StrategyE
         "safe" => Ok(Strategy::Safe(Threats::unresolved())),
         "random" => Ok(Strategy::Random),
         "strong" => Ok(Strategy::Strong(Strong::shipped())),
+        "strong-search" => Ok(Strategy::StrongSearch(Strong::shipped(), None)),
         _ => {
             if let Some(file) = s.trim().strip_prefix("table:") {
                 load_table(Path::new(file))
@@ -139,6 +146,10 @@ pub fn parse_with(s: &str, load_table: &LoadTable) -> Result<Strategy, StrategyE
             } else if let Some(file) = s.trim().strip_prefix("strong:") {
                 Strong::from_file(Path::new(file))
                     .map(|player| Strategy::Strong(Arc::new(player)))
+                    .map_err(|e| StrategyError::Strong(excerpt(file), e))
+            } else if let Some(file) = s.trim().strip_prefix("strong-search:") {
+                Strong::from_file(Path::new(file))
+                    .map(|player| Strategy::StrongSearch(Arc::new(player), None))
                     .map_err(|e| StrategyError::Strong(excerpt(file), e))
             } else {
                 Err(StrategyError::Unknown(excerpt(s)))
@@ -182,6 +193,10 @@ impl Strategy {
                 Some(path) => return format!("strong:{}", path.display()),
                 None => "strong",
             },
+            Strategy::StrongSearch(s, _) => match s.path() {
+                Some(path) => return format!("strong-search:{}", path.display()),
+                None => "strong-search",
+            },
         }
         .to_string()
     }
@@ -192,7 +207,7 @@ impl Strategy {
     pub fn check_game(&self, rules: &Rules, dice: [&Die; 2]) -> Result<(), String> {
         match self {
             Strategy::Table(t) => t.check_game(rules, dice),
-            Strategy::Strong(s) => s.check_game(rules),
+            Strategy::Strong(s) | Strategy::StrongSearch(s, _) => s.check_game(rules),
             _ => Ok(()),
         }
     }
@@ -207,11 +222,16 @@ impl Strategy {
         matches!(self, Strategy::Frontmost)
     }
 
-    /// The strategy as played against an opponent rolling `opponent_die`: resolves
-    /// [`Strategy::Safe`]'s threats from that die; every other strategy is returned as it is.
-    pub fn against(&self, opponent_die: &Die) -> Strategy {
+    /// The strategy as played in seat `seat` with the dice `dice` (die A, die B): resolves
+    /// [`Strategy::Safe`]'s threats from the opponent's die and gives
+    /// [`Strategy::StrongSearch`] both dice; every other strategy is returned as it is.
+    pub fn seated(&self, dice: [&Die; 2], seat: Player) -> Strategy {
         match self {
-            Strategy::Safe(_) => Strategy::Safe(Threats::of_die(opponent_die)),
+            Strategy::Safe(_) => Strategy::Safe(Threats::of_die(dice[1 - seat])),
+            Strategy::StrongSearch(s, _) => Strategy::StrongSearch(
+                s.clone(),
+                Some(Arc::new([dice[seat].clone(), dice[1 - seat].clone()])),
+            ),
             other => other.clone(),
         }
     }
@@ -221,7 +241,7 @@ impl Strategy {
     /// `None` only when `legal` is empty. Only [`Strategy::Random`] uses `rng`.
     ///
     /// # Panics
-    /// On a [`Strategy::Safe`] not resolved with [`Strategy::against`] (a programming
+    /// On a [`Strategy::Safe`] not resolved with [`Strategy::seated`] (a programming
     /// error: its pick would depend on a die nobody gave it), and on a [`Strategy::Strong`]
     /// in a game it was not trained for (check with [`Strategy::check_game`] first).
     #[inline]
@@ -247,7 +267,7 @@ impl Strategy {
             Strategy::Safe(threats) => {
                 assert!(
                     threats.is_resolved(),
-                    "Strategy::Safe must be resolved with the opponent's die (Strategy::against) before it chooses"
+                    "Strategy::Safe must be resolved with the opponent's die (Strategy::seated) before it chooses"
                 );
                 // min_by_key keeps the first of equal keys: the frontmost among ties.
                 legal.iter().min_by_key(|m| {
@@ -261,6 +281,16 @@ impl Strategy {
                 .for_game(rules)
                 .expect("Strategy::Strong is checked with Strategy::check_game before it chooses")
                 .choose(rules, own, other, mover, legal),
+            Strategy::StrongSearch(s, dice) => {
+                let [mine, theirs] = dice
+                    .as_deref()
+                    .expect("Strategy::StrongSearch must be seated (Strategy::seated) before it chooses");
+                let by_player = if mover == 0 { [mine, theirs] } else { [theirs, mine] };
+                s.for_game(rules)
+                    .expect("Strategy::StrongSearch is checked with Strategy::check_game before it chooses")
+                    .evaluator()
+                    .best_move_searching(rules, own, other, mover, legal, by_player)
+            }
             Strategy::Random => {
                 let pick = uniform_below(rng, legal.len() as u32);
                 legal.iter().nth(pick as usize)

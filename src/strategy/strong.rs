@@ -12,7 +12,6 @@
 //! [`SHIPPED`]); `strong:FILE` names the player in one file (one trained with `train`).
 
 use super::network::{Encoder, Evaluator, FEATURES, Network};
-use crate::dice::Die;
 use crate::rules::{Board, LegalMoves, PieceMove, Player, Profile, Rules};
 use serde::{Deserialize, Serialize};
 use std::path::{Path, PathBuf};
@@ -25,7 +24,10 @@ pub const FORMAT: &str = "wuerfelglueck-strong-player";
 pub const VERSION: u32 = 1;
 
 /// The player files compiled into the library: what `strong` plays, one per board.
-pub const SHIPPED: &[(&str, &str)] = &[];
+pub const SHIPPED: &[(&str, &str)] = &[(
+    "16-8-2-2",
+    include_str!("../../players/strong-16-8-2-2-choice.json"),
+)];
 
 /// How a player was trained: stored in the file, reported, and enough to train it again.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
@@ -225,12 +227,6 @@ impl StrongPlayer {
         mover: Player,
         legal: &LegalMoves,
     ) -> Option<PieceMove> {
-        if std::env::var_os("WG_SEARCH").is_some() {
-            let d = Die::standard();
-            return self
-                .evaluator
-                .best_move_searching(rules, own, other, mover, legal, [&d, &d]);
-        }
         self.evaluator.best_move(rules, own, other, mover, legal)
     }
 }

@@ -149,8 +149,8 @@ pub fn advise_simulated(
     max_rolls: u64,
 ) -> Vec<MoveValue> {
     let strategies = [
-        strategies[0].against(dice[1]),
-        strategies[1].against(dice[0]),
+        strategies[0].seated(dice, 0),
+        strategies[1].seated(dice, 1),
     ];
     let mover = position.mover();
     let legal = rules.legal_moves(

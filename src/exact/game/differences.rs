@@ -83,7 +83,7 @@ pub fn differences_from_heuristics(
             let (mut decisions, mut differing) = (0, 0.0);
             let sides: &[usize] = if mirrored { &[0] } else { &[0, 1] };
             for &side in sides {
-                let resolved = strategy.against(dice[1 - side]);
+                let resolved = strategy.seated(dice, side);
                 let (d, x) = count_differences(space, table, &resolved, side);
                 decisions += d;
                 differing += x;

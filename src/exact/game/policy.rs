@@ -44,6 +44,13 @@ pub trait MovePolicy: Sync {
     fn table(&self) -> Option<&PolicyTable> {
         None
     }
+
+    /// Whether the policy is costly to ask (a learned evaluator): the solver then asks it
+    /// once per decision and plays its answers from a table, instead of asking in every
+    /// sweep. Only for policies that never mix their moves.
+    fn tabulate_first(&self) -> bool {
+        false
+    }
 }
 
 /// The `bwinf` rule 3: the frontmost piece that can move.
@@ -60,6 +67,13 @@ impl MovePolicy for FrontmostPolicy {
 /// moves, every other strategy its one pick (resolve `safe` with
 /// [`crate::strategy::Strategy::against`] first).
 impl MovePolicy for crate::strategy::Strategy {
+    fn tabulate_first(&self) -> bool {
+        matches!(
+            self,
+            crate::strategy::Strategy::Strong(..) | crate::strategy::Strategy::StrongSearch(..)
+        )
+    }
+
     fn pick(&self, d: &Decision<'_>) -> Pick {
         use crate::strategy::Strategy;
         match self {

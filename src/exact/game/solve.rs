@@ -321,13 +321,18 @@ pub fn solve_game_with(
         .filter(|&l| l < usize::MAX / 64)
         .ok_or_else(|| ExactError::TooLarge("the joint index overflows".into()))?;
     let slots = players[0].faces.len().max(players[1].faces.len());
+    let to_tabulate = sides.map(|s| matches!(s, Side::Fixed(p) if p.tabulate_first()));
+    let tables_bytes = to_tabulate.iter().filter(|&&t| t).count() as u64
+        * PolicyTable::new(len, slots, rules.board().pieces())
+            .map_or(u64::MAX / 4, |t| t.heap_bytes());
     let bytes = memory_bytes(
         len as u64,
         slots as u64,
         rules.board().pieces(),
         keep_values,
     ) + players[0].heap_bytes()
-        + players[1].heap_bytes();
+        + players[1].heap_bytes()
+        + tables_bytes;
     if let Some(limit) = options.max_memory
         && bytes > limit
     {
@@ -357,10 +362,20 @@ pub fn solve_game_with(
         })
     };
 
+    // A costly fixed policy is asked once per decision, here, and played from its table.
+    let mut tabulated: [Option<PolicyTable>; 2] = [None, None];
+    for side in 0..2 {
+        if let Side::Fixed(p) = sides[side]
+            && to_tabulate[side]
+        {
+            tabulated[side] = Some(tabulate(&space, p, side, len, slots)?);
+        }
+    }
     // The value, from both ends.
-    let fixed = sides.map(|s| match s {
-        Side::Optimal => None,
-        Side::Fixed(p) => Some(p),
+    let fixed: [Option<&dyn MovePolicy>; 2] = [0, 1].map(|side| match (&tabulated[side], sides[side]) {
+        (Some(table), _) => Some(table as &dyn MovePolicy),
+        (None, Side::Optimal) => None,
+        (None, Side::Fixed(p)) => Some(p),
     });
     let bracket: Bracket = new_bracket(&space);
     let rule = options.stop_rule();
@@ -527,6 +542,41 @@ pub fn solve_game_with(
         space,
         values,
     })
+}
+
+/// `policy`'s move in every decision of `side` (joint indices with `index & 1 == side`), as
+/// a table; entries of the other side and of single moves stay 0. An illegal or mixed pick
+/// is the policy's error ([`bad_policy`]), never a silent frontmost.
+fn tabulate(
+    space: &GameSpace,
+    policy: &dyn MovePolicy,
+    side: usize,
+    len: usize,
+    slots: usize,
+) -> Result<PolicyTable, ExactError> {
+    let mut table = PolicyTable::new(len, slots, space.rules.board().pieces())
+        .ok_or_else(|| ExactError::TooLarge("the policy table overflows".into()))?;
+    let bad = AtomicBool::new(false);
+    table.par_fill(|i, k| {
+        if i & 1 != side || space.flag(i) & flag::REACHED == 0 || k >= space.faces(i).len() {
+            return None;
+        }
+        let n = space.options(i, k, |_, _| {});
+        if n < 2 {
+            return None;
+        }
+        match decide(space, policy, i, k) {
+            Pick::One(m) if m < n => Some(m),
+            _ => {
+                bad.store(true, Ordering::Relaxed);
+                None
+            }
+        }
+    });
+    if bad.into_inner() {
+        return Err(bad_policy());
+    }
+    Ok(table)
 }
 
 /// The pair played, greedy from the value bracket's midpoints for optimal sides (ties to

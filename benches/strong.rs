@@ -1,0 +1,88 @@
+//! Speed of the learned player on the BwInf board under `choice`, single-threaded.
+//!
+//! `cargo bench --bench strong`: the time of one decision of `strong` and of
+//! `strong-search` (positions from games of `strong` against itself, only rolls with at
+//! least two legal moves), and complete games of `strong` against `strong` and against
+//! `safe` per second.
+
+use criterion::{Criterion, Throughput, criterion_group, criterion_main};
+use rand::SeedableRng;
+use std::hint::black_box;
+use wuerfelglueck::dice::Die;
+use wuerfelglueck::rules::{Board, LegalMoves, Rules};
+use wuerfelglueck::sim::{CHUNK_GAMES, CHUNK_PAIRS, Matchup, StreamKey, play_chunk};
+use wuerfelglueck::strategy::Strategy;
+
+/// Decisions (positions and the legal moves of a roll, at least two) met in games of
+/// `strong` against itself.
+fn decisions(rules: &Rules, die: &Die, count: usize) -> Vec<(u64, u64, usize, LegalMoves)> {
+    let strong: Strategy = "strong".parse().unwrap();
+    let mut rng = rand_xoshiro::Xoshiro256PlusPlus::seed_from_u64(3);
+    let mut found = Vec::new();
+    while found.len() < count {
+        let (mut own, mut other, mut mover) = (1u64, 1u64, 0usize);
+        for _ in 0..10_000 {
+            let face = die.roll(&mut rng);
+            let legal = rules.legal_moves(own, other, mover, face);
+            if legal.len() >= 2 {
+                found.push((own, other, mover, legal));
+            }
+            let m = strong.choose(rules, own, other, mover, &legal, &mut rng);
+            let turn = rules.roll_with_move(own, other, mover, 0, face, m);
+            if turn.won {
+                break;
+            }
+            if turn.passes {
+                (own, other, mover) = (turn.other, turn.own, 1 - mover);
+            } else {
+                (own, other) = (turn.own, turn.other);
+            }
+        }
+    }
+    found.truncate(count);
+    found
+}
+
+fn one_decision(c: &mut Criterion) {
+    let rules = Rules::new(Board::BWINF, "choice".parse().unwrap());
+    let die = Die::standard();
+    let positions = decisions(&rules, &die, 1024);
+    let mut group = c.benchmark_group("one decision, 40/20/4/4 choice");
+    group.throughput(Throughput::Elements(positions.len() as u64));
+    for name in ["strong", "strong-search", "safe"] {
+        let strategy = name.parse::<Strategy>().unwrap().seated([&die, &die], 0);
+        let mut rng = rand_xoshiro::Xoshiro256PlusPlus::seed_from_u64(1);
+        group.bench_function(name, |bench| {
+            bench.iter(|| {
+                for (own, other, mover, legal) in &positions {
+                    black_box(strategy.choose(&rules, *own, *other, *mover, legal, &mut rng));
+                }
+            })
+        });
+    }
+    group.finish();
+}
+
+fn complete_games(c: &mut Criterion) {
+    let rules = Rules::new(Board::BWINF, "choice".parse().unwrap());
+    let die = Die::standard();
+    let mut group = c.benchmark_group("single-thread games, 40/20/4/4 choice, 1..6 vs 1..6");
+    group.throughput(Throughput::Elements(CHUNK_GAMES));
+    group.sample_size(10);
+    for (a, b) in [("strong", "strong"), ("strong", "safe")] {
+        let strategies: [Strategy; 2] = [a.parse().unwrap(), b.parse().unwrap()];
+        let matchup = Matchup::with_strategies(&rules, [&die, &die], strategies, 100_000).unwrap();
+        let key = StreamKey::new(1);
+        let mut chunk = 0u64;
+        group.bench_function(format!("{a} vs {b}"), |bench| {
+            bench.iter(|| {
+                chunk += 1;
+                black_box(play_chunk(&matchup, key, chunk, CHUNK_PAIRS))
+            })
+        });
+    }
+    group.finish();
+}
+
+criterion_group!(benches, one_decision, complete_games);
+criterion_main!(benches);
