@@ -24,10 +24,20 @@ pub const FORMAT: &str = "wuerfelglueck-strong-player";
 pub const VERSION: u32 = 1;
 
 /// The player files compiled into the library: what `strong` plays, one per board.
-pub const SHIPPED: &[(&str, &str)] = &[(
-    "16-8-2-2",
-    include_str!("../../players/strong-16-8-2-2-choice.json"),
-)];
+pub const SHIPPED: &[(&str, &str)] = &[
+    (
+        "16-8-2-2",
+        include_str!("../../players/strong-16-8-2-2-choice.json"),
+    ),
+    (
+        "20-10-2-2",
+        include_str!("../../players/strong-20-10-2-2-choice.json"),
+    ),
+    (
+        "40-20-2-4",
+        include_str!("../../players/strong-40-20-2-4-choice.json"),
+    ),
+];
 
 /// How a player was trained: stored in the file, reported, and enough to train it again.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
