@@ -55,6 +55,11 @@ fn case(command: &str) -> Value {
                 "threads": 1,
             });
         }
+        "train" => {
+            // Both runs write the same file (the second replaces the first, as asked).
+            let out = std::env::temp_dir().join(format!("wg-api-train-{}.json", std::process::id()));
+            json!({"out": out.display().to_string(), "overwrite": true, "games": 300})
+        }
         other => panic!("no case for {other}"),
     };
     let map = options.as_object_mut().unwrap();
@@ -176,6 +181,7 @@ agreement! {
     pig_agrees: "pig",
     converge_agrees: "converge",
     search_agrees: "search",
+    train_agrees: "train",
 }
 
 #[test]

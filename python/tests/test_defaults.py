@@ -9,7 +9,7 @@ import wuerfelglueck as wg
 from wuerfelglueck import _native
 
 COMMANDS = ["duel", "rank", "solve", "table", "search", "advise", "play", "converge",
-            "wubbel", "pig"]
+            "wubbel", "pig", "train"]
 
 
 def same(python_value, cli_text: str) -> bool:

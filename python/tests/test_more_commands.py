@@ -204,3 +204,25 @@ def test_strategies_refuse_bad_input(cli):
                                   **TINY),
             "solve", "--a", "1..6", "--b", "1..6", "--profile", "choice", "--strategy-b",
             "nonsense", *TINY_ARGS)
+
+
+def test_train_writes_a_player_that_plays(cli, tmp_path):
+    out = tmp_path / "player.json"
+    got = wg.train(out, games=3000, seed=4, lambda_=0.5, **SMALL)
+    assert got.board == "12/6/2/2" and got.games == 3000 and got.checksum.startswith("fnv1a64:")
+    # The same seed from the command line gives the same file, byte for byte.
+    again = tmp_path / "again.json"
+    cli("train", "--out", again, "--games", 3000, "--seed", 4, "--lambda", 0.5, *SMALL_ARGS,
+        "--format", "json")
+    assert out.read_bytes() == again.read_bytes()
+    # The player plays where it was trained, and is refused elsewhere with the CLI's message.
+    played = wg.duel("1..6", "1..6", games=2000, profile="choice", strategy_a=f"strong:{out}",
+                     strategy_b="random", **SMALL)
+    assert played.strategy_a == f"strong:{out}"
+    refused(cli, lambda: wg.duel("1..6", "1..6", games=100, profile="choice",
+                                 strategy=f"strong:{out}", **TINY),
+            "duel", "--a", "1..6", "--b", "1..6", "--games", 100, "--profile", "choice",
+            "--strategy", f"strong:{out}", *TINY_ARGS)
+    # Nothing is overwritten unless asked.
+    with pytest.raises(ValueError, match="exists"):
+        wg.train(out, games=10, **SMALL)

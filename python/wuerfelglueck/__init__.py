@@ -33,8 +33,10 @@ The functions: :func:`duel`, :func:`rank`, :func:`solve`, :func:`table` (2 to 4 
 one table), :func:`search` (the best die of a family), :func:`advise` (every legal move of a
 roll under ``profile="choice"``), :func:`play` (one game, roll by roll, as data),
 :func:`wubbel`, :func:`pig` and :func:`converge`. Strategies (``strategy``, ``strategy_a``,
-``strategy_b``: ``"frontmost"``, ``"rearmost"``, ``"capture"``, ``"safe"``, ``"random"``)
-are taken wherever the command takes them; anything but ``"frontmost"`` needs a profile
+``strategy_b``: ``"frontmost"``, ``"rearmost"``, ``"capture"``, ``"safe"``, ``"random"``,
+the learned players ``"strong"`` and ``"strong-search"`` on the boards they were trained
+for, ``"strong:FILE"`` for a player file written by :func:`train`) are taken wherever the
+command takes them; anything but ``"frontmost"`` needs a profile
 with ``choice``.
 
 Quick start::
@@ -83,6 +85,8 @@ __all__ = [
     "wubbel",
     "pig",
     "converge",
+    "train",
+    "TrainResult",
 ]
 
 __version__ = "0.2.0"
@@ -278,6 +282,12 @@ class AdviseResult(Result):
         if d.get("undecided"):
             lines.append("  no move is best beyond doubt: " + ", ".join(d["undecided"]))
         return "\n".join(lines)
+
+
+class TrainResult(Result):
+    """The result of :func:`train` (fields as in ``train --format json``: ``board``,
+    ``profile``, ``file``, ``checksum``, ``games``, ``seed``, ``hidden``, ``counts``,
+    ``seconds``)."""
 
 
 class PlayResult(Result):
@@ -588,6 +598,26 @@ def converge(a: DieLike, b: DieLike, *, reps: Optional[int] = None,
                 seed=seed, max_rolls=max_rolls, threads=threads, track=track, offset=offset,
                 pieces=pieces, goal_fields=goal_fields, profile=profile, plot=plot,
                 overwrite=overwrite)
+
+
+def train(out: Union[str, os.PathLike], *, overwrite: bool = False,
+          games: Optional[int] = None, seed: Optional[int] = None,
+          hidden: Optional[int] = None, rate: Optional[str] = None,
+          lambda_: Optional[float] = None, die: Optional[DieLike] = None,
+          max_rolls: Optional[int] = None, track: Optional[int] = None,
+          offset: Optional[int] = None, pieces: Optional[int] = None,
+          goal_fields: Optional[int] = None, profile: Optional[str] = None,
+          rules: Optional[Rules] = None, progress: Progress = None) -> TrainResult:
+    """Trains a learned player by self-play (``train``) and writes its player file ``out``
+    (refused if it exists, unless ``overwrite``), to be played as ``"strong:FILE"`` or
+    ``"strong-search:FILE"``. ``lambda_`` is the CLI's ``--lambda``; ``rate`` is
+    ``"FIRST,LAST"``. Options left at ``None`` take the command's defaults (profile
+    ``choice``, die 1..6)."""
+    return _run("train", TrainResult, progress, rules, out=out, overwrite=overwrite,
+                games=games, seed=seed, hidden=hidden, rate=rate,
+                die=None if die is None else _die_text(die, "--die"), max_rolls=max_rolls,
+                track=track, offset=offset, pieces=pieces, goal_fields=goal_fields,
+                profile=profile, **{"lambda": lambda_})
 
 
 def search(file: Union[str, os.PathLike, None] = None, *, faces: Optional[int] = None,

@@ -241,6 +241,17 @@ def pig(*, goal: Optional[int] = None, bust: Optional[int] = None, faces: DieLik
         compare: bool = False, hold: Optional[Sequence[int]] = None,
         simulate: Optional[int] = None, seed: Optional[int] = None,
         plot: Optional[PathLike] = None, overwrite: bool = False) -> GameResult: ...
+class TrainResult(Result): ...
+
+def train(out: PathLike, *, overwrite: bool = False, games: Optional[int] = None,
+          seed: Optional[int] = None, hidden: Optional[int] = None,
+          rate: Optional[str] = None, lambda_: Optional[float] = None,
+          die: Optional[DieLike] = None, max_rolls: Optional[int] = None,
+          track: Optional[int] = None, offset: Optional[int] = None,
+          pieces: Optional[int] = None, goal_fields: Optional[int] = None,
+          profile: Optional[str] = None, rules: Optional[Rules] = None,
+          progress: Progress = None) -> TrainResult: ...
+
 def converge(a: DieLike, b: DieLike, *, reps: Optional[int] = None,
              min_games: Optional[int] = None, max_games: Optional[int] = None,
              points_per_decade: Optional[int] = None, stopping: bool = False,

@@ -41,12 +41,13 @@ pub struct AdviseOptions {
     /// forces the simulation.
     #[arg(long = "max-memory", value_name = "SIZE")]
     pub max_memory: Option<String>,
-    /// Simulation: A's strategy after the move.
-    #[arg(long = "strategy-a", default_value = "frontmost")]
-    pub strategy_a: String,
-    /// Simulation: B's strategy after the move.
-    #[arg(long = "strategy-b", default_value = "frontmost")]
-    pub strategy_b: String,
+    /// Simulation: A's strategy after the move [default: strong where a learned player was
+    /// trained for the board and profile, else frontmost].
+    #[arg(long = "strategy-a")]
+    pub strategy_a: Option<String>,
+    /// Simulation: B's strategy after the move [default: as for --strategy-a].
+    #[arg(long = "strategy-b")]
+    pub strategy_b: Option<String>,
     /// Simulation: games per move.
     #[arg(long, default_value_t = 20_000)]
     pub games: u64,
@@ -71,7 +72,7 @@ pub struct AdviseSettings {
     position: GameState,
     face: u32,
     solve: SolveOptions,
-    strategies: [String; 2],
+    strategies: [Option<String>; 2],
     games: u64,
     seed: u64,
     max_rolls: u64,
@@ -144,8 +145,15 @@ pub fn advise(settings: &AdviseSettings, progress: &dyn Progress) -> Result<Advi
                     text.parse()
                         .map_err(|e| Error::input(format!("{option}: {e}")))
                 };
-                let sa = parse("--strategy-a", &s.strategies[0])?;
-                let sb = parse("--strategy-b", &s.strategies[1])?;
+                // Both players go on as well as the program can play: the learned player where
+                // one was trained for this game.
+                let default = if crate::strategy::Strong::shipped().for_game(rules).is_some() {
+                    "strong"
+                } else {
+                    "frontmost"
+                };
+                let sa = parse("--strategy-a", s.strategies[0].as_deref().unwrap_or(default))?;
+                let sb = parse("--strategy-b", s.strategies[1].as_deref().unwrap_or(default))?;
                 for st in [&sa, &sb] {
                     st.check_game(rules, [a, b]).map_err(Error::input)?;
                 }

@@ -316,8 +316,10 @@ pub fn table_error(e: TableError) -> Error {
 #[derive(Args, Debug, Clone, Default)]
 pub struct StrategyOptions {
     /// Strategy of both players under --profile choice (default frontmost, the bwinf rule 3):
-    /// frontmost, rearmost, capture, safe or random. Other strategies than frontmost need
-    /// --profile choice (or choice+capture-duty).
+    /// frontmost, rearmost, capture, safe, random, the learned strong or strong-search (on
+    /// the boards they were trained for), strong:FILE (a player written by train) or
+    /// table:FILE. Other strategies than frontmost need --profile choice (or
+    /// choice+capture-duty).
     #[arg(long, value_name = "NAME")]
     pub strategy: Option<String>,
     /// Strategy of die A (player 1); overrides --strategy for A.

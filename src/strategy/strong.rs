@@ -37,6 +37,10 @@ pub const SHIPPED: &[(&str, &str)] = &[
         "40-20-2-4",
         include_str!("../../players/strong-40-20-2-4-choice.json"),
     ),
+    (
+        "40-20-3-4",
+        include_str!("../../players/strong-40-20-3-4-choice.json"),
+    ),
 ];
 
 /// How a player was trained: stored in the file, reported, and enough to train it again.

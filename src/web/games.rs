@@ -42,7 +42,7 @@ struct GameOptions {
     seat: String,
     /// How the server plays its seat: `optimal` (the optimal pair's policy, solved when the
     /// game is created: boards whose solve fits the server's memory and time bounds) or a
-    /// strategy: frontmost, rearmost, capture, safe or random.
+    /// strategy: frontmost, rearmost, capture, safe, random, strong or strong-search.
     #[arg(long, default_value = "frontmost")]
     opponent: String,
     /// Who starts: `a` or `b` (under roll-off the dice decide).

@@ -3,7 +3,7 @@
 const $ = id => document.getElementById(id);
 const SVGNS = 'http://www.w3.org/2000/svg';
 const BOARDS = ['16/8/2/2', '20/10/2/2', '40/20/4/4'];
-const STRATEGIES = ['frontmost', 'rearmost', 'capture', 'safe', 'random'];
+const STRATEGIES = ['frontmost', 'rearmost', 'capture', 'safe', 'random', 'strong', 'strong-search'];
 const COLORS = ['#d62d20', '#1f63c6', '#1e9e4a', '#e0a800'];
 const LIGHT = ['#f7c9c5', '#c6d8f5', '#c7ebd3', '#f7e6a8'];
 const SEATS = ['A', 'B', 'C', 'D'];

@@ -1,0 +1,18 @@
+#!/usr/bin/env bash
+# The learned player on the real board: 40/20/4/4 under choice, 1..6 against 1..6, strong
+# against each heuristic and against itself, 1,000,000 games per duel (each side starts
+# half of them), seed 24. One JSON file per duel in results/strong-full/; a duel whose file
+# exists is skipped, so an interrupted run resumes.
+#
+#   bash results/strong-full/run.sh [BINARY]      (default: target/release/wuerfelglueck)
+#   python3 results/strong-full/table.py          (the table of the book's chapter)
+set -euo pipefail
+cd "$(dirname "$0")/../.."
+BIN=${1:-target/release/wuerfelglueck}
+for opponent in frontmost rearmost capture safe random strong; do
+    out="results/strong-full/strong-vs-$opponent.json"
+    [ -e "$out" ] && continue
+    "$BIN" duel --a 1..6 --b 1..6 --profile choice --strategy-a strong --strategy-b "$opponent" \
+        --games 1000000 --seed 24 --format json > "$out.part"
+    mv "$out.part" "$out"
+done
