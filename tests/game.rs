@@ -595,7 +595,8 @@ fn solve_and_advise_on_the_command_line() {
     let styled = styled.expect(&out);
     assert!((value(&styled) - value(&plain)).abs() <= 1e-9);
     assert!(styled["style"]["decisions"].as_u64().unwrap() > 0);
-    assert_eq!(styled["differs_from"].as_array().unwrap().len(), 5);
+    // The five heuristics and the two learned players trained for this board.
+    assert_eq!(styled["differs_from"].as_array().unwrap().len(), 7);
     // Regression: the uniform mix counted as "another move in 100 % of decisions". It plays
     // the optimal move with probability 1/m among m >= 2 moves: its expected share of other
     // moves lies in [1/2, 1).

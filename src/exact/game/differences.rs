@@ -65,7 +65,8 @@ pub struct Difference {
     pub differing: f64,
 }
 
-/// [`count_differences`] of every built-in heuristic against `table`, on A's and B's
+/// [`count_differences`] of every built-in strategy against `table` (the learned players
+/// where one was trained for the game), on A's and B's
 /// decisions alike (`safe` measured against each mover's opponent's die). `mirrored`: the
 /// table is its own mirror image ([`GameSolution::mirrored`](super::GameSolution::mirrored); the heuristics treat both
 /// players alike), so B's decisions are A's seen from the other side: A's are counted twice.
@@ -80,6 +81,8 @@ pub fn differences_from_heuristics(
         .iter()
         .filter_map(|&name| {
             let strategy: Strategy = name.parse().ok()?;
+            // The learned players only where one was trained for this game.
+            strategy.check_game(&space.rules, dice).ok()?;
             let (mut decisions, mut differing) = (0, 0.0);
             let sides: &[usize] = if mirrored { &[0] } else { &[0, 1] };
             for &side in sides {
