@@ -41,6 +41,14 @@ pub const SHIPPED: &[(&str, &str)] = &[
         "40-20-3-4",
         include_str!("../../players/strong-40-20-3-4-choice.json"),
     ),
+    (
+        "20-10-4-4",
+        include_str!("../../players/strong-20-10-4-4-choice.json"),
+    ),
+    (
+        "40-20-4-4",
+        include_str!("../../players/strong-40-20-4-4-choice.json"),
+    ),
 ];
 
 /// How a player was trained: stored in the file, reported, and enough to train it again.
