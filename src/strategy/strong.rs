@@ -46,6 +46,10 @@ pub const SHIPPED: &[(&str, &str)] = &[
         include_str!("../../players/strong-20-10-4-4-choice.json"),
     ),
     (
+        "22-11-4-4",
+        include_str!("../../players/strong-22-11-4-4-choice.json"),
+    ),
+    (
         "40-20-4-4",
         include_str!("../../players/strong-40-20-4-4-choice.json"),
     ),
