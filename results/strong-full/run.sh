@@ -16,3 +16,21 @@ for opponent in frontmost rearmost capture safe random strong; do
         --games 1000000 --seed 24 --format json > "$out.part"
     mv "$out.part" "$out"
 done
+
+# The look-ahead player against the plain one and against safe (ten times slower a game).
+for opponent in strong safe; do
+    out="results/strong-full/strong-search-vs-$opponent.json"
+    [ -e "$out" ] && continue
+    "$BIN" duel --a 1..6 --b 1..6 --profile choice --strategy-a strong-search \
+        --strategy-b "$opponent" --games 200000 --seed 24 --format json > "$out.part"
+    mv "$out.part" "$out"
+done
+
+# The example files ranked with both players strong, every pair to +-0.002.
+for n in 0 1 2 3; do
+    out="results/strong-full/rank-wuerfel$n.json"
+    [ -e "$out" ] && continue
+    "$BIN" rank "data/wuerfel$n.txt" --profile choice --strategy strong --precision 0.002 \
+        --seed 24 --format json > "$out.part"
+    mv "$out.part" "$out"
+done
