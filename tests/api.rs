@@ -57,7 +57,8 @@ fn case(command: &str) -> Value {
         }
         "train" => {
             // Both runs write the same file (the second replaces the first, as asked).
-            let out = std::env::temp_dir().join(format!("wg-api-train-{}.json", std::process::id()));
+            let out =
+                std::env::temp_dir().join(format!("wg-api-train-{}.json", std::process::id()));
             json!({"out": out.display().to_string(), "overwrite": true, "games": 300})
         }
         other => panic!("no case for {other}"),

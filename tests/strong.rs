@@ -75,14 +75,21 @@ fn a_damaged_or_foreign_player_file_is_refused_with_the_reason() {
     let dir = temp_dir("strong", "damaged");
     let path = dir.join("damaged.json");
     std::fs::write(&path, text.replace("\"hidden\":", "\"hidden\": ")).unwrap();
-    assert!(format!("strong:{}", path.display()).parse::<Strategy>().is_ok());
+    assert!(
+        format!("strong:{}", path.display())
+            .parse::<Strategy>()
+            .is_ok()
+    );
     std::fs::write(&path, text.replacen("0.", "1.", 1)).unwrap();
     let err = format!("strong:{}", path.display())
         .parse::<Strategy>()
         .unwrap_err()
         .to_string();
     // The file's name (quoted, shortened to 32 characters) and the reason.
-    assert!(err.contains("strong:'/") && err.contains("checksum"), "{err}");
+    assert!(
+        err.contains("strong:'/") && err.contains("checksum"),
+        "{err}"
+    );
     let err = "strong:/no/such/player.json"
         .parse::<Strategy>()
         .unwrap_err()
@@ -127,7 +134,10 @@ fn a_player_is_refused_in_a_game_it_was_not_trained_for() {
         "10",
     ]);
     assert_ne!(code, 0);
-    assert!(err.contains("no strong player was trained for board 18/9/2/2"), "{err}");
+    assert!(
+        err.contains("no strong player was trained for board 18/9/2/2"),
+        "{err}"
+    );
 }
 
 #[test]
@@ -158,7 +168,9 @@ fn the_exact_value_of_strong_is_what_simulation_measures() {
     let games = 400_000u64;
     let simulated = json(
         &[
-            &["duel", "--format", "json", "--games", "400000", "--seed", "24"][..],
+            &[
+                "duel", "--format", "json", "--games", "400000", "--seed", "24",
+            ][..],
             &board[..],
         ]
         .concat(),
@@ -168,10 +180,7 @@ fn the_exact_value_of_strong_is_what_simulation_measures() {
     // standard error of the mean is at most this (no game ends unfinished with 1..6).
     let standard_error = (p * (1.0 - p) / games as f64).sqrt();
     let z = (estimate - p) / standard_error;
-    assert!(
-        z.abs() < 4.0,
-        "exact {p}, simulated {estimate}, z = {z:.2}"
-    );
+    assert!(z.abs() < 4.0, "exact {p}, simulated {estimate}, z = {z:.2}");
     // And the figure says something: strong beats safe on this board.
     assert!(p > 0.5, "{p}");
 }

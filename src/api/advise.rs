@@ -152,8 +152,14 @@ pub fn advise(settings: &AdviseSettings, progress: &dyn Progress) -> Result<Advi
                 } else {
                     "frontmost"
                 };
-                let sa = parse("--strategy-a", s.strategies[0].as_deref().unwrap_or(default))?;
-                let sb = parse("--strategy-b", s.strategies[1].as_deref().unwrap_or(default))?;
+                let sa = parse(
+                    "--strategy-a",
+                    s.strategies[0].as_deref().unwrap_or(default),
+                )?;
+                let sb = parse(
+                    "--strategy-b",
+                    s.strategies[1].as_deref().unwrap_or(default),
+                )?;
                 for st in [&sa, &sb] {
                     st.check_game(rules, [a, b]).map_err(Error::input)?;
                 }

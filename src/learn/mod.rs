@@ -155,7 +155,10 @@ fn play_and_learn(
         let (next_value, continues) = if turn.won {
             (1.0, 0.0)
         } else if turn.passes {
-            (-evaluator.value(rules, turn.other, turn.own, 1 - mover), -1.0)
+            (
+                -evaluator.value(rules, turn.other, turn.own, 1 - mover),
+                -1.0,
+            )
         } else {
             (evaluator.value(rules, turn.own, turn.other, mover), 1.0)
         };

@@ -282,10 +282,14 @@ impl Strategy {
                 .expect("Strategy::Strong is checked with Strategy::check_game before it chooses")
                 .choose(rules, own, other, mover, legal),
             Strategy::StrongSearch(s, dice) => {
-                let [mine, theirs] = dice
-                    .as_deref()
-                    .expect("Strategy::StrongSearch must be seated (Strategy::seated) before it chooses");
-                let by_player = if mover == 0 { [mine, theirs] } else { [theirs, mine] };
+                let [mine, theirs] = dice.as_deref().expect(
+                    "Strategy::StrongSearch must be seated (Strategy::seated) before it chooses",
+                );
+                let by_player = if mover == 0 {
+                    [mine, theirs]
+                } else {
+                    [theirs, mine]
+                };
                 s.for_game(rules)
                     .expect("Strategy::StrongSearch is checked with Strategy::check_game before it chooses")
                     .evaluator()

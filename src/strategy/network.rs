@@ -312,14 +312,16 @@ impl Network {
         let delta = (a.value - target) * (1.0 - a.value * a.value);
         let step = rate * delta;
         let mut hidden_delta = [0.0f32; MAX_HIDDEN];
-        for k in 0..h {
-            let s = a.sum[k];
-            let unit = s.clamp(0.0, 1.0);
+        for ((delta, &s), w) in hidden_delta
+            .iter_mut()
+            .zip(&a.sum[..h])
+            .zip(&mut self.second)
+        {
             // The clipped unit passes the gradient only inside (0, 1).
             if s > 0.0 && s < 1.0 {
-                hidden_delta[k] = step * self.second[k];
+                *delta = step * *w;
             }
-            self.second[k] -= step * unit;
+            *w -= step * s.clamp(0.0, 1.0);
         }
         self.second_bias -= step;
         let hidden_delta = &hidden_delta[..h];

@@ -148,10 +148,7 @@ pub fn advise_simulated(
     seed: u64,
     max_rolls: u64,
 ) -> Vec<MoveValue> {
-    let strategies = [
-        strategies[0].seated(dice, 0),
-        strategies[1].seated(dice, 1),
-    ];
+    let strategies = [strategies[0].seated(dice, 0), strategies[1].seated(dice, 1)];
     let mover = position.mover();
     let legal = rules.legal_moves(
         position.pieces[mover],

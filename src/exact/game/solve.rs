@@ -372,11 +372,12 @@ pub fn solve_game_with(
         }
     }
     // The value, from both ends.
-    let fixed: [Option<&dyn MovePolicy>; 2] = [0, 1].map(|side| match (&tabulated[side], sides[side]) {
-        (Some(table), _) => Some(table as &dyn MovePolicy),
-        (None, Side::Optimal) => None,
-        (None, Side::Fixed(p)) => Some(p),
-    });
+    let fixed: [Option<&dyn MovePolicy>; 2] =
+        [0, 1].map(|side| match (&tabulated[side], sides[side]) {
+            (Some(table), _) => Some(table as &dyn MovePolicy),
+            (None, Side::Optimal) => None,
+            (None, Side::Fixed(p)) => Some(p),
+        });
     let bracket: Bracket = new_bracket(&space);
     let rule = options.stop_rule();
     let mut bad = false;
