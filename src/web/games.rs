@@ -320,17 +320,19 @@ fn new_game(options: &GameOptions, max_memory: u64) -> Result<Game, crate::api::
     let opponent: Strategy = if options.opponent.trim() == "optimal" {
         optimal(&rules, [&a, &b], max_memory)?
     } else {
-        let strategy: Strategy = options
-            .opponent
-            .parse()
-            .map_err(|e| Error::input(format!("--opponent: {e}")))?;
-        if matches!(strategy, Strategy::Table(_))
-            || matches!(&strategy, Strategy::Strong(s) if s.path().is_some())
+        // Refused before parsing: parsing such a name would open the file.
+        if ["table:", "strong:", "strong-search:"]
+            .iter()
+            .any(|prefix| options.opponent.trim_start().starts_with(prefix))
         {
             return Err(Error::input(
                 "--opponent: a table:FILE or strong:FILE strategy reads a file, which the server does not do",
             ));
         }
+        let strategy: Strategy = options
+            .opponent
+            .parse()
+            .map_err(|e| Error::input(format!("--opponent: {e}")))?;
         strategy
             .check_game(&rules, [&a, &b])
             .map_err(|e| Error::input(format!("--opponent: {e}")))?;

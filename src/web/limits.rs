@@ -119,7 +119,7 @@ impl Limits {
         }
         for key in ["strategy", "strategy-a", "strategy-b"] {
             if let Some(Value::String(s)) = options.get(key)
-                && let Some(kind) = ["table:", "strong:"]
+                && let Some(kind) = ["table:", "strong:", "strong-search:"]
                     .into_iter()
                     .find(|prefix| s.trim_start().starts_with(prefix))
             {

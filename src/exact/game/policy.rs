@@ -119,6 +119,15 @@ impl PolicyTable {
         })
     }
 
+    /// The bytes of a table of `states` joint indices, `slots` face slots each, for boards of
+    /// `pieces` pieces (what [`PolicyTable::new`] would allocate); `None` if it overflows.
+    pub fn bytes_for(states: usize, slots: usize, pieces: u32) -> Option<u64> {
+        let bits = states
+            .checked_mul(slots)?
+            .checked_mul(Self::bits_for(pieces) as usize)?;
+        (bits.div_ceil(64) as u64).checked_mul(8)
+    }
+
     /// Bits per move for boards of `pieces` pieces: a player chooses among at most
     /// `pieces` moves.
     pub fn bits_for(pieces: u32) -> u32 {

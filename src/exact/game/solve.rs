@@ -322,9 +322,14 @@ pub fn solve_game_with(
         .ok_or_else(|| ExactError::TooLarge("the joint index overflows".into()))?;
     let slots = players[0].faces.len().max(players[1].faces.len());
     let to_tabulate = sides.map(|s| matches!(s, Side::Fixed(p) if p.tabulate_first()));
-    let tables_bytes = to_tabulate.iter().filter(|&&t| t).count() as u64
-        * PolicyTable::new(len, slots, rules.board().pieces())
-            .map_or(u64::MAX / 4, |t| t.heap_bytes());
+    let tables = to_tabulate.iter().filter(|&&t| t).count() as u64;
+    let tables_bytes = if tables == 0 {
+        0
+    } else {
+        PolicyTable::bytes_for(len, slots, rules.board().pieces())
+            .and_then(|b| b.checked_mul(tables))
+            .ok_or_else(|| ExactError::TooLarge("the policy table overflows".into()))?
+    };
     let bytes = memory_bytes(
         len as u64,
         slots as u64,
