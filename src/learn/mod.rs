@@ -152,15 +152,11 @@ fn play_and_learn(
         let turn = rules.roll_with_move(own, other, mover, 0, face, movement);
         counts.rolls += 1;
         let features = evaluator.encoder.encode(rules, own, other, mover);
-        let (next_value, continues) = if turn.won {
-            (1.0, 0.0)
-        } else if turn.passes {
-            (
-                -evaluator.value(rules, turn.other, turn.own, 1 - mover),
-                -1.0,
-            )
-        } else {
-            (evaluator.value(rules, turn.own, turn.other, mover), 1.0)
+        let next_value = evaluator.value_after(rules, &turn, mover);
+        let continues = match (turn.won, turn.passes) {
+            (true, _) => 0.0,
+            (false, true) => -1.0,
+            (false, false) => 1.0,
         };
         steps.push(Step {
             features,

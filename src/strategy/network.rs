@@ -32,7 +32,7 @@
 
 use super::Threats;
 use crate::dice::Die;
-use crate::rules::{Player, Rules};
+use crate::rules::{LegalMoves, PieceMove, Player, Rules, Turn};
 
 /// The largest hidden layer a player file may have (the evaluator's buffers are this long).
 pub const MAX_HIDDEN: usize = 256;
@@ -371,9 +371,17 @@ impl Evaluator {
         other: u64,
         mover: Player,
         face: u32,
-        movement: crate::rules::PieceMove,
+        movement: PieceMove,
     ) -> f32 {
         let turn = rules.roll_with_move(own, other, mover, 0, face, Some(movement));
+        self.value_after(rules, &turn, mover)
+    }
+
+    /// The value for `mover` of where `turn` (a roll of `mover`'s) left the game: 1 for a
+    /// win, else the next position's value from `mover`'s side (negated when the turn
+    /// passes to the opponent).
+    #[inline]
+    pub fn value_after(&self, rules: &Rules, turn: &Turn, mover: Player) -> f32 {
         if turn.won {
             1.0
         } else if turn.passes {
@@ -381,6 +389,23 @@ impl Evaluator {
         } else {
             self.value(rules, turn.own, turn.other, mover)
         }
+    }
+
+    /// The legal move of highest `value` (the first, i.e. frontmost, among equal values);
+    /// `None` only when `legal` is empty.
+    #[inline]
+    fn best_by(legal: &LegalMoves, mut value: impl FnMut(PieceMove) -> f32) -> Option<PieceMove> {
+        if legal.len() <= 1 {
+            return legal.frontmost();
+        }
+        let mut best: Option<(f32, PieceMove)> = None;
+        for m in legal.iter() {
+            let v = value(m);
+            if best.is_none_or(|(b, _)| v > b) {
+                best = Some((v, m));
+            }
+        }
+        best.map(|(_, m)| m)
     }
 
     /// The legal move of highest value for `mover` (the first, i.e. frontmost, among equal
@@ -392,19 +417,11 @@ impl Evaluator {
         own: u64,
         other: u64,
         mover: Player,
-        legal: &crate::rules::LegalMoves,
-    ) -> Option<crate::rules::PieceMove> {
-        if legal.len() <= 1 {
-            return legal.frontmost();
-        }
-        let mut best: Option<(f32, crate::rules::PieceMove)> = None;
-        for m in legal.iter() {
-            let v = self.value_of_move(rules, own, other, mover, legal.face(), m);
-            if best.is_none_or(|(b, _)| v > b) {
-                best = Some((v, m));
-            }
-        }
-        best.map(|(_, m)| m)
+        legal: &LegalMoves,
+    ) -> Option<PieceMove> {
+        Self::best_by(legal, |m| {
+            self.value_of_move(rules, own, other, mover, legal.face(), m)
+        })
     }
 
     /// The value for `mover` of the position before `mover` rolls `die`, looking one roll
@@ -424,11 +441,7 @@ impl Evaluator {
             total += match legal.len() {
                 0 => {
                     let turn = rules.roll_with_move(own, other, mover, 0, face, None);
-                    if turn.passes {
-                        -self.value(rules, turn.other, turn.own, 1 - mover)
-                    } else {
-                        self.value(rules, turn.own, turn.other, mover)
-                    }
+                    self.value_after(rules, &turn, mover)
                 }
                 _ => legal
                     .iter()
@@ -448,26 +461,18 @@ impl Evaluator {
         own: u64,
         other: u64,
         mover: Player,
-        legal: &crate::rules::LegalMoves,
+        legal: &LegalMoves,
         dice: [&Die; 2],
-    ) -> Option<crate::rules::PieceMove> {
-        if legal.len() <= 1 {
-            return legal.frontmost();
-        }
-        let mut best: Option<(f32, crate::rules::PieceMove)> = None;
-        for m in legal.iter() {
+    ) -> Option<PieceMove> {
+        Self::best_by(legal, |m| {
             let turn = rules.roll_with_move(own, other, mover, 0, legal.face(), Some(m));
-            let v = if turn.won {
+            if turn.won {
                 1.0
             } else if turn.passes {
                 -self.value_one_roll_ahead(rules, turn.other, turn.own, 1 - mover, dice[1 - mover])
             } else {
                 self.value_one_roll_ahead(rules, turn.own, turn.other, mover, dice[mover])
-            };
-            if best.is_none_or(|(b, _)| v > b) {
-                best = Some((v, m));
             }
-        }
-        best.map(|(_, m)| m)
+        })
     }
 }
