@@ -90,6 +90,12 @@ fn a_damaged_or_foreign_player_file_is_refused_with_the_reason() {
         err.contains("strong:'/") && err.contains("checksum"),
         "{err}"
     );
+    // A file far longer than any player is refused without being read whole.
+    let err = "strong:/dev/zero"
+        .parse::<Strategy>()
+        .unwrap_err()
+        .to_string();
+    assert!(err.contains("longer than"), "{err}");
     let err = "strong:/no/such/player.json"
         .parse::<Strategy>()
         .unwrap_err()

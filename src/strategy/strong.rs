@@ -11,7 +11,7 @@
 //! `strong` names the players that ship with the library (compiled in, one per board in
 //! [`SHIPPED`]); `strong:FILE` names the player in one file (one trained with `train`).
 
-use super::network::{Encoder, Evaluator, FEATURES, Network};
+use super::network::{Encoder, Evaluator, FEATURES, MAX_HIDDEN, Network};
 use crate::rules::{Board, LegalMoves, PieceMove, Player, Profile, Rules};
 use serde::{Deserialize, Serialize};
 use std::path::{Path, PathBuf};
@@ -19,6 +19,10 @@ use std::sync::{Arc, OnceLock};
 
 /// The `format` field of a player file.
 pub const FORMAT: &str = "wuerfelglueck-strong-player";
+
+/// The longest player file read (the largest network, 256 hidden units on a 64-field board,
+/// is about 2 MB of JSON).
+pub const MAX_FILE_BYTES: u64 = 16 << 20;
 
 /// The version of the player file format this library reads and writes.
 pub const VERSION: u32 = 1;
@@ -231,15 +235,26 @@ impl StrongPlayer {
                 "the weights do not form a network of {} inputs and {} hidden units (1 to {}) with finite values",
                 file.inputs,
                 file.hidden,
-                super::network::MAX_HIDDEN
+                MAX_HIDDEN
             )
         })?;
         StrongPlayer::new(&rules, network, file.training)
     }
 
-    /// Reads a player file.
+    /// Reads a player file: at most [`MAX_FILE_BYTES`] are read, so that a huge or endless
+    /// file is refused before it is held in memory.
     pub fn read(path: &Path) -> Result<StrongPlayer, String> {
-        let text = std::fs::read_to_string(path).map_err(|e| format!("cannot read: {e}"))?;
+        use std::io::Read;
+        let file = std::fs::File::open(path).map_err(|e| format!("cannot read: {e}"))?;
+        let mut text = String::new();
+        file.take(MAX_FILE_BYTES + 1)
+            .read_to_string(&mut text)
+            .map_err(|e| format!("cannot read: {e}"))?;
+        if text.len() as u64 > MAX_FILE_BYTES {
+            return Err(format!(
+                "longer than {MAX_FILE_BYTES} bytes: a player file of at most {MAX_HIDDEN} hidden units is far shorter"
+            ));
+        }
         StrongPlayer::from_json(&text)
     }
 
