@@ -10,8 +10,10 @@ the two openings by the solver. Every figure is a certified solve (`solve --prof
 BOARD is TRACK/OFFSET/PIECES/GOAL (e.g. 40/20/3/4); the strategies default to strong,
 strong-search, safe, capture and frontmost. With the same die on a symmetric board both seats
 give the same figures; `--seat a` measures seat A only (for the boards whose solves take many
-minutes). Appends one JSON line per strategy to results/strong-exact/BOARD.jsonl as soon as it
-is measured, so an interrupted run keeps what it finished, and skips what the file already has.
+minutes). Each solve is appended to results/strong-exact/BOARD-solves.jsonl as soon as it is
+certified (one JSON line: strategy, seat, opponent, P(win) of the strategy's seat, its bounds,
+seconds), so an interrupted run keeps every solve it finished; a solve already in the file is
+not repeated. `table.py` assembles the figures from these lines.
 """
 import argparse
 import json
@@ -34,11 +36,12 @@ def main():
     args = ap.parse_args()
     track, offset, pieces, goals = args.board.split("/")
     name = args.board.replace("/", "-")
-    out = ROOT / "results/strong-exact" / f"{name}.jsonl"
+    out = ROOT / "results/strong-exact" / f"{name}-solves.jsonl"
     policy = ROOT / "target" / f"optimal-{name}.policy"
     done = set()
     if out.exists():
-        done = {json.loads(line)["strategy"] for line in out.read_text().splitlines() if line}
+        done = {(r["strategy"], r["seat"], r["opponent"])
+                for r in map(json.loads, out.read_text().splitlines()) if r}
 
     def solve(*extra):
         cmd = [args.binary, "solve", "--a", DIE, "--b", DIE, "--track", track, "--offset", offset,
@@ -57,27 +60,26 @@ def main():
         optimal = solve("--policy-out", str(policy))
         value_file.write_text(json.dumps({"p_a": optimal["p_a"], "p_b": optimal["p_b"]}))
     value = json.loads(value_file.read_text())
-    table = f"table:{policy}"
     seats = ["A"] if args.seat == "a" else ["A", "B"]
     for strategy in args.strategies:
-        if strategy in done:
-            continue
-        gap, exploit = {}, {}
         for seat in seats:
             mine, theirs = ("--strategy-a", "--strategy-b") if seat == "A" else ("--strategy-b", "--strategy-a")
             key = "p_a" if seat == "A" else "p_b"
-            gap[seat] = value[key] - solve(mine, strategy, theirs, table)[key]
-            exploit[seat] = value[key] - solve(mine, strategy)[key]
-        row = {
-            "board": args.board, "die": DIE, "strategy": strategy, "value": value,
-            "seats": seats,
-            "gap": {**gap, "mean": sum(gap.values()) / len(gap)},
-            "exploitability": {**exploit, "mean": sum(exploit.values()) / len(exploit)},
-        }
-        with out.open("a") as f:
-            f.write(json.dumps(row) + "\n")
-        print(f"{args.board} {strategy}: gap {100 * row['gap']['mean']:.3f} points, "
-              f"exploitability {100 * row['exploitability']['mean']:.3f} points", flush=True)
+            for opponent, extra in [("optimal-policy", [theirs, f"table:{policy}"]),
+                                    ("best-response", [])]:
+                if (strategy, seat, opponent) in done:
+                    continue
+                result = solve(mine, strategy, *extra)
+                record = {
+                    "board": args.board, "die": DIE, "strategy": strategy, "seat": seat,
+                    "opponent": opponent, "value": value[key], "p_win": result[key],
+                    "bounds": result["bounds"][key], "seconds": result["seconds"],
+                }
+                with out.open("a") as f:
+                    f.write(json.dumps(record) + "\n")
+                what = "gap" if opponent == "optimal-policy" else "exploitability"
+                print(f"{args.board} {strategy} seat {seat}: {what} "
+                      f"{100 * (value[key] - result[key]):.3f} points", flush=True)
 
 
 if __name__ == "__main__":

@@ -1,27 +1,50 @@
 #!/usr/bin/env python3
-"""The table of results/strong-exact/*.jsonl for the book (docs/src/strong.md): per board and
-strategy, gap and exploitability in points of P(win), per seat measured and their mean."""
+"""The table of results/strong-exact/ for the book (docs/src/strong.md): per board and
+strategy, gap and exploitability in points of P(win), per seat measured and their mean.
+
+Reads BOARD.jsonl (one line per strategy, both figures and seats complete) and
+BOARD-solves.jsonl (one line per certified solve, written by run.py as each finishes); a
+figure not yet solved is shown as "not measured"."""
 import json
 import pathlib
 
 HERE = pathlib.Path(__file__).resolve().parent
 ORDER = ["strong", "strong-search", "safe", "capture", "frontmost"]
 BOARDS = ["16/8/2/2", "20/10/2/2", "40/20/2/4", "40/20/3/4", "20/10/4/4", "22/11/4/4"]
+FIGURES = {"gap": "optimal-policy", "exploitability": "best-response"}
 
 
 def points(d):
+    if not d:
+        return "not measured"
     seats = [f"{100 * d[s]:.3f}" for s in ("A", "B") if s in d]
-    return f"{', '.join(seats)}, **{100 * d['mean']:.3f}**" if len(seats) > 1 else f"**{100 * d['mean']:.3f}** (A)"
+    mean = sum(d[s] for s in ("A", "B") if s in d) / len(seats)
+    return f"{', '.join(seats)}, **{100 * mean:.3f}**" if len(seats) > 1 else f"**{100 * mean:.3f}** (A)"
+
+
+def figures(board):
+    """{strategy: {"gap": {seat: loss}, "exploitability": {seat: loss}}} for a board."""
+    name = board.replace("/", "-")
+    found = {}
+    rows = HERE / f"{name}.jsonl"
+    if rows.exists():
+        for r in map(json.loads, filter(None, rows.read_text().splitlines())):
+            found[r["strategy"]] = {
+                f: {s: r[f][s] for s in r["seats"]} for f in FIGURES}
+    solves = HERE / f"{name}-solves.jsonl"
+    if solves.exists():
+        for r in map(json.loads, filter(None, solves.read_text().splitlines())):
+            figure = next(f for f, opponent in FIGURES.items() if opponent == r["opponent"])
+            entry = found.setdefault(r["strategy"], {f: {} for f in FIGURES})
+            entry[figure][r["seat"]] = r["value"] - r["p_win"]
+    return found
 
 
 print("| board | strategy | gap (A, B, mean) | exploitability (A, B, mean) |")
 print("|---|---|---|---|")
 for board in BOARDS:
-    path = HERE / (board.replace("/", "-") + ".jsonl")
-    if not path.exists():
-        continue
-    rows = {r["strategy"]: r for r in map(json.loads, path.read_text().splitlines()) if r}
+    found = figures(board)
     for name in ORDER:
-        if name in rows:
-            r = rows[name]
-            print(f"| {board} | `{name}` | {points(r['gap'])} | {points(r['exploitability'])} |")
+        if name in found:
+            f = found[name]
+            print(f"| {board} | `{name}` | {points(f['gap'])} | {points(f['exploitability'])} |")
