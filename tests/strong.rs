@@ -245,3 +245,106 @@ fn training_with_the_same_seed_gives_the_same_player() {
     let again = TrainSettings::new(&train_options(&dir.join("first.json"), 2_000, 5));
     assert!(again.unwrap_err().to_string().contains("exists"));
 }
+
+#[test]
+fn advise_on_the_full_board_scores_the_moves_with_the_learned_player() {
+    use wuerfelglueck::exact::game::position::parse_position;
+    let position = "A:2,9,17,27 B:4,12,15,33 turn:A";
+    let advise = |rollouts: &str| {
+        json(&[
+            "advise",
+            "--a",
+            "1..6",
+            "--b",
+            "1..6",
+            "--position",
+            position,
+            "--face",
+            "3",
+            "--rollouts",
+            rollouts,
+            "--format",
+            "json",
+        ])
+    };
+    // Scores alone: no interval is claimed, and the move marked is the one `strong` plays.
+    let scored = advise("0");
+    assert_eq!(scored["method"], "evaluator");
+    assert_eq!(scored["scored_by"], "strong");
+    let moves = scored["moves"].as_array().unwrap();
+    assert_eq!(moves.len(), 4);
+    assert!(
+        moves
+            .iter()
+            .all(|m| m["interval"].is_null() && m["strong"] == m["value"])
+    );
+    let marked: Vec<&str> = moves
+        .iter()
+        .filter(|m| m["best"] == true)
+        .map(|m| m["from"].as_str().unwrap())
+        .collect();
+    let rules = rules("40/20/4/4", "choice");
+    let state = parse_position(&rules, position).unwrap();
+    let legal = rules.legal_moves(state.pieces[0], state.pieces[1], 0, 3);
+    let (a, b) = (die("1..6"), die("1..6"));
+    let strong = "strong".parse::<Strategy>().unwrap().seated([&a, &b], 0);
+    let mut rng = Xoshiro256PlusPlus::seed_from_u64(1);
+    let played = strong
+        .choose(
+            &rules,
+            state.pieces[0],
+            state.pieces[1],
+            0,
+            &legal,
+            &mut rng,
+        )
+        .unwrap();
+    assert_eq!(marked, [rules.board().field_name(played.from.unwrap())]);
+    // Simulated: the same scores beside each measured value, which has its interval.
+    let simulated = advise("200");
+    assert_eq!(simulated["method"], "simulated");
+    for (s, e) in simulated["moves"].as_array().unwrap().iter().zip(moves) {
+        assert_eq!(s["strong"], e["strong"]);
+        let [lo, hi] = [0, 1].map(|i| s["interval"][i].as_f64().unwrap());
+        assert!(lo <= s["value"].as_f64().unwrap() && s["value"].as_f64().unwrap() <= hi);
+    }
+    // One game gives no interval; scores need a player trained for the game.
+    let (code, _, err) = common::run_captured(&[
+        "advise",
+        "--a",
+        "1..6",
+        "--b",
+        "1..6",
+        "--position",
+        position,
+        "--face",
+        "3",
+        "--rollouts",
+        "1",
+    ]);
+    assert_eq!(code, 2, "{err}");
+    assert!(err.contains("--rollouts 1"), "{err}");
+    let (code, _, err) = common::run_captured(&[
+        "advise",
+        "--a",
+        "1..6",
+        "--b",
+        "1..6",
+        "--track",
+        "16",
+        "--pieces",
+        "3",
+        "--goal-fields",
+        "3",
+        "--max-memory",
+        "0",
+        "--position",
+        "A:2 B:5 turn:A",
+        "--face",
+        "3",
+        "--rollouts",
+        "0",
+    ]);
+    assert_eq!(code, 2, "{err}");
+    assert!(err.contains("none plays board 16/8/3/3"), "{err}");
+}

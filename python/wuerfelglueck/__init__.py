@@ -664,19 +664,22 @@ def advise(a: DieLike, b: DieLike, position: str, face: int, *,
            profile: Optional[str] = None, rules: Optional[Rules] = None,
            tolerance: Optional[float] = None, max_memory: Union[int, str, None] = None,
            strategy_a: Optional[str] = None, strategy_b: Optional[str] = None,
-           games: Optional[int] = None, seed: Optional[int] = None,
-           max_rolls: Optional[int] = None) -> AdviseResult:
+           rollouts: Optional[int] = None, seed: Optional[int] = None,
+           max_rolls: Optional[int] = None, games: Optional[int] = None) -> AdviseResult:
     """Every legal move of roll ``face`` in ``position`` (e.g. ``"A:0,17,c B:A,5 turn:A"``)
     with its value (``advise``): solved exactly where it fits in ``max_memory``, else
-    simulated (``games`` per move, the players then playing ``strategy_a`` and
-    ``strategy_b``). The profile defaults to ``"choice"``, as the command's; a profile
-    without ``choice`` is refused.
+    simulated (``rollouts`` games per move, the players then playing ``strategy_a`` and
+    ``strategy_b``; ``rollouts=0``: the learned player's scores alone, without an interval).
+    Each move also carries ``strong``, the learned player's score, where one plays the game.
+    The profile defaults to ``"choice"``, as the command's; a profile without ``choice`` is
+    refused. ``games`` is the older name of ``rollouts``.
     """
     return _run("advise", AdviseResult, None, rules, a=_die_text(a, "--a"),
                 b=_die_text(b, "--b"), position=str(position), face=face, track=track,
                 offset=offset, pieces=pieces, goal_fields=goal_fields, profile=profile,
                 tolerance=tolerance, max_memory=max_memory, strategy_a=strategy_a,
-                strategy_b=strategy_b, games=games, seed=seed, max_rolls=max_rolls)
+                strategy_b=strategy_b, rollouts=rollouts, games=games, seed=seed,
+                max_rolls=max_rolls)
 
 
 def play(a: DieLike, b: DieLike, *more: DieLike, seed: int = 1, first: str = "a",

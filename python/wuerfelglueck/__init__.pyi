@@ -222,8 +222,8 @@ def advise(a: DieLike, b: DieLike, position: str, face: int, *,
            profile: Optional[str] = None, rules: Optional[Rules] = None,
            tolerance: Optional[float] = None, max_memory: Union[int, str, None] = None,
            strategy_a: Optional[str] = None, strategy_b: Optional[str] = None,
-           games: Optional[int] = None, seed: Optional[int] = None,
-           max_rolls: Optional[int] = None) -> AdviseResult: ...
+           rollouts: Optional[int] = None, seed: Optional[int] = None,
+           max_rolls: Optional[int] = None, games: Optional[int] = None) -> AdviseResult: ...
 def play(a: DieLike, b: DieLike, *more: DieLike, seed: int = 1, first: str = "a",
          max_rolls: Optional[int] = None, players: Optional[int] = None,
          track: Optional[int] = None, offset: Optional[int] = None,

@@ -3,13 +3,14 @@
 use super::options::{RulesOptions, memory_limit, parse_die};
 use super::{Error, Progress, run_in_pool};
 use crate::dice::Die;
-use crate::exact::game::advise::{advise_exact, advise_simulated};
+use crate::exact::game::advise::{MoveValue, advise_by_evaluator, advise_exact, advise_simulated};
 use crate::exact::game::position::parse_position;
-use crate::exact::{ExactError, SolveOptions};
-use crate::report::AdviseReport;
+use crate::exact::{Bounds, ExactError, SolveOptions};
+use crate::report::{AdviseReport, EvaluatorScores};
 use crate::rules::{GameState, Rules};
-use crate::strategy::Strategy;
+use crate::strategy::{Strategy, Strong};
 use clap::Args;
+use std::sync::Arc;
 
 /// The options of `advise`: every legal move of a roll under --profile choice, with its
 /// value P(A wins) - P(B wins): exact where the game fits in --max-memory, else simulated.
@@ -48,9 +49,16 @@ pub struct AdviseOptions {
     /// Simulation: B's strategy after the move [default: as for --strategy-a].
     #[arg(long = "strategy-b")]
     pub strategy_b: Option<String>,
-    /// Simulation: games per move.
-    #[arg(long, default_value_t = 20_000)]
-    pub games: u64,
+    /// Where the game does not fit: games played on from each move with the strategies
+    /// above, for a value with a 95 % interval; `0` scores the moves with the learned
+    /// player's evaluator alone (an estimate without an interval, instant).
+    #[arg(
+        long,
+        visible_alias = "games",
+        value_name = "N",
+        default_value_t = 20_000
+    )]
+    pub rollouts: u64,
     /// Simulation: seed.
     #[arg(long, default_value_t = 1)]
     pub seed: u64,
@@ -73,7 +81,7 @@ pub struct AdviseSettings {
     face: u32,
     solve: SolveOptions,
     strategies: [Option<String>; 2],
-    games: u64,
+    rollouts: u64,
     seed: u64,
     max_rolls: u64,
 }
@@ -103,8 +111,11 @@ impl AdviseSettings {
                 if mover == 0 { "A" } else { "B" }
             )));
         }
-        if o.games < 2 {
-            return Err(Error::input("--games: expected at least 2"));
+        if o.rollouts == 1 {
+            return Err(Error::input(
+                "--rollouts 1: expected 0 (the learned player's scores alone) or at least 2 \
+                 (one game gives no interval)",
+            ));
         }
         let max_memory = memory_limit(o.max_memory.as_deref())?;
         let solve = SolveOptions::new(o.tolerance, 100_000, max_memory)
@@ -117,7 +128,7 @@ impl AdviseSettings {
             face: o.face,
             solve,
             strategies: [o.strategy_a.clone(), o.strategy_b.clone()],
-            games: o.games,
+            rollouts: o.rollouts,
             seed: o.seed,
             max_rolls: o.max_rolls,
         })
@@ -125,12 +136,18 @@ impl AdviseSettings {
 }
 
 /// Runs `advise`: every legal move with its value, solved exactly where the game fits in
-/// `--max-memory`, else simulated.
+/// `--max-memory`, else simulated (or, with `--rollouts 0`, scored by the learned player
+/// alone). Each move also carries the learned player's score where one plays this game.
 pub fn advise(settings: &AdviseSettings, progress: &dyn Progress) -> Result<AdviseReport, Error> {
     let s = settings;
     let rules = &s.rules;
     let [a, b] = &s.dice;
     let mover = s.position.mover();
+    // The learned player whose scores are shown: the mover's own if it plays one, else the
+    // shipped one for this game.
+    let mut scorer: Option<(String, Arc<Strong>)> = Strong::shipped()
+        .for_game(rules)
+        .map(|_| ("strong".to_string(), Strong::shipped()));
     let (moves, method, strategies, note) = run_in_pool(None, progress, |_| {
         let exact = advise_exact(rules, [a, b], &s.position, s.face, &s.solve);
         Ok(match exact {
@@ -147,7 +164,7 @@ pub fn advise(settings: &AdviseSettings, progress: &dyn Progress) -> Result<Advi
                 };
                 // Both players go on as well as the program can play: the learned player where
                 // one was trained for this game.
-                let default = if crate::strategy::Strong::shipped().for_game(rules).is_some() {
+                let default = if scorer.is_some() {
                     "strong"
                 } else {
                     "frontmost"
@@ -163,25 +180,51 @@ pub fn advise(settings: &AdviseSettings, progress: &dyn Progress) -> Result<Advi
                 for st in [&sa, &sb] {
                     st.check_game(rules, [a, b]).map_err(Error::input)?;
                 }
-                let moves = advise_simulated(
-                    rules,
-                    [a, b],
-                    [&sa, &sb],
-                    &s.position,
-                    s.face,
-                    s.games,
-                    s.seed,
-                    s.max_rolls,
+                if let Some(learned) = [&sa, &sb][mover].learned() {
+                    let name = [&sa, &sb][mover].name();
+                    let name = name.replace("strong-search", "strong");
+                    scorer = Some((name, Arc::clone(learned)));
+                }
+                let note = format!(
+                    "The exact solve would need about {}, more than --max-memory allows.",
+                    crate::exact::memory::format_bytes(bytes)
                 );
-                (
-                    moves,
-                    "simulated",
-                    [sa.name(), sb.name()],
-                    format!(
-                        "The exact solve would need about {}, more than --max-memory allows.",
-                        crate::exact::memory::format_bytes(bytes)
-                    ),
-                )
+                if s.rollouts == 0 {
+                    let Some((name, learned)) = &scorer else {
+                        return Err(Error::input(format!(
+                            "--rollouts 0 scores the moves with a learned player, and none plays \
+                             board {} with profile {}: give --rollouts N (at least 2) to simulate, \
+                             or a player trained for this game as --strategy-{} strong:FILE",
+                            rules.board(),
+                            rules.profile(),
+                            ["a", "b"][mover]
+                        )));
+                    };
+                    let moves = scores_of(rules, learned, &s.position, s.face)
+                        .into_iter()
+                        .map(|(movement, score)| MoveValue {
+                            movement,
+                            value: Bounds {
+                                lo: score,
+                                hi: score,
+                            },
+                            games: 0,
+                        })
+                        .collect();
+                    (moves, "evaluator", [name.clone(), name.clone()], note)
+                } else {
+                    let moves = advise_simulated(
+                        rules,
+                        [a, b],
+                        [&sa, &sb],
+                        &s.position,
+                        s.face,
+                        s.rollouts,
+                        s.seed,
+                        s.max_rolls,
+                    );
+                    (moves, "simulated", [sa.name(), sb.name()], note)
+                }
             }
             Err(e @ (ExactError::Profile(_) | ExactError::Options(_) | ExactError::RollOff)) => {
                 return Err(Error::input(e));
@@ -189,6 +232,13 @@ pub fn advise(settings: &AdviseSettings, progress: &dyn Progress) -> Result<Advi
             Err(e) => return Err(Error::failure(e)),
         })
     })?;
+    let scores = scorer.map(|(player, learned)| EvaluatorScores {
+        player,
+        scores: scores_of(rules, &learned, &s.position, s.face)
+            .into_iter()
+            .map(|(_, score)| score)
+            .collect(),
+    });
     Ok(AdviseReport::new(
         rules,
         s.position_text.clone(),
@@ -197,6 +247,18 @@ pub fn advise(settings: &AdviseSettings, progress: &dyn Progress) -> Result<Advi
         method,
         strategies,
         &moves,
+        scores,
         note,
     ))
+}
+
+/// The scores of `learned`'s player for this game (one plays it: checked by the caller).
+fn scores_of(
+    rules: &Rules,
+    learned: &Strong,
+    position: &GameState,
+    face: u32,
+) -> Vec<(crate::rules::PieceMove, f64)> {
+    let player = learned.for_game(rules).expect("a player for this game");
+    advise_by_evaluator(rules, player.evaluator(), position, face)
 }

@@ -407,6 +407,8 @@ pub fn from_map<T: clap::Args + clap::FromArgMatches>(
             .get_arguments()
             .find(|a| {
                 a.get_long() == Some(name.as_str())
+                    || a.get_all_aliases()
+                        .is_some_and(|aliases| aliases.contains(&name.as_str()))
                     || (a.is_positional() && a.get_id().as_str() == key.as_str())
             })
             .ok_or_else(|| {

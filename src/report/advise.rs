@@ -12,15 +12,30 @@ pub struct AdvisedMove {
     pub from: String,
     /// The field it lands on.
     pub to: String,
-    /// `P(A wins) - P(B wins)` after the move (midpoint of `interval`).
+    /// `P(A wins) - P(B wins)` after the move (midpoint of `interval`; the learned player's
+    /// score when the method is `evaluator`).
     pub value: f64,
-    /// Certified interval (exact) or 95 % confidence interval (simulated).
-    pub interval: [f64; 2],
-    /// Whether this is the mover's best move (highest value for A, lowest for B) beyond
-    /// doubt: its interval lies above (for B below) every other move's interval. When the
-    /// intervals of the leading moves overlap, no move is marked and the report's
-    /// `undecided` lists them.
+    /// Certified interval (exact) or 95 % confidence interval (simulated); `None` for the
+    /// method `evaluator`, whose scores are estimates without an interval.
+    pub interval: Option<[f64; 2]>,
+    /// The learned player's score of the move (`P(A wins) - P(B wins)` after it, as its
+    /// network estimates it; see the report's `scored_by`), where a player for the game is
+    /// at hand; an estimate beside the measured value, not part of it.
+    pub strong: Option<f64>,
+    /// Exact and simulated: whether this is the mover's best move (highest value for A,
+    /// lowest for B) beyond doubt: its interval lies above (for B below) every other move's
+    /// interval. When the intervals of the leading moves overlap, no move is marked and the
+    /// report's `undecided` lists them. Method `evaluator`: the learned player's choice.
     pub best: bool,
+}
+
+/// The learned player's scores of the legal moves (in their order), and which player.
+#[derive(Clone, Debug)]
+pub struct EvaluatorScores {
+    /// The player, e.g. `strong` or `strong:my.json`.
+    pub player: String,
+    /// One score per legal move: `P(A wins) - P(B wins)` after it, as the network estimates.
+    pub scores: Vec<f64>,
 }
 
 /// `advise --format json`.
@@ -36,7 +51,7 @@ pub struct AdviseReport {
     pub mover: String,
     /// The face rolled.
     pub face: u32,
-    /// `exact` or `simulated`.
+    /// `exact`, `simulated` or `evaluator` (the learned player's scores alone: `--rollouts 0`).
     pub method: String,
     /// Strategies of A and B in the simulation (`optimal` when exact).
     pub strategies: [String; 2],
@@ -47,6 +62,8 @@ pub struct AdviseReport {
     /// The moves (`from->to`) whose intervals cannot be told apart from the leading move's
     /// (the leading move first), when no move is best beyond doubt; empty otherwise.
     pub undecided: Vec<String>,
+    /// The learned player whose scores fill the moves' `strong` (empty when none was at hand).
+    pub scored_by: String,
     /// Why the method was chosen, or nothing.
     pub note: String,
 }
@@ -62,8 +79,11 @@ impl AdviseReport {
         method: &str,
         strategies: [String; 2],
         moves: &[MoveValue],
+        scores: Option<EvaluatorScores>,
         note: String,
     ) -> AdviseReport {
+        // A point estimate cannot separate moves: the evaluator's method names its choice.
+        let measured = method != "evaluator";
         // Each move's interval as the mover sees it: higher is better for the mover.
         let seen = |m: &MoveValue| {
             if mover == 0 {
@@ -86,6 +106,7 @@ impl AdviseReport {
                 .collect(),
         };
         let best = match undecided.as_slice() {
+            _ if !measured => leader,
             [only] => Some(*only),
             _ => None,
         };
@@ -124,10 +145,12 @@ impl AdviseReport {
                         .map_or("B".to_string(), |f| board.field_name(f)),
                     to: board.field_name(m.movement.to),
                     value: m.value.mid(),
-                    interval: [m.value.lo, m.value.hi],
+                    interval: measured.then_some([m.value.lo, m.value.hi]),
+                    strong: scores.as_ref().map(|s| s.scores[i]),
                     best: best == Some(i),
                 })
                 .collect(),
+            scored_by: scores.map_or(String::new(), |s| s.player),
             note,
         }
     }
@@ -136,7 +159,9 @@ impl AdviseReport {
 impl super::Report for AdviseReport {
     fn csv(&self) -> Option<CsvTable> {
         Some(CsvTable {
-            header: header(&["from", "to", "value", "lo", "hi", "best", "method"]),
+            header: header(&[
+                "from", "to", "value", "lo", "hi", "strong", "best", "method",
+            ]),
             rows: self
                 .moves
                 .iter()
@@ -145,8 +170,9 @@ impl super::Report for AdviseReport {
                         m.from.clone(),
                         m.to.clone(),
                         csv_number(m.value),
-                        csv_number(m.interval[0]),
-                        csv_number(m.interval[1]),
+                        m.interval.map_or(String::new(), |i| csv_number(i[0])),
+                        m.interval.map_or(String::new(), |i| csv_number(i[1])),
+                        m.strong.map_or(String::new(), csv_number),
                         m.best.to_string(),
                         self.method.clone(),
                     ]
@@ -156,42 +182,60 @@ impl super::Report for AdviseReport {
     }
 
     fn write_table(&self, out: &mut dyn Write) -> io::Result<()> {
+        let how = match self.method.as_str() {
+            "exact" => String::new(),
+            "evaluator" => format!(", scored by {} alone", self.scored_by),
+            _ => format!(
+                ", {} games per move, A plays {}, B plays {}",
+                self.games, self.strategies[0], self.strategies[1]
+            ),
+        };
         writeln!(
             out,
-            "Position {} — {} to move, rolled {} (rules {} on board {}, {}{})",
-            self.position,
-            self.mover,
-            self.face,
-            self.profile,
-            self.board,
-            self.method,
-            if self.method == "exact" {
-                String::new()
-            } else {
-                format!(
-                    ", {} games per move, A plays {}, B plays {}",
-                    self.games, self.strategies[0], self.strategies[1]
-                )
-            }
+            "Position {} — {} to move, rolled {} (rules {} on board {}, {}{how})",
+            self.position, self.mover, self.face, self.profile, self.board, self.method,
         )?;
         if self.moves.is_empty() {
             return writeln!(out, "No piece can move: the roll is lost.");
         }
+        let scored = self.moves.iter().any(|m| m.strong.is_some()) && self.method != "evaluator";
         writeln!(
             out,
-            "{:<6} {:<6} {:>14}   interval (value = P(A wins) - P(B wins))",
-            "from", "to", "value"
+            "{:<6} {:<6} {:>14}   {:<30}{}(value = P(A wins) - P(B wins))",
+            "from",
+            "to",
+            "value",
+            match self.method.as_str() {
+                "exact" => "certified interval",
+                "evaluator" => "no interval: an estimate",
+                _ => "95 % interval",
+            },
+            if scored {
+                format!("{:>9}   ", "strong")
+            } else {
+                String::new()
+            }
         )?;
         for m in &self.moves {
+            let interval = m
+                .interval
+                .map_or(String::new(), |i| format!("[{:.10}, {:.10}]", i[0], i[1]));
+            let score = match m.strong {
+                Some(s) if scored => format!("{s:>9.4}   "),
+                _ => String::new(),
+            };
+            let best = match (m.best, self.method.as_str()) {
+                (false, _) => "",
+                (true, "evaluator") => "  choice",
+                (true, _) => "  best",
+            };
             writeln!(
                 out,
-                "{:<6} {:<6} {:>14.10}   [{:.10}, {:.10}]{}",
+                "{:<6} {:<6} {:>14.10}   {interval:<30}{score}{}",
                 m.from,
                 m.to,
                 m.value,
-                m.interval[0],
-                m.interval[1],
-                if m.best { "  best" } else { "" }
+                best.trim_start()
             )?;
         }
         if !self.undecided.is_empty() {
@@ -202,8 +246,22 @@ impl super::Report for AdviseReport {
                 if self.method == "exact" {
                     " (their values are equal within the solve's certified width)"
                 } else {
-                    "; more --games would narrow them"
+                    "; more --rollouts would narrow them"
                 }
+            )?;
+        }
+        if self.method == "evaluator" {
+            writeln!(
+                out,
+                "The scores are {}'s estimates, not measurements; --rollouts N plays N games \
+                 on from each move for a value with a 95 % interval.",
+                self.scored_by
+            )?;
+        } else if scored {
+            writeln!(
+                out,
+                "strong: the learned player's estimate ({}), beside the measured value.",
+                self.scored_by
             )?;
         }
         if !self.note.is_empty() {
@@ -241,6 +299,7 @@ mod tests {
             "simulated",
             Default::default(),
             moves,
+            None,
             String::new(),
         )
     }
@@ -267,6 +326,44 @@ mod tests {
             String::from_utf8(text)
                 .unwrap()
                 .contains("No move is best beyond doubt: the intervals of 5->8, 9->12 overlap")
+        );
+    }
+
+    #[test]
+    fn the_evaluator_names_its_choice_and_claims_no_interval() {
+        let rules = Rules::bwinf();
+        let moves = [value(1, 0.2, 0.2), value(5, 0.21, 0.21)];
+        let scores = EvaluatorScores {
+            player: "strong".into(),
+            scores: vec![0.2, 0.21],
+        };
+        let r = AdviseReport::new(
+            &rules,
+            "A:1,5 B:- turn:A".into(),
+            0,
+            3,
+            "evaluator",
+            Default::default(),
+            &moves,
+            Some(scores),
+            String::new(),
+        );
+        // Two estimates 0.01 apart: no interval could separate them, yet the choice is named.
+        assert!(r.moves.iter().all(|m| m.interval.is_none()));
+        assert_eq!(
+            r.moves.iter().map(|m| m.best).collect::<Vec<_>>(),
+            [false, true]
+        );
+        assert!(r.undecided.is_empty());
+        assert_eq!(r.moves[1].strong, Some(0.21));
+        let csv = super::super::Report::csv(&r).unwrap();
+        assert_eq!(csv.rows[0][3], "", "no lower bound is written");
+        let mut text = Vec::new();
+        super::super::Report::write_table(&r, &mut text).unwrap();
+        let text = String::from_utf8(text).unwrap();
+        assert!(
+            text.contains("choice") && text.contains("not measurements"),
+            "{text}"
         );
     }
 

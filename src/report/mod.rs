@@ -21,7 +21,7 @@ mod search;
 mod solve;
 mod table;
 
-pub use advise::AdviseReport;
+pub use advise::{AdviseReport, EvaluatorScores};
 pub use converge::{
     CONVERGENCE_CSV_HEADER, ConvergenceReport, ExactSummary, Header, STOPPING_CSV_HEADER,
     StoppingReport,

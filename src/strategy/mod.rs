@@ -179,6 +179,15 @@ impl Default for Strategy {
 }
 
 impl Strategy {
+    /// The learned players behind `strong` and `strong-search` (shipped or from a file);
+    /// `None` for the other strategies.
+    pub fn learned(&self) -> Option<&Arc<Strong>> {
+        match self {
+            Strategy::Strong(s) | Strategy::StrongSearch(s, _) => Some(s),
+            _ => None,
+        }
+    }
+
     /// The name the strategy is parsed from and reported as (`strategy_a` / `strategy_b`
     /// in JSON).
     pub fn name(&self) -> String {

@@ -145,14 +145,17 @@ impl Limits {
         if command == "play" {
             check_rolls(options.get("max-rolls"))?;
         }
-        if let Some(games) = options.get("games") {
-            match games.as_u64() {
-                Some(n) if n <= self.max_games => {}
-                _ => {
-                    return Err(HttpError::bad_request(format!(
-                        "games {games}: at most {} games here",
-                        self.max_games
-                    )));
+        // `advise` names its games `rollouts` (`games` is its alias).
+        for key in ["games", "rollouts"] {
+            if let Some(games) = options.get(key) {
+                match games.as_u64() {
+                    Some(n) if n <= self.max_games => {}
+                    _ => {
+                        return Err(HttpError::bad_request(format!(
+                            "{key} {games}: at most {} games here",
+                            self.max_games
+                        )));
+                    }
                 }
             }
         }

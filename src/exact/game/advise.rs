@@ -10,6 +10,7 @@ use crate::exact::{Bounds, ExactError, SolveOptions};
 use crate::rules::{GameState, PieceMove, Rules};
 use crate::stats;
 use crate::strategy::Strategy;
+use crate::strategy::network::Evaluator;
 use rand::SeedableRng;
 use rand_xoshiro::Xoshiro256PlusPlus;
 use std::sync::{Arc, Mutex};
@@ -189,6 +190,30 @@ pub fn advise_simulated(
         });
     }
     out
+}
+
+/// The learned evaluator's score of each legal move of `face` in `position`: the value
+/// `P(A wins) - P(B wins)` after the move as the network estimates it (from A's side, like
+/// every value here), 1 or -1 for a move that wins. An estimate, not a measurement: it has no
+/// interval. In the order of [`Rules::legal_moves`], as the other advisors.
+pub fn advise_by_evaluator(
+    rules: &Rules,
+    evaluator: &Evaluator,
+    position: &GameState,
+    face: u32,
+) -> Vec<(PieceMove, f64)> {
+    let mover = position.mover();
+    let (own, other) = (position.pieces[mover], position.pieces[1 - mover]);
+    let legal = rules.legal_moves(own, other, mover, face);
+    legal
+        .iter()
+        .map(|movement| {
+            let turn =
+                rules.roll_with_move(own, other, mover, position.tries, face, Some(movement));
+            let for_mover = f64::from(evaluator.value_after(rules, &turn, mover));
+            (movement, if mover == 0 { for_mover } else { -for_mover })
+        })
+        .collect()
 }
 
 /// One game from `state` to its end: +1 if A wins, -1 if B wins, 0 at the roll cap.

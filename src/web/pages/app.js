@@ -364,9 +364,9 @@ const fieldList = text => text.trim().split(/\s+/).filter(t => !t.startsWith('B:
 const positionOf = (pieces, turn) => `A:${fieldList(pieces.A)} B:${fieldList(pieces.B)} turn:${turn}`;
 const withChoice = p => p.includes('choice') ? p : p + '+choice';
 
-function adviseOptions(dice, board, profile, pieces, turn, face, games) {
+function adviseOptions(dice, board, profile, pieces, turn, face, rollouts) {
   return Object.assign(boardOpts(board), {a: dice[0], b: dice[1], profile: withChoice(profile),
-    position: positionOf(pieces, turn), face, games});
+    position: positionOf(pieces, turn), face, rollouts});
 }
 // P(seat wins) from advise's value P(A wins) - P(B wins) (and its interval).
 function pWin(value, seat) { return seat === 'A' ? (1 + value) / 2 : (1 - value) / 2; }
@@ -381,15 +381,21 @@ $('advise-go').addEventListener('click', async () => {
     const a = await post('advise', adviseOptions(st.dice, st.board, st.profile, st.position, st.you, st.roll,
       Number($('advise-games').value)));
     out.textContent = '';
+    const scored = a.method !== 'evaluator' && a.moves.some(m => m.strong != null);
     const t = h('table', {id: 'advice-table'}, h('tr', {}, h('th', {class: 'l'}, 'move'), h('th', {}, `P(${st.you} wins)`),
-      h('th', {}, a.method === 'exact' ? 'certified bounds' : '95 % interval'), h('th', {}, '')));
+      h('th', {}, {exact: 'certified bounds', evaluator: 'no interval'}[a.method] || '95 % interval'),
+      ...(scored ? [h('th', {}, 'strong’s estimate')] : []), h('th', {}, '')));
     for (const m of a.moves) {
       t.append(h('tr', {class: m.best ? 'best' : ''}, h('td', {class: 'l'}, `${m.from}→${m.to}`),
-        h('td', {class: 'value'}, pWin(m.value, st.you).toFixed(4)), h('td', {}, iv4(pInterval(m.interval, st.you))),
-        h('td', {}, m.best ? 'best' : '')));
+        h('td', {class: 'value'}, pWin(m.value, st.you).toFixed(4)),
+        h('td', {}, m.interval ? iv4(pInterval(m.interval, st.you)) : '—'),
+        ...(scored ? [h('td', {}, m.strong == null ? '' : pWin(m.strong, st.you).toFixed(4))] : []),
+        h('td', {}, m.best ? (a.method === 'evaluator' ? 'strong’s choice' : 'best') : '')));
     }
-    out.append(t, h('p', {class: 'note'}, a.method === 'exact' ? 'Exact: both play optimally after the move.'
-      : `Simulated: ${a.games} games per move, then ${a.strategies.join(' vs ')}.`));
+    const how = {exact: 'Exact: both play optimally after the move.',
+      evaluator: `Scored by the learned player ${a.scored_by} alone: estimates, not measurements.`}[a.method]
+      || `Simulated: ${a.games} games per move, then ${a.strategies.join(' vs ')}.`;
+    out.append(t, h('p', {class: 'note'}, how + (scored ? ` “strong’s estimate”: the learned player’s own score of each move.` : '')));
     if (a.undecided && a.undecided.length) {
       out.append(h('p', {class: 'note'}, `No move is best beyond doubt: the intervals of ${a.undecided.join(', ')} overlap`
         + (a.method === 'exact' ? '.' : '; more games would tell them apart.')));
