@@ -690,3 +690,66 @@ fn the_style_counts_agree_with_the_heuristics_that_define_them() {
     // Frontmost is not the capture rule: some captures on offer it passes up.
     assert!(front.captures.taken < front.captures.decisions);
 }
+
+#[test]
+fn the_style_of_simulated_play_agrees_with_the_heuristics_that_define_it() {
+    // Counted over the decisions of the duel's own games: each heuristic scores 100 % on the
+    // situation it is defined by, `rearmost` never moves the frontmost piece, and watching
+    // changes no game.
+    let duel = |a: &str, b: &str, style: bool| {
+        let mut args = vec![
+            "duel",
+            "--a",
+            "1..6",
+            "--b",
+            "2..7",
+            "--track",
+            "16",
+            "--pieces",
+            "2",
+            "--goal-fields",
+            "2",
+            "--profile",
+            "choice",
+            "--strategy-a",
+            a,
+            "--strategy-b",
+            b,
+            "--games",
+            "10000",
+            "--seed",
+            "9",
+            "--format",
+            "json",
+        ];
+        if style {
+            args.push("--style");
+        }
+        common::json(&args)
+    };
+    let share = |report: &serde_json::Value, player: usize, situation: &str| {
+        let tally = &report["style"]["players"][player][situation];
+        assert!(
+            tally["decisions"].as_u64().unwrap() >= 50,
+            "{situation}: {tally}"
+        );
+        tally["taken"].as_f64().unwrap() / tally["decisions"].as_f64().unwrap()
+    };
+    let watched = duel("capture", "safe", true);
+    assert_eq!(share(&watched, 0, "captures"), 1.0);
+    assert_eq!(share(&watched, 0, "captures_at_a_risk"), 1.0);
+    assert_eq!(share(&watched, 1, "safest"), 1.0);
+    assert_eq!(share(&watched, 1, "captures_at_a_risk"), 0.0);
+    let plain = duel("capture", "safe", false);
+    for field in ["a_wins", "b_wins", "games_a_started", "mean_rolls"] {
+        assert_eq!(watched[field], plain[field], "{field}");
+    }
+    assert!(plain["style"].is_null());
+    let order = duel("frontmost", "rearmost", true);
+    assert_eq!(share(&order, 0, "frontmost"), 1.0);
+    assert_eq!(share(&order, 1, "frontmost"), 0.0);
+    // Without `choice` there is nothing to count, and the command says so.
+    let (code, _, err) = common::run_captured(&["duel", "--a", "1..6", "--b", "1..6", "--style"]);
+    assert_eq!(code, 2, "{err}");
+    assert!(err.contains("--style") && err.contains("choice"), "{err}");
+}

@@ -34,3 +34,20 @@ for n in 0 1 2 3; do
         --seed 24 --format json > "$out.part"
     mv "$out.part" "$out"
 done
+
+# How strong decides (duel --style: both players the same), beside the optimal pair's own
+# policy where it is solved (its policy file from results/strong-exact/run.py 40/20/P/4).
+for pieces in 2 3 4; do
+    for player in strong optimal; do
+        out="results/strong-full/style-40-20-$pieces-4-$player.json"
+        strategy=strong
+        if [ "$player" = optimal ]; then
+            strategy="table:target/optimal-40-20-$pieces-4.policy"
+            [ -e "${strategy#table:}" ] || continue
+        fi
+        [ -e "$out" ] && continue
+        "$BIN" duel --a 1..6 --b 1..6 --pieces "$pieces" --profile choice --strategy "$strategy" \
+            --games 200000 --seed 24 --style --format json > "$out.part"
+        mv "$out.part" "$out"
+    done
+done

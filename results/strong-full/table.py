@@ -38,3 +38,26 @@ for n in range(4):
         r = json.loads(path.read_text())
         order = " > ".join(f"{d['die']} ({d['mean_p']:.3f}; {d['beaten']})" for d in r["ranking"])
         print(f"| `wuerfel{n}.txt` | {order} | {len(r['undecided'])} |")
+
+print()
+SITUATIONS = [
+    ("captures", "a capture is on offer: it captures"),
+    ("captures_at_a_risk", "every capture exposes more own pieces than the safest move: it captures anyway"),
+    ("safest", "the moves expose different numbers of own pieces: it exposes the fewest"),
+    ("enters_goal", "a piece can move into the goal: it does"),
+    ("frontmost", "any choice: it moves the frontmost piece"),
+]
+columns = [(p, who) for p in (2, 3, 4) for who in ("optimal", "strong")
+           if (HERE / f"style-40-20-{p}-4-{who}.json").exists()]
+reports = {c: json.loads((HERE / f"style-40-20-{c[0]}-4-{c[1]}.json").read_text()) for c in columns}
+print("| situation (both players, as often as 200,000 games met it) | "
+      + " | ".join(f"40/20/{p}/4 {who}" for p, who in columns) + " |")
+print("|---" * (len(columns) + 1) + "|")
+for key, words in SITUATIONS:
+    cells = []
+    for c in columns:
+        players = reports[c]["style"]["players"]
+        taken = sum(p[key]["taken"] for p in players)
+        decisions = sum(p[key]["decisions"] for p in players)
+        cells.append(f"{100 * taken / decisions:.1f} %")
+    print(f"| {words} | " + " | ".join(cells) + " |")

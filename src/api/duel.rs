@@ -5,7 +5,7 @@ use super::{Error, Progress, run_in_pool};
 use crate::dice::Die;
 use crate::report::DuelReport;
 use crate::rules::Rules;
-use crate::sim::{Stopping, StoppingRule, StreamKey, run_duel_announced};
+use crate::sim::{Stopping, StoppingRule, StreamKey, duel_style, run_duel_announced};
 use crate::strategy::Strategy;
 use clap::Args;
 
@@ -27,6 +27,11 @@ pub struct DuelOptions {
     /// Strategies under --profile choice.
     #[command(flatten)]
     pub strategy: StrategyOptions,
+    /// Also count how each player decides (captures when it can, leaves the fewest pieces
+    /// within reach, moves into the goal, moves the frontmost piece) over the decisions of
+    /// the games, which are played a second time to watch them; needs --profile choice.
+    #[arg(long)]
+    pub style: bool,
 }
 
 /// A duel's options, checked: every value is one the simulation accepts.
@@ -39,6 +44,7 @@ pub struct DuelSettings {
     seed: u64,
     max_rolls: u64,
     threads: Option<usize>,
+    style: bool,
 }
 
 impl DuelSettings {
@@ -50,6 +56,14 @@ impl DuelSettings {
         let strategies = options.strategy.strategies(&rules)?;
         let stopping = options.sim.stopping()?;
         options.sim.check_threads()?;
+        if options.style && !rules.profile().choice {
+            return Err(Error::input(format!(
+                "--style counts how the players choose among their legal moves, and under \
+                 --profile {} rule 3 leaves no choice (the frontmost piece moves); use \
+                 --profile choice",
+                rules.profile()
+            )));
+        }
         // The matchup's own checks (roll cap, roll-off, strategies under the profile).
         options
             .sim
@@ -64,6 +78,7 @@ impl DuelSettings {
             seed: options.sim.seed,
             max_rolls: options.sim.max_rolls,
             threads: options.sim.threads,
+            style: options.style,
         })
     }
 }
@@ -79,24 +94,27 @@ pub fn duel(settings: &DuelSettings, progress: &dyn Progress) -> Result<DuelRepo
         StoppingRule::Games(n) => Some(n),
         StoppingRule::Precision(_) => None,
     };
-    let counts = run_in_pool(s.threads, progress, |watch| {
+    let (counts, style) = run_in_pool(s.threads, progress, |watch| {
         watch.begin(&format!("{a} vs {b}"), total);
         let announce = |plan: &crate::sim::DuelPlan| {
             if let Some(line) = plan_line("duel", plan) {
                 watch.note(&line);
             }
         };
-        run_duel_announced(
-            &matchup,
-            StreamKey::new(s.seed),
-            s.stopping,
-            &|n| watch.games(n),
-            &announce,
-        )
-        .map_err(Error::failure)
+        let key = StreamKey::new(s.seed);
+        let counts = run_duel_announced(&matchup, key, s.stopping, &|n| watch.games(n), &announce)
+            .map_err(Error::failure)?;
+        let style = if s.style {
+            let games = counts.total().games;
+            watch.begin("style: the same games again", Some(games));
+            Some(duel_style(&matchup, key, &counts, &|n| watch.games(n)).map_err(Error::failure)?)
+        } else {
+            None
+        };
+        Ok((counts, style))
     })?;
     // run_duel_announced has checked that the precision rule reached its half-width.
-    Ok(DuelReport::new(
+    let report = DuelReport::new(
         [a, b],
         s.rules.profile().to_string(),
         s.rules.board().to_string(),
@@ -105,5 +123,9 @@ pub fn duel(settings: &DuelSettings, progress: &dyn Progress) -> Result<DuelRepo
         matchup.max_rolls(),
         s.stopping.claimed_half_width(),
     )
-    .with_strategies(matchup.strategies()))
+    .with_strategies(matchup.strategies());
+    Ok(match style {
+        Some(style) => report.with_style(style),
+        None => report,
+    })
 }

@@ -2,7 +2,9 @@
 
 use super::{CsvTable, csv_number, csv_optional, defined, header, prob, thousands};
 use crate::dice::Die;
+use crate::exact::game::style::{Style, Tally};
 use crate::sim::DuelCounts;
+use crate::sim::DuelStyle;
 use crate::stats::Interval;
 use crate::strategy::Strategy;
 use serde::Serialize;
@@ -55,6 +57,8 @@ pub struct DuelReport {
     pub stopping: String,
     /// The requested half-width under `precision`, else `null`.
     pub precision: Option<f64>,
+    /// With `--style`: how each player decided over the games' decisions, else `null`.
+    pub style: Option<DuelStyle>,
 }
 
 impl DuelReport {
@@ -100,6 +104,15 @@ impl DuelReport {
             }
             .to_string(),
             precision,
+            style: None,
+        }
+    }
+
+    /// The report with the style counts of its games.
+    pub fn with_style(self, style: DuelStyle) -> DuelReport {
+        DuelReport {
+            style: Some(style),
+            ..self
         }
     }
 
@@ -221,10 +234,56 @@ impl super::Report for DuelReport {
             thousands(r.max_rolls)
         )?;
         match r.mean_rolls {
-            Some(m) => writeln!(out, "mean rolls    {m:.1} per finished game"),
-            None => writeln!(out, "mean rolls    - (no game finished)"),
+            Some(m) => writeln!(out, "mean rolls    {m:.1} per finished game")?,
+            None => writeln!(out, "mean rolls    - (no game finished)")?,
         }
+        if let Some(style) = &r.style {
+            write_style(out, style, [&r.strategy_a, &r.strategy_b])?;
+        }
+        Ok(())
     }
+}
+
+/// The style counts as a table: one line per situation, one column per player.
+fn write_style(out: &mut dyn Write, style: &DuelStyle, names: [&String; 2]) -> io::Result<()> {
+    writeln!(
+        out,
+        "\nHow they decide, over the {} decisions of two or more legal moves in these games \
+         (counted as often as the games met them):",
+        thousands(style.players[0].decisions + style.players[1].decisions)
+    )?;
+    let [a, b] = &style.players;
+    let situations: [(&str, fn(&Style) -> Tally); 5] = [
+        ("a capture is on offer: captures", |s| s.captures),
+        (
+            "every capture exposes more than the safest move: captures anyway",
+            |s| s.captures_at_a_risk,
+        ),
+        (
+            "the moves expose different numbers of own pieces: the fewest",
+            |s| s.safest,
+        ),
+        ("a piece can move into the goal: does", |s| s.enters_goal),
+        ("any choice: moves the frontmost piece", |s| s.frontmost),
+    ];
+    let cell = |t: Tally| {
+        if t.decisions == 0 {
+            "-".to_string()
+        } else {
+            format!("{:.1} % of {}", 100.0 * t.share(), thousands(t.decisions))
+        }
+    };
+    writeln!(
+        out,
+        "{:<66} {:<24} {}",
+        "",
+        format!("A {}", names[0]),
+        format!("B {}", names[1])
+    )?;
+    for (what, tally) in situations {
+        writeln!(out, "{what:<66} {:<24} {}", cell(tally(a)), cell(tally(b)))?;
+    }
+    Ok(())
 }
 
 /// Writes a duel report in the chosen format (see [`super::write()`]).

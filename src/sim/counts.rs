@@ -32,7 +32,7 @@ pub struct StartCounts {
 }
 
 impl StartCounts {
-    pub(super) fn record(&mut self, end: GameEnd) {
+    pub(crate) fn record(&mut self, end: GameEnd) {
         self.games += 1;
         match end {
             GameEnd::Won { winner, rolls } => {

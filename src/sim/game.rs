@@ -1,7 +1,7 @@
 //! One simulated game.
 
 use crate::dice::Die;
-use crate::rules::{GameState, Player, Rules, rare};
+use crate::rules::{GameState, LegalMoves, PieceMove, Player, Rules, rare};
 use crate::strategy::Strategy;
 use rand::Rng;
 
@@ -61,6 +61,39 @@ impl Clock {
     fn wind(&mut self, rolls: u64, max_rolls: u64) {
         self.next_check = (rolls + STUCK_CHECK_INTERVAL).min(max_rolls);
         self.left = self.next_check - rolls;
+    }
+}
+
+/// Is told every decision of a game played by the strategies' loop (see
+/// [`Matchup::play_game_watched`]).
+pub(crate) trait Watcher {
+    /// `mover`, with `own` and `other` on the board, rolled `face`, had the moves `legal`
+    /// and played `movement`.
+    fn decision(
+        &mut self,
+        own: u64,
+        other: u64,
+        mover: Player,
+        face: u32,
+        legal: &LegalMoves,
+        movement: Option<PieceMove>,
+    );
+}
+
+/// Watches nothing: the plain game loop.
+pub(crate) struct Unwatched;
+
+impl Watcher for Unwatched {
+    #[inline(always)]
+    fn decision(
+        &mut self,
+        _: u64,
+        _: u64,
+        _: Player,
+        _: u32,
+        _: &LegalMoves,
+        _: Option<PieceMove>,
+    ) {
     }
 }
 
@@ -252,18 +285,35 @@ impl<'a> Matchup<'a> {
     /// next turn starts before this roll's result is known.
     #[inline(always)]
     pub(crate) fn play_game<const HOW: u8, R: Rng>(&self, first: Player, rng: &mut R) -> GameEnd {
+        self.play_game_watched::<HOW, R, Unwatched>(first, rng, &mut Unwatched)
+    }
+
+    /// [`Matchup::play_game`] telling `watcher` every decision of the strategies' loop
+    /// ([`CHOOSING`]): the same games from the same stream, since watching draws nothing.
+    #[inline(always)]
+    pub(crate) fn play_game_watched<const HOW: u8, R: Rng, W: Watcher>(
+        &self,
+        first: Player,
+        rng: &mut R,
+        watcher: &mut W,
+    ) -> GameEnd {
         let [mut a, mut b] = GameState::start(first).pieces;
         let mut clock = Clock::new(self.max_rolls);
         if first == 1
-            && let Some(end) = self.play_turn::<HOW, 1, R>(&mut b, &mut a, &mut clock, rng)
+            && let Some(end) =
+                self.play_turn::<HOW, 1, R, W>(&mut b, &mut a, &mut clock, rng, watcher)
         {
             return end;
         }
         loop {
-            if let Some(end) = self.play_turn::<HOW, 0, R>(&mut a, &mut b, &mut clock, rng) {
+            if let Some(end) =
+                self.play_turn::<HOW, 0, R, W>(&mut a, &mut b, &mut clock, rng, watcher)
+            {
                 return end;
             }
-            if let Some(end) = self.play_turn::<HOW, 1, R>(&mut b, &mut a, &mut clock, rng) {
+            if let Some(end) =
+                self.play_turn::<HOW, 1, R, W>(&mut b, &mut a, &mut clock, rng, watcher)
+            {
                 return end;
             }
         }
@@ -272,12 +322,13 @@ impl<'a> Matchup<'a> {
     /// The rolls of player `MOVER`, whose pieces are `own` (the opponent's `other`), until
     /// the turn passes (`None`) or the game ends.
     #[inline(always)]
-    fn play_turn<const HOW: u8, const MOVER: Player, R: Rng>(
+    fn play_turn<const HOW: u8, const MOVER: Player, R: Rng, W: Watcher>(
         &self,
         own: &mut u64,
         other: &mut u64,
         clock: &mut Clock,
         rng: &mut R,
+        watcher: &mut W,
     ) -> Option<GameEnd> {
         let mut tries = 0u8;
         loop {
@@ -288,6 +339,7 @@ impl<'a> Matchup<'a> {
                     let legal = self.rules.legal_moves(*own, *other, MOVER, face);
                     let movement =
                         self.strategies[MOVER].choose(self.rules, *own, *other, MOVER, &legal, rng);
+                    watcher.decision(*own, *other, MOVER, face, &legal, movement);
                     self.rules
                         .roll_with_move(*own, *other, MOVER, tries, face, movement)
                 }

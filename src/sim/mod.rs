@@ -6,6 +6,7 @@ mod duel;
 mod game;
 mod plan;
 mod stream;
+mod style;
 mod table;
 
 /// The statistics, now [`crate::stats`]; kept under the old path.
@@ -18,6 +19,7 @@ pub use plan::{
     games_for_precision, worst_case_games,
 };
 pub use stream::{GameRng, StreamKey, splitmix64};
+pub use style::{DuelStyle, duel_style};
 pub use table::{
     Seating, Table, TableCounts, TableEnd, TableError, TableStop, permutations, table_never_ends,
 };

@@ -9,7 +9,7 @@ use super::space::GameSpace;
 use super::space::flag;
 use super::value::never;
 use crate::dice::Die;
-use crate::rules::PieceMove;
+use crate::rules::{LegalMoves, PieceMove, Player, Rules};
 use crate::strategy::{Threats, captures};
 use serde::Serialize;
 
@@ -70,7 +70,59 @@ pub struct Style {
 }
 
 impl Style {
-    fn merge(self, o: Style) -> Style {
+    /// Counts one decision: `mover`, with `own` and `other` on the board, rolled `face`, whose
+    /// legal moves are `legal`, played the move at index `chosen()` of them (asked only when
+    /// there are two or more moves: a single move is no decision). `threats` measures the
+    /// opponent's next roll, as the `safe` heuristic does.
+    #[allow(clippy::too_many_arguments)]
+    pub fn record(
+        &mut self,
+        rules: &Rules,
+        threats: &Threats,
+        own: u64,
+        other: u64,
+        mover: Player,
+        face: u32,
+        legal: &LegalMoves,
+        chosen: impl FnOnce() -> usize,
+    ) {
+        let n = legal.len();
+        if n < 2 {
+            return;
+        }
+        let track = rules.board().track_len();
+        let mut kinds = [Kind {
+            captures: false,
+            enters_goal: false,
+            danger: 0,
+        }; 64];
+        for (kind, m) in kinds.iter_mut().zip(legal.iter()) {
+            let after = rules.roll_with_move(own, other, mover, 0, face, Some(m));
+            *kind = Kind {
+                captures: captures(rules, other, mover, &m),
+                enters_goal: entered_goal(&m, track),
+                danger: threats.threatened(rules, after.own, after.other, mover),
+            };
+        }
+        let kinds = &kinds[..n];
+        let index = chosen();
+        let chosen = kinds[index];
+        let divides = |f: fn(&Kind) -> bool| kinds.iter().any(f) && !kinds.iter().all(f);
+        let least = kinds.iter().map(|k| k.danger).min().unwrap_or(0);
+        let most = kinds.iter().map(|k| k.danger).max().unwrap_or(0);
+        let safest_capture = kinds.iter().filter(|k| k.captures).map(|k| k.danger).min();
+        self.decisions += 1;
+        self.captures.add(divides(|k| k.captures), chosen.captures);
+        self.enters_goal
+            .add(divides(|k| k.enters_goal), chosen.enters_goal);
+        self.safest.add(least < most, chosen.danger == least);
+        self.captures_at_a_risk
+            .add(safest_capture.is_some_and(|d| d > least), chosen.captures);
+        self.frontmost.add(true, index == 0);
+    }
+
+    /// Both counts added.
+    pub fn merge(self, o: Style) -> Style {
         Style {
             decisions: self.decisions + o.decisions,
             captures: self.captures.merge(o.captures),
@@ -100,17 +152,11 @@ pub fn style_of(space: &GameSpace, table: &PolicyTable, dice: [&Die; 2], mirrore
     const CHUNK: usize = 1 << 16;
     let threats = [Threats::of_die(dice[1]), Threats::of_die(dice[0])];
     let rules = &space.rules;
-    let track = rules.board().track_len();
     let states = space.len();
     let style = (0..states.div_ceil(CHUNK))
         .into_par_iter()
         .map(|chunk| {
             let mut style = Style::default();
-            let mut kinds = [Kind {
-                captures: false,
-                enters_goal: false,
-                danger: 0,
-            }; 64];
             for i in chunk * CHUNK..((chunk + 1) * CHUNK).min(states) {
                 if (mirrored && i & 1 == 1) || space.flag(i) & flag::REACHED == 0 || never(space, i)
                 {
@@ -121,36 +167,16 @@ pub fn style_of(space: &GameSpace, table: &PolicyTable, dice: [&Die; 2], mirrore
                 let (own, other) = (position.pieces[mover], position.pieces[1 - mover]);
                 for (k, &(face, _)) in space.faces(i).iter().enumerate() {
                     let legal = rules.legal_moves(own, other, mover, face);
-                    let n = legal.len();
-                    if n < 2 {
-                        continue;
-                    }
-                    for (kind, m) in kinds.iter_mut().zip(legal.iter()) {
-                        let after = rules.roll_with_move(own, other, mover, 0, face, Some(m));
-                        *kind = Kind {
-                            captures: captures(rules, other, mover, &m),
-                            enters_goal: entered_goal(&m, track),
-                            danger: threats[mover].threatened(rules, after.own, after.other, mover),
-                        };
-                    }
-                    let kinds = &kinds[..n];
-                    let chosen = kinds[table.get(i, k)];
-                    let divides =
-                        |f: fn(&Kind) -> bool| kinds.iter().any(f) && !kinds.iter().all(f);
-                    let least = kinds.iter().map(|k| k.danger).min().unwrap_or(0);
-                    let most = kinds.iter().map(|k| k.danger).max().unwrap_or(0);
-                    let safest_capture =
-                        kinds.iter().filter(|k| k.captures).map(|k| k.danger).min();
-                    style.decisions += 1;
-                    style.captures.add(divides(|k| k.captures), chosen.captures);
-                    style
-                        .enters_goal
-                        .add(divides(|k| k.enters_goal), chosen.enters_goal);
-                    style.safest.add(least < most, chosen.danger == least);
-                    style
-                        .captures_at_a_risk
-                        .add(safest_capture.is_some_and(|d| d > least), chosen.captures);
-                    style.frontmost.add(true, table.get(i, k) == 0);
+                    style.record(
+                        rules,
+                        &threats[mover],
+                        own,
+                        other,
+                        mover,
+                        face,
+                        &legal,
+                        || table.get(i, k),
+                    );
                 }
             }
             style
