@@ -253,7 +253,8 @@ fn write_style(out: &mut dyn Write, style: &DuelStyle, names: [&String; 2]) -> i
         thousands(style.players[0].decisions + style.players[1].decisions)
     )?;
     let [a, b] = &style.players;
-    let situations: [(&str, fn(&Style) -> Tally); 5] = [
+    type Situation = (&'static str, fn(&Style) -> Tally);
+    let situations: [Situation; 5] = [
         ("a capture is on offer: captures", |s| s.captures),
         (
             "every capture exposes more than the safest move: captures anyway",
