@@ -274,13 +274,8 @@ fn write_style(out: &mut dyn Write, style: &DuelStyle, names: [&String; 2]) -> i
             format!("{:.1} % of {}", 100.0 * t.share(), thousands(t.decisions))
         }
     };
-    writeln!(
-        out,
-        "{:<66} {:<24} {}",
-        "",
-        format!("A {}", names[0]),
-        format!("B {}", names[1])
-    )?;
+    let (a_name, b_name) = (format!("A {}", names[0]), format!("B {}", names[1]));
+    writeln!(out, "{:<66} {a_name:<24} {b_name}", "")?;
     for (what, tally) in situations {
         writeln!(out, "{what:<66} {:<24} {}", cell(tally(a)), cell(tally(b)))?;
     }
