@@ -200,15 +200,10 @@ fn switches_without_a_meaning_at_a_table_are_refused() {
         assert!(matches!(&e, SeatsError::Switch { name, .. } if name == "roll-off"));
         assert!(e.to_string().contains("roll-off"), "{e}");
     }
-    // `choice` and `capture-duty` are refused at a table (the N-player game with choices
-    // is not zero-sum; see `docs/src/rules.md`), never silently played as something else.
+    // `choice` and `capture-duty` have a meaning at a table: every seat picks its own moves.
     for switch in ["choice", "choice+capture-duty"] {
         let profile = format!("bwinf+{switch}").parse::<Profile>().unwrap();
-        let e = Seats::new(Rules::new(Board::BWINF, profile), 3).unwrap_err();
-        assert!(
-            matches!(&e, SeatsError::Switch { name, .. } if name == "choice"),
-            "{e}"
-        );
+        assert!(Seats::new(Rules::new(Board::BWINF, profile), 3).is_ok());
     }
     let fine = Rules::new(
         Board::BWINF,
@@ -558,7 +553,7 @@ mod cli {
         ]);
         assert_eq!(code, 0);
         assert_eq!(csv.lines().count(), 4);
-        assert!(csv.starts_with("die,p_win,ci95_lo,ci95_hi,p_win_seat0"));
+        assert!(csv.starts_with("die,strategy,p_win,ci95_lo,ci95_hi,p_win_seat0"));
     }
 
     #[test]
@@ -723,4 +718,167 @@ fn one_piece_each_on_the_full_track_exact_against_simulation() {
             assert!(((sim - p) / se).abs() < 4.5);
         }
     }
+}
+
+/// A table of four under `profile` (seats start at 0, 10, 20 and 30 of seat 0's numbering).
+fn choosing_table(profile: &str) -> Seats {
+    Seats::new(Rules::new(Board::BWINF, profile.parse().unwrap()), 4).unwrap()
+}
+
+#[test]
+fn capture_duty_at_a_table_asks_for_a_capture_of_any_seat() {
+    // Seat 0 on 5 and 12 rolls 3: 5->8 lands on seat 2's piece (its field 28 is seat 0's 8),
+    // 12->15 captures nothing. Under capture-duty only the capture is legal, though the
+    // frontmost piece is on 12; under choice alone both are.
+    let mut pieces = [mask(&[5, 12]), 0, mask(&[28]), 0];
+    let duty = choosing_table("choice+capture-duty");
+    let legal = duty.legal_moves(&pieces, 0, 3);
+    assert_eq!(legal.iter().map(|m| m.from).collect::<Vec<_>>(), [Some(5)]);
+    let free = choosing_table("choice");
+    assert_eq!(free.legal_moves(&pieces, 0, 3).len(), 2);
+    // The rules' own move under capture-duty is that capture: seat 2's piece goes home.
+    let turn = duty.roll(&mut pieces, 0, 0, 3);
+    assert_eq!(turn.captured, Some((2, 28)));
+    assert_eq!(pieces, [mask(&[8, 12]), 0, 0, 0]);
+}
+
+#[test]
+fn capture_and_safe_at_a_table_see_every_other_seat() {
+    use rand::SeedableRng;
+    use wuerfelglueck::strategy::{Strategy, Threats};
+    let seats = choosing_table("choice");
+    let d = Die::standard();
+    let reach = [Threats::of_die(&d); MAX_SEATS];
+    let rng = rand_xoshiro::Xoshiro256PlusPlus::seed_from_u64(1);
+    let pick = |name: &str, pieces: &[u64; 4]| {
+        let legal = seats.legal_moves(pieces, 0, 3);
+        name.parse::<Strategy>()
+            .unwrap()
+            .choose_at_table(&seats, pieces, 0, &legal, &reach, &mut rng.clone())
+            .and_then(|m| m.from)
+    };
+    // `capture` takes seat 2's piece on seat 0's field 8 with the rear piece.
+    let target = [mask(&[5, 12]), 0, mask(&[28]), 0];
+    assert_eq!(pick("capture", &target), Some(5));
+    assert_eq!(pick("frontmost", &target), Some(12));
+    // Seat 3's piece on seat 0's field 13 (its own 23) reaches 14 to 19: `safe` keeps the
+    // piece on 12 behind it and moves 5->8, which nothing reaches; seat 1, the next seat,
+    // has no piece on the board, so only a look at every seat finds the danger.
+    let danger = [mask(&[5, 12]), 0, 0, mask(&[23])];
+    assert_eq!(pick("safe", &danger), Some(5));
+    assert_eq!(
+        wuerfelglueck::strategy::exposed_at_table(
+            &seats,
+            &[mask(&[5, 15]), 0, 0, mask(&[23])],
+            0,
+            &reach
+        ),
+        1
+    );
+}
+
+#[test]
+fn two_seats_choose_exactly_as_two_players_do() {
+    // At a table of two the heuristics' picks and the legal moves are the duel's, roll by
+    // roll, over random games (the two code paths share only the picking rules).
+    use rand::SeedableRng;
+    use wuerfelglueck::strategy::{Strategy, Threats};
+    let (a, b): (Die, Die) = ("1..6".parse().unwrap(), "0..9".parse().unwrap());
+    for profile in ["choice", "choice+capture-duty"] {
+        let rules = Rules::new(Board::BWINF, profile.parse().unwrap());
+        let seats = Seats::new(rules, 2).unwrap();
+        let reach = [
+            Threats::of_die(&a),
+            Threats::of_die(&b),
+            Threats::of_die(&a),
+            Threats::of_die(&a),
+        ];
+        let mut rng = rand_xoshiro::Xoshiro256PlusPlus::seed_from_u64(3);
+        let mut decisions = 0;
+        for _game in 0..200 {
+            let mut duel = GameState::start(0);
+            let mut at_table = seats.start();
+            for _roll in 0..2000 {
+                let mover = duel.mover();
+                let face = [&a, &b][mover].roll(&mut rng);
+                let (own, other) = (duel.pieces[mover], duel.pieces[1 - mover]);
+                let legal = rules.legal_moves(own, other, mover, face);
+                let mut table_pieces = [at_table.pieces[0], at_table.pieces[1]];
+                assert_eq!(seats.legal_moves(&table_pieces, mover, face), legal);
+                for name in ["capture", "safe", "rearmost"] {
+                    let strategy = name.parse::<Strategy>().unwrap().seated([&a, &b], mover);
+                    let two = strategy.choose(&rules, own, other, mover, &legal, &mut rng);
+                    let n = strategy.choose_at_table(
+                        &seats,
+                        &table_pieces,
+                        mover,
+                        &legal,
+                        &reach,
+                        &mut rng,
+                    );
+                    assert_eq!(two, n, "{profile} {name}: {duel:?}, face {face}");
+                }
+                decisions += usize::from(legal.len() > 1);
+                // Both go on with a random legal move.
+                let movement = legal.iter().nth(rng.random_range(0..legal.len().max(1)));
+                let outcome = rules.play_move(&mut duel, face, movement).unwrap();
+                let turn =
+                    seats.roll_with_move(&mut table_pieces, mover, at_table.tries, face, movement);
+                at_table.pieces[..2].copy_from_slice(&table_pieces);
+                at_table.tries = turn.tries;
+                if turn.passes {
+                    at_table.to_move = seats.next_seat(mover) as u8;
+                }
+                assert_eq!(at_table.pieces[..2], duel.pieces);
+                assert_eq!(at_table.to_move, duel.to_move);
+                if outcome.winner.is_some() {
+                    break;
+                }
+            }
+        }
+        assert!(decisions > 1000, "{profile}: {decisions}");
+    }
+}
+
+#[test]
+fn a_table_plays_the_strategies_it_is_given_and_refuses_the_others() {
+    use wuerfelglueck::strategy::Strategy;
+    let seats = choosing_table("choice");
+    let d = Die::standard();
+    let dice = [&d, &d, &d, &d];
+    let table = || Table::new(&seats, &dice, 100_000, Seating::All).unwrap();
+    let names =
+        |list: &[&str]| -> Vec<Strategy> { list.iter().map(|n| n.parse().unwrap()).collect() };
+    assert_eq!(
+        table().playing(names(&["safe", "safe"])).unwrap_err(),
+        TableError::StrategyCount {
+            strategies: 2,
+            dice: 4
+        }
+    );
+    assert_eq!(
+        table()
+            .playing(names(&["safe", "safe", "strong", "safe"]))
+            .unwrap_err(),
+        TableError::NotAtTables { die: 2 }
+    );
+    let bwinf = Seats::new(Rules::bwinf(), 4).unwrap();
+    let plain = Table::new(&bwinf, &dice, 100_000, Seating::All).unwrap();
+    assert_eq!(
+        plain
+            .playing(names(&["frontmost", "safe", "frontmost", "frontmost"]))
+            .unwrap_err(),
+        TableError::StrategyNeedsChoice { die: 1 }
+    );
+    // Four equal dice, one `safe` among three `frontmost`: every die sits in every seat, so
+    // the counts add up and the better player wins more than a fair share beyond doubt.
+    let mixed = table()
+        .playing(names(&["safe", "frontmost", "frontmost", "frontmost"]))
+        .unwrap();
+    let counts = mixed
+        .run(StreamKey::new(7), TableStop::Games(24 * 400), &|_| {})
+        .unwrap();
+    assert_eq!(counts.games, 9600);
+    let ci = counts.ci95(0);
+    assert!(ci.lo > 0.25, "safe at a table of frontmost players: {ci:?}");
 }

@@ -309,6 +309,9 @@ pub fn table_error(e: TableError) -> Error {
         }
         TableError::Plan(_) => Error::input(format!("--precision: {e}")),
         TableError::PrecisionNotReached { .. } => Error::failure(e),
+        TableError::StrategyCount { .. }
+        | TableError::StrategyNeedsChoice { .. }
+        | TableError::NotAtTables { .. } => Error::input(format!("--strategy: {e}")),
     }
 }
 

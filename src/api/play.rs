@@ -113,6 +113,14 @@ impl PlaySettings {
             dice.push(parse_die("--die", text)?);
         }
         let seats = seats(&rules, players, "--players")?;
+        if rules.profile().choice {
+            return Err(Error::input(format!(
+                "--players {players} with --profile {}: play narrates a table with the rules' \
+                 own moves (the frontmost piece); strategies at a table of three or four are \
+                 played by `table --strategy`",
+                rules.profile()
+            )));
+        }
         if o.max_rolls == 0 {
             return Err(Error::input("--max-rolls 0: expected at least 1 roll"));
         }

@@ -6,6 +6,7 @@ use crate::dice::Die;
 use crate::report::{TableReport, TableSettings as TableFigures};
 use crate::rules::Seats;
 use crate::sim::{Seating, StreamKey, Table, TableStop};
+use crate::strategy::Strategy;
 use clap::Args;
 
 /// The options of `table`: N dice at one table of N players (N = 2, 3 or 4).
@@ -24,6 +25,13 @@ pub struct TableOptions {
     /// Board and rule profile (with 3 or 4 players seat s starts at s * track / 4).
     #[command(flatten)]
     pub rules: RulesOptions,
+    /// Under --profile choice: the strategy of every die (given once) or of each die (once
+    /// per --die, in the same order), whatever seat it sits in: frontmost, rearmost,
+    /// capture (captures a piece of any other seat when it can), safe (leaves the fewest
+    /// pieces within reach of any other seat's next roll) or random. Each seat maximises
+    /// its own chance by its own rule; no equilibrium is claimed.
+    #[arg(long = "strategy", value_name = "NAME", num_args = 1)]
+    pub strategies: Vec<String>,
 }
 
 /// A table's options, checked.
@@ -31,6 +39,7 @@ pub struct TableOptions {
 pub struct TableSettings {
     seats: Seats,
     dice: Vec<Die>,
+    strategies: Vec<Strategy>,
     seating: Seating,
     stop: TableStop,
     seed: u64,
@@ -51,7 +60,23 @@ impl TableSettings {
         options.sim.check_threads()?;
         let max_rolls = options.sim.max_rolls()?;
         let refs: Vec<&Die> = dice.iter().collect();
-        let table = Table::new(&seats, &refs, max_rolls, options.seating).map_err(table_error)?;
+        let parsed: Vec<Strategy> = options
+            .strategies
+            .iter()
+            .map(|text| {
+                text.parse::<Strategy>()
+                    .map_err(|e| Error::input(format!("--strategy: {e}")))
+            })
+            .collect::<Result<_, _>>()?;
+        // One strategy stands for every die.
+        let strategies = match parsed.as_slice() {
+            [] => vec![Strategy::Frontmost; dice.len()],
+            [one] => vec![one.clone(); dice.len()],
+            _ => parsed,
+        };
+        let table = Table::new(&seats, &refs, max_rolls, options.seating)
+            .and_then(|t| t.playing(strategies.clone()))
+            .map_err(table_error)?;
         let precision = options.sim.precision.unwrap_or(DEFAULT_PRECISION);
         let stop = table
             .stopping(options.sim.games, precision)
@@ -59,6 +84,7 @@ impl TableSettings {
         Ok(TableSettings {
             seats,
             dice,
+            strategies,
             seating: options.seating,
             stop,
             seed: options.sim.seed,
@@ -72,7 +98,9 @@ impl TableSettings {
 pub fn table(settings: &TableSettings, progress: &dyn Progress) -> Result<TableReport, Error> {
     let s = settings;
     let refs: Vec<&Die> = s.dice.iter().collect();
-    let table = Table::new(&s.seats, &refs, s.max_rolls, s.seating).map_err(table_error)?;
+    let table = Table::new(&s.seats, &refs, s.max_rolls, s.seating)
+        .and_then(|t| t.playing(s.strategies.clone()))
+        .map_err(table_error)?;
     let total = match s.stop {
         TableStop::Games(n) => Some(n),
         TableStop::Precision(_) => None,
@@ -86,6 +114,7 @@ pub fn table(settings: &TableSettings, progress: &dyn Progress) -> Result<TableR
     })?;
     Ok(TableReport::new(
         &refs,
+        table.strategies(),
         &counts,
         s.seating,
         TableFigures::new(s.seats.rules(), s.seed, table.max_rolls(), s.stop),

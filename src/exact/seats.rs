@@ -325,6 +325,16 @@ pub fn solve_seats(
     options
         .validate()
         .map_err(|e| SeatsExactError::Options(e.to_string()))?;
+    if seats.rules().profile().choice {
+        // Every seat would pick its own moves: a game of N players with no single value,
+        // which this solver (the rules' own moves) does not play.
+        return Err(SeatsExactError::Options(format!(
+            "profile {}: the exact table solver plays the rules' own moves; with choice at a \
+             table of {} each seat picks its moves and there is no single value to solve for",
+            seats.rules().profile(),
+            seats.players()
+        )));
+    }
     let chain = Chain::build(seats, dice, options.max_memory)?;
     let opening = chain.opening();
     search::reach(&chain, &[opening], REACHED, SPREAD);

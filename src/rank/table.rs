@@ -9,6 +9,7 @@ use crate::dice::Die;
 use crate::rules::Seats;
 use crate::sim::{Seating, StreamKey, Table, TableCounts, TableError, TableStop};
 use crate::stats::{self, Interval};
+use crate::strategy::Strategy;
 use serde::Serialize;
 
 /// The random streams of table `k` are `TABLE_STREAMS + k`: far from the pairs' streams
@@ -85,11 +86,13 @@ pub fn subsets(n: usize, k: usize) -> Vec<Vec<usize>> {
 }
 
 /// Plays every `seats.players()`-subset of `dice` at a table (every seating equally
-/// often) to `games` games each, or to every die's half-width `precision`; table `k` uses
+/// often, every die playing `strategy`) to `games` games each, or to every die's half-width `precision`; table `k` uses
 /// stream `TABLE_STREAMS + k` of `seed`. `progress` is told the games of every chunk.
+#[allow(clippy::too_many_arguments)]
 pub fn simulate_tables(
     seats: &Seats,
     dice: &[Die],
+    strategy: &Strategy,
     games: Option<u64>,
     precision: f64,
     seed: u64,
@@ -100,7 +103,9 @@ pub fn simulate_tables(
     let mut tables = Vec::new();
     for (k, members) in subsets(dice.len(), players).into_iter().enumerate() {
         let seated: Vec<&Die> = members.iter().map(|&i| &dice[i]).collect();
-        let table = Table::new(seats, &seated, max_rolls, Seating::All)?;
+        let table =
+            Table::new(seats, &seated, max_rolls, Seating::All)?
+                .playing(vec![strategy.clone(); players])?;
         let stop: TableStop = table.stopping(games, precision)?;
         let key = StreamKey::new(seed).with_stream(TABLE_STREAMS + k as u64);
         let counts = table.run(key, stop, progress)?;

@@ -11,6 +11,8 @@ use std::io::{self, Write};
 pub struct TableReport {
     /// The dice in the order given.
     pub dice: Vec<Die>,
+    /// Each die's strategy, in the same order (`frontmost` unless the profile has `choice`).
+    pub strategies: Vec<String>,
     /// Players at the table.
     pub players: usize,
     /// `all` (every seating equally often) or `fixed` (die `i` in seat `i`).
@@ -46,6 +48,7 @@ impl TableReport {
     /// Builds the report from the counts.
     pub fn new(
         dice: &[&Die],
+        strategies: &[crate::strategy::Strategy],
         counts: &TableCounts,
         seating: crate::sim::Seating,
         settings: TableSettings,
@@ -53,6 +56,7 @@ impl TableReport {
         let n = counts.players;
         TableReport {
             dice: dice.iter().map(|d| (*d).clone()).collect(),
+            strategies: strategies.iter().map(|s| s.name()).collect(),
             players: n,
             seating: seating.name().to_string(),
             p_win: (0..n).map(|i| counts.p_win(i)).collect(),
@@ -121,7 +125,7 @@ impl TableSettings {
 
 impl super::Report for TableReport {
     fn csv(&self) -> Option<CsvTable> {
-        let mut header: Vec<String> = ["die", "p_win", "ci95_lo", "ci95_hi"]
+        let mut header: Vec<String> = ["die", "strategy", "p_win", "ci95_lo", "ci95_hi"]
             .iter()
             .map(|s| s.to_string())
             .collect();
@@ -147,6 +151,7 @@ impl super::Report for TableReport {
             .map(|i| {
                 let mut row = vec![
                     self.dice[i].to_string(),
+                    self.strategies[i].clone(),
                     csv_number(self.p_win[i]),
                     csv_number(self.ci95[i][0]),
                     csv_number(self.ci95[i][1]),
@@ -189,10 +194,17 @@ impl super::Report for TableReport {
             self.players,
             prob(1.0 / self.players as f64)
         )?;
-        let width = self
-            .dice
-            .iter()
-            .map(|d| d.to_string().len())
+        // A die is shown with its strategy where some die does not play frontmost.
+        let choosing = self.strategies.iter().any(|s| s != "frontmost");
+        let label = |i: usize| {
+            if choosing {
+                format!("{} ({})", self.dice[i], self.strategies[i])
+            } else {
+                self.dice[i].to_string()
+            }
+        };
+        let width = (0..self.players)
+            .map(|i| label(i).len())
             .max()
             .unwrap_or(0)
             .max(4);
@@ -210,7 +222,7 @@ impl super::Report for TableReport {
             write!(
                 out,
                 "{:<width$}  {}  [{}, {}]",
-                self.dice[i].to_string(),
+                label(i),
                 prob(self.p_win[i]),
                 prob(self.ci95[i][0]),
                 prob(self.ci95[i][1]),

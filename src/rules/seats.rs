@@ -7,18 +7,24 @@
 //! mover's own pieces alone (moves never depend on other players' pieces: those are jumped
 //! over or captured, never block), so the rules of a turn stay in one place.
 
-use super::{Board, Profile, Rules, rare};
+use super::{Board, LegalMoves, PieceMove, Profile, Rules, Turn, rare};
 use std::fmt;
 
 /// The most seats a table has.
 pub const MAX_SEATS: usize = 4;
 
 /// The profile switches that keep their meaning at a table of N players: they change
-/// which of the mover's own pieces moves, or how often it rolls, from its own pieces alone.
-/// Every other switch is refused by [`Seats::new`] (never silently ignored): `roll-off`
-/// defines a start between two players, and `choice` / `capture-duty` make the game
-/// a non-zero-sum game of N players whose solution concept this project has not fixed.
-pub const TABLE_SWITCHES: [&str; 3] = ["goal-last", "no-jump-in-goal", "three-tries"];
+/// which of the mover's own pieces moves, or how often it rolls, or let each seat choose its
+/// move (`choice`; `capture-duty` then asks whether a move captures a piece of *any* other
+/// seat). Every other switch is refused by [`Seats::new`] (never silently ignored):
+/// `roll-off` defines a start between two players.
+pub const TABLE_SWITCHES: [&str; 5] = [
+    "goal-last",
+    "no-jump-in-goal",
+    "three-tries",
+    "choice",
+    "capture-duty",
+];
 
 /// Why a table of players cannot be set up.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -276,12 +282,26 @@ impl Seats {
         face: u32,
     ) -> SeatTurn {
         debug_assert!(N >= self.players);
+        if !plain && self.rules.profile().capture_duty {
+            // The rule-3 move depends on the other seats' pieces: the frontmost of the legal
+            // moves, which capture-duty narrows to the capturing ones.
+            let legal = self.legal_moves(pieces, mover, face);
+            return self.roll_with_move(pieces, mover, tries, face, legal.frontmost());
+        }
         let own = pieces[mover];
         let turn = if plain {
             self.rules.roll_plain(own, 0, 0, face)
         } else {
             self.rules.roll_from_view(own, 0, 0, tries, face)
         };
+        self.apply(pieces, mover, turn)
+    }
+
+    /// Writes the mover's side of `turn` (a roll seen from the mover alone) into `pieces`
+    /// and captures whatever piece of another seat stands on the landing field.
+    #[inline(always)]
+    fn apply<const N: usize>(&self, pieces: &mut [u64; N], mover: usize, turn: Turn) -> SeatTurn {
+        let own = pieces[mover];
         pieces[mover] = turn.own;
         // The landing field is the one bit the move set (a move never lands where it left).
         let hits = &self.capture[mover][(turn.own & !own).trailing_zeros() as usize];
@@ -315,6 +335,62 @@ impl Seats {
             state.to_move = self.next_seat(mover) as u8;
         }
         turn
+    }
+
+    /// Seat `from`'s track pieces `mask` (in `from`'s numbering; other bits ignored) in seat
+    /// `to`'s numbering: the shared track turned by the distance between their starts.
+    #[inline]
+    pub fn track_for(&self, from: usize, to: usize, mask: u64) -> u64 {
+        let t = self.track_len;
+        let track = self.board().track_mask();
+        let k = self.shift[from][to];
+        let mask = mask & track;
+        // k < t <= 63, so both shifts are in range.
+        ((mask << k) | (mask >> (t - k))) & track
+    }
+
+    /// The track fields, in `mover`'s numbering, on which a piece of another seat stands.
+    #[inline]
+    pub fn others_in_view<const N: usize>(&self, pieces: &[u64; N], mover: usize) -> u64 {
+        (0..self.players.min(N))
+            .filter(|&j| j != mover)
+            .fold(0, |seen, j| seen | self.track_for(j, mover, pieces[j]))
+    }
+
+    /// The legal moves of `face` for seat `mover` (see [`Rules::legal_moves`]): they depend
+    /// on the mover's own pieces, and under `capture-duty` on whether a move lands on a
+    /// piece of any other seat.
+    #[inline]
+    pub fn legal_moves<const N: usize>(
+        &self,
+        pieces: &[u64; N],
+        mover: usize,
+        face: u32,
+    ) -> LegalMoves {
+        let others = if self.rules.profile().capture_duty {
+            self.others_in_view(pieces, mover)
+        } else {
+            0
+        };
+        self.rules.legal_moves_seeing(pieces[mover], others, face)
+    }
+
+    /// [`Seats::roll_seated`] playing `movement`, one of [`Seats::legal_moves`] for this roll
+    /// (`None` when there is none): the chosen move, with the same capture, win, extra roll
+    /// and tries.
+    #[inline(always)]
+    pub fn roll_with_move<const N: usize>(
+        &self,
+        pieces: &mut [u64; N],
+        mover: usize,
+        tries: u8,
+        face: u32,
+        movement: Option<PieceMove>,
+    ) -> SeatTurn {
+        let turn = self
+            .rules
+            .roll_with_move(pieces[mover], 0, 0, tries, face, movement);
+        self.apply(pieces, mover, turn)
     }
 
     /// A readable line such as `B:2 A 17 c` for `seat`, fields in its own numbering.

@@ -384,7 +384,7 @@ impl Rules {
     /// Rules 1 to 4 tried one after another, for the profiles that change the move order:
     /// the one move the rules fix, read off the legal-move list built without a choice.
     fn decide_general(&self, own: u64, face: u32) -> Decision {
-        Decision::of(self.moves_by_rules(own, 0, 0, face, false).frontmost())
+        Decision::of(self.moves_by_rules(own, || 0, face, false).frontmost())
     }
 
     /// Whether the piece on `from` can move `face` fields (`face >= 1`).
@@ -427,7 +427,15 @@ impl Rules {
     /// captures. Listed frontmost piece first, so [`LegalMoves::frontmost`] is what the
     /// `bwinf` rule 3 would play among them.
     pub fn legal_moves(&self, own: u64, other: u64, mover: Player, face: u32) -> LegalMoves {
-        self.moves_by_rules(own, other, mover, face, self.profile.choice)
+        let opponents = || self.board.track_in_other_view(1 - mover, other);
+        self.moves_by_rules(own, opponents, face, self.profile.choice)
+    }
+
+    /// [`Rules::legal_moves`] with the opponents given as `opponents`: the track fields, in
+    /// the mover's numbering, where any other player's piece stands (what `capture-duty`
+    /// asks; at a table of three or four, every other seat's pieces).
+    pub fn legal_moves_seeing(&self, own: u64, opponents: u64, face: u32) -> LegalMoves {
+        self.moves_by_rules(own, || opponents, face, self.profile.choice)
     }
 
     /// [`Rules::legal_moves`] with the choice switched on or off: without it rule 3 keeps
@@ -436,8 +444,7 @@ impl Rules {
     fn moves_by_rules(
         &self,
         own: u64,
-        other: u64,
-        mover: Player,
+        opponents: impl FnOnce() -> u64,
         face: u32,
         choosing: bool,
     ) -> LegalMoves {
@@ -478,8 +485,7 @@ impl Rules {
             return only(MoveRule::Frontmost, sources, false);
         }
         if self.capture_duty {
-            let opponents = self.board.track_in_other_view(1 - mover, other);
-            let capturing = (opponents >> face) & sources;
+            let capturing = (opponents() >> face) & sources;
             if capturing != 0 {
                 sources = capturing;
             }

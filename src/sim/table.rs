@@ -14,6 +14,7 @@ use super::stream::StreamKey;
 use crate::dice::Die;
 use crate::rules::{MAX_SEATS, Seats};
 use crate::stats::{self, Interval};
+use crate::strategy::{Strategy, Threats};
 use rand::Rng;
 use rayon::prelude::*;
 use std::fmt;
@@ -81,6 +82,23 @@ pub enum TableError {
         /// The widest half-width reached.
         reached: f64,
     },
+    /// Not one strategy per die.
+    StrategyCount {
+        /// Strategies given.
+        strategies: usize,
+        /// Dice at the table.
+        dice: usize,
+    },
+    /// A strategy other than `frontmost` for die `die` (from 0) without `choice`.
+    StrategyNeedsChoice {
+        /// The die, in the order given (from 0).
+        die: usize,
+    },
+    /// Die `die`'s strategy plays only games of two (a policy file, a learned player).
+    NotAtTables {
+        /// The die, in the order given (from 0).
+        die: usize,
+    },
 }
 
 impl fmt::Display for TableError {
@@ -100,6 +118,24 @@ impl fmt::Display for TableError {
             TableError::PrecisionNotReached { claimed, reached } => write!(
                 f,
                 "the games played reached a half-width of {reached:.2e} only, not the {claimed:e} asked for"
+            ),
+            TableError::StrategyCount { strategies, dice } => write!(
+                f,
+                "{strategies} strategies for {dice} dice: expected one --strategy, for every die, \
+                 or one per --die in the same order"
+            ),
+            TableError::StrategyNeedsChoice { die } => write!(
+                f,
+                "die {}'s strategy picks among moves, which needs the choice profile: without it \
+                 rule 3 fixes every move (the frontmost piece that can move)",
+                die + 1
+            ),
+            TableError::NotAtTables { die } => write!(
+                f,
+                "die {}'s strategy was made for games of two players (a policy file or a learned \
+                 player); at a table of three or four use frontmost, rearmost, capture, safe or \
+                 random",
+                die + 1
             ),
         }
     }
@@ -143,10 +179,24 @@ pub enum TableEnd {
 pub struct Table<'a> {
     seats: &'a Seats,
     dice: Vec<&'a Die>,
+    /// Each die's strategy, in the order of the dice (all `frontmost` unless
+    /// [`Table::playing`] says otherwise).
+    strategies: Vec<Strategy>,
+    /// The seats choose their moves by their strategies (some strategy is not `frontmost`,
+    /// or `capture-duty` makes the move depend on the other seats): the strategies' loop.
+    choosing: bool,
     max_rolls: u64,
     seating: Seating,
     /// `seatings[k][s]`: the die in seat `s` in seating `k`.
     seatings: Vec<[usize; MAX_SEATS]>,
+}
+
+/// What sits in each seat in one seating: the die, its strategy, and the reach of its die
+/// (what `safe` fears from that seat).
+struct Seated<'a> {
+    dice: [&'a Die; MAX_SEATS],
+    strategies: [&'a Strategy; MAX_SEATS],
+    reach: [Threats; MAX_SEATS],
 }
 
 impl<'a> Table<'a> {
@@ -174,10 +224,59 @@ impl<'a> Table<'a> {
         Ok(Table {
             seats,
             dice: dice.to_vec(),
+            strategies: vec![Strategy::Frontmost; dice.len()],
+            choosing: seats.rules().profile().capture_duty,
             max_rolls,
             seating,
             seatings,
         })
+    }
+
+    /// The same table with die `i` playing `strategies[i]` (one per die, in the order of the
+    /// dice), whatever seat it sits in. Refuses a strategy other than `frontmost` without
+    /// `choice`, and one that plays only games of two ([`Strategy::plays_at_tables`]).
+    pub fn playing(self, strategies: Vec<Strategy>) -> Result<Table<'a>, TableError> {
+        if strategies.len() != self.dice.len() {
+            return Err(TableError::StrategyCount {
+                strategies: strategies.len(),
+                dice: self.dice.len(),
+            });
+        }
+        for (die, strategy) in strategies.iter().enumerate() {
+            if !strategy.plays_at_tables() {
+                return Err(TableError::NotAtTables { die });
+            }
+            if !strategy.is_frontmost() && !self.seats.rules().profile().choice {
+                return Err(TableError::StrategyNeedsChoice { die });
+            }
+        }
+        Ok(Table {
+            choosing: self.seats.rules().profile().capture_duty
+                || strategies.iter().any(|s| !s.is_frontmost()),
+            strategies,
+            ..self
+        })
+    }
+
+    /// Each die's strategy, in the order of the dice.
+    pub fn strategies(&self) -> &[Strategy] {
+        &self.strategies
+    }
+
+    /// Seating `k`: each seat's die, strategy and reach.
+    fn seated(&self, k: usize) -> Seated<'_> {
+        let seating = &self.seatings[k];
+        let mut seated = Seated {
+            dice: [self.dice[0]; MAX_SEATS],
+            strategies: [&self.strategies[0]; MAX_SEATS],
+            reach: [Threats::unresolved(); MAX_SEATS],
+        };
+        for (s, &die) in seating.iter().enumerate().take(self.dice.len()) {
+            seated.dice[s] = self.dice[die];
+            seated.strategies[s] = &self.strategies[die];
+            seated.reach[s] = Threats::of_die(self.dice[die]);
+        }
+        seated
     }
 
     /// The seats.
@@ -210,16 +309,29 @@ impl<'a> Table<'a> {
         CHUNK_TARGET.div_ceil(self.round_games()) * self.round_games()
     }
 
-    /// Plays one game with `seated[s]` the die in seat `s`.
+    /// Plays one game in seating `seating` (an index into the seatings of a round).
     #[inline(always)]
-    pub fn play<R: Rng>(&self, seated: &[&Die; MAX_SEATS], rng: &mut R) -> TableEnd {
-        match (self.seats.players(), self.seats.rules().is_plain()) {
-            (2, true) => self.play_seats::<2, true, R>(seated, rng),
-            (2, false) => self.play_seats::<2, false, R>(seated, rng),
-            (3, true) => self.play_seats::<3, true, R>(seated, rng),
-            (3, false) => self.play_seats::<3, false, R>(seated, rng),
-            (_, true) => self.play_seats::<4, true, R>(seated, rng),
-            (_, false) => self.play_seats::<4, false, R>(seated, rng),
+    pub fn play<R: Rng>(&self, seating: usize, rng: &mut R) -> TableEnd {
+        self.play_seated(&self.seated(seating), rng)
+    }
+
+    #[inline(always)]
+    fn play_seated<R: Rng>(&self, seated: &Seated, rng: &mut R) -> TableEnd {
+        let players = self.seats.players();
+        if self.choosing {
+            return match players {
+                2 => self.play_seats::<2, false, true, R>(seated, rng),
+                3 => self.play_seats::<3, false, true, R>(seated, rng),
+                _ => self.play_seats::<4, false, true, R>(seated, rng),
+            };
+        }
+        match (players, self.seats.rules().is_plain()) {
+            (2, true) => self.play_seats::<2, true, false, R>(seated, rng),
+            (2, false) => self.play_seats::<2, false, false, R>(seated, rng),
+            (3, true) => self.play_seats::<3, true, false, R>(seated, rng),
+            (3, false) => self.play_seats::<3, false, false, R>(seated, rng),
+            (_, true) => self.play_seats::<4, true, false, R>(seated, rng),
+            (_, false) => self.play_seats::<4, false, false, R>(seated, rng),
         }
     }
 
@@ -231,35 +343,37 @@ impl<'a> Table<'a> {
     /// constant and the position stays in registers; ending a turn is a loop exit the
     /// processor predicts.
     ///
+    /// `CHOOSE`: the seats' strategies pick every move from the legal ones.
+    ///
     /// [`Rules::is_plain`]: crate::rules::Rules::is_plain
     #[inline(always)]
-    fn play_seats<const N: usize, const PLAIN: bool, R: Rng>(
+    fn play_seats<const N: usize, const PLAIN: bool, const CHOOSE: bool, R: Rng>(
         &self,
-        seated: &[&Die; MAX_SEATS],
+        seated: &Seated,
         rng: &mut R,
     ) -> TableEnd {
         let mut pieces = [1u64; N];
         let mut clock = TableClock { rolls: 0, idle: 0 };
         loop {
             if let Some(end) =
-                self.seat_turn::<N, 0, PLAIN, R>(seated, &mut pieces, &mut clock, rng)
+                self.seat_turn::<N, 0, PLAIN, CHOOSE, R>(seated, &mut pieces, &mut clock, rng)
             {
                 return end;
             }
             if let Some(end) =
-                self.seat_turn::<N, 1, PLAIN, R>(seated, &mut pieces, &mut clock, rng)
+                self.seat_turn::<N, 1, PLAIN, CHOOSE, R>(seated, &mut pieces, &mut clock, rng)
             {
                 return end;
             }
             if N > 2
                 && let Some(end) =
-                    self.seat_turn::<N, 2, PLAIN, R>(seated, &mut pieces, &mut clock, rng)
+                    self.seat_turn::<N, 2, PLAIN, CHOOSE, R>(seated, &mut pieces, &mut clock, rng)
             {
                 return end;
             }
             if N > 3
                 && let Some(end) =
-                    self.seat_turn::<N, 3, PLAIN, R>(seated, &mut pieces, &mut clock, rng)
+                    self.seat_turn::<N, 3, PLAIN, CHOOSE, R>(seated, &mut pieces, &mut clock, rng)
             {
                 return end;
             }
@@ -268,9 +382,9 @@ impl<'a> Table<'a> {
 
     /// The rolls of seat `S` (`S < N`) until its turn passes (`None`) or the game ends.
     #[inline(always)]
-    fn seat_turn<const N: usize, const S: usize, const PLAIN: bool, R: Rng>(
+    fn seat_turn<const N: usize, const S: usize, const PLAIN: bool, const CHOOSE: bool, R: Rng>(
         &self,
-        seated: &[&Die; MAX_SEATS],
+        seated: &Seated,
         pieces: &mut [u64; N],
         clock: &mut TableClock,
         rng: &mut R,
@@ -278,8 +392,19 @@ impl<'a> Table<'a> {
         let mut tries = 0u8;
         loop {
             clock.rolls += 1;
-            let face = seated[S].roll(rng);
-            let turn = if PLAIN {
+            let face = seated.dice[S].roll(rng);
+            let turn = if CHOOSE {
+                let legal = self.seats.legal_moves(pieces, S, face);
+                let movement = seated.strategies[S].choose_at_table(
+                    self.seats,
+                    pieces,
+                    S,
+                    &legal,
+                    &seated.reach,
+                    rng,
+                );
+                self.seats.roll_with_move(pieces, S, tries, face, movement)
+            } else if PLAIN {
                 self.seats.roll_seated_plain(pieces, S, face)
             } else {
                 self.seats.roll_seated(pieces, S, tries, face)
@@ -290,7 +415,7 @@ impl<'a> Table<'a> {
             let check_stuck = !turn.moved & clock.idle.is_multiple_of(IDLE_CHECK_INTERVAL);
             if (turn.won | check_stuck | (clock.rolls >= self.max_rolls))
                 && let Some(end) = self.ending(
-                    seated,
+                    &seated.dice,
                     pieces,
                     S,
                     turn.won,
@@ -362,14 +487,10 @@ impl<'a> Table<'a> {
     fn play_chunk_portable(&self, key: StreamKey, chunk: u64, rounds: u64) -> TableCounts {
         let mut rng = key.rng(chunk);
         let mut counts = TableCounts::new(self.seats.players());
-        let first = self.dice[0];
+        let seated: Vec<Seated> = (0..self.seatings.len()).map(|k| self.seated(k)).collect();
         for _ in 0..rounds {
-            for seating in &self.seatings {
-                let mut seated = [first; MAX_SEATS];
-                for (s, slot) in seated.iter_mut().enumerate().take(self.dice.len()) {
-                    *slot = self.dice[seating[s]];
-                }
-                let end = self.play(&seated, &mut rng);
+            for (seating, seated) in self.seatings.iter().zip(&seated) {
+                let end = self.play_seated(seated, &mut rng);
                 counts.record(seating, end);
             }
         }

@@ -28,7 +28,7 @@ pub use table::MoveTable;
 pub use threats::Threats;
 
 use crate::dice::{Die, excerpt};
-use crate::rules::{LegalMoves, PieceMove, Player, Rules};
+use crate::rules::{LegalMoves, MAX_SEATS, PieceMove, Player, Rules, Seats};
 use std::fmt;
 use std::path::Path;
 use std::sync::Arc;
@@ -269,20 +269,16 @@ impl Strategy {
         match self {
             Strategy::Frontmost => legal.frontmost(),
             Strategy::Rearmost => legal.iter().last(),
-            Strategy::Capture => legal
-                .iter()
-                .find(|m| captures(rules, other, mover, m))
-                .or_else(|| legal.frontmost()),
+            Strategy::Capture => pick_capturing(legal, |m| captures(rules, other, mover, m)),
             Strategy::Safe(threats) => {
                 assert!(
                     threats.is_resolved(),
                     "Strategy::Safe must be resolved with the opponent's die (Strategy::seated) before it chooses"
                 );
-                // min_by_key keeps the first of equal keys: the frontmost among ties.
-                legal.iter().min_by_key(|m| {
-                    let after = rules.roll_with_move(own, other, mover, 0, legal.face(), Some(*m));
+                pick_safest(legal, |m| {
+                    let after = rules.roll_with_move(own, other, mover, 0, legal.face(), Some(m));
                     let danger = threats.threatened(rules, after.own, after.other, mover);
-                    (danger, after.captured_bit == 0)
+                    (danger, after.captured_bit != 0)
                 })
             }
             Strategy::Table(t) => t.choose(own, other, mover, legal),
@@ -304,12 +300,118 @@ impl Strategy {
                     .evaluator()
                     .best_move_searching(rules, own, other, mover, legal, by_player)
             }
-            Strategy::Random => {
-                let pick = uniform_below(rng, legal.len() as u32);
-                legal.iter().nth(pick as usize)
-            }
+            Strategy::Random => pick_at_random(legal, rng),
         }
     }
+
+    /// Whether the strategy can play at a table of three or four: the heuristics can
+    /// (`frontmost`, `rearmost`, `capture`, `safe`, `random`); a policy file and the learned
+    /// players were made for two players.
+    pub fn plays_at_tables(&self) -> bool {
+        matches!(
+            self,
+            Strategy::Frontmost
+                | Strategy::Rearmost
+                | Strategy::Capture
+                | Strategy::Safe(_)
+                | Strategy::Random
+        )
+    }
+
+    /// [`Strategy::choose`] at a table: seat `mover` picks one of `legal` with every seat's
+    /// `pieces` on the board (each in its own numbering). `capture` captures a piece of any
+    /// other seat when it can; `safe` leaves the fewest of its pieces within reach of any
+    /// other seat's next roll, `reach[j]` being seat `j`'s die ([`exposed_at_table`]).
+    ///
+    /// # Panics
+    /// On a strategy that does not [`Strategy::plays_at_tables`] (checked when the table is
+    /// set up).
+    #[inline]
+    pub fn choose_at_table<const N: usize, R: rand::Rng + ?Sized>(
+        &self,
+        seats: &Seats,
+        pieces: &[u64; N],
+        mover: usize,
+        legal: &LegalMoves,
+        reach: &[Threats; MAX_SEATS],
+        rng: &mut R,
+    ) -> Option<PieceMove> {
+        if legal.len() <= 1 {
+            return legal.frontmost();
+        }
+        match self {
+            Strategy::Frontmost => legal.frontmost(),
+            Strategy::Rearmost => legal.iter().last(),
+            Strategy::Capture => {
+                let others = seats.others_in_view(pieces, mover);
+                let track = seats.board().track_len();
+                pick_capturing(legal, |m| m.to < track && others >> m.to & 1 == 1)
+            }
+            Strategy::Safe(_) => pick_safest(legal, |m| {
+                let mut after = *pieces;
+                let turn = seats.roll_with_move(&mut after, mover, 0, legal.face(), Some(m));
+                (
+                    exposed_at_table(seats, &after, mover, reach),
+                    turn.captured.is_some(),
+                )
+            }),
+            Strategy::Random => pick_at_random(legal, rng),
+            other => panic!(
+                "strategy {} cannot play at a table (checked with Strategy::plays_at_tables)",
+                other.name()
+            ),
+        }
+    }
+}
+
+/// `capture`'s pick: the frontmost capturing move, else the frontmost.
+#[inline]
+fn pick_capturing(legal: &LegalMoves, captures: impl Fn(&PieceMove) -> bool) -> Option<PieceMove> {
+    legal
+        .iter()
+        .find(|m| captures(m))
+        .or_else(|| legal.frontmost())
+}
+
+/// `safe`'s pick: the move after which the fewest of the mover's pieces stand within reach
+/// (`danger_after` gives that count and whether the move captured); among equals a capturing
+/// move, then the frontmost (`min_by_key` keeps the first of equal keys).
+#[inline]
+fn pick_safest(
+    legal: &LegalMoves,
+    danger_after: impl Fn(PieceMove) -> (u32, bool),
+) -> Option<PieceMove> {
+    legal.iter().min_by_key(|&m| {
+        let (danger, captured) = danger_after(m);
+        (danger, !captured)
+    })
+}
+
+/// `random`'s pick: uniform over the legal moves (one draw, made only with two or more).
+#[inline]
+fn pick_at_random<R: rand::Rng + ?Sized>(legal: &LegalMoves, rng: &mut R) -> Option<PieceMove> {
+    let pick = uniform_below(rng, legal.len() as u32);
+    legal.iter().nth(pick as usize)
+}
+
+/// How many of seat `mover`'s pieces stand where one roll of another seat can land a piece:
+/// `reach[j]` is seat `j`'s die ([`Threats`], as `safe` measures the danger of one
+/// opponent), each seat's reach turned into the mover's numbering. A piece within reach of
+/// two seats counts once.
+pub fn exposed_at_table<const N: usize>(
+    seats: &Seats,
+    pieces: &[u64; N],
+    mover: usize,
+    reach: &[Threats; MAX_SEATS],
+) -> u32 {
+    let rules = seats.rules();
+    let own = pieces[mover] & seats.board().track_mask();
+    let hit = (0..seats.players().min(N))
+        .filter(|&j| j != mover)
+        .fold(0, |hit, j| {
+            hit | seats.track_for(j, mover, reach[j].reach(rules, pieces[j]))
+        });
+    (own & hit).count_ones()
 }
 
 /// Whether `movement` of `mover` captures one of the opponent's pieces `other` (in the

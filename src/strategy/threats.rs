@@ -65,13 +65,19 @@ impl Threats {
     /// How many of the mover's pieces `own` the opponent's pieces `other` (in the
     /// opponent's numbering) threaten; `mover` is the player owning `own`.
     pub fn threatened(&self, rules: &Rules, own: u64, other: u64, mover: Player) -> u32 {
-        let board = rules.board();
-        let track = board.track_mask();
         // The mover's track pieces, seen from the opponent: the fields it would land on.
-        let targets = board.track_in_other_view(mover, own);
+        let targets = rules.board().track_in_other_view(mover, own);
         if targets == 0 {
             return 0;
         }
+        (targets & self.reach(rules, other)).count_ones()
+    }
+
+    /// The track fields, in the opponent's own numbering, that one roll of the opponent's
+    /// die can land one of its pieces `other` on (see the type's documentation).
+    pub fn reach(&self, rules: &Rules, other: u64) -> u64 {
+        let board = rules.board();
+        let track = board.track_mask();
         let shooters = other & track;
         let mut reach = 0u64;
         let mut faces = self.distances;
@@ -84,9 +90,9 @@ impl Threats {
         let opponent_waits = other.count_ones() < board.pieces();
         if self.brings_in && opponent_waits {
             // Rule 1: the opponent's A is hit by bringing a piece in (its own piece cannot
-            // stand there, since one of the mover's does).
+            // stand there while another player's does).
             reach |= 1;
         }
-        (targets & reach).count_ones()
+        reach
     }
 }

@@ -338,15 +338,17 @@ fn rank_at_tables(
         let tables = crate::rank::table::simulate_tables(
             seats,
             &s.dice,
+            &s.strategy,
             games,
             precision,
             s.plan.seed,
             s.plan.max_rolls,
             &|n| watch.games(n),
         );
-        let pairwise = crate::rank::simulate_tournament(
+        let pairwise = simulate_tournament_playing(
             &s.rules,
             &s.dice,
+            &s.strategy,
             &s.plan,
             &|n| watch.games(n),
             &|_, _| {},
