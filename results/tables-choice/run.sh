@@ -1,0 +1,27 @@
+#!/usr/bin/env bash
+# Tables of three and four under `choice`: the heuristics against each other, 1..6 for every
+# seat, every seating equally often, seed 24. One JSON per table in results/tables-choice/;
+# a file already there is kept. Run from the repository root after `cargo build --release`.
+set -euo pipefail
+BIN=${BIN:-target/release/wuerfelglueck}
+run() {
+    local name=$1 games=$2
+    shift 2
+    local out="results/tables-choice/$name.json"
+    [ -e "$out" ] && return
+    local dice=()
+    for _ in "$@"; do dice+=(--die 1..6); done
+    local strategies=()
+    for s in "$@"; do strategies+=(--strategy "$s"); done
+    "$BIN" table "${dice[@]}" --profile choice "${strategies[@]}" --games "$games" --seed 24 \
+        --format json > "$out.part"
+    mv "$out.part" "$out"
+}
+run four-heuristics 2400000 safe capture frontmost random
+run four-safe-vs-frontmost 2400000 safe frontmost frontmost frontmost
+run four-safe-vs-capture 2400000 safe capture capture capture
+run four-capture-vs-safe 2400000 capture safe safe safe
+run four-frontmost-vs-safe 2400000 frontmost safe safe safe
+run three-heuristics 1200000 safe capture frontmost
+run three-safe-vs-frontmost 1200000 safe frontmost frontmost
+run three-frontmost-vs-safe 1200000 frontmost safe safe
