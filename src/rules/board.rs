@@ -143,14 +143,15 @@ impl Board {
 
     /// The track pieces of `player`'s mask, as fields in the other player's numbering
     /// (pieces in the goal are on no shared field and are left out).
+    #[inline]
     pub fn track_in_other_view(&self, player: usize, mask: u64) -> u64 {
-        let mut seen = 0u64;
-        let mut rest = mask & self.track_mask();
-        while rest != 0 {
-            seen |= 1u64 << self.opponent_field(player, rest.trailing_zeros());
-            rest &= rest - 1;
-        }
-        seen
+        // Every field moves by the same shift modulo the track: a rotation of the track's
+        // bits (0 < shift < track_len <= 63, so both shifts are in range; bits pushed past
+        // bit 63 by the left shift are the ones the right shift brings round).
+        let shift = self.opponent_field(player, 0);
+        let track = self.track_mask();
+        let mask = mask & track;
+        ((mask << shift) | (mask >> (self.track_len - shift))) & track
     }
 
     /// Human name of a field from its owner's view: `A`, a track number, or goal `a`, `b`, ...

@@ -275,10 +275,20 @@ impl Strategy {
                     threats.is_resolved(),
                     "Strategy::Safe must be resolved with the opponent's die (Strategy::seated) before it chooses"
                 );
+                // The opponent's reach is the same after every move that captures nothing:
+                // computed once, and again only for a capture (which sends a piece home).
+                let reach = threats.reach(rules, other);
+                let board = rules.board();
                 pick_safest(legal, |m| {
-                    let after = rules.roll_with_move(own, other, mover, 0, legal.face(), Some(m));
-                    let danger = threats.threatened(rules, after.own, after.other, mover);
-                    (danger, after.captured_bit != 0)
+                    let own_after = own ^ m.from.map_or(0, |f| 1u64 << f) ^ (1u64 << m.to);
+                    let targets = board.track_in_other_view(mover, own_after);
+                    if captures(rules, other, mover, &m) {
+                        let other_after = other & !(1u64 << board.opponent_field(mover, m.to));
+                        let danger = (targets & threats.reach(rules, other_after)).count_ones();
+                        (danger, true)
+                    } else {
+                        ((targets & reach).count_ones(), false)
+                    }
                 })
             }
             Strategy::Table(t) => t.choose(own, other, mover, legal),
