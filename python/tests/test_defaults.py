@@ -45,7 +45,7 @@ def test_the_cli_defaults_are_read_from_the_parser():
     defaults = _native.cli_defaults()
     assert set(COMMANDS) <= set(defaults)
     assert defaults["duel"]["max_rolls"] == "100000"
-    assert defaults["advise"]["games"] == "20000"
+    assert defaults["advise"]["rollouts"] == "20000"
 
 
 def test_all_lists_only_public_names():

@@ -62,7 +62,7 @@ def test_field_names_are_the_cli_json_names():
                           "games", "a_wins", "b_wins",
                           "unfinished", "endless", "p_a", "ci95", "p_b", "p_a_if_a_starts",
                           "p_a_if_b_starts", "games_a_started", "mean_rolls", "seed",
-                          "max_rolls", "stopping", "precision"]
+                          "max_rolls", "stopping", "precision", "style"]
     ranked = wg.rank(["1..6", "2..7"], games=1024).to_dict()
     for field in ("dice", "matrix", "ci95", "share", "unfinished", "method", "ranking",
                   "undecided", "cycles", "cyclic_groups", "profile", "board", "strategy_a",

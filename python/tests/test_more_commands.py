@@ -110,9 +110,46 @@ def test_advise_equals_cli(cli):
     assert got.profile == "bwinf+choice"  # advise's default profile is choice
     assert len(want["moves"]) == 2, "the roll leaves a choice"
     frame = got.to_pandas()
-    assert list(frame.columns) == ["from", "to", "value", "lo", "hi", "best", "method"]
+    assert list(frame.columns) == ["from", "to", "value", "lo", "hi", "strong", "best",
+                                   "method"]
     assert list(frame["value"]) == [m["value"] for m in mine["moves"]]
     assert "best" in str(got)
+    # On the full board, which is not solved, --rollouts 0 scores the moves with the learned
+    # player alone: no interval, so lo and hi are missing.
+    scored = wg.advise("1..6", "1..6", "A:2,9,17,27 B:4,12,15,33 turn:A", 3, rollouts=0)
+    frame = scored.to_pandas()
+    assert scored.method == "evaluator" and len(frame) == 4
+    assert frame["lo"].isna().all() and list(frame["strong"]) == list(frame["value"])
+    assert frame["best"].sum() == 1
+
+
+def test_table_with_a_strategy_per_die_equals_cli(cli):
+    dice = ["1..6", "1..6", "1..6"]
+    strategies = ["safe", "capture", "frontmost"]
+    got = wg.table(dice, games=1200, seed=5, profile="choice", strategy=strategies, **SMALL)
+    want = cli("table", *[x for d in dice for x in ("--die", d)],
+               *[x for s in strategies for x in ("--strategy", s)], "--games", 1200,
+               "--seed", 5, "--profile", "choice", *SMALL_ARGS, "--format", "json")
+    assert got.to_dict() == want
+    assert got.to_dict()["strategies"] == strategies
+    # One name is every die's strategy.
+    every = wg.table(dice, games=1200, seed=5, profile="choice", strategy="safe", **SMALL)
+    assert every.to_dict()["strategies"] == ["safe"] * 3
+    refused(cli, lambda: wg.table(dice, games=1200, profile="choice", strategy=["safe", "safe"],
+                                  **SMALL),
+            "table", *[x for d in dice for x in ("--die", d)], "--strategy", "safe",
+            "--strategy", "safe", "--games", 1200, "--profile", "choice", *SMALL_ARGS)
+
+
+def test_duel_style_equals_cli(cli):
+    got = wg.duel("1..6", "2..7", games=2000, seed=4, profile="choice", strategy_a="capture",
+                  strategy_b="safe", style=True, **SMALL)
+    want = cli("duel", "--a", "1..6", "--b", "2..7", "--games", 2000, "--seed", 4,
+               "--profile", "choice", "--strategy-a", "capture", "--strategy-b", "safe",
+               "--style", *SMALL_ARGS, "--format", "json")
+    assert got.to_dict() == want
+    style = want["style"]["players"][0]["captures"]
+    assert style["decisions"] > 0 and style["taken"] == style["decisions"]
 
 
 def test_advise_refuses_a_profile_without_choice(cli):

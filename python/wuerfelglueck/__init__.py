@@ -266,11 +266,14 @@ class AdviseResult(Result):
     def to_pandas(self):
         import pandas as pd
 
+        # No interval with the method "evaluator": lo and hi are missing, as in the CSV.
         return pd.DataFrame(
-            [dict(**{k: m[k] for k in ("from", "to", "value")}, lo=m["interval"][0],
-                  hi=m["interval"][1], best=m["best"], method=self._data["method"])
+            [dict(**{k: m[k] for k in ("from", "to", "value")},
+                  lo=m["interval"][0] if m["interval"] else None,
+                  hi=m["interval"][1] if m["interval"] else None,
+                  strong=m.get("strong"), best=m["best"], method=self._data["method"])
              for m in self._data["moves"]],
-            columns=["from", "to", "value", "lo", "hi", "best", "method"])
+            columns=["from", "to", "value", "lo", "hi", "strong", "best", "method"])
 
     def __str__(self) -> str:
         d = self._data
@@ -447,19 +450,21 @@ def duel(a: DieLike, b: DieLike, *, games: Optional[int] = None,
          goal_fields: Optional[int] = None, profile: Optional[str] = None,
          rules: Optional[Rules] = None, strategy: Optional[str] = None,
          strategy_a: Optional[str] = None, strategy_b: Optional[str] = None,
-         progress: Progress = None) -> DuelResult:
+         style: bool = False, progress: Progress = None) -> DuelResult:
     """Die ``a`` against die ``b``, simulated, each starting half the games (``duel``).
 
     ``games`` (even) or ``precision`` (the 95 % half-width to reach; 0.002 when neither is
     given). The same seed gives the same counts as ``wuerfelglueck duel`` on any number of
     threads. ``strategy`` (both players), ``strategy_a``, ``strategy_b``: how the players
-    pick their moves under a ``choice`` profile (default ``"frontmost"``).
+    pick their moves under a ``choice`` profile (default ``"frontmost"``). ``style=True``
+    also counts how each player decides over the games' decisions (``to_dict()["style"]``;
+    the games are played a second time to watch them).
     """
     return _run("duel", DuelResult, progress, rules, a=_die_text(a, "--a"),
                 b=_die_text(b, "--b"), games=games, precision=precision, seed=seed,
                 max_rolls=max_rolls, threads=threads, track=track, offset=offset,
                 pieces=pieces, goal_fields=goal_fields, profile=profile, strategy=strategy,
-                strategy_a=strategy_a, strategy_b=strategy_b)
+                strategy_a=strategy_a, strategy_b=strategy_b, style=style)
 
 
 def rank(dice, *, exact: bool = False, games: Optional[int] = None,
@@ -522,13 +527,17 @@ def table(dice: Sequence[DieLike], *, games: Optional[int] = None,
           track: Optional[int] = None, offset: Optional[int] = None,
           pieces: Optional[int] = None, goal_fields: Optional[int] = None,
           profile: Optional[str] = None, rules: Optional[Rules] = None,
+          strategy: Union[str, Sequence[str], None] = None,
           progress: Progress = None) -> TableResult:
     """2 to 4 ``dice`` at one table of as many players (``table``): P(win) of each die.
 
     ``seating="all"`` plays every assignment of the dice to the seats equally often (then
     ``games`` must be a multiple of the number of seatings, N!); ``"fixed"`` seats the dice
     in the order given (the first moves first). ``games`` or ``precision`` as in
-    :func:`duel`. With 3 or 4 players seat s starts at s * track / 4.
+    :func:`duel`. With 3 or 4 players seat s starts at s * track / 4. Under a ``choice``
+    profile ``strategy`` is every die's strategy (one name) or each die's (a list, in the
+    order of ``dice``): ``"frontmost"``, ``"rearmost"``, ``"capture"``, ``"safe"`` or
+    ``"random"``.
     """
     if isinstance(dice, (str, Die)):
         raise TypeError("dice must be a list of 2 to 4 dice, e.g. ['1..6', '2..7', '1..4']")
@@ -537,7 +546,8 @@ def table(dice: Sequence[DieLike], *, games: Optional[int] = None,
     return _run("table", TableResult, progress, rules,
                 die=[_die_text(d, "--die") for d in dice], games=games, precision=precision,
                 seed=seed, seating=seating, max_rolls=max_rolls, threads=threads, track=track,
-                offset=offset, pieces=pieces, goal_fields=goal_fields, profile=profile)
+                offset=offset, pieces=pieces, goal_fields=goal_fields, profile=profile,
+                strategy=[strategy] if isinstance(strategy, str) else strategy)
 
 
 def _list(value) -> Union[str, None]:

@@ -174,7 +174,7 @@ def duel(a: DieLike, b: DieLike, *, games: Optional[int] = None,
          goal_fields: Optional[int] = None, profile: Optional[str] = None,
          rules: Optional[Rules] = None, strategy: Optional[str] = None,
          strategy_a: Optional[str] = None, strategy_b: Optional[str] = None,
-         progress: Progress = None) -> DuelResult: ...
+         style: bool = False, progress: Progress = None) -> DuelResult: ...
 def rank(dice: Union[PathLike, Sequence[DieLike]], *, exact: bool = False,
          games: Optional[int] = None, precision: Optional[float] = None, seed: int = 1,
          max_rolls: int = 100_000, threads: Optional[int] = None,
@@ -201,6 +201,7 @@ def table(dice: Sequence[DieLike], *, games: Optional[int] = None,
           track: Optional[int] = None, offset: Optional[int] = None,
           pieces: Optional[int] = None, goal_fields: Optional[int] = None,
           profile: Optional[str] = None, rules: Optional[Rules] = None,
+          strategy: Union[str, Sequence[str], None] = None,
           progress: Progress = None) -> TableResult: ...
 def search(file: Optional[PathLike] = None, *, faces: Optional[int] = None,
            values: Union[str, Sequence[int], None] = None,
