@@ -201,7 +201,7 @@ pub fn plan_line(what: &str, plan: &DuelPlan) -> Option<String> {
 }
 
 /// A rough duration for people: `40 s`, `12 min`, `3.5 h`, `9 days`, `2.1e4 years`.
-fn human_duration(d: Duration) -> String {
+pub(crate) fn human_duration(d: Duration) -> String {
     let s = d.as_secs_f64();
     match s {
         s if s < 120.0 => format!("{s:.0} s"),

@@ -252,6 +252,10 @@ pub fn solve(settings: &SolveSettings, progress: &dyn Progress) -> Result<SolveR
     solve_game(s, game, started, progress)
 }
 
+/// Joint indices from which a solve under `choice` announces its size before the work (a
+/// second or more of sweeping on this machine).
+const LARGE_SOLVE: u64 = 10_000_000;
+
 /// `solve --profile choice`: the game with choices ([`crate::exact::game`]).
 fn solve_game(
     s: &SolveSettings,
@@ -271,18 +275,39 @@ fn solve_game(
         None => Side::Optimal,
         Some(policy) => Side::Fixed(policy.as_ref()),
     });
-    // A long solve says what it is doing (a board like 40/20/3/4 takes minutes); a short
-    // one stays silent.
+    // A long solve says what it is doing (a board like 40/20/3/4 takes minutes): its size
+    // before the work when it is large, then every sweep with the time still to go at the
+    // pace and narrowing of the last sweeps; a short one stays silent.
+    let eta = std::sync::Mutex::new((false, crate::fixpoint::Eta::new()));
+    let tolerance = s.tolerance;
     let observer = |p: GameProgress| {
-        let seconds = match p {
-            GameProgress::Classified { seconds, .. } | GameProgress::Sweep { seconds, .. } => {
-                seconds
+        let line = match p {
+            GameProgress::Planned {
+                indices,
+                bytes,
+                value_only_bytes,
+            } if indices >= LARGE_SOLVE => {
+                let size = crate::exact::memory::format_bytes;
+                if value_only_bytes < bytes {
+                    format!(
+                        "solve: {indices} joint indices; about {} at the peak, {} if the pair's \
+                         chain must be evaluated too (estimates)",
+                        size(value_only_bytes),
+                        size(bytes)
+                    )
+                } else {
+                    format!(
+                        "solve: {indices} joint indices; about {} at the peak (estimate)",
+                        size(bytes)
+                    )
+                }
             }
-        };
-        if seconds < 5.0 {
-            return;
-        }
-        progress.note(&match p {
+            GameProgress::Planned { .. } => return,
+            GameProgress::Classified { seconds, .. } | GameProgress::Sweep { seconds, .. }
+                if seconds < 5.0 =>
+            {
+                return;
+            }
             GameProgress::Classified { states, seconds } => {
                 format!("solve: {states} reachable states classified after {seconds:.1} s")
             }
@@ -291,11 +316,29 @@ fn solve_game(
                 sweep,
                 gap,
                 seconds,
-            } => format!(
-                "solve: {} sweep {sweep}, width {gap:.3e}, {seconds:.1} s",
-                if pair { "pair evaluation" } else { "value" }
-            ),
-        });
+            } => {
+                let mut eta = eta.lock().unwrap_or_else(|e| e.into_inner());
+                // A new phase (the pair's evaluation after the value) starts a new watch.
+                if eta.0 != pair {
+                    *eta = (pair, crate::fixpoint::Eta::new());
+                }
+                let left = match eta.1.sweep(gap, seconds, tolerance) {
+                    Some(r) if r.sweeps > 0 => format!(
+                        "; about {} more sweeps, {} (at the last sweep's pace and narrowing)",
+                        r.sweeps,
+                        super::options::human_duration(std::time::Duration::from_secs_f64(
+                            r.seconds
+                        ))
+                    ),
+                    _ => String::new(),
+                };
+                format!(
+                    "solve: {} sweep {sweep}, width {gap:.3e}, {seconds:.1} s{left}",
+                    if pair { "pair evaluation" } else { "value" }
+                )
+            }
+        };
+        progress.note(&line);
     };
     // A written policy is checked to attain the value, so its pair is always evaluated.
     let run = GameRun {

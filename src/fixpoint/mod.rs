@@ -25,6 +25,9 @@
 //! [`StopRule::validate`]), one rule for all: finite, at least [`TOLERANCE_FLOOR`], at most
 //! 1, and at least one sweep.
 
+mod eta;
+
+pub use eta::{Eta, Remaining};
 use std::fmt;
 use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, Ordering};

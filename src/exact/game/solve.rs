@@ -133,6 +133,18 @@ pub fn solve_game(
 /// minutes, and its sweeps are the only sign of life.
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub enum Progress {
+    /// The solve is sized and about to allocate: its joint indices and the bytes it will
+    /// hold at its peak (the estimate the memory limit was checked against), and the bytes
+    /// when the value alone gives the figures (no end component, every state can be won,
+    /// the pair's evaluation not asked for: known only after the classification).
+    Planned {
+        /// Joint indices.
+        indices: u64,
+        /// Estimated peak bytes: an upper bound.
+        bytes: u64,
+        /// Estimated peak bytes if the pair's chain is not evaluated.
+        value_only_bytes: u64,
+    },
     /// The states are found and classified.
     Classified {
         /// Reachable states.
@@ -349,6 +361,27 @@ pub fn solve_game_with(
             limit,
         });
     }
+    // Two fixed sides, or a pair asked for, always evaluate the pair's chain.
+    let pair_always = run.evaluate_pair || sides.iter().all(|s| matches!(s, Side::Fixed(_)));
+    let value_only_bytes = if pair_always {
+        bytes
+    } else {
+        let extracted = if run.extract_policy {
+            PolicyTable::bytes_for(len, slots, rules.board().pieces()).unwrap_or(u64::MAX)
+        } else {
+            0
+        };
+        (len as u64 * (1 + Bracket::BYTES_PER_INDEX))
+            .saturating_add(extracted)
+            .saturating_add(tables_bytes)
+            .saturating_add(players[0].heap_bytes() + players[1].heap_bytes())
+            .min(bytes)
+    };
+    observer(Progress::Planned {
+        indices: len as u64,
+        bytes,
+        value_only_bytes,
+    });
     let space = GameSpace::new(rules, dice)
         .ok_or_else(|| ExactError::TooLarge("the joint index overflows".into()))?;
     let end_component_states = classify(&space);
