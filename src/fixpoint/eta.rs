@@ -42,7 +42,8 @@ impl Eta {
         let (last_width, last_seconds) = previous?;
         let factor = width / last_width;
         let pace = seconds - last_seconds;
-        if !(factor > 0.0 && factor < 1.0) || !(pace >= 0.0) || !(tolerance > 0.0) {
+        // Negated so that a NaN anywhere gives no estimate.
+        if !(factor > 0.0 && factor < 1.0 && pace >= 0.0 && tolerance > 0.0) {
             return None;
         }
         // width * factor^k <= tolerance  <=>  k >= ln(tolerance / width) / ln(factor).
