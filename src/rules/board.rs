@@ -145,10 +145,17 @@ impl Board {
     /// (pieces in the goal are on no shared field and are left out).
     #[inline]
     pub fn track_in_other_view(&self, player: usize, mask: u64) -> u64 {
-        // Every field moves by the same shift modulo the track: a rotation of the track's
-        // bits (0 < shift < track_len <= 63, so both shifts are in range; bits pushed past
-        // bit 63 by the left shift are the ones the right shift brings round).
-        let shift = self.opponent_field(player, 0);
+        self.turn_track(mask, self.opponent_field(player, 0))
+    }
+
+    /// The track pieces of `mask` (other bits ignored) with every field `f` moved to
+    /// `(f + shift) mod track_len`: the same pieces numbered from a start `shift` fields
+    /// back. One rotation of the track's bits (`shift < track_len <= 63`, so both shifts are
+    /// in range; bits pushed past bit 63 by the left shift are the ones the right shift
+    /// brings round).
+    #[inline]
+    pub fn turn_track(&self, mask: u64, shift: u32) -> u64 {
+        debug_assert!(shift < self.track_len);
         let track = self.track_mask();
         let mask = mask & track;
         ((mask << shift) | (mask >> (self.track_len - shift))) & track

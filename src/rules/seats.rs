@@ -341,12 +341,7 @@ impl Seats {
     /// `to`'s numbering: the shared track turned by the distance between their starts.
     #[inline]
     pub fn track_for(&self, from: usize, to: usize, mask: u64) -> u64 {
-        let t = self.track_len;
-        let track = self.board().track_mask();
-        let k = self.shift[from][to];
-        let mask = mask & track;
-        // k < t <= 63, so both shifts are in range.
-        ((mask << k) | (mask >> (t - k))) & track
+        self.board().turn_track(mask, self.shift[from][to])
     }
 
     /// The track fields, in `mover`'s numbering, on which a piece of another seat stands.

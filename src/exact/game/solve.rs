@@ -85,14 +85,29 @@ impl std::fmt::Debug for Store<2> {
 /// configurations: the flags, then either the value bracket (2 `f64`) or, with the bracket
 /// freed, the pair's `V`, `W`, `Z` (3 `f64`) and the packed pair (plus the bracket if kept).
 pub fn memory_bytes(len: u64, slots: u64, pieces: u32, keep_values: bool) -> u64 {
-    let policy = (len * slots * u64::from(PolicyTable::bits_for(pieces))).div_ceil(8);
     let bracket = len * Bracket::BYTES_PER_INDEX;
-    let pair = len * Store::<3>::BYTES_PER_INDEX + policy;
+    let pair = len * Store::<3>::BYTES_PER_INDEX + policy_bytes(len, slots, pieces);
     len + if keep_values {
         bracket + pair
     } else {
         bracket.max(pair)
     }
+}
+
+/// Peak bytes of the same solve when the value alone gives the figures (no pair's chain to
+/// evaluate): the flags and the value bracket, and the packed pair if it is extracted.
+pub fn value_only_memory_bytes(len: u64, slots: u64, pieces: u32, extract_policy: bool) -> u64 {
+    let policy = if extract_policy {
+        policy_bytes(len, slots, pieces)
+    } else {
+        0
+    };
+    len + len * Bracket::BYTES_PER_INDEX + policy
+}
+
+/// Bytes of the packed pair over `len` indices and `slots` face slots.
+fn policy_bytes(len: u64, slots: u64, pieces: u32) -> u64 {
+    (len * slots * u64::from(PolicyTable::bits_for(pieces))).div_ceil(8)
 }
 
 /// Checks what the game solver supports: `choice` on, no `three-tries` (a tries counter per
@@ -366,15 +381,14 @@ pub fn solve_game_with(
     let value_only_bytes = if pair_always {
         bytes
     } else {
-        let extracted = if run.extract_policy {
-            PolicyTable::bytes_for(len, slots, rules.board().pieces()).unwrap_or(u64::MAX)
-        } else {
-            0
-        };
-        (len as u64 * (1 + Bracket::BYTES_PER_INDEX))
-            .saturating_add(extracted)
-            .saturating_add(tables_bytes)
-            .saturating_add(players[0].heap_bytes() + players[1].heap_bytes())
+        (value_only_memory_bytes(
+            len as u64,
+            slots as u64,
+            rules.board().pieces(),
+            run.extract_policy,
+        ) + players[0].heap_bytes()
+            + players[1].heap_bytes()
+            + tables_bytes)
             .min(bytes)
     };
     observer(Progress::Planned {
