@@ -311,7 +311,8 @@ pub fn table_error(e: TableError) -> Error {
         TableError::PrecisionNotReached { .. } => Error::failure(e),
         TableError::StrategyCount { .. }
         | TableError::StrategyNeedsChoice { .. }
-        | TableError::NotAtTables { .. } => Error::input(format!("--strategy: {e}")),
+        | TableError::NotAtTables { .. }
+        | TableError::NoTablePlayer { .. } => Error::input(format!("--strategy: {e}")),
     }
 }
 

@@ -40,6 +40,10 @@ pub struct TrainOptions {
     /// A game reaching this many rolls is abandoned.
     #[arg(long = "max-rolls", default_value_t = 10_000)]
     pub max_rolls: u64,
+    /// Seats: 2, or a table of 3 or 4 (seats as `table` places them; the board's offset
+    /// must then be half the track).
+    #[arg(long, default_value_t = 2)]
+    pub players: usize,
     /// Board and rule profile (default profile: `choice`).
     #[command(flatten)]
     pub rules: RulesOptions,
@@ -83,6 +87,10 @@ impl TrainSettings {
                 options.lambda
             )));
         }
+        if options.players != 2 {
+            crate::rules::Seats::new(rules, options.players)
+                .map_err(|e| Error::input(format!("--players {}: {e}", options.players)))?;
+        }
         let die = parse_die("--die", &options.die)?;
         let out = OutputFile::check(&options.out, options.overwrite).map_err(plot_error)?;
         let mut command = format!(
@@ -102,10 +110,14 @@ impl TrainSettings {
             die,
             options.max_rolls
         );
+        if options.players != 2 {
+            command.push_str(&format!(" --players {}", options.players));
+        }
         command.push_str(" --out FILE");
         Ok(TrainSettings {
             run: Run {
                 rules,
+                players: options.players,
                 die,
                 hidden: options.hidden,
                 games: options.games,
@@ -146,6 +158,8 @@ pub struct TrainReport {
     pub board: String,
     /// The profile trained for.
     pub profile: String,
+    /// The seats trained for.
+    pub players: usize,
     /// The file written.
     pub file: String,
     /// The file's checksum.
@@ -168,8 +182,18 @@ impl Report for TrainReport {
     fn write_table(&self, out: &mut dyn Write) -> io::Result<()> {
         writeln!(
             out,
-            "trained a strong player for board {} with profile {}: {} games of self-play (seed {}, {} hidden units) in {:.1} s",
-            self.board, self.profile, self.games, self.seed, self.hidden, self.seconds
+            "trained a strong player for board {} with profile {}{}: {} games of self-play (seed {}, {} hidden units) in {:.1} s",
+            self.board,
+            self.profile,
+            if self.players == 2 {
+                String::new()
+            } else {
+                format!(" at a table of {}", self.players)
+            },
+            self.games,
+            self.seed,
+            self.hidden,
+            self.seconds
         )?;
         writeln!(
             out,
@@ -194,12 +218,13 @@ pub fn train(settings: &TrainSettings, progress: &dyn Progress) -> Result<TrainR
     let seconds = started.elapsed().as_secs_f64();
     let text = player.to_json();
     // Read back what is written: the file must load as it will be loaded when played.
-    let checked = crate::strategy::StrongPlayer::from_json(&text)
+    let checked = crate::strategy::Trained::from_json(&text)
         .map_err(|e| Error::input(format!("the trained player does not read back: {e}")))?;
     settings.out.write(&text).map_err(plot_error)?;
     Ok(TrainReport {
         board: checked.board().to_string(),
         profile: checked.profile().to_string(),
+        players: checked.players(),
         file: settings.out.path().display().to_string(),
         checksum: checked.checksum(),
         games: settings.run.games,

@@ -10,16 +10,26 @@
 //! `λ = 0` is TD(0); the values used are those the evaluator gave while the game was
 //! played. The step size falls linearly from its first to its last value over the games.
 //!
+//! # At a table of three or four
+//! The evaluator ([`TableEvaluator`]) gives every seat's chance to win (a softmax over the
+//! seats), each seat plays the move after which its own chance is highest, and the chances
+//! of every position are moved towards its λ-return, a distribution over the seats: the mix
+//! of the next position's chances and the next position's λ-return, the winner's certainty
+//! after the winning roll (cross-entropy; the seats are turned to the mover's order for the
+//! update). The first seat to move goes round the table from game to game.
+//!
 //! One game after another on one thread, from one seeded stream: the same settings give
 //! the same parameters, bit for bit.
 
 use crate::api::{Error, Progress};
 use crate::dice::Die;
-use crate::rules::Rules;
+use crate::rules::{MAX_SEATS, Rules, Seats};
 use crate::sim::GameRng;
-use crate::strategy::StrongPlayer;
-use crate::strategy::network::{Encoder, Evaluator, Network};
+use crate::strategy::network::{
+    Encoder, Evaluator, MAX_OUTPUTS, Network, TableEncoder, TableEvaluator, TableFeatures,
+};
 use crate::strategy::strong::Training;
+use crate::strategy::{StrongPlayer, TablePlayer, Trained};
 use rand::SeedableRng;
 use std::sync::atomic::Ordering;
 
@@ -31,6 +41,8 @@ const CHUNK: u64 = 1_000;
 pub struct TrainSettings {
     /// The game (board and profile; the profile must have `choice`).
     pub rules: Rules,
+    /// Seats at the table: 2, or a table of 3 or 4.
+    pub players: usize,
     /// The die both sides roll.
     pub die: Die,
     /// Hidden units of the network.
@@ -68,18 +80,92 @@ pub struct TrainingCounts {
 pub fn train(
     settings: &TrainSettings,
     progress: &dyn Progress,
-) -> Result<(StrongPlayer, TrainingCounts), Error> {
+) -> Result<(Trained, TrainingCounts), Error> {
     let rules = &settings.rules;
-    let encoder = Encoder::new(rules);
     let mut rng = GameRng::seed_from_u64(settings.seed);
-    let network = Network::random(encoder.inputs(), settings.hidden, &mut rng);
-    let mut evaluator = Evaluator { encoder, network };
     let mut counts = TrainingCounts::default();
+    if settings.players == 2 {
+        let encoder = Encoder::new(rules);
+        let network = Network::random(encoder.inputs(), settings.hidden, 1, &mut rng);
+        let mut evaluator = Evaluator { encoder, network };
+        let mut steps = Vec::new();
+        self_play(settings, progress, |game, rate| {
+            play_and_learn(
+                &mut evaluator,
+                settings,
+                rate,
+                (game % 2) as usize,
+                &mut rng,
+                &mut counts,
+                &mut steps,
+            )
+        })?;
+        let method = format!(
+            "TD(lambda = {}) self-play (offline lambda-returns), greedy on the next position's value, {} hidden clipped linear units",
+            settings.lambda, settings.hidden
+        );
+        let player = StrongPlayer::new(rules, evaluator.network, training(settings, method))
+            .map_err(|e| Error::input(format!("training: {e}")))?;
+        return Ok((Trained::Duel(player), counts));
+    }
+    let seats = Seats::new(*rules, settings.players)
+        .map_err(|e| Error::input(format!("--players {}: {e}", settings.players)))?;
+    if seats.players() < 3 {
+        return Err(Error::input(
+            "a table player is trained for three or four seats",
+        ));
+    }
+    let encoder = TableEncoder::new(&seats);
+    let network = Network::random(encoder.inputs(), settings.hidden, seats.players(), &mut rng);
+    let mut evaluator = TableEvaluator { encoder, network };
+    let mut steps = Vec::new();
+    self_play(settings, progress, |game, rate| {
+        let first = (game % seats.players() as u64) as usize;
+        play_and_learn_at_table(
+            &mut evaluator,
+            &seats,
+            settings,
+            rate,
+            first,
+            &mut rng,
+            &mut counts,
+            &mut steps,
+        )
+    })?;
+    let method = format!(
+        "TD(lambda = {}) self-play at a table of {} (offline lambda-returns of the seats' chances, cross-entropy), each seat greedy on its own chance, {} hidden clipped linear units, softmax over the seats",
+        settings.lambda,
+        seats.players(),
+        settings.hidden
+    );
+    let player = TablePlayer::new(&seats, evaluator.network, training(settings, method))
+        .map_err(|e| Error::input(format!("training: {e}")))?;
+    Ok((Trained::Table(player), counts))
+}
+
+/// The training record of `settings`.
+fn training(settings: &TrainSettings, method: String) -> Training {
+    Training {
+        method,
+        die: settings.die.to_string(),
+        games: settings.games,
+        seed: settings.seed,
+        rate: settings.rate,
+        command: settings.command.clone(),
+    }
+}
+
+/// Plays the games of `settings` with `play_game(game, step size)`, the step size falling
+/// linearly, reporting progress and looking at the cancel flag every [`CHUNK`] games.
+fn self_play(
+    settings: &TrainSettings,
+    progress: &dyn Progress,
+    mut play_game: impl FnMut(u64, f32),
+) -> Result<(), Error> {
     let cancel = progress.cancel_flag();
     progress.begin("self-play", Some(settings.games));
     let [first_rate, last_rate] = settings.rate;
     let mut reported = 0;
-    let mut steps = Vec::new();
     for game in 0..settings.games {
         if game % CHUNK == 0 && game > 0 {
             progress.games(game - reported);
@@ -89,32 +175,10 @@ pub fn train(
             }
         }
         let done = game as f32 / settings.games as f32;
-        let rate = first_rate + (last_rate - first_rate) * done;
-        play_and_learn(
-            &mut evaluator,
-            settings,
-            rate,
-            (game % 2) as usize,
-            &mut rng,
-            &mut counts,
-            &mut steps,
-        );
+        play_game(game, first_rate + (last_rate - first_rate) * done);
     }
     progress.games(settings.games - reported);
-    let training = Training {
-        method: format!(
-            "TD(lambda = {}) self-play (offline lambda-returns), greedy on the next position's value, {} hidden clipped linear units",
-            settings.lambda, settings.hidden
-        ),
-        die: settings.die.to_string(),
-        games: settings.games,
-        seed: settings.seed,
-        rate: settings.rate,
-        command: settings.command.clone(),
-    };
-    let player = StrongPlayer::new(rules, evaluator.network, training)
-        .map_err(|e| Error::input(format!("training: {e}")))?;
-    Ok((player, counts))
+    Ok(())
 }
 
 /// One roll of a game, as the λ-returns need it.
@@ -197,5 +261,87 @@ fn play_and_learn(
         evaluator
             .network
             .step_towards(&step.features, *target, rate);
+    }
+}
+
+/// One roll of a table game, as the λ-returns need it.
+struct TableStep {
+    /// The position before the roll, seen from its mover.
+    features: TableFeatures,
+    /// The roll's mover.
+    mover: usize,
+    /// The seats' chances after the roll (by seat; the winner's certainty after a win).
+    next: [f32; MAX_SEATS],
+}
+
+/// One game of self-play at the table from the opening with `first` to move, then the
+/// updates (see the module docs).
+#[allow(clippy::too_many_arguments)]
+fn play_and_learn_at_table(
+    evaluator: &mut TableEvaluator,
+    seats: &Seats,
+    settings: &TrainSettings,
+    rate: f32,
+    first: usize,
+    rng: &mut GameRng,
+    counts: &mut TrainingCounts,
+    steps: &mut Vec<TableStep>,
+) {
+    let mut pieces = seats.start().pieces;
+    let mut mover = first;
+    steps.clear();
+    let mut finished = false;
+    for _ in 0..settings.max_rolls {
+        let face = settings.die.roll(rng);
+        let legal = seats.legal_moves(&pieces, mover, face);
+        if legal.len() >= 2 {
+            counts.decisions += 1;
+        }
+        let movement = evaluator.best_move(seats, &pieces, mover, &legal);
+        let features = evaluator.encoder.encode(seats, &pieces, mover);
+        let turn = seats.roll_with_move(&mut pieces, mover, 0, face, movement);
+        counts.rolls += 1;
+        let next = evaluator.chances_after(seats, &pieces, &turn, mover);
+        steps.push(TableStep {
+            features,
+            mover,
+            next,
+        });
+        if turn.won {
+            counts.games_finished += 1;
+            counts.first_player_wins += u64::from(mover == first);
+            finished = true;
+            break;
+        }
+        if turn.passes {
+            mover = seats.next_seat(mover);
+        }
+    }
+    if !finished {
+        counts.games_capped += 1;
+        return;
+    }
+    let n = seats.players();
+    let lambda = settings.lambda;
+    // The λ-returns by seat, from the winning roll back to the first.
+    let mut later = [0.0f32; MAX_SEATS];
+    let mut targets = Vec::with_capacity(steps.len());
+    for (i, step) in steps.iter().rev().enumerate() {
+        let target: [f32; MAX_SEATS] = if i == 0 {
+            step.next
+        } else {
+            std::array::from_fn(|s| (1.0 - lambda) * step.next[s] + lambda * later[s])
+        };
+        targets.push(target);
+        later = target;
+    }
+    for (step, by_seat) in steps.iter().zip(targets.iter().rev()) {
+        let mut by_turn = [0.0f32; MAX_OUTPUTS];
+        for (k, slot) in by_turn.iter_mut().enumerate().take(n) {
+            *slot = by_seat[(step.mover + k) % n];
+        }
+        evaluator
+            .network
+            .step_towards_chances(&step.features, &by_turn, rate);
     }
 }

@@ -94,10 +94,17 @@ pub enum TableError {
         /// The die, in the order given (from 0).
         die: usize,
     },
-    /// Die `die`'s strategy plays only games of two (a policy file, a learned player).
+    /// Die `die`'s strategy plays only games of two (a policy file, `strong-search`).
     NotAtTables {
         /// The die, in the order given (from 0).
         die: usize,
+    },
+    /// Die `die`'s learned player was not trained for this table (board, profile, seats).
+    NoTablePlayer {
+        /// The die, in the order given (from 0).
+        die: usize,
+        /// Seats at the table.
+        players: usize,
     },
 }
 
@@ -132,9 +139,17 @@ impl fmt::Display for TableError {
             ),
             TableError::NotAtTables { die } => write!(
                 f,
-                "die {}'s strategy was made for games of two players (a policy file or a learned \
-                 player); at a table of three or four use frontmost, rearmost, capture, safe or \
-                 random",
+                "die {}'s strategy was made for games of two players (a policy file or \
+                 strong-search); at a table of three or four use frontmost, rearmost, capture, \
+                 safe, random or strong",
+                die + 1
+            ),
+            TableError::NoTablePlayer { die, players } => write!(
+                f,
+                "die {}'s strategy has no learned player for this table (its board and profile, \
+                 {players} seats): the shipped table players play 40/20/4/4 with choice at \
+                 tables of three and four; train one with `wuerfelglueck train --players \
+                 {players}` and play it as strong:FILE",
                 die + 1
             ),
         }
@@ -245,6 +260,14 @@ impl<'a> Table<'a> {
         for (die, strategy) in strategies.iter().enumerate() {
             if !strategy.plays_at_tables() {
                 return Err(TableError::NotAtTables { die });
+            }
+            if let Some(learned) = strategy.learned()
+                && learned.for_table(self.seats).is_none()
+            {
+                return Err(TableError::NoTablePlayer {
+                    die,
+                    players: self.seats.players(),
+                });
             }
             if !strategy.is_frontmost() && !self.seats.rules().profile().choice {
                 return Err(TableError::StrategyNeedsChoice { die });

@@ -22,7 +22,7 @@ pub mod strong;
 mod table;
 mod threats;
 
-pub use strong::{Strong, StrongPlayer};
+pub use strong::{Strong, StrongPlayer, TablePlayer, Trained};
 pub use table::MoveTable;
 
 pub use threats::Threats;
@@ -315,8 +315,9 @@ impl Strategy {
     }
 
     /// Whether the strategy can play at a table of three or four: the heuristics can
-    /// (`frontmost`, `rearmost`, `capture`, `safe`, `random`); a policy file and the learned
-    /// players were made for two players.
+    /// (`frontmost`, `rearmost`, `capture`, `safe`, `random`), and `strong` where a player
+    /// was trained for the table ([`Strong::check_table`]); a policy file and
+    /// `strong-search` were made for two players.
     pub fn plays_at_tables(&self) -> bool {
         matches!(
             self,
@@ -325,17 +326,20 @@ impl Strategy {
                 | Strategy::Capture
                 | Strategy::Safe(_)
                 | Strategy::Random
+                | Strategy::Strong(_)
         )
     }
 
     /// [`Strategy::choose`] at a table: seat `mover` picks one of `legal` with every seat's
     /// `pieces` on the board (each in its own numbering). `capture` captures a piece of any
     /// other seat when it can; `safe` leaves the fewest of its pieces within reach of any
-    /// other seat's next roll, `reach[j]` being seat `j`'s die ([`exposed_at_table`]).
+    /// other seat's next roll, `reach[j]` being seat `j`'s die ([`exposed_at_table`]);
+    /// `strong` plays the move after which its table player gives its own seat the highest
+    /// chance to win.
     ///
     /// # Panics
-    /// On a strategy that does not [`Strategy::plays_at_tables`] (checked when the table is
-    /// set up).
+    /// On a strategy that does not [`Strategy::plays_at_tables`], and on a `strong` without a
+    /// player for this table (both checked when the table is set up).
     #[inline]
     pub fn choose_at_table<const N: usize, R: rand::Rng + ?Sized>(
         &self,
@@ -366,6 +370,11 @@ impl Strategy {
                 )
             }),
             Strategy::Random => pick_at_random(legal, rng),
+            Strategy::Strong(s) => s
+                .for_table(seats)
+                .expect("Strategy::Strong at a table is checked with Strong::check_table first")
+                .evaluator()
+                .best_move(seats, pieces, mover, legal),
             other => panic!(
                 "strategy {} cannot play at a table (checked with Strategy::plays_at_tables)",
                 other.name()

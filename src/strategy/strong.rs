@@ -11,8 +11,10 @@
 //! `strong` names the players that ship with the library (compiled in, one per board in
 //! [`SHIPPED`]); `strong:FILE` names the player in one file (one trained with `train`).
 
-use super::network::{Encoder, Evaluator, FEATURES, MAX_HIDDEN, Network};
-use crate::rules::{Board, LegalMoves, PieceMove, Player, Profile, Rules};
+use super::network::{
+    Encoder, Evaluator, FEATURES, MAX_HIDDEN, Network, TABLE_FEATURES, TableEncoder, TableEvaluator,
+};
+use crate::rules::{Board, LegalMoves, MAX_SEATS, PieceMove, Player, Profile, Rules, Seats};
 use serde::{Deserialize, Serialize};
 use std::path::{Path, PathBuf};
 use std::sync::{Arc, OnceLock};
@@ -89,12 +91,56 @@ struct PlayerFile {
     inputs: usize,
     hidden: usize,
     training: Training,
+    /// The seats it plays at: 2 (the field is left out) or a table of 3 or 4.
+    #[serde(default = "two_players", skip_serializing_if = "is_two_players")]
+    players: usize,
     first_layer: Vec<f32>,
     first_bias: Vec<f32>,
     second_layer: Vec<f32>,
-    second_bias: f32,
+    second_bias: OutputBias,
     /// FNV-1a (64 bits) over the fields above, see [`checksum`].
     checksum: String,
+}
+
+fn two_players() -> usize {
+    2
+}
+
+fn is_two_players(players: &usize) -> bool {
+    *players == 2
+}
+
+/// The output layer's bias: one number for two players, one per seat at a table.
+#[derive(Clone, Debug, Serialize, Deserialize)]
+#[serde(untagged)]
+enum OutputBias {
+    One(f32),
+    PerSeat(Vec<f32>),
+}
+
+impl OutputBias {
+    fn of(biases: &[f32]) -> OutputBias {
+        match biases {
+            [one] => OutputBias::One(*one),
+            many => OutputBias::PerSeat(many.to_vec()),
+        }
+    }
+
+    fn values(&self) -> &[f32] {
+        match self {
+            OutputBias::One(one) => std::slice::from_ref(one),
+            OutputBias::PerSeat(many) => many,
+        }
+    }
+}
+
+/// A network, checked, with what its file says it was trained for.
+struct Loaded {
+    board: Board,
+    profile: Profile,
+    players: usize,
+    training: Training,
+    network: Network,
 }
 
 /// A trained player: the evaluator and the game it was trained for.
@@ -165,97 +211,36 @@ impl StrongPlayer {
     }
 
     fn file(&self) -> PlayerFile {
-        let (first, first_bias, second, second_bias) = self.evaluator.network.parts();
-        let mut file = PlayerFile {
-            format: FORMAT.to_string(),
-            version: VERSION,
-            board: self.board.to_string(),
-            profile: self.profile.to_string(),
-            features: FEATURES.to_string(),
-            inputs: self.evaluator.network.inputs(),
-            hidden: self.evaluator.network.hidden(),
-            training: self.training.clone(),
-            first_layer: first.to_vec(),
-            first_bias: first_bias.to_vec(),
-            second_layer: second.to_vec(),
-            second_bias,
-            checksum: String::new(),
-        };
-        file.checksum = checksum(&file);
-        file
+        player_file(
+            &self.board,
+            &self.profile,
+            2,
+            &self.training,
+            &self.evaluator.network,
+        )
     }
 
-    /// Reads a player file's text, checking everything (see the module docs).
+    /// Reads a player file's text, checking everything (see the module docs); a player for
+    /// a table of three or four is refused (see [`TablePlayer::from_json`]).
     pub fn from_json(text: &str) -> Result<StrongPlayer, String> {
-        let file: PlayerFile = serde_json::from_str(text)
-            .map_err(|e| format!("not a player file ({e}); expected the JSON `train` writes"))?;
-        if file.format != FORMAT {
+        let loaded = load(text)?;
+        if loaded.players != 2 {
             return Err(format!(
-                "format is '{}', expected '{FORMAT}'",
-                crate::dice::excerpt(&file.format)
+                "the player was trained for a table of {} players, not for two",
+                loaded.players
             ));
         }
-        if file.version != VERSION {
-            return Err(format!(
-                "format version {} is not the version {VERSION} this program reads",
-                file.version
-            ));
-        }
-        let expected = checksum(&file);
-        if file.checksum != expected {
-            return Err(format!(
-                "checksum {} does not match the contents ({expected}): the file is damaged or was edited",
-                crate::dice::excerpt(&file.checksum)
-            ));
-        }
-        if file.features != FEATURES {
-            return Err(format!(
-                "features '{}' are not the features '{FEATURES}' of this program",
-                crate::dice::excerpt(&file.features)
-            ));
-        }
-        let board: Board = file.board.parse().map_err(|e| format!("board: {e}"))?;
-        let profile: Profile = file.profile.parse().map_err(|e| format!("profile: {e}"))?;
-        if !profile.choice {
-            return Err(format!(
-                "profile '{profile}' has no choice: a player is trained for a game with choices"
-            ));
-        }
-        let rules = Rules::new(board, profile);
-        let network = Network::from_parts(
-            file.inputs,
-            file.hidden,
-            file.first_layer,
-            file.first_bias,
-            file.second_layer,
-            file.second_bias,
+        StrongPlayer::new(
+            &Rules::new(loaded.board, loaded.profile),
+            loaded.network,
+            loaded.training,
         )
-        .ok_or_else(|| {
-            format!(
-                "the weights do not form a network of {} inputs and {} hidden units (1 to {}) with finite values",
-                file.inputs,
-                file.hidden,
-                MAX_HIDDEN
-            )
-        })?;
-        StrongPlayer::new(&rules, network, file.training)
     }
 
     /// Reads a player file: at most [`MAX_FILE_BYTES`] are read, so that a huge or endless
     /// file is refused before it is held in memory.
     pub fn read(path: &Path) -> Result<StrongPlayer, String> {
-        use std::io::Read;
-        let file = std::fs::File::open(path).map_err(|e| format!("cannot read: {e}"))?;
-        let mut text = String::new();
-        file.take(MAX_FILE_BYTES + 1)
-            .read_to_string(&mut text)
-            .map_err(|e| format!("cannot read: {e}"))?;
-        if text.len() as u64 > MAX_FILE_BYTES {
-            return Err(format!(
-                "longer than {MAX_FILE_BYTES} bytes: a player file of at most {MAX_HIDDEN} hidden units is far shorter"
-            ));
-        }
-        StrongPlayer::from_json(&text)
+        StrongPlayer::from_json(&read_text(path)?)
     }
 
     /// The move `strong` plays: the legal move whose next position has the highest value.
@@ -272,8 +257,134 @@ impl StrongPlayer {
     }
 }
 
+/// Reads at most [`MAX_FILE_BYTES`] of a file, so that a huge or endless file is refused
+/// before it is held in memory.
+fn read_text(path: &Path) -> Result<String, String> {
+    use std::io::Read;
+    let file = std::fs::File::open(path).map_err(|e| format!("cannot read: {e}"))?;
+    let mut text = String::new();
+    file.take(MAX_FILE_BYTES + 1)
+        .read_to_string(&mut text)
+        .map_err(|e| format!("cannot read: {e}"))?;
+    if text.len() as u64 > MAX_FILE_BYTES {
+        return Err(format!(
+            "longer than {MAX_FILE_BYTES} bytes: a player file of at most {MAX_HIDDEN} hidden units is far shorter"
+        ));
+    }
+    Ok(text)
+}
+
+/// The player file of a network trained for `board`, `profile` and `players` seats.
+fn player_file(
+    board: &Board,
+    profile: &Profile,
+    players: usize,
+    training: &Training,
+    network: &Network,
+) -> PlayerFile {
+    let (first, first_bias, second, second_bias) = network.parts();
+    let mut file = PlayerFile {
+        format: FORMAT.to_string(),
+        version: VERSION,
+        board: board.to_string(),
+        profile: profile.to_string(),
+        features: features_for(players).to_string(),
+        inputs: network.inputs(),
+        hidden: network.hidden(),
+        training: training.clone(),
+        players,
+        first_layer: first.to_vec(),
+        first_bias: first_bias.to_vec(),
+        second_layer: second.to_vec(),
+        second_bias: OutputBias::of(second_bias),
+        checksum: String::new(),
+    };
+    file.checksum = checksum(&file);
+    file
+}
+
+/// The feature set of a player for `players` seats.
+fn features_for(players: usize) -> &'static str {
+    if players == 2 {
+        FEATURES
+    } else {
+        TABLE_FEATURES
+    }
+}
+
+/// Parses and checks a player file's text (see the module docs): its network and the game
+/// it was trained for.
+fn load(text: &str) -> Result<Loaded, String> {
+    let file: PlayerFile = serde_json::from_str(text)
+        .map_err(|e| format!("not a player file ({e}); expected the JSON `train` writes"))?;
+    if file.format != FORMAT {
+        return Err(format!(
+            "format is '{}', expected '{FORMAT}'",
+            crate::dice::excerpt(&file.format)
+        ));
+    }
+    if file.version != VERSION {
+        return Err(format!(
+            "format version {} is not the version {VERSION} this program reads",
+            file.version
+        ));
+    }
+    let expected = checksum(&file);
+    if file.checksum != expected {
+        return Err(format!(
+            "checksum {} does not match the contents ({expected}): the file is damaged or was edited",
+            crate::dice::excerpt(&file.checksum)
+        ));
+    }
+    if !(2..=MAX_SEATS).contains(&file.players) {
+        return Err(format!(
+            "players {}: expected 2 to {MAX_SEATS}",
+            file.players
+        ));
+    }
+    let features = features_for(file.players);
+    if file.features != features {
+        return Err(format!(
+            "features '{}' are not the features '{features}' of this program for {} players",
+            crate::dice::excerpt(&file.features),
+            file.players
+        ));
+    }
+    let board: Board = file.board.parse().map_err(|e| format!("board: {e}"))?;
+    let profile: Profile = file.profile.parse().map_err(|e| format!("profile: {e}"))?;
+    if !profile.choice {
+        return Err(format!(
+            "profile '{profile}' has no choice: a player is trained for a game with choices"
+        ));
+    }
+    let outputs = if file.players == 2 { 1 } else { file.players };
+    let network = Network::from_parts(
+        file.inputs,
+        file.hidden,
+        outputs,
+        file.first_layer,
+        file.first_bias,
+        file.second_layer,
+        file.second_bias.values().to_vec(),
+    )
+    .ok_or_else(|| {
+        format!(
+            "the weights do not form a network of {} inputs, {} hidden units (1 to {}) and {outputs} output(s) with finite values",
+            file.inputs, file.hidden, MAX_HIDDEN
+        )
+    })?;
+    Ok(Loaded {
+        board,
+        profile,
+        players: file.players,
+        training: file.training,
+        network,
+    })
+}
+
 /// FNV-1a over everything in the file but the checksum: the text fields, the sizes, the
-/// training record (as JSON) and the bits of every weight.
+/// seats (only when not 2, so that two players' files read as before), the training record
+/// (as JSON) and the bits of every weight.
 fn checksum(file: &PlayerFile) -> String {
     let mut hash = 0xcbf2_9ce4_8422_2325u64;
     let mut eat = |bytes: &[u8]| {
@@ -289,6 +400,9 @@ fn checksum(file: &PlayerFile) -> String {
     eat(&file.version.to_le_bytes());
     eat(&(file.inputs as u64).to_le_bytes());
     eat(&(file.hidden as u64).to_le_bytes());
+    if file.players != 2 {
+        eat(&(file.players as u64).to_le_bytes());
+    }
     eat(serde_json::to_string(&file.training)
         .expect("a training record serializes")
         .as_bytes());
@@ -297,48 +411,233 @@ fn checksum(file: &PlayerFile) -> String {
         .iter()
         .chain(&file.first_bias)
         .chain(&file.second_layer)
-        .chain([&file.second_bias])
+        .chain(file.second_bias.values())
     {
         eat(&x.to_bits().to_le_bytes());
     }
     format!("fnv1a64:{hash:016x}")
 }
 
-/// What `strong` or `strong:FILE` plays: the shipped players, or the one read from a file.
+/// A learned player for a table of three or four: every seat's chance to win from a
+/// [`TableEvaluator`]; it plays the move after which its own chance is highest.
+#[derive(Clone, Debug)]
+pub struct TablePlayer {
+    board: Board,
+    profile: Profile,
+    training: Training,
+    evaluator: TableEvaluator,
+}
+
+impl TablePlayer {
+    /// A player for the table `seats` (three or four seats) with this network (the encoder's
+    /// number of inputs, one output per seat) and its training record.
+    pub fn new(seats: &Seats, network: Network, training: Training) -> Result<Self, String> {
+        let encoder = TableEncoder::new(seats);
+        if seats.players() < 3 {
+            return Err("a table player plays at a table of three or four".to_string());
+        }
+        if network.inputs() != encoder.inputs() || network.outputs() != seats.players() {
+            return Err(format!(
+                "the network has {} inputs and {} outputs, a table of {} on board {} needs {} and {}",
+                network.inputs(),
+                network.outputs(),
+                seats.players(),
+                seats.board(),
+                encoder.inputs(),
+                seats.players()
+            ));
+        }
+        Ok(TablePlayer {
+            board: *seats.board(),
+            profile: *seats.rules().profile(),
+            training,
+            evaluator: TableEvaluator { encoder, network },
+        })
+    }
+
+    /// Reads a table player's file text, checking everything (see the module docs).
+    pub fn from_json(text: &str) -> Result<TablePlayer, String> {
+        let loaded = load(text)?;
+        table_player(loaded)
+    }
+
+    /// The number of seats it plays at.
+    pub fn players(&self) -> usize {
+        self.evaluator.encoder.players()
+    }
+
+    /// The board it was trained for.
+    pub fn board(&self) -> &Board {
+        &self.board
+    }
+
+    /// The profile it was trained for.
+    pub fn profile(&self) -> &Profile {
+        &self.profile
+    }
+
+    /// How it was trained.
+    pub fn training(&self) -> &Training {
+        &self.training
+    }
+
+    /// The evaluator.
+    pub fn evaluator(&self) -> &TableEvaluator {
+        &self.evaluator
+    }
+
+    /// Whether it was trained for the table `seats`.
+    pub fn plays(&self, seats: &Seats) -> bool {
+        *seats.board() == self.board
+            && *seats.rules().profile() == self.profile
+            && seats.players() == self.players()
+    }
+
+    /// The player file's text.
+    pub fn to_json(&self) -> String {
+        let mut text = serde_json::to_string(&self.file()).expect("a player file serializes");
+        text.push('\n');
+        text
+    }
+
+    /// The checksum its player file carries.
+    pub fn checksum(&self) -> String {
+        self.file().checksum
+    }
+
+    fn file(&self) -> PlayerFile {
+        player_file(
+            &self.board,
+            &self.profile,
+            self.players(),
+            &self.training,
+            &self.evaluator.network,
+        )
+    }
+}
+
+/// A learned player of either kind: for two players or for a table of three or four.
+#[derive(Clone, Debug)]
+pub enum Trained {
+    /// A player for two.
+    Duel(StrongPlayer),
+    /// A player for a table of three or four.
+    Table(TablePlayer),
+}
+
+impl Trained {
+    /// Reads a player file's text of either kind, checking everything (see the module docs).
+    pub fn from_json(text: &str) -> Result<Trained, String> {
+        let loaded = load(text)?;
+        if loaded.players == 2 {
+            StrongPlayer::new(
+                &Rules::new(loaded.board, loaded.profile),
+                loaded.network,
+                loaded.training,
+            )
+            .map(Trained::Duel)
+        } else {
+            table_player(loaded).map(Trained::Table)
+        }
+    }
+
+    /// The player file's text.
+    pub fn to_json(&self) -> String {
+        match self {
+            Trained::Duel(p) => p.to_json(),
+            Trained::Table(p) => p.to_json(),
+        }
+    }
+
+    /// The checksum its player file carries.
+    pub fn checksum(&self) -> String {
+        match self {
+            Trained::Duel(p) => p.checksum(),
+            Trained::Table(p) => p.checksum(),
+        }
+    }
+
+    /// The board it was trained for.
+    pub fn board(&self) -> &Board {
+        match self {
+            Trained::Duel(p) => p.board(),
+            Trained::Table(p) => p.board(),
+        }
+    }
+
+    /// The profile it was trained for.
+    pub fn profile(&self) -> &Profile {
+        match self {
+            Trained::Duel(p) => p.profile(),
+            Trained::Table(p) => p.profile(),
+        }
+    }
+
+    /// The seats it plays at.
+    pub fn players(&self) -> usize {
+        match self {
+            Trained::Duel(_) => 2,
+            Trained::Table(p) => p.players(),
+        }
+    }
+}
+
+/// A loaded table player, its table set up from the file's board and profile.
+fn table_player(loaded: Loaded) -> Result<TablePlayer, String> {
+    let seats = Seats::new(Rules::new(loaded.board, loaded.profile), loaded.players)
+        .map_err(|e| format!("the table it was trained for: {e}"))?;
+    TablePlayer::new(&seats, loaded.network, loaded.training)
+}
+
+/// What `strong` or `strong:FILE` plays: the shipped players, or the one read from a file;
+/// players for two and players for tables of three or four.
 #[derive(Debug)]
 pub struct Strong {
     path: Option<PathBuf>,
     players: Vec<StrongPlayer>,
+    tables: Vec<TablePlayer>,
 }
 
 impl Strong {
+    /// No players yet.
+    fn empty(path: Option<PathBuf>) -> Strong {
+        Strong {
+            path,
+            players: Vec::new(),
+            tables: Vec::new(),
+        }
+    }
+
+    /// Adds the player of a player file's text, for two players or for a table.
+    fn add(&mut self, text: &str) -> Result<(), String> {
+        match Trained::from_json(text)? {
+            Trained::Duel(p) => self.players.push(p),
+            Trained::Table(p) => self.tables.push(p),
+        }
+        Ok(())
+    }
+
     /// The players that ship with the library (`strong`), read and checked once.
     pub fn shipped() -> Arc<Strong> {
         static SHIPPED_PLAYERS: OnceLock<Arc<Strong>> = OnceLock::new();
         SHIPPED_PLAYERS
             .get_or_init(|| {
-                let players = SHIPPED
-                    .iter()
-                    .map(|(name, text)| {
-                        StrongPlayer::from_json(text).unwrap_or_else(|e| {
-                            panic!("the shipped player file for {name} is broken: {e}")
-                        })
-                    })
-                    .collect();
-                Arc::new(Strong {
-                    path: None,
-                    players,
-                })
+                let mut strong = Strong::empty(None);
+                for (name, text) in SHIPPED {
+                    strong.add(text).unwrap_or_else(|e| {
+                        panic!("the shipped player file for {name} is broken: {e}")
+                    });
+                }
+                Arc::new(strong)
             })
             .clone()
     }
 
-    /// The player of one file (`strong:FILE`).
+    /// The player of one file (`strong:FILE`), for two players or for a table.
     pub fn from_file(path: &Path) -> Result<Strong, String> {
-        Ok(Strong {
-            path: Some(path.to_path_buf()),
-            players: vec![StrongPlayer::read(path)?],
-        })
+        let mut strong = Strong::empty(Some(path.to_path_buf()));
+        strong.add(&read_text(path)?)?;
+        Ok(strong)
     }
 
     /// The file it was read from; `None` for the shipped players.
@@ -346,10 +645,41 @@ impl Strong {
         self.path.as_deref()
     }
 
-    /// The player for the game of `rules`, if there is one.
+    /// The player for the game of `rules` (two players), if there is one.
     #[inline]
     pub fn for_game(&self, rules: &Rules) -> Option<&StrongPlayer> {
         self.players.iter().find(|p| p.plays(rules))
+    }
+
+    /// The player for the table `seats` (three or four), if there is one.
+    #[inline]
+    pub fn for_table(&self, seats: &Seats) -> Option<&TablePlayer> {
+        self.tables.iter().find(|p| p.plays(seats))
+    }
+
+    /// The games the players here were trained for, in words.
+    fn games(&self) -> String {
+        let duels = self
+            .players
+            .iter()
+            .map(|p| format!("{} with profile {}", p.board, p.profile));
+        let tables = self.tables.iter().map(|p| {
+            format!(
+                "{} with profile {} at a table of {}",
+                p.board,
+                p.profile,
+                p.players()
+            )
+        });
+        duels.chain(tables).collect::<Vec<_>>().join(", ")
+    }
+
+    fn whose(&self) -> &'static str {
+        if self.path.is_some() {
+            "this file's player plays"
+        } else {
+            "the shipped players play"
+        }
     }
 
     /// Refuses a game no player here was trained for, naming the games there are.
@@ -357,21 +687,28 @@ impl Strong {
         if self.for_game(rules).is_some() {
             return Ok(());
         }
-        let games: Vec<String> = self
-            .players
-            .iter()
-            .map(|p| format!("{} with profile {}", p.board, p.profile))
-            .collect();
         Err(format!(
             "no strong player was trained for board {} with profile {}: {} {}; train one with `wuerfelglueck train` and play it as strong:FILE",
             rules.board(),
             rules.profile(),
-            if self.path.is_some() {
-                "this file's player plays"
-            } else {
-                "the shipped players play"
-            },
-            games.join(", ")
+            self.whose(),
+            self.games()
+        ))
+    }
+
+    /// Refuses a table no player here was trained for, naming the games there are.
+    pub fn check_table(&self, seats: &Seats) -> Result<(), String> {
+        if self.for_table(seats).is_some() {
+            return Ok(());
+        }
+        Err(format!(
+            "no strong player was trained for board {} with profile {} at a table of {}: {} {}; train one with `wuerfelglueck train --players {}` and play it as strong:FILE",
+            seats.board(),
+            seats.rules().profile(),
+            seats.players(),
+            self.whose(),
+            self.games(),
+            seats.players()
         ))
     }
 }
