@@ -882,3 +882,61 @@ fn a_table_plays_the_strategies_it_is_given_and_refuses_the_others() {
     let ci = counts.ci95(0);
     assert!(ci.lo > 0.25, "safe at a table of frontmost players: {ci:?}");
 }
+
+#[test]
+fn the_style_at_a_table_agrees_with_the_heuristics_that_define_it() {
+    // Counted by die over the table's own games (every seating): each heuristic scores
+    // 100 % on the situation it is defined by at a table, `rearmost` never moves the
+    // frontmost piece, `frontmost` always does (also where the rules' own loop plays it), and
+    // watching changes no game.
+    let table = |strategies: &[&str], style: bool| {
+        let mut args = vec![
+            "table",
+            "--profile",
+            "choice",
+            "--track",
+            "24",
+            "--pieces",
+            "3",
+        ];
+        for s in strategies {
+            args.extend(["--die", "1..6", "--strategy", s]);
+        }
+        args.extend(["--goal-fields", "3", "--games", "6000", "--seed", "9"]);
+        args.extend(["--format", "json"]);
+        if style {
+            args.push("--style");
+        }
+        common::json(&args)
+    };
+    let share = |report: &serde_json::Value, die: usize, situation: &str| {
+        let tally = &report["style"]["dice"][die][situation];
+        assert!(
+            tally["decisions"].as_u64().unwrap() >= 50,
+            "{situation}: {tally}"
+        );
+        tally["taken"].as_f64().unwrap() / tally["decisions"].as_f64().unwrap()
+    };
+    let watched = table(&["capture", "safe", "rearmost"], true);
+    assert_eq!(share(&watched, 0, "captures"), 1.0);
+    assert_eq!(share(&watched, 0, "captures_at_a_risk"), 1.0);
+    assert_eq!(share(&watched, 1, "safest"), 1.0);
+    assert_eq!(share(&watched, 1, "captures_at_a_risk"), 0.0);
+    assert_eq!(share(&watched, 2, "frontmost"), 0.0);
+    let plain = table(&["capture", "safe", "rearmost"], false);
+    for field in ["p_win", "per_seat", "games", "mean_rolls"] {
+        assert_eq!(watched[field], plain[field], "{field}");
+    }
+    assert!(plain["style"].is_null());
+    // All frontmost: the rules' own (fast) loop plays the games, the replay watches them.
+    let frontmost = table(&["frontmost", "frontmost", "frontmost", "frontmost"], true);
+    for die in 0..4 {
+        assert_eq!(share(&frontmost, die, "frontmost"), 1.0);
+    }
+    // Without `choice` there is nothing to count, and the command says so.
+    let (code, _, err) = common::run_captured(&[
+        "table", "--die", "1..6", "--die", "1..6", "--die", "1..6", "--style",
+    ]);
+    assert_eq!(code, 2, "{err}");
+    assert!(err.contains("--style") && err.contains("choice"), "{err}");
+}

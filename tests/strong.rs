@@ -8,7 +8,7 @@ use rand::SeedableRng;
 use rand_xoshiro::Xoshiro256PlusPlus;
 use wuerfelglueck::api::{self, Silent, TrainOptions, TrainSettings};
 use wuerfelglueck::rules::Rules;
-use wuerfelglueck::strategy::{Strategy, StrongPlayer, strong::SHIPPED};
+use wuerfelglueck::strategy::{Strategy, StrongPlayer, Trained, strong::SHIPPED};
 
 mod common;
 
@@ -33,13 +33,20 @@ fn train_options(out: &std::path::Path, games: u64, seed: u64) -> TrainOptions {
 
 #[test]
 fn every_shipped_player_reads_back_and_names_its_game() {
+    let mut tables = Vec::new();
     for (name, text) in SHIPPED {
-        let player = StrongPlayer::from_json(text).unwrap_or_else(|e| panic!("{name}: {e}"));
-        assert_eq!(player.board().to_string().replace('/', "-"), *name);
+        let player = Trained::from_json(text).unwrap_or_else(|e| panic!("{name}: {e}"));
+        let mut game = player.board().to_string().replace('/', "-");
+        if player.players() != 2 {
+            game.push_str(&format!("-{}-players", player.players()));
+            tables.push(player.players());
+        }
+        assert_eq!(game, *name);
         assert!(player.profile().choice);
         // What is read is written back byte for byte: nothing is lost or rounded.
         assert_eq!(player.to_json(), *text, "{name}");
     }
+    assert_eq!(tables, [3, 4]);
 }
 
 #[test]

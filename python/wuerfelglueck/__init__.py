@@ -289,7 +289,7 @@ class AdviseResult(Result):
 
 class TrainResult(Result):
     """The result of :func:`train` (fields as in ``train --format json``: ``board``,
-    ``profile``, ``file``, ``checksum``, ``games``, ``seed``, ``hidden``, ``counts``,
+    ``profile``, ``players``, ``file``, ``checksum``, ``games``, ``seed``, ``hidden``, ``counts``,
     ``seconds``)."""
 
 
@@ -527,7 +527,7 @@ def table(dice: Sequence[DieLike], *, games: Optional[int] = None,
           track: Optional[int] = None, offset: Optional[int] = None,
           pieces: Optional[int] = None, goal_fields: Optional[int] = None,
           profile: Optional[str] = None, rules: Optional[Rules] = None,
-          strategy: Union[str, Sequence[str], None] = None,
+          strategy: Union[str, Sequence[str], None] = None, style: bool = False,
           progress: Progress = None) -> TableResult:
     """2 to 4 ``dice`` at one table of as many players (``table``): P(win) of each die.
 
@@ -536,8 +536,11 @@ def table(dice: Sequence[DieLike], *, games: Optional[int] = None,
     in the order given (the first moves first). ``games`` or ``precision`` as in
     :func:`duel`. With 3 or 4 players seat s starts at s * track / 4. Under a ``choice``
     profile ``strategy`` is every die's strategy (one name) or each die's (a list, in the
-    order of ``dice``): ``"frontmost"``, ``"rearmost"``, ``"capture"``, ``"safe"`` or
-    ``"random"``.
+    order of ``dice``): ``"frontmost"``, ``"rearmost"``, ``"capture"``, ``"safe"``,
+    ``"random"``, or ``"strong"`` (a learned player trained for the table; shipped for
+    40/20/4/4 at three and four, ``"strong:FILE"`` from :func:`train` with ``players``).
+    ``style=True`` also counts how each die decides over the games' decisions
+    (``to_dict()["style"]``; needs ``choice``).
     """
     if isinstance(dice, (str, Die)):
         raise TypeError("dice must be a list of 2 to 4 dice, e.g. ['1..6', '2..7', '1..4']")
@@ -547,7 +550,7 @@ def table(dice: Sequence[DieLike], *, games: Optional[int] = None,
                 die=[_die_text(d, "--die") for d in dice], games=games, precision=precision,
                 seed=seed, seating=seating, max_rolls=max_rolls, threads=threads, track=track,
                 offset=offset, pieces=pieces, goal_fields=goal_fields, profile=profile,
-                strategy=[strategy] if isinstance(strategy, str) else strategy)
+                strategy=[strategy] if isinstance(strategy, str) else strategy, style=style)
 
 
 def _list(value) -> Union[str, None]:
@@ -617,17 +620,19 @@ def train(out: Union[str, os.PathLike], *, overwrite: bool = False,
           max_rolls: Optional[int] = None, track: Optional[int] = None,
           offset: Optional[int] = None, pieces: Optional[int] = None,
           goal_fields: Optional[int] = None, profile: Optional[str] = None,
-          rules: Optional[Rules] = None, progress: Progress = None) -> TrainResult:
+          players: Optional[int] = None, rules: Optional[Rules] = None,
+          progress: Progress = None) -> TrainResult:
     """Trains a learned player by self-play (``train``) and writes its player file ``out``
     (refused if it exists, unless ``overwrite``), to be played as ``"strong:FILE"`` or
     ``"strong-search:FILE"``. ``lambda_`` is the CLI's ``--lambda``; ``rate`` is
-    ``"FIRST,LAST"``. Options left at ``None`` take the command's defaults (profile
-    ``choice``, die 1..6)."""
+    ``"FIRST,LAST"``; ``players`` 3 or 4 trains a player for a table of that many seats
+    (played with :func:`table`). Options left at ``None`` take the command's defaults
+    (profile ``choice``, die 1..6, two players)."""
     return _run("train", TrainResult, progress, rules, out=out, overwrite=overwrite,
                 games=games, seed=seed, hidden=hidden, rate=rate,
                 die=None if die is None else _die_text(die, "--die"), max_rolls=max_rolls,
                 track=track, offset=offset, pieces=pieces, goal_fields=goal_fields,
-                profile=profile, **{"lambda": lambda_})
+                profile=profile, players=players, **{"lambda": lambda_})
 
 
 def search(file: Union[str, os.PathLike, None] = None, *, faces: Optional[int] = None,

@@ -201,7 +201,7 @@ def table(dice: Sequence[DieLike], *, games: Optional[int] = None,
           track: Optional[int] = None, offset: Optional[int] = None,
           pieces: Optional[int] = None, goal_fields: Optional[int] = None,
           profile: Optional[str] = None, rules: Optional[Rules] = None,
-          strategy: Union[str, Sequence[str], None] = None,
+          strategy: Union[str, Sequence[str], None] = None, style: bool = False,
           progress: Progress = None) -> TableResult: ...
 def search(file: Optional[PathLike] = None, *, faces: Optional[int] = None,
            values: Union[str, Sequence[int], None] = None,
@@ -250,8 +250,8 @@ def train(out: PathLike, *, overwrite: bool = False, games: Optional[int] = None
           die: Optional[DieLike] = None, max_rolls: Optional[int] = None,
           track: Optional[int] = None, offset: Optional[int] = None,
           pieces: Optional[int] = None, goal_fields: Optional[int] = None,
-          profile: Optional[str] = None, rules: Optional[Rules] = None,
-          progress: Progress = None) -> TrainResult: ...
+          profile: Optional[str] = None, players: Optional[int] = None,
+          rules: Optional[Rules] = None, progress: Progress = None) -> TrainResult: ...
 
 def converge(a: DieLike, b: DieLike, *, reps: Optional[int] = None,
              min_games: Optional[int] = None, max_games: Optional[int] = None,

@@ -5,7 +5,7 @@ use super::{Error, Progress, run_in_pool};
 use crate::dice::Die;
 use crate::report::{TableReport, TableSettings as TableFigures};
 use crate::rules::Seats;
-use crate::sim::{Seating, StreamKey, Table, TableStop};
+use crate::sim::{Seating, StreamKey, Table, TableStop, table_style};
 use crate::strategy::Strategy;
 use clap::Args;
 
@@ -28,10 +28,16 @@ pub struct TableOptions {
     /// Under --profile choice: the strategy of every die (given once) or of each die (once
     /// per --die, in the same order), whatever seat it sits in: frontmost, rearmost,
     /// capture (captures a piece of any other seat when it can), safe (leaves the fewest
-    /// pieces within reach of any other seat's next roll) or random. Each seat maximises
-    /// its own chance by its own rule; no equilibrium is claimed.
+    /// pieces within reach of any other seat's next roll), random, or strong (a learned
+    /// player trained for this table: shipped for 40/20/4/4 at three and four, or
+    /// strong:FILE from `train --players N`). Each seat maximises its own chance by its own
+    /// rule; no equilibrium is claimed.
     #[arg(long = "strategy", value_name = "NAME", num_args = 1)]
     pub strategies: Vec<String>,
+    /// Under --profile choice: also count how each die decided in these games (captures on
+    /// offer, moves into the goal, exposure, frontmost), by replaying the same games.
+    #[arg(long)]
+    pub style: bool,
 }
 
 /// A table's options, checked.
@@ -45,6 +51,7 @@ pub struct TableSettings {
     seed: u64,
     max_rolls: u64,
     threads: Option<usize>,
+    style: bool,
 }
 
 impl TableSettings {
@@ -57,6 +64,14 @@ impl TableSettings {
             .map(|text| parse_die("--die", text))
             .collect::<Result<_, _>>()?;
         let seats = seats(&rules, dice.len(), "--die (one per player)")?;
+        if options.style && !rules.profile().choice {
+            return Err(Error::input(format!(
+                "--style counts how the players choose among their legal moves, and under \
+                 --profile {} rule 3 leaves no choice (the frontmost piece moves); use \
+                 --profile choice",
+                rules.profile()
+            )));
+        }
         options.sim.check_threads()?;
         let max_rolls = options.sim.max_rolls()?;
         let refs: Vec<&Die> = dice.iter().collect();
@@ -90,6 +105,7 @@ impl TableSettings {
             seed: options.sim.seed,
             max_rolls,
             threads: options.sim.threads,
+            style: options.style,
         })
     }
 }
@@ -106,17 +122,29 @@ pub fn table(settings: &TableSettings, progress: &dyn Progress) -> Result<TableR
         TableStop::Precision(_) => None,
     };
     let names: Vec<String> = s.dice.iter().map(|d| d.to_string()).collect();
-    let counts = run_in_pool(s.threads, progress, |watch| {
+    let key = StreamKey::new(s.seed);
+    let (counts, style) = run_in_pool(s.threads, progress, |watch| {
         watch.begin(&names.join(" | "), total);
-        table
-            .run(StreamKey::new(s.seed), s.stop, &|n| watch.games(n))
-            .map_err(table_error)
+        let counts = table
+            .run(key, s.stop, &|n| watch.games(n))
+            .map_err(table_error)?;
+        let style = if s.style {
+            watch.begin("style: the same games again", Some(counts.games));
+            Some(table_style(&table, key, &counts, &|n| watch.games(n)).map_err(Error::failure)?)
+        } else {
+            None
+        };
+        Ok((counts, style))
     })?;
-    Ok(TableReport::new(
+    let report = TableReport::new(
         &refs,
         table.strategies(),
         &counts,
         s.seating,
         TableFigures::new(s.seats.rules(), s.seed, table.max_rolls(), s.stop),
-    ))
+    );
+    Ok(match style {
+        Some(style) => report.with_style(style),
+        None => report,
+    })
 }

@@ -238,21 +238,26 @@ impl super::Report for DuelReport {
             None => writeln!(out, "mean rolls    - (no game finished)")?,
         }
         if let Some(style) = &r.style {
-            write_style(out, style, [&r.strategy_a, &r.strategy_b])?;
+            let names = [format!("A {}", r.strategy_a), format!("B {}", r.strategy_b)];
+            write_style(out, &style.players, &names)?;
         }
         Ok(())
     }
 }
 
-/// The style counts as a table: one line per situation, one column per player.
-fn write_style(out: &mut dyn Write, style: &DuelStyle, names: [&String; 2]) -> io::Result<()> {
+/// The style counts as a table: one line per situation, one column per player (`players`
+/// and their `names` in the same order).
+pub(super) fn write_style(
+    out: &mut dyn Write,
+    players: &[Style],
+    names: &[String],
+) -> io::Result<()> {
     writeln!(
         out,
         "\nHow they decide, over the {} decisions of two or more legal moves in these games \
          (counted as often as the games met them):",
-        thousands(style.players[0].decisions + style.players[1].decisions)
+        thousands(players.iter().map(|p| p.decisions).sum())
     )?;
-    let [a, b] = &style.players;
     type Situation = (&'static str, fn(&Style) -> Tally);
     let situations: [Situation; 5] = [
         ("a capture is on offer: captures", |s| s.captures),
@@ -274,10 +279,22 @@ fn write_style(out: &mut dyn Write, style: &DuelStyle, names: [&String; 2]) -> i
             format!("{:.1} % of {}", 100.0 * t.share(), thousands(t.decisions))
         }
     };
-    let (a_name, b_name) = (format!("A {}", names[0]), format!("B {}", names[1]));
-    writeln!(out, "{:<66} {a_name:<24} {b_name}", "")?;
+    // Every column but the last is padded, so that a line ends with its last figure.
+    let line = |out: &mut dyn Write, first: &str, cells: Vec<String>| -> io::Result<()> {
+        write!(out, "{first:<66}")?;
+        let last = cells.len().saturating_sub(1);
+        for (i, c) in cells.iter().enumerate() {
+            if i == last {
+                write!(out, " {c}")?;
+            } else {
+                write!(out, " {c:<24}")?;
+            }
+        }
+        writeln!(out)
+    };
+    line(out, "", names.to_vec())?;
     for (what, tally) in situations {
-        writeln!(out, "{what:<66} {:<24} {}", cell(tally(a)), cell(tally(b)))?;
+        line(out, what, players.iter().map(|p| cell(tally(p))).collect())?;
     }
     Ok(())
 }

@@ -2,7 +2,7 @@
 
 use super::{CsvTable, csv_number, csv_optional, defined, prob, thousands};
 use crate::dice::Die;
-use crate::sim::TableCounts;
+use crate::sim::{TableCounts, TableStyle};
 use serde::Serialize;
 use std::io::{self, Write};
 
@@ -42,6 +42,8 @@ pub struct TableReport {
     /// The requested half-width under `--precision` (every die's interval is at most this
     /// wide), else `null`.
     pub precision: Option<f64>,
+    /// With `--style`: how each die decided over the games' decisions, else `null`.
+    pub style: Option<TableStyle>,
 }
 
 impl TableReport {
@@ -82,6 +84,15 @@ impl TableReport {
             max_rolls: settings.max_rolls,
             mean_rolls: defined(counts.rolls as f64 / (counts.games - counts.unfinished) as f64),
             precision: settings.precision,
+            style: None,
+        }
+    }
+
+    /// The report with the style counts of its games.
+    pub fn with_style(self, style: TableStyle) -> TableReport {
+        TableReport {
+            style: Some(style),
+            ..self
         }
     }
 }
@@ -242,9 +253,14 @@ impl super::Report for TableReport {
             thousands(self.max_rolls)
         )?;
         match self.mean_rolls {
-            Some(m) => writeln!(out, "mean rolls {m:.1} per finished game"),
-            None => writeln!(out, "mean rolls - (no game finished)"),
+            Some(m) => writeln!(out, "mean rolls {m:.1} per finished game")?,
+            None => writeln!(out, "mean rolls - (no game finished)")?,
         }
+        if let Some(style) = &self.style {
+            let names: Vec<String> = (0..self.players).map(label).collect();
+            super::duel::write_style(out, &style.dice, &names)?;
+        }
+        Ok(())
     }
 }
 

@@ -19,7 +19,7 @@ pub use plan::{
     games_for_precision, worst_case_games,
 };
 pub use stream::{GameRng, StreamKey, splitmix64};
-pub use style::{DuelStyle, duel_style};
+pub use style::{DuelStyle, TableStyle, duel_style, table_style};
 pub use table::{
     Seating, Table, TableCounts, TableEnd, TableError, TableStop, permutations, table_never_ends,
 };

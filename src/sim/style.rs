@@ -1,12 +1,13 @@
-//! How the players of a duel decide, counted over the decisions its games actually met
-//! (the counts of [`Style`], which `solve --style` takes over every reachable state once, here
-//! weighted by how often play reaches each decision).
+//! How the players of a duel or a table decide, counted over the decisions its games
+//! actually met (the counts of [`Style`], which `solve --style` takes over every reachable
+//! state once, here weighted by how often play reaches each decision).
 
 use super::counts::{CHUNK_PAIRS, DuelCounts};
 use super::game::{self, Matchup, Watcher};
 use super::stream::StreamKey;
+use super::table::{Table, TableCounts, TableWatcher};
 use crate::exact::game::style::Style;
-use crate::rules::{LegalMoves, PieceMove, Player, Rules};
+use crate::rules::{LegalMoves, MAX_SEATS, PieceMove, Player, Rules, Seats};
 use crate::strategy::Threats;
 use rayon::prelude::*;
 
@@ -116,5 +117,105 @@ pub fn duel_style(
     Ok(DuelStyle {
         games: counts.total().games,
         players,
+    })
+}
+
+/// Each die's [`Style`] over a table's decisions.
+#[derive(Clone, Debug, PartialEq, Eq, serde::Serialize)]
+pub struct TableStyle {
+    /// Games whose decisions were counted: all of the table's.
+    pub games: u64,
+    /// The decisions of each die (in the order of the dice), from whatever seat it sat in.
+    pub dice: Vec<Style>,
+}
+
+/// Counts the decisions of the table games it watches, by die.
+struct CountingAtTable<'a> {
+    seats: &'a Seats,
+    /// Each die's reach (what `safe` fears from the seat it sits in).
+    reach_of_die: Vec<Threats>,
+    /// The current game's seating and each seat's reach.
+    seating: [usize; MAX_SEATS],
+    reach: [Threats; MAX_SEATS],
+    dice: [Style; MAX_SEATS],
+}
+
+impl TableWatcher for CountingAtTable<'_> {
+    fn seated(&mut self, seating: &[usize; MAX_SEATS]) {
+        self.seating = *seating;
+        for (s, &die) in seating.iter().enumerate().take(self.seats.players()) {
+            self.reach[s] = self.reach_of_die[die];
+        }
+    }
+
+    fn decision<const N: usize>(
+        &mut self,
+        pieces: &[u64; N],
+        mover: usize,
+        legal: &LegalMoves,
+        movement: Option<PieceMove>,
+    ) {
+        let Some(movement) = movement else { return };
+        self.dice[self.seating[mover]].record_at_table(
+            self.seats,
+            pieces,
+            mover,
+            legal,
+            &self.reach,
+            || {
+                legal
+                    .iter()
+                    .position(|m| m == movement)
+                    .expect("strategies pick legal moves")
+            },
+        );
+    }
+}
+
+/// The decisions of the table games seeded by `key` that gave `counts`: the games are played
+/// again, from the same streams in the same chunks, by the strategies' loop while it watches
+/// the decisions, and the replay's outcomes are compared with `counts` (a difference is an
+/// error, never a style of other games). `progress` as in [`Table::play_chunks`].
+pub fn table_style(
+    table: &Table,
+    key: StreamKey,
+    counts: &TableCounts,
+    progress: &(dyn Fn(u64) + Sync),
+) -> Result<TableStyle, String> {
+    let table = table.choosing_loop();
+    let players = table.seats().players();
+    let total_rounds = counts.games / table.round_games();
+    let chunk_rounds = table.chunk_games() / table.round_games();
+    let reach_of_die: Vec<Threats> = table.dice().iter().map(|d| Threats::of_die(d)).collect();
+    let (replayed, dice) = (0..total_rounds.div_ceil(chunk_rounds))
+        .into_par_iter()
+        .map(|chunk| {
+            let rounds = table.rounds_of_chunk(chunk, total_rounds);
+            let mut watcher = CountingAtTable {
+                seats: table.seats(),
+                reach_of_die: reach_of_die.clone(),
+                seating: [0; MAX_SEATS],
+                reach: [Threats::unresolved(); MAX_SEATS],
+                dice: Default::default(),
+            };
+            let counts = table.play_chunk_watched(key, chunk, rounds, &mut watcher);
+            progress(rounds * table.round_games());
+            (counts, watcher.dice)
+        })
+        .reduce(
+            || (TableCounts::new(players), [Style::default(); MAX_SEATS]),
+            |(c, x), (d, y)| (c + d, std::array::from_fn(|i| x[i].merge(y[i]))),
+        );
+    if replayed != *counts {
+        return Err(format!(
+            "the replay of the table's games for the style counts ended otherwise than the table \
+             ({} games, {} unfinished, against {} and {}): no style is reported for games that \
+             were not the table's",
+            replayed.games, replayed.unfinished, counts.games, counts.unfinished
+        ));
+    }
+    Ok(TableStyle {
+        games: counts.games,
+        dice: dice[..players].to_vec(),
     })
 }

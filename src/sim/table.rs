@@ -9,10 +9,11 @@
 //! `i` only (die 1 moves first), for studying one table. Either way the counts are kept per
 //! seat and die, so both the mean and the figures per seat come from the same games.
 
+use super::game::Unwatched;
 use super::plan::{MAX_GAMES, PILOT_GAMES, PlanError, Stopping};
 use super::stream::StreamKey;
 use crate::dice::Die;
-use crate::rules::{MAX_SEATS, Seats};
+use crate::rules::{LegalMoves, MAX_SEATS, PieceMove, Seats};
 use crate::stats::{self, Interval};
 use crate::strategy::{Strategy, Threats};
 use rand::Rng;
@@ -31,6 +32,35 @@ const IDLE_CHECK_INTERVAL: u32 = 64;
 struct TableClock {
     rolls: u64,
     idle: u32,
+}
+
+/// Is told every decision of a table game played by the strategies' loop, and the seating
+/// of every game before it starts (see [`Table::play_chunk_watched`]).
+pub(crate) trait TableWatcher {
+    /// The next game seats die `seating[s]` in seat `s`.
+    fn seated(&mut self, _seating: &[usize; MAX_SEATS]) {}
+
+    /// Seat `mover`, with every seat's `pieces` on the board, had the moves `legal` and
+    /// played `movement`.
+    fn decision<const N: usize>(
+        &mut self,
+        pieces: &[u64; N],
+        mover: usize,
+        legal: &LegalMoves,
+        movement: Option<PieceMove>,
+    );
+}
+
+impl TableWatcher for Unwatched {
+    #[inline(always)]
+    fn decision<const N: usize>(
+        &mut self,
+        _: &[u64; N],
+        _: usize,
+        _: &LegalMoves,
+        _: Option<PieceMove>,
+    ) {
+    }
 }
 
 /// How dice are assigned to seats.
@@ -286,6 +316,16 @@ impl<'a> Table<'a> {
         &self.strategies
     }
 
+    /// The same table played by the strategies' loop even where every pick is the rules'
+    /// own: the loop that tells a watcher its decisions (the same games, see
+    /// [`Table::play_chunk_watched`]).
+    pub(crate) fn choosing_loop(&self) -> Table<'a> {
+        Table {
+            choosing: true,
+            ..self.clone()
+        }
+    }
+
     /// Seating `k`: each seat's die, strategy and reach.
     fn seated(&self, k: usize) -> Seated<'_> {
         let seating = &self.seatings[k];
@@ -335,26 +375,31 @@ impl<'a> Table<'a> {
     /// Plays one game in seating `seating` (an index into the seatings of a round).
     #[inline(always)]
     pub fn play<R: Rng>(&self, seating: usize, rng: &mut R) -> TableEnd {
-        self.play_seated(&self.seated(seating), rng)
+        self.play_seated(&self.seated(seating), rng, &mut Unwatched)
     }
 
     #[inline(always)]
-    fn play_seated<R: Rng>(&self, seated: &Seated, rng: &mut R) -> TableEnd {
+    fn play_seated<R: Rng, W: TableWatcher>(
+        &self,
+        seated: &Seated,
+        rng: &mut R,
+        watcher: &mut W,
+    ) -> TableEnd {
         let players = self.seats.players();
         if self.choosing {
             return match players {
-                2 => self.play_seats::<2, false, true, R>(seated, rng),
-                3 => self.play_seats::<3, false, true, R>(seated, rng),
-                _ => self.play_seats::<4, false, true, R>(seated, rng),
+                2 => self.play_seats::<2, false, true, R, W>(seated, rng, watcher),
+                3 => self.play_seats::<3, false, true, R, W>(seated, rng, watcher),
+                _ => self.play_seats::<4, false, true, R, W>(seated, rng, watcher),
             };
         }
         match (players, self.seats.rules().is_plain()) {
-            (2, true) => self.play_seats::<2, true, false, R>(seated, rng),
-            (2, false) => self.play_seats::<2, false, false, R>(seated, rng),
-            (3, true) => self.play_seats::<3, true, false, R>(seated, rng),
-            (3, false) => self.play_seats::<3, false, false, R>(seated, rng),
-            (_, true) => self.play_seats::<4, true, false, R>(seated, rng),
-            (_, false) => self.play_seats::<4, false, false, R>(seated, rng),
+            (2, true) => self.play_seats::<2, true, false, R, W>(seated, rng, watcher),
+            (2, false) => self.play_seats::<2, false, false, R, W>(seated, rng, watcher),
+            (3, true) => self.play_seats::<3, true, false, R, W>(seated, rng, watcher),
+            (3, false) => self.play_seats::<3, false, false, R, W>(seated, rng, watcher),
+            (_, true) => self.play_seats::<4, true, false, R, W>(seated, rng, watcher),
+            (_, false) => self.play_seats::<4, false, false, R, W>(seated, rng, watcher),
         }
     }
 
@@ -366,37 +411,63 @@ impl<'a> Table<'a> {
     /// constant and the position stays in registers; ending a turn is a loop exit the
     /// processor predicts.
     ///
-    /// `CHOOSE`: the seats' strategies pick every move from the legal ones.
+    /// `CHOOSE`: the seats' strategies pick every move from the legal ones, and `watcher` is
+    /// told each pick (a no-op in the plain loop).
     ///
     /// [`Rules::is_plain`]: crate::rules::Rules::is_plain
     #[inline(always)]
-    fn play_seats<const N: usize, const PLAIN: bool, const CHOOSE: bool, R: Rng>(
+    fn play_seats<
+        const N: usize,
+        const PLAIN: bool,
+        const CHOOSE: bool,
+        R: Rng,
+        W: TableWatcher,
+    >(
         &self,
         seated: &Seated,
         rng: &mut R,
+        watcher: &mut W,
     ) -> TableEnd {
         let mut pieces = [1u64; N];
         let mut clock = TableClock { rolls: 0, idle: 0 };
         loop {
-            if let Some(end) =
-                self.seat_turn::<N, 0, PLAIN, CHOOSE, R>(seated, &mut pieces, &mut clock, rng)
-            {
+            if let Some(end) = self.seat_turn::<N, 0, PLAIN, CHOOSE, R, W>(
+                seated,
+                &mut pieces,
+                &mut clock,
+                rng,
+                watcher,
+            ) {
                 return end;
             }
-            if let Some(end) =
-                self.seat_turn::<N, 1, PLAIN, CHOOSE, R>(seated, &mut pieces, &mut clock, rng)
-            {
+            if let Some(end) = self.seat_turn::<N, 1, PLAIN, CHOOSE, R, W>(
+                seated,
+                &mut pieces,
+                &mut clock,
+                rng,
+                watcher,
+            ) {
                 return end;
             }
             if N > 2
-                && let Some(end) =
-                    self.seat_turn::<N, 2, PLAIN, CHOOSE, R>(seated, &mut pieces, &mut clock, rng)
+                && let Some(end) = self.seat_turn::<N, 2, PLAIN, CHOOSE, R, W>(
+                    seated,
+                    &mut pieces,
+                    &mut clock,
+                    rng,
+                    watcher,
+                )
             {
                 return end;
             }
             if N > 3
-                && let Some(end) =
-                    self.seat_turn::<N, 3, PLAIN, CHOOSE, R>(seated, &mut pieces, &mut clock, rng)
+                && let Some(end) = self.seat_turn::<N, 3, PLAIN, CHOOSE, R, W>(
+                    seated,
+                    &mut pieces,
+                    &mut clock,
+                    rng,
+                    watcher,
+                )
             {
                 return end;
             }
@@ -405,12 +476,20 @@ impl<'a> Table<'a> {
 
     /// The rolls of seat `S` (`S < N`) until its turn passes (`None`) or the game ends.
     #[inline(always)]
-    fn seat_turn<const N: usize, const S: usize, const PLAIN: bool, const CHOOSE: bool, R: Rng>(
+    fn seat_turn<
+        const N: usize,
+        const S: usize,
+        const PLAIN: bool,
+        const CHOOSE: bool,
+        R: Rng,
+        W: TableWatcher,
+    >(
         &self,
         seated: &Seated,
         pieces: &mut [u64; N],
         clock: &mut TableClock,
         rng: &mut R,
+        watcher: &mut W,
     ) -> Option<TableEnd> {
         let mut tries = 0u8;
         loop {
@@ -426,6 +505,7 @@ impl<'a> Table<'a> {
                     &seated.reach,
                     rng,
                 );
+                watcher.decision(pieces, S, &legal, movement);
                 self.seats.roll_with_move(pieces, S, tries, face, movement)
             } else if PLAIN {
                 self.seats.roll_seated_plain(pieces, S, face)
@@ -508,16 +588,37 @@ impl<'a> Table<'a> {
 
     #[inline(always)]
     fn play_chunk_portable(&self, key: StreamKey, chunk: u64, rounds: u64) -> TableCounts {
+        self.play_chunk_watched(key, chunk, rounds, &mut Unwatched)
+    }
+
+    /// [`Table::play_chunk`] telling `watcher` every seating and decision: the same games
+    /// from the same stream, since watching draws nothing.
+    #[inline(always)]
+    pub(crate) fn play_chunk_watched<W: TableWatcher>(
+        &self,
+        key: StreamKey,
+        chunk: u64,
+        rounds: u64,
+        watcher: &mut W,
+    ) -> TableCounts {
         let mut rng = key.rng(chunk);
         let mut counts = TableCounts::new(self.seats.players());
         let seated: Vec<Seated> = (0..self.seatings.len()).map(|k| self.seated(k)).collect();
         for _ in 0..rounds {
             for (seating, seated) in self.seatings.iter().zip(&seated) {
-                let end = self.play_seated(seated, &mut rng);
+                watcher.seated(seating);
+                let end = self.play_seated(seated, &mut rng, watcher);
                 counts.record(seating, end);
             }
         }
         counts
+    }
+
+    /// The rounds of chunk `chunk` when `total_rounds` rounds are played in all (the last
+    /// chunk cut), as [`Table::play_chunks`] plays them.
+    pub(crate) fn rounds_of_chunk(&self, chunk: u64, total_rounds: u64) -> u64 {
+        let chunk_rounds = self.chunk_games() / self.round_games();
+        chunk_rounds.min(total_rounds.saturating_sub(chunk.saturating_mul(chunk_rounds)))
     }
 
     /// Plays chunks `chunks` in parallel (the last cut to `total_rounds` rounds in all) and
@@ -529,12 +630,10 @@ impl<'a> Table<'a> {
         total_rounds: u64,
         progress: &(dyn Fn(u64) + Sync),
     ) -> TableCounts {
-        let chunk_rounds = self.chunk_games() / self.round_games();
         chunks
             .into_par_iter()
             .map(|chunk| {
-                let rounds = chunk_rounds
-                    .min(total_rounds.saturating_sub(chunk.saturating_mul(chunk_rounds)));
+                let rounds = self.rounds_of_chunk(chunk, total_rounds);
                 let counts = self.play_chunk(key, chunk, rounds);
                 progress(rounds * self.round_games());
                 counts

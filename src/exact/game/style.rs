@@ -9,8 +9,8 @@ use super::space::GameSpace;
 use super::space::flag;
 use super::value::never;
 use crate::dice::Die;
-use crate::rules::{LegalMoves, PieceMove, Player, Rules};
-use crate::strategy::{Threats, captures};
+use crate::rules::{LegalMoves, MAX_SEATS, PieceMove, Player, Rules, Seats};
+use crate::strategy::{Threats, captures, exposed_at_table};
 use serde::Serialize;
 
 /// Decisions where a situation divided the legal moves, and how often the table took the
@@ -91,11 +91,7 @@ impl Style {
             return;
         }
         let track = rules.board().track_len();
-        let mut kinds = [Kind {
-            captures: false,
-            enters_goal: false,
-            danger: 0,
-        }; 64];
+        let mut kinds = [Kind::default(); 64];
         for (kind, m) in kinds.iter_mut().zip(legal.iter()) {
             let after = rules.roll_with_move(own, other, mover, 0, face, Some(m));
             *kind = Kind {
@@ -104,8 +100,43 @@ impl Style {
                 danger: threats.threatened(rules, after.own, after.other, mover),
             };
         }
-        let kinds = &kinds[..n];
-        let index = chosen();
+        self.tally(&kinds[..n], chosen());
+    }
+
+    /// Counts one decision at a table: seat `mover`, with every seat's `pieces` on the
+    /// board, had the moves `legal` and played the one at index `chosen()` (asked only when
+    /// there are two or more). A capture takes a piece of any seat; the danger of a move is
+    /// how many of the mover's pieces one roll of any other seat can reach after it, seat
+    /// `j` rolling `reach[j]` ([`exposed_at_table`], as `safe` measures it at a table).
+    pub fn record_at_table<const N: usize>(
+        &mut self,
+        seats: &Seats,
+        pieces: &[u64; N],
+        mover: usize,
+        legal: &LegalMoves,
+        reach: &[Threats; MAX_SEATS],
+        chosen: impl FnOnce() -> usize,
+    ) {
+        let n = legal.len();
+        if n < 2 {
+            return;
+        }
+        let track = seats.board().track_len();
+        let mut kinds = [Kind::default(); 64];
+        for (kind, m) in kinds.iter_mut().zip(legal.iter()) {
+            let mut after = *pieces;
+            let turn = seats.roll_with_move(&mut after, mover, 0, legal.face(), Some(m));
+            *kind = Kind {
+                captures: turn.captured.is_some(),
+                enters_goal: entered_goal(&m, track),
+                danger: exposed_at_table(seats, &after, mover, reach),
+            };
+        }
+        self.tally(&kinds[..n], chosen());
+    }
+
+    /// Counts the decision among moves of `kinds` in which the one at `index` was played.
+    fn tally(&mut self, kinds: &[Kind], index: usize) {
         let chosen = kinds[index];
         let divides = |f: fn(&Kind) -> bool| kinds.iter().any(f) && !kinds.iter().all(f);
         let least = kinds.iter().map(|k| k.danger).min().unwrap_or(0);
@@ -135,7 +166,7 @@ impl Style {
 }
 
 /// What a move is, in the terms of [`Style`].
-#[derive(Clone, Copy)]
+#[derive(Clone, Copy, Default)]
 struct Kind {
     captures: bool,
     enters_goal: bool,
