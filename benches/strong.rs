@@ -2,15 +2,17 @@
 //!
 //! `cargo bench --bench strong`: the time of one decision of `strong` and of
 //! `strong-search` (positions from games of `strong` against itself, only rolls with at
-//! least two legal moves), and complete games of `strong` against `strong` and against
-//! `safe` per second.
+//! least two legal moves), complete games of `strong` against `strong` and against
+//! `safe` per second, and complete games at tables of three and four with the table players.
 
 use criterion::{Criterion, Throughput, criterion_group, criterion_main};
 use rand::SeedableRng;
 use std::hint::black_box;
 use wuerfelglueck::dice::Die;
-use wuerfelglueck::rules::{Board, LegalMoves, Rules};
-use wuerfelglueck::sim::{CHUNK_GAMES, CHUNK_PAIRS, Matchup, StreamKey, play_chunk};
+use wuerfelglueck::rules::{Board, LegalMoves, Rules, Seats};
+use wuerfelglueck::sim::{
+    CHUNK_GAMES, CHUNK_PAIRS, Matchup, Seating, StreamKey, Table, play_chunk,
+};
 use wuerfelglueck::strategy::Strategy;
 
 /// Decisions (positions and the legal moves of a roll, at least two) met in games of
@@ -84,5 +86,34 @@ fn complete_games(c: &mut Criterion) {
     group.finish();
 }
 
-criterion_group!(benches, one_decision, complete_games);
+fn table_games(c: &mut Criterion) {
+    let rules = Rules::new(Board::BWINF, "choice".parse().unwrap());
+    let die = Die::standard();
+    let mut group = c.benchmark_group("single-thread table games, 40/20/4/4 choice, 1..6");
+    group.sample_size(10);
+    for players in [3usize, 4] {
+        let seats = Seats::new(rules, players).unwrap();
+        for others in ["strong", "safe"] {
+            let mut strategies: Vec<Strategy> = vec![others.parse().unwrap(); players];
+            strategies[0] = "strong".parse().unwrap();
+            let dice = vec![&die; players];
+            let table = Table::new(&seats, &dice, 100_000, Seating::All)
+                .and_then(|t| t.playing(strategies))
+                .unwrap();
+            let rounds = table.chunk_games() / table.round_games();
+            group.throughput(Throughput::Elements(table.chunk_games()));
+            let key = StreamKey::new(1);
+            let mut chunk = 0u64;
+            group.bench_function(format!("strong and {} {others}", players - 1), |bench| {
+                bench.iter(|| {
+                    chunk += 1;
+                    black_box(table.play_chunk(key, chunk, rounds))
+                })
+            });
+        }
+    }
+    group.finish();
+}
+
+criterion_group!(benches, one_decision, complete_games, table_games);
 criterion_main!(benches);

@@ -858,9 +858,23 @@ fn a_table_plays_the_strategies_it_is_given_and_refuses_the_others() {
     );
     assert_eq!(
         table()
-            .playing(names(&["safe", "safe", "strong", "safe"]))
+            .playing(names(&["safe", "safe", "strong-search", "safe"]))
             .unwrap_err(),
         TableError::NotAtTables { die: 2 }
+    );
+    // `strong` plays where a table player was trained: not under capture-duty.
+    assert!(
+        table()
+            .playing(names(&["safe", "safe", "strong", "safe"]))
+            .is_ok()
+    );
+    let duty = choosing_table("choice+capture-duty");
+    let duty_table = Table::new(&duty, &dice, 100_000, Seating::All).unwrap();
+    assert_eq!(
+        duty_table
+            .playing(names(&["safe", "strong", "safe", "safe"]))
+            .unwrap_err(),
+        TableError::NoTablePlayer { die: 1, players: 4 }
     );
     let bwinf = Seats::new(Rules::bwinf(), 4).unwrap();
     let plain = Table::new(&bwinf, &dice, 100_000, Seating::All).unwrap();

@@ -263,3 +263,23 @@ def test_train_writes_a_player_that_plays(cli, tmp_path):
     # Nothing is overwritten unless asked.
     with pytest.raises(ValueError, match="exists"):
         wg.train(out, games=10, **SMALL)
+
+
+def test_a_table_player_trains_and_plays_at_its_table(cli, tmp_path):
+    out = tmp_path / "table-player.json"
+    got = wg.train(out, games=2000, seed=3, players=3, **SMALL)
+    assert got.players == 3 and got.board == "12/6/2/2"
+    dice = ["1..6", "1..6", "1..6"]
+    strategies = [f"strong:{out}", "safe", "capture"]
+    played = wg.table(dice, games=1200, seed=5, profile="choice", strategy=strategies,
+                      style=True, **SMALL)
+    want = cli("table", *[x for d in dice for x in ("--die", d)],
+               *[x for s in strategies for x in ("--strategy", s)], "--games", 1200,
+               "--seed", 5, "--profile", "choice", "--style", *SMALL_ARGS, "--format", "json")
+    assert played.to_dict() == want
+    assert len(want["style"]["dice"]) == 3 and want["style"]["games"] == 1200
+    # A table player does not play a duel.
+    refused(cli, lambda: wg.duel("1..6", "1..6", games=100, profile="choice",
+                                 strategy=f"strong:{out}", **SMALL),
+            "duel", "--a", "1..6", "--b", "1..6", "--games", 100, "--profile", "choice",
+            "--strategy", f"strong:{out}", *SMALL_ARGS)

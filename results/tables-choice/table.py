@@ -7,7 +7,11 @@ import pathlib
 HERE = pathlib.Path(__file__).resolve().parent
 ORDER = ["four-heuristics", "four-safe-vs-frontmost", "four-frontmost-vs-safe",
          "four-safe-vs-capture", "four-capture-vs-safe",
-         "three-heuristics", "three-safe-vs-frontmost", "three-frontmost-vs-safe"]
+         "three-heuristics", "three-safe-vs-frontmost", "three-frontmost-vs-safe",
+         "four-strong-vs-safe", "four-strong-vs-capture", "four-strong-vs-frontmost",
+         "four-strong-mixed", "four-safe-vs-strong",
+         "three-strong-vs-safe", "three-strong-vs-capture", "three-strong-mixed",
+         "three-safe-vs-strong", "four-strong", "three-strong"]
 
 print("| players | strategies at the table | P(win) of each [95 % interval] | games | mean rolls |")
 print("|---|---|---|---|---|")
@@ -28,3 +32,29 @@ for name in ORDER:
         cells.append(f"{label} {p:.4f} [{lo:.4f}, {hi:.4f}]")
     print(f"| {r['players']} | {', '.join(r['strategies'])} | {'; '.join(cells)} | "
           f"{r['games']:,} | {r['mean_rolls']:.1f} |")
+
+# How the dice decide at the mixed tables with `strong` (table --style): share of the
+# decisions where the situation arose.
+SITUATIONS = [("captures", "captures when it can"),
+              ("captures_at_a_risk", "captures although riskier"),
+              ("safest", "exposes the fewest"),
+              ("enters_goal", "enters the goal"),
+              ("frontmost", "moves the frontmost")]
+columns = []
+for name in ["three-strong-mixed", "four-strong-mixed"]:
+    path = HERE / f"{name}.json"
+    if not path.exists() or not json.loads(path.read_text()).get("style"):
+        continue
+    r = json.loads(path.read_text())
+    for strategy, style in zip(r["strategies"], r["style"]["dice"]):
+        columns.append((f"{r['players']} players: `{strategy}`", style))
+if columns:
+    print()
+    print("| situation | " + " | ".join(c for c, _ in columns) + " |")
+    print("|---" * (len(columns) + 1) + "|")
+    for key, words in SITUATIONS:
+        cells = []
+        for _, style in columns:
+            t = style[key]
+            cells.append(f"{100 * t['taken'] / t['decisions']:.1f} %" if t["decisions"] else "-")
+        print(f"| {words} | " + " | ".join(cells) + " |")

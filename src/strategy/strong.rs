@@ -9,7 +9,9 @@
 //! profile; the dice may be any: the features do not depend on them).
 //!
 //! `strong` names the players that ship with the library (compiled in, one per board in
-//! [`SHIPPED`]); `strong:FILE` names the player in one file (one trained with `train`).
+//! [`SHIPPED`], and one per table of three and four on the full board); `strong:FILE` names
+//! the player in one file (one trained with `train`, for two players or, with `--players N`,
+//! for a table: such a file says so in its `players` field and plays only at that table).
 
 use super::network::{
     Encoder, Evaluator, FEATURES, MAX_HIDDEN, Network, TABLE_FEATURES, TableEncoder, TableEvaluator,
@@ -29,7 +31,8 @@ pub const MAX_FILE_BYTES: u64 = 16 << 20;
 /// The version of the player file format this library reads and writes.
 pub const VERSION: u32 = 1;
 
-/// The player files compiled into the library: what `strong` plays, one per board.
+/// The player files compiled into the library: what `strong` plays, one per board for two
+/// players and one per table (named with its seats).
 pub const SHIPPED: &[(&str, &str)] = &[
     (
         "16-8-2-2",
@@ -58,6 +61,14 @@ pub const SHIPPED: &[(&str, &str)] = &[
     (
         "40-20-4-4",
         include_str!("../../players/strong-40-20-4-4-choice.json"),
+    ),
+    (
+        "40-20-4-4-3-players",
+        include_str!("../../players/strong-40-20-4-4-choice-3-players.json"),
+    ),
+    (
+        "40-20-4-4-4-players",
+        include_str!("../../players/strong-40-20-4-4-choice-4-players.json"),
     ),
 ];
 
