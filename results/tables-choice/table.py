@@ -58,3 +58,24 @@ if columns:
             t = style[key]
             cells.append(f"{100 * t['taken'] / t['decisions']:.1f} %" if t["decisions"] else "-")
         print(f"| {words} | " + " | ".join(cells) + " |")
+
+# Every seat `strong`: what the seat is worth (P(win | seat), the mean over the dice, each
+# of which sat in every seat equally often).
+rows = []
+for name in ["three-strong", "four-strong"]:
+    path = HERE / f"{name}.json"
+    if not path.exists():
+        continue
+    r = json.loads(path.read_text())
+    n = r["players"]
+    seats = [sum(r["per_seat"][s][i] for i in range(n)) / n for s in range(n)]
+    # Every game has one winner per seat at most: a seat's wins over all games are binomial.
+    half = [1.96 * (p * (1 - p) / r["games"]) ** 0.5 for p in seats]
+    rows.append(f"| {n} | " + ", ".join(f"seat {s}: {p:.4f} ± {h:.4f}"
+                                        for s, (p, h) in enumerate(zip(seats, half)))
+                + f" | {r['games']:,} |")
+if rows:
+    print()
+    print("| players | P(win) by seat, every seat `strong` (seat 0 moves first) | games |")
+    print("|---|---|---|")
+    print("\n".join(rows))
