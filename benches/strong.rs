@@ -104,7 +104,12 @@ fn table_games(c: &mut Criterion) {
             group.throughput(Throughput::Elements(table.chunk_games()));
             let key = StreamKey::new(1);
             let mut chunk = 0u64;
-            group.bench_function(format!("strong and {} {others}", players - 1), |bench| {
+            let name = if others == "strong" {
+                format!("{players} x strong")
+            } else {
+                format!("strong and {} {others}", players - 1)
+            };
+            group.bench_function(name, |bench| {
                 bench.iter(|| {
                     chunk += 1;
                     black_box(table.play_chunk(key, chunk, rounds))
