@@ -56,14 +56,7 @@ impl DuelSettings {
         let strategies = options.strategy.strategies(&rules)?;
         let stopping = options.sim.stopping()?;
         options.sim.check_threads()?;
-        if options.style && !rules.profile().choice {
-            return Err(Error::input(format!(
-                "--style counts how the players choose among their legal moves, and under \
-                 --profile {} rule 3 leaves no choice (the frontmost piece moves); use \
-                 --profile choice",
-                rules.profile()
-            )));
-        }
+        super::options::check_style(options.style, &rules)?;
         // The matchup's own checks (roll cap, roll-off, strategies under the profile).
         options
             .sim

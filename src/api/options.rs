@@ -503,3 +503,17 @@ pub fn clap_message(e: &clap::Error) -> String {
         .trim_start_matches("error: ")
         .to_string()
 }
+
+/// Refuses `--style` (counting how the players choose) under a profile without `choice`,
+/// where rule 3 leaves nothing to choose.
+pub(super) fn check_style(style: bool, rules: &Rules) -> Result<(), Error> {
+    if style && !rules.profile().choice {
+        return Err(Error::input(format!(
+            "--style counts how the players choose among their legal moves, and under \
+             --profile {} rule 3 leaves no choice (the frontmost piece moves); use \
+             --profile choice",
+            rules.profile()
+        )));
+    }
+    Ok(())
+}

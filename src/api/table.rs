@@ -64,14 +64,7 @@ impl TableSettings {
             .map(|text| parse_die("--die", text))
             .collect::<Result<_, _>>()?;
         let seats = seats(&rules, dice.len(), "--die (one per player)")?;
-        if options.style && !rules.profile().choice {
-            return Err(Error::input(format!(
-                "--style counts how the players choose among their legal moves, and under \
-                 --profile {} rule 3 leaves no choice (the frontmost piece moves); use \
-                 --profile choice",
-                rules.profile()
-            )));
-        }
+        super::options::check_style(options.style, &rules)?;
         options.sim.check_threads()?;
         let max_rolls = options.sim.max_rolls()?;
         let refs: Vec<&Die> = dice.iter().collect();

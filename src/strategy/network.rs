@@ -91,6 +91,44 @@ impl<const A: usize, const V: usize> Features<A, V> {
         self.len += 1;
     }
 
+    /// Sets one side's inputs from `base`: one per field its pieces `mine` stand on, then
+    /// the one-hot count of its waiting pieces (of `pieces`, after `fields` field inputs).
+    /// Returns the fields its pieces still have to go, a waiting piece the whole way.
+    #[inline]
+    fn push_pieces(&mut self, base: usize, mine: u64, fields: u32, pieces: u32) -> u32 {
+        let mut rest = mine;
+        let mut to_go = 0u32;
+        while rest != 0 {
+            let field = rest.trailing_zeros();
+            rest &= rest - 1;
+            self.push(base + field as usize);
+            to_go += fields - 1 - field;
+        }
+        let waiting = pieces - mine.count_ones();
+        self.push(base + (fields + waiting) as usize);
+        to_go + waiting * fields
+    }
+
+    /// Adds to the contact counts from `base` (one per distance 1 ..= [`CONTACT`]) the
+    /// pieces `targets` standing `d` fields ahead of a piece of `hunters`, both in the
+    /// hunters' numbering, never past their last track field (`track` fields).
+    #[inline]
+    fn add_contacts(&mut self, base: usize, targets: u64, hunters: u64, track: u32) {
+        let mut hunters = hunters;
+        while hunters != 0 {
+            let from = hunters.trailing_zeros();
+            hunters &= hunters - 1;
+            let mut ahead = (targets >> (from + 1)) & ((1u64 << CONTACT) - 1);
+            while ahead != 0 {
+                let d = ahead.trailing_zeros();
+                ahead &= ahead - 1;
+                if from + 1 + d < track {
+                    self.add(base + d as usize, 1.0);
+                }
+            }
+        }
+    }
+
     fn add(&mut self, index: usize, value: f32) {
         if let Some(slot) = self.valued().iter().position(|&(i, _)| i as usize == index) {
             self.valued[slot].1 += value;
@@ -144,17 +182,7 @@ impl Encoder {
         let sides = [(own, other, mover), (other, own, 1 - mover)];
         for (side, &(mine, theirs, owner)) in sides.iter().enumerate() {
             let base = side * self.per_side;
-            let mut rest = mine;
-            let mut to_go = 0u32;
-            while rest != 0 {
-                let field = rest.trailing_zeros();
-                rest &= rest - 1;
-                f.push(base + field as usize);
-                to_go += self.fields - 1 - field;
-            }
-            let waiting = self.pieces - mine.count_ones();
-            to_go += waiting * self.fields;
-            f.push(base + (self.fields + waiting) as usize);
+            let to_go = f.push_pieces(base, mine, self.fields, self.pieces);
             let threatened = self.reach.threatened(rules, mine, theirs, owner);
             f.push(base + (self.fields + self.pieces + 1 + threatened) as usize);
             // A piece of this side on the other side's start field, the other side waiting.
@@ -168,20 +196,12 @@ impl Encoder {
             );
             // This side's track pieces `d` fields ahead of a piece of the other side, in
             // the other side's numbering (its pieces move up its own numbers).
-            let targets = board.track_in_other_view(owner, mine);
-            let mut hunters = theirs & board.track_mask();
-            while hunters != 0 {
-                let from = hunters.trailing_zeros();
-                hunters &= hunters - 1;
-                let mut ahead = (targets >> (from + 1)) & ((1u64 << CONTACT) - 1);
-                while ahead != 0 {
-                    let d = ahead.trailing_zeros();
-                    ahead &= ahead - 1;
-                    if from + 1 + d < self.track {
-                        f.add(contact_base + side * CONTACT as usize + d as usize, 1.0);
-                    }
-                }
-            }
+            f.add_contacts(
+                contact_base + side * CONTACT as usize,
+                board.track_in_other_view(owner, mine),
+                theirs & board.track_mask(),
+                self.track,
+            );
         }
         f
     }
@@ -653,17 +673,7 @@ impl TableEncoder {
             let side = (mover + k) % n;
             let base = k * self.per_side;
             let mine = pieces[side];
-            let mut rest = mine;
-            let mut to_go = 0u32;
-            while rest != 0 {
-                let field = rest.trailing_zeros();
-                rest &= rest - 1;
-                f.push(base + field as usize);
-                to_go += self.fields - 1 - field;
-            }
-            let waiting = self.pieces - mine.count_ones();
-            to_go += waiting * self.fields;
-            f.push(base + (self.fields + waiting) as usize);
+            let to_go = f.push_pieces(base, mine, self.fields, self.pieces);
             let exposed = super::exposed_at_table(seats, pieces, side, &self.reach);
             f.push(base + (self.fields + self.pieces + 1 + exposed) as usize);
             f.add(
@@ -675,19 +685,12 @@ impl TableEncoder {
                 // This side's track pieces in seat j's numbering, where j's pieces hunt.
                 let targets = seats.track_for(side, j, mine);
                 on_a_waiting_start |= targets & 1 != 0 && pieces[j].count_ones() < self.pieces;
-                let mut hunters = pieces[j] & board.track_mask();
-                while hunters != 0 {
-                    let from = hunters.trailing_zeros();
-                    hunters &= hunters - 1;
-                    let mut ahead = (targets >> (from + 1)) & ((1u64 << CONTACT) - 1);
-                    while ahead != 0 {
-                        let d = ahead.trailing_zeros();
-                        ahead &= ahead - 1;
-                        if from + 1 + d < track {
-                            f.add(contact_base + k * CONTACT as usize + d as usize, 1.0);
-                        }
-                    }
-                }
+                f.add_contacts(
+                    contact_base + k * CONTACT as usize,
+                    targets,
+                    pieces[j] & board.track_mask(),
+                    track,
+                );
             }
             if on_a_waiting_start {
                 f.push(base + (self.fields + 2 * (self.pieces + 1)) as usize);

@@ -113,6 +113,15 @@ struct PlayerFile {
     checksum: String,
 }
 
+impl PlayerFile {
+    /// The file's text: one line of JSON.
+    fn text(&self) -> String {
+        let mut text = serde_json::to_string(self).expect("a player file serializes");
+        text.push('\n');
+        text
+    }
+}
+
 fn two_players() -> usize {
     2
 }
@@ -211,9 +220,7 @@ impl StrongPlayer {
 
     /// The player file's text.
     pub fn to_json(&self) -> String {
-        let mut text = serde_json::to_string(&self.file()).expect("a player file serializes");
-        text.push('\n');
-        text
+        self.file().text()
     }
 
     /// The checksum its player file carries.
@@ -506,9 +513,7 @@ impl TablePlayer {
 
     /// The player file's text.
     pub fn to_json(&self) -> String {
-        let mut text = serde_json::to_string(&self.file()).expect("a player file serializes");
-        text.push('\n');
-        text
+        self.file().text()
     }
 
     /// The checksum its player file carries.
