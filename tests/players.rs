@@ -805,7 +805,14 @@ fn two_seats_choose_exactly_as_two_players_do() {
                 let legal = rules.legal_moves(own, other, mover, face);
                 let mut table_pieces = [at_table.pieces[0], at_table.pieces[1]];
                 assert_eq!(seats.legal_moves(&table_pieces, mover, face), legal);
-                for name in ["capture", "safe", "rearmost"] {
+                // The learned player at a table of two is the duel's (played for `choice`,
+                // the game it was trained for).
+                let names: &[&str] = if profile == "choice" {
+                    &["capture", "safe", "rearmost", "strong"]
+                } else {
+                    &["capture", "safe", "rearmost"]
+                };
+                for &name in names {
                     let strategy = name.parse::<Strategy>().unwrap().seated([&a, &b], mover);
                     let two = strategy.choose(&rules, own, other, mover, &legal, &mut rng);
                     let n = strategy.choose_at_table(
@@ -876,6 +883,16 @@ fn a_table_plays_the_strategies_it_is_given_and_refuses_the_others() {
             .unwrap_err(),
         TableError::NoTablePlayer { die: 1, players: 4 }
     );
+    // At a table of two `strong` is the two-player player of the game, where there is one.
+    let two = Seats::new(Rules::new(Board::BWINF, "choice".parse().unwrap()), 2).unwrap();
+    let pair = [&d, &d];
+    let two_table = || Table::new(&two, &pair, 100_000, Seating::All).unwrap();
+    assert!(two_table().playing(names(&["strong", "safe"])).is_ok());
+    let short = Seats::new(common::rules("18/9/2/2", "choice"), 2).unwrap();
+    let short_table = Table::new(&short, &pair, 100_000, Seating::All).unwrap();
+    let refused = short_table.playing(names(&["strong", "safe"])).unwrap_err();
+    assert_eq!(refused, TableError::NoTablePlayer { die: 0, players: 2 });
+    assert!(refused.to_string().contains("game of two"), "{refused}");
     let bwinf = Seats::new(Rules::bwinf(), 4).unwrap();
     let plain = Table::new(&bwinf, &dice, 100_000, Seating::All).unwrap();
     assert_eq!(

@@ -174,6 +174,12 @@ impl fmt::Display for TableError {
                  safe, random or strong",
                 die + 1
             ),
+            TableError::NoTablePlayer { die, players: 2 } => write!(
+                f,
+                "die {}'s strategy has no learned player for this game of two (its board and \
+                 profile); train one with `wuerfelglueck train` and play it as strong:FILE",
+                die + 1
+            ),
             TableError::NoTablePlayer { die, players } => write!(
                 f,
                 "die {}'s strategy has no learned player for this table (its board and profile, \
@@ -292,7 +298,7 @@ impl<'a> Table<'a> {
                 return Err(TableError::NotAtTables { die });
             }
             if let Some(learned) = strategy.learned()
-                && learned.for_table(self.seats).is_none()
+                && !learned.plays_at(self.seats)
             {
                 return Err(TableError::NoTablePlayer {
                     die,

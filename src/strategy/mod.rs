@@ -316,7 +316,7 @@ impl Strategy {
 
     /// Whether the strategy can play at a table of three or four: the heuristics can
     /// (`frontmost`, `rearmost`, `capture`, `safe`, `random`), and `strong` where a player
-    /// was trained for the table ([`Strong::check_table`]); a policy file and
+    /// was trained for the table ([`Strong::plays_at`]); a policy file and
     /// `strong-search` were made for two players.
     pub fn plays_at_tables(&self) -> bool {
         matches!(
@@ -335,7 +335,7 @@ impl Strategy {
     /// other seat when it can; `safe` leaves the fewest of its pieces within reach of any
     /// other seat's next roll, `reach[j]` being seat `j`'s die ([`exposed_at_table`]);
     /// `strong` plays the move after which its table player gives its own seat the highest
-    /// chance to win.
+    /// chance to win (at a table of two, the two-player player's move).
     ///
     /// # Panics
     /// On a strategy that does not [`Strategy::plays_at_tables`], and on a `strong` without a
@@ -370,9 +370,14 @@ impl Strategy {
                 )
             }),
             Strategy::Random => pick_at_random(legal, rng),
+            // At a table of two the seats are the duel's players: the two-player player.
+            Strategy::Strong(s) if seats.players() == 2 => s
+                .for_game(seats.rules())
+                .expect("Strategy::Strong at a table is checked with Strong::plays_at when it is set up")
+                .choose(seats.rules(), pieces[mover], pieces[1 - mover], mover, legal),
             Strategy::Strong(s) => s
                 .for_table(seats)
-                .expect("Strategy::Strong at a table is checked with Strong::check_table first")
+                .expect("Strategy::Strong at a table is checked with Strong::plays_at when it is set up")
                 .evaluator()
                 .best_move(seats, pieces, mover, legal),
             other => panic!(

@@ -673,6 +673,16 @@ impl Strong {
         self.tables.iter().find(|p| p.plays(seats))
     }
 
+    /// Whether a player here plays at the table `seats`: the table player of its board,
+    /// profile and seats, or at a table of two the two-player player of the game.
+    pub fn plays_at(&self, seats: &Seats) -> bool {
+        if seats.players() == 2 {
+            self.for_game(seats.rules()).is_some()
+        } else {
+            self.for_table(seats).is_some()
+        }
+    }
+
     /// The games the players here were trained for, in words.
     fn games(&self) -> String {
         let duels = self
@@ -709,22 +719,6 @@ impl Strong {
             rules.profile(),
             self.whose(),
             self.games()
-        ))
-    }
-
-    /// Refuses a table no player here was trained for, naming the games there are.
-    pub fn check_table(&self, seats: &Seats) -> Result<(), String> {
-        if self.for_table(seats).is_some() {
-            return Ok(());
-        }
-        Err(format!(
-            "no strong player was trained for board {} with profile {} at a table of {}: {} {}; train one with `wuerfelglueck train --players {}` and play it as strong:FILE",
-            seats.board(),
-            seats.rules().profile(),
-            seats.players(),
-            self.whose(),
-            self.games(),
-            seats.players()
         ))
     }
 }
