@@ -589,6 +589,7 @@ fn the_rules_fixed_solvers_refuse_choice() {
             &die("1..6"),
             &options(TOL),
             wuerfelglueck::exact::matrix_free::Storage::F64,
+            &wuerfelglueck::exact::progress::unobserved,
         )
         .unwrap_err();
         assert!(err.to_string().contains("choice"), "{profile}: {err}");

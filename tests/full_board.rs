@@ -9,6 +9,7 @@ use wuerfelglueck::exact::matrix_free::{
     FullOptions, Storage, ZLayout, estimate_bytes, solve_full, solve_full_with, survey,
 };
 use wuerfelglueck::exact::memory::table_bytes;
+use wuerfelglueck::exact::progress::{Phase, Progress};
 use wuerfelglueck::exact::sparse::solve::CAN_NEVER;
 use wuerfelglueck::exact::{
     ExactError, ExactResult, Model, SolveOptions, SolverUsed, checks::check_result, solve_fitting,
@@ -266,6 +267,7 @@ fn f32_storage_is_certified_but_coarser() {
     let exact = solve_full(&r, &a, &b, &options(1e-12)).unwrap();
     let full = FullOptions {
         storage: Storage::F32,
+        ..FullOptions::default()
     };
     let coarse = solve_full_with(&r, &a, &b, &options(1e-9), &full).unwrap();
     assert_eq!(coarse.storage, Storage::F32);
@@ -547,4 +549,94 @@ fn full_board_three_tries_agrees_with_simulation() {
     let plain = solve_full(&Rules::bwinf(), &a, &b, &options(1e-9)).unwrap();
     assert!(exact.stats.states > plain.stats.states);
     assert_simulation_agrees(&r, &a, &b, &exact, 200_000);
+}
+
+/// What the solvers report while they run agrees with what they return: the states and bytes
+/// planned, the work, the width at the end; the matrix-free blocks before the opening one
+/// come first and are counted in order.
+#[test]
+fn the_reports_of_a_running_solve_agree_with_its_result() {
+    let (r, a, b) = (rules("20/10/2/2", "bwinf"), die("1..6"), die("2..7"));
+    let reports = std::sync::Mutex::new(Vec::new());
+    let observer = |p: Progress| reports.lock().unwrap().push(p);
+    let full = FullOptions {
+        storage: Storage::F64,
+        observer: &observer,
+    };
+    let outcome = solve_full_with(&r, &a, &b, &options(1e-9), &full).unwrap();
+    let reports = std::mem::take(&mut *reports.lock().unwrap());
+    let stats = outcome.result.stats;
+    let [
+        Progress::Sizing { joint_indices },
+        Progress::Planned { states, bytes, .. },
+        sweeps @ ..,
+    ] = &reports[..]
+    else {
+        panic!("no size and plan first: {reports:?}")
+    };
+    assert_eq!(*joint_indices, stats.product);
+    assert_eq!((*states, *bytes), (stats.states, stats.memory_bytes));
+    assert_eq!(
+        sweeps.len(),
+        outcome.work.block_sweeps + outcome.work.global_sweeps
+    );
+    let mut last_block = 0;
+    let mut last_updates = 0;
+    for (k, p) in sweeps.iter().enumerate() {
+        let Progress::Sweep {
+            phase,
+            updates,
+            per_sweep,
+            ..
+        } = *p
+        else {
+            panic!("a plan among the sweeps: {p:?}")
+        };
+        assert!(updates >= last_updates, "sweep {k}: work went back");
+        last_updates = updates;
+        // The unit of the reported work is the unit of the result's sweep equivalents.
+        assert_eq!(
+            outcome.work.cell_updates.div_ceil(per_sweep),
+            stats.iterations as u64
+        );
+        match phase {
+            Phase::Block { block, blocks } => {
+                assert!(block >= last_block && block <= blocks, "sweep {k}: {p:?}");
+                last_block = block;
+            }
+            Phase::Openings => last_block = usize::MAX,
+        }
+    }
+    let Some(Progress::Sweep { updates, width, .. }) = sweeps.last() else {
+        panic!("no sweep")
+    };
+    assert_eq!(*updates, outcome.work.cell_updates);
+    assert!(*width <= 1e-9, "ended at width {width}");
+    assert!(outcome.result.bounds.p_a.width() <= 1e-9);
+
+    // The sparse solver: a plan with its states and bytes, then one report per sweep.
+    let reports = std::sync::Mutex::new(Vec::new());
+    let observer = |p: Progress| reports.lock().unwrap().push(p);
+    let model = Model::build_observed(&r, &a, &b, &options(1e-9), &observer).unwrap();
+    let (result, _) = model.solve_observed(&options(1e-9), &observer).unwrap();
+    let reports = reports.into_inner().unwrap();
+    assert_eq!(reports.len(), 2 + result.stats.iterations);
+    assert_eq!(
+        reports[0],
+        Progress::Sizing {
+            joint_indices: result.stats.product
+        }
+    );
+    assert!(matches!(
+        reports[1],
+        Progress::Planned { states, bytes, .. }
+            if states == result.stats.states && bytes == result.stats.memory_bytes
+    ));
+    for (k, p) in reports[2..].iter().enumerate() {
+        assert!(
+            matches!(*p, Progress::Sweep { phase: Phase::Openings, updates, per_sweep, .. }
+                if per_sweep == result.stats.states && updates == (k as u64 + 1) * per_sweep),
+            "sweep {k}: {p:?}"
+        );
+    }
 }

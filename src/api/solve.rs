@@ -6,7 +6,10 @@ use crate::dice::Die;
 use crate::exact::game::policy::MovePolicy;
 use crate::exact::game::{GameRun, Progress as GameProgress, Side, file, solve_game_with};
 use crate::exact::matrix_free::Storage;
-use crate::exact::{ExactError, solve_fitting, solve_matrix_free};
+use crate::exact::progress::{
+    Basis, Estimator, Phase, Progress as SolveProgress, usual_game_sweeps, usual_sweeps,
+};
+use crate::exact::{ExactError, solve_fitting_observed, solve_matrix_free};
 use crate::report::SolveReport;
 use crate::rules::Rules;
 use crate::strategy::Strategy;
@@ -221,11 +224,15 @@ pub fn solve(settings: &SolveSettings, progress: &dyn Progress) -> Result<SolveR
     let game = match &s.solver {
         Solver::Game(game) => game,
         Solver::RulesFixed(storage) => {
+            let observer = SolveNotes::new(s.tolerance, progress);
+            let observer = |p| observer.report(p);
             let result = run_in_pool(s.threads, progress, |watch| {
                 watch.status(&format!("exact {a} vs {b}"));
                 match storage {
-                    Some(storage) => solve_matrix_free(&s.rules, a, b, &s.solve, *storage),
-                    None => solve_fitting(&s.rules, a, b, &s.solve),
+                    Some(storage) => {
+                        solve_matrix_free(&s.rules, a, b, &s.solve, *storage, &observer)
+                    }
+                    None => solve_fitting_observed(&s.rules, a, b, &s.solve, &observer),
                 }
                 .map_err(exact_error)
             })?;
@@ -252,9 +259,117 @@ pub fn solve(settings: &SolveSettings, progress: &dyn Progress) -> Result<SolveR
     solve_game(s, game, started, progress)
 }
 
-/// Joint indices from which a solve under `choice` announces its size before the work (a
-/// second or more of sweeping on this machine).
+/// Joint indices (states of a rules-fixed solve) from which a solve announces its size
+/// before the work (a second or more of sweeping on this machine).
 const LARGE_SOLVE: u64 = 10_000_000;
+
+/// `; about N more sweeps, T (basis)`: the time still to go, for a progress line.
+fn remaining_text(r: crate::fixpoint::Remaining, basis: Basis) -> String {
+    format!(
+        "; about {} more sweeps, {} ({})",
+        r.sweeps,
+        super::options::human_duration(std::time::Duration::from_secs_f64(r.seconds)),
+        match basis {
+            Basis::Narrowing => "at the last sweep's pace and narrowing",
+            Basis::UsualWork => "if the usual work, at the pace so far",
+        }
+    )
+}
+
+/// Seconds between two progress lines of a long rules-fixed solve.
+const NOTE_EVERY: f64 = 5.0;
+
+/// The lines a large rules-fixed solve writes while it runs: its states and memory once they
+/// are known, then, at most every [`NOTE_EVERY`] seconds, its work so far and the time
+/// still to go ([`Estimator`]); the first estimate as soon as there is one. A small solve
+/// stays silent.
+pub(crate) struct SolveNotes<'p> {
+    progress: &'p dyn Progress,
+    state: std::sync::Mutex<NoteState>,
+}
+
+/// What [`SolveNotes`] remembers between reports.
+struct NoteState {
+    estimator: Estimator,
+    /// The solve is large enough to speak.
+    large: bool,
+    /// Seconds of the last line written.
+    last_line: f64,
+    /// A line with an estimate of the time still to go has been written.
+    estimated: bool,
+}
+
+impl<'p> SolveNotes<'p> {
+    /// Lines for a solve to `tolerance`, written as notes of `progress`.
+    pub(crate) fn new(tolerance: f64, progress: &'p dyn Progress) -> SolveNotes<'p> {
+        SolveNotes {
+            progress,
+            state: std::sync::Mutex::new(NoteState {
+                estimator: Estimator::new(tolerance, usual_sweeps(tolerance)),
+                large: false,
+                last_line: 0.0,
+                estimated: false,
+            }),
+        }
+    }
+
+    /// Takes a report of the solver.
+    pub(crate) fn report(&self, p: SolveProgress) {
+        let mut state = self.state.lock().unwrap_or_else(|e| e.into_inner());
+        let state = &mut *state;
+        let remaining = state.estimator.report(p);
+        let line = match p {
+            SolveProgress::Sizing { joint_indices } => {
+                if joint_indices < LARGE_SOLVE {
+                    return;
+                }
+                format!("solve: {joint_indices} joint indices; finding the reachable states")
+            }
+            SolveProgress::Planned {
+                solver,
+                states,
+                bytes,
+                seconds,
+            } => {
+                state.large = states >= LARGE_SOLVE;
+                if !state.large {
+                    return;
+                }
+                state.last_line = seconds;
+                format!(
+                    "solve: {states} reachable states found in {seconds:.1} s; {solver} solver, \
+                     about {} at the peak (estimate)",
+                    crate::exact::memory::format_bytes(bytes)
+                )
+            }
+            SolveProgress::Sweep {
+                phase,
+                updates,
+                per_sweep,
+                width,
+                seconds,
+            } => {
+                let first_estimate = remaining.is_some() && !state.estimated;
+                if !state.large || !(first_estimate || seconds - state.last_line >= NOTE_EVERY) {
+                    return;
+                }
+                state.last_line = seconds;
+                state.estimated |= remaining.is_some();
+                let phase = match phase {
+                    Phase::Block { block, blocks } => format!("block {block} of {blocks}"),
+                    Phase::Openings => "openings".to_string(),
+                };
+                let left = remaining.map_or(String::new(), |(r, basis)| remaining_text(r, basis));
+                format!(
+                    "solve: {phase}, {:.1} sweep equivalents, width {width:.3e}, {seconds:.1} \
+                     s{left}",
+                    updates as f64 / per_sweep.max(1) as f64
+                )
+            }
+        };
+        self.progress.note(&line);
+    }
+}
 
 /// `solve --profile choice`: the game with choices ([`crate::exact::game`]).
 fn solve_game(
@@ -278,8 +393,9 @@ fn solve_game(
     // A long solve says what it is doing (a board like 40/20/3/4 takes minutes): its size
     // before the work when it is large, then every sweep with the time still to go at the
     // pace and narrowing of the last sweeps; a short one stays silent.
-    let eta = std::sync::Mutex::new((false, crate::fixpoint::Eta::new()));
     let tolerance = s.tolerance;
+    let new_watch = || Estimator::new(tolerance, usual_game_sweeps(tolerance));
+    let eta = std::sync::Mutex::new((false, new_watch()));
     let observer = |p: GameProgress| {
         let line = match p {
             GameProgress::Planned {
@@ -303,11 +419,7 @@ fn solve_game(
                 }
             }
             GameProgress::Planned { .. } => return,
-            GameProgress::Classified { seconds, .. } | GameProgress::Sweep { seconds, .. }
-                if seconds < 5.0 =>
-            {
-                return;
-            }
+            GameProgress::Classified { seconds, .. } if seconds < NOTE_EVERY => return,
             GameProgress::Classified { states, seconds } => {
                 format!("solve: {states} reachable states classified after {seconds:.1} s")
             }
@@ -320,16 +432,23 @@ fn solve_game(
                 let mut eta = eta.lock().unwrap_or_else(|e| e.into_inner());
                 // A new phase (the pair's evaluation after the value) starts a new watch.
                 if eta.0 != pair {
-                    *eta = (pair, crate::fixpoint::Eta::new());
+                    *eta = (pair, new_watch());
                 }
-                let left = match eta.1.sweep(gap, seconds, tolerance) {
-                    Some(r) if r.sweeps > 0 => format!(
-                        "; about {} more sweeps, {} (at the last sweep's pace and narrowing)",
-                        r.sweeps,
-                        super::options::human_duration(std::time::Duration::from_secs_f64(
-                            r.seconds
-                        ))
-                    ),
+                // Every sweep of the game solver narrows the openings' width. The watch
+                // sees every sweep; a line is written from the fifth second on.
+                let report = SolveProgress::Sweep {
+                    phase: Phase::Openings,
+                    updates: sweep as u64,
+                    per_sweep: 1,
+                    width: gap,
+                    seconds,
+                };
+                let remaining = eta.1.report(report);
+                if seconds < NOTE_EVERY {
+                    return;
+                }
+                let left = match remaining {
+                    Some((r, basis)) if r.sweeps > 0 => remaining_text(r, basis),
                     _ => String::new(),
                 };
                 format!(
@@ -438,4 +557,107 @@ fn fixed_strategy(
         .check_game(rules, dice)
         .map_err(|e| Error::input(format!("{option}: {e}")))?;
     Ok(strategy)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::exact::SolverUsed;
+    use std::sync::Mutex;
+
+    /// Keeps every note.
+    #[derive(Default)]
+    struct Notes(Mutex<Vec<String>>);
+
+    impl Progress for Notes {
+        fn note(&self, line: &str) {
+            self.0.lock().unwrap().push(line.to_string());
+        }
+    }
+
+    fn sweep(phase: Phase, updates: u64, width: f64, seconds: f64) -> SolveProgress {
+        SolveProgress::Sweep {
+            phase,
+            updates,
+            per_sweep: 1000,
+            width,
+            seconds,
+        }
+    }
+
+    #[test]
+    fn a_large_rules_fixed_solve_says_its_size_then_its_time_to_go_every_few_seconds() {
+        let notes = Notes::default();
+        let watch = SolveNotes::new(1e-9, &notes);
+        watch.report(SolveProgress::Sizing {
+            joint_indices: 30_000_000,
+        });
+        watch.report(SolveProgress::Planned {
+            solver: SolverUsed::MatrixFree(Storage::F64),
+            states: 20_000_000,
+            bytes: 3 << 30,
+            seconds: 10.0,
+        });
+        let block = Phase::Block {
+            block: 3,
+            blocks: 25,
+        };
+        // The first sweep starts the pace's clock (and is within five seconds of the last
+        // line: silent); the second gives the first estimate, written at once: 16 sweep
+        // equivalents usual, 15,800 updates more at 1 ms each.
+        watch.report(sweep(block, 100, 1.0, 11.0));
+        watch.report(sweep(block, 200, 1.0, 11.1));
+        // Within five seconds of that line: nothing.
+        watch.report(sweep(block, 4000, 1.0, 15.0));
+        watch.report(sweep(Phase::Openings, 9000, 1e-3, 20.0));
+        let lines = notes.0.lock().unwrap().clone();
+        assert_eq!(lines.len(), 4, "{lines:#?}");
+        assert!(lines[0].contains("30000000 joint indices"), "{}", lines[0]);
+        assert!(
+            lines[1].contains("20000000 reachable states")
+                && lines[1].contains("3.00 GiB")
+                && lines[1].contains("matrix-free, f64 storage"),
+            "{}",
+            lines[1]
+        );
+        assert!(
+            lines[2].contains("block 3 of 25, 0.2 sweep equivalents")
+                && lines[2].contains("about 16 more sweeps, 16 s")
+                && lines[2].contains("usual work"),
+            "{}",
+            lines[2]
+        );
+        // 7,000 updates more at 9 s per 8,900.
+        assert!(
+            lines[3].contains(
+                "openings, 9.0 sweep equivalents, width 1.000e-3, 20.0 s; about 7 more sweeps, 7 s"
+            ),
+            "{}",
+            lines[3]
+        );
+    }
+
+    #[test]
+    fn a_small_rules_fixed_solve_stays_silent() {
+        let notes = Notes::default();
+        let watch = SolveNotes::new(1e-9, &notes);
+        watch.report(SolveProgress::Sizing {
+            joint_indices: 1000,
+        });
+        watch.report(SolveProgress::Planned {
+            solver: SolverUsed::Sparse,
+            states: 900,
+            bytes: 1 << 20,
+            seconds: 0.1,
+        });
+        for k in 1..40 {
+            watch.report(sweep(
+                Phase::Openings,
+                1000 * k,
+                0.5f64.powi(k as i32),
+                k as f64,
+            ));
+        }
+        assert!(notes.0.lock().unwrap().is_empty());
+    }
 }

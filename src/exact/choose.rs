@@ -3,7 +3,8 @@
 //! transitions; under `choice` the solver of the game with choices, both players optimal.
 
 use super::matrix_free::{FullOptions, Storage, solve_full_with};
-use super::{ExactError, ExactResult, SolveOptions, solve_matchup};
+use super::progress::{Observer, unobserved};
+use super::{ExactError, ExactResult, Model, SolveOptions};
 use crate::dice::Die;
 use crate::rules::Rules;
 
@@ -51,12 +52,29 @@ pub fn solve_fitting(
     b: &Die,
     options: &SolveOptions,
 ) -> Result<Fitted, ExactError> {
+    solve_fitting_observed(rules, a, b, options, &unobserved)
+}
+
+/// [`solve_fitting`] telling `observer` what the rules-fixed solvers do
+/// ([`Progress`](super::progress::Progress); the
+/// game with choices reports nothing here).
+pub fn solve_fitting_observed(
+    rules: &Rules,
+    a: &Die,
+    b: &Die,
+    options: &SolveOptions,
+    observer: Observer<'_>,
+) -> Result<Fitted, ExactError> {
     if rules.profile().choice {
         return solve_optimal_play(rules, a, b, options);
     }
-    match solve_matchup(rules, a, b, options) {
-        Err(ExactError::Memory { .. }) => solve_matrix_free(rules, a, b, options, Storage::Auto),
-        other => other.map(|result| Fitted {
+    let sparse = Model::build_observed(rules, a, b, options, observer)
+        .and_then(|model| model.solve_observed(options, observer));
+    match sparse {
+        Err(ExactError::Memory { .. }) => {
+            solve_matrix_free(rules, a, b, options, Storage::Auto, observer)
+        }
+        other => other.map(|(result, _)| Fitted {
             result,
             solver: SolverUsed::Sparse,
             stalled: false,
@@ -122,15 +140,17 @@ pub fn solve_optimal_play(
     })
 }
 
-/// The matrix-free solver with the given storage, reported as a [`Fitted`].
+/// The matrix-free solver with the given storage, reported as a [`Fitted`]; `observer` is
+/// told its size and every sweep ([`Progress`](super::progress::Progress)).
 pub fn solve_matrix_free(
     rules: &Rules,
     a: &Die,
     b: &Die,
     options: &SolveOptions,
     storage: Storage,
+    observer: Observer<'_>,
 ) -> Result<Fitted, ExactError> {
-    let outcome = solve_full_with(rules, a, b, options, &FullOptions { storage })?;
+    let outcome = solve_full_with(rules, a, b, options, &FullOptions { storage, observer })?;
     Ok(Fitted {
         result: outcome.result,
         solver: SolverUsed::MatrixFree(outcome.storage),

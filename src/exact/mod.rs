@@ -107,6 +107,7 @@ pub mod huge;
 pub mod matrix_free;
 pub mod memory;
 pub mod options;
+pub mod progress;
 pub mod reachable;
 pub mod search;
 pub mod seats;
@@ -115,7 +116,9 @@ pub mod store;
 pub mod tables;
 
 pub use bounds::{Bounds, StateBounds};
-pub use choose::{Fitted, SolverUsed, least_memory, solve_fitting, solve_matrix_free};
+pub use choose::{
+    Fitted, SolverUsed, least_memory, solve_fitting, solve_fitting_observed, solve_matrix_free,
+};
 pub use memory::{MemoryEstimate, estimate_memory};
 pub use options::{OptionsError, SolveOptions};
 pub use sparse::{Model, solve_matchup};

@@ -80,6 +80,7 @@ pub use storage::{Storage, ZLayout};
 pub use sweep::Work;
 
 use super::bounds::StateBounds;
+use super::progress::{Observer, Progress, unobserved};
 use super::search::{can_reach, can_reach_never, reach};
 use super::{ExactError, ExactResult, ResultBounds, SolveOptions, SolveStats, memory, p_a_starts};
 use crate::dice::Die;
@@ -91,16 +92,21 @@ use storage::{F32Slot, F64Slot};
 use sweep::{Iterated, Run};
 
 /// Options of the matrix-free solver beyond [`SolveOptions`].
-#[derive(Clone, Copy, Debug, PartialEq)]
-pub struct FullOptions {
+#[derive(Clone, Copy)]
+pub struct FullOptions<'a> {
     /// Value storage.
     pub storage: Storage,
+    /// Told the solve's size once its states are known and every sweep after
+    /// ([`Progress`]).
+    pub observer: Observer<'a>,
 }
 
-impl Default for FullOptions {
+impl Default for FullOptions<'_> {
+    /// Storage chosen by what fits; nobody told.
     fn default() -> Self {
         FullOptions {
             storage: Storage::Auto,
+            observer: &unobserved,
         }
     }
 }
@@ -254,7 +260,7 @@ pub fn solve_full_with(
     a: &Die,
     b: &Die,
     options: &SolveOptions,
-    full: &FullOptions,
+    full: &FullOptions<'_>,
 ) -> Result<FullOutcome, ExactError> {
     let started = Instant::now();
     options.validate().map_err(ExactError::Options)?;
@@ -280,6 +286,9 @@ pub fn solve_full_with(
     if !fits(first) {
         return Err(memory_error(first));
     }
+    (full.observer)(Progress::Sizing {
+        joint_indices: product,
+    });
     let game = Game::new(rules, [a, b], ordered);
     let Searched {
         reach_passes,
@@ -333,9 +342,18 @@ pub fn solve_full_with(
     };
     let layout = z_layout.unwrap_or(ZLayout::Dense);
     let build_seconds = started.elapsed().as_secs_f64();
+    (full.observer)(Progress::Planned {
+        solver: super::SolverUsed::MatrixFree(storage),
+        states: counts.states,
+        bytes,
+        seconds: build_seconds,
+    });
     let run = Run {
         game: &game,
         rule: options.stop_rule(),
+        cells: counts.cells,
+        observer: full.observer,
+        started,
     };
     let solving = Instant::now();
     let Iterated {

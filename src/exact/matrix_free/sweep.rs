@@ -46,10 +46,12 @@ use super::storage::{Slot, Values, ZLayout};
 use super::tries;
 use crate::exact::ExactError;
 use crate::exact::group::{solve_one, solve_pair};
+use crate::exact::progress::{Observer, Phase, Progress};
 use crate::fixpoint::{self, Stall, StopRule, SweepReport};
 use rayon::prelude::*;
 use std::ops::Range;
 use std::sync::atomic::Ordering::Relaxed;
+use std::time::Instant;
 
 /// What a sweep (or one cell update) did: the largest change of a stored value, the largest
 /// width `1 - V - W - Z` left at an updated state (0 on the never-ending set), and the
@@ -238,6 +240,12 @@ pub struct Run<'g> {
     pub game: &'g Game,
     /// The caller's stopping rule.
     pub rule: StopRule,
+    /// Pairs of configurations a full sweep updates (the work's unit in the reports).
+    pub cells: u64,
+    /// Told every sweep.
+    pub observer: Observer<'g>,
+    /// When the solve started (the reports' clock).
+    pub started: Instant,
 }
 
 /// What [`Run::go`] found.
@@ -293,9 +301,11 @@ impl Run<'_> {
                 let t = sweep::<S, K>(g, &vals, 0..g.nb, 0..g.na);
                 work.cell_updates += t.updates;
                 work.global_sweeps += 1;
+                let gap = gap();
+                self.report(Phase::Openings, work.cell_updates, gap);
                 SweepReport {
                     change: t.change,
-                    gap: gap(),
+                    gap,
                 }
             };
             let convergence = if may_stall {
@@ -312,6 +322,17 @@ impl Run<'_> {
             work,
             sparse_z_states: vals.sparse_z_states(),
         })
+    }
+
+    /// Tells the observer of a sweep in `phase`: `updates` so far, the openings' `width`.
+    fn report(&self, phase: Phase, updates: u64, width: f64) {
+        (self.observer)(Progress::Sweep {
+            phase,
+            updates,
+            per_sweep: self.cells,
+            width,
+            seconds: self.started.elapsed().as_secs_f64(),
+        });
     }
 
     /// Solves the blocks of equal goal counts one after the other, those a game reaches
@@ -336,8 +357,9 @@ impl Run<'_> {
         let mut work = Work::default();
         let most = |classes: &[GoalClass]| classes.iter().map(|c| c.goals).max().unwrap_or(0);
         let deepest = f64::from((most(&g.classes_a) + most(&g.classes_b)).max(1));
-        for rows in &g.classes_b {
-            for cols in &g.classes_a {
+        let blocks = g.classes_a.len() * g.classes_b.len();
+        for (row_block, rows) in g.classes_b.iter().enumerate() {
+            for (col_block, cols) in g.classes_a.iter().enumerate() {
                 if gap() <= self.rule.tolerance {
                     return (work, false);
                 }
@@ -356,8 +378,18 @@ impl Run<'_> {
                     let t = sweep::<S, K>(g, vals, rows.range.clone(), cols.range.clone());
                     work.cell_updates += t.updates;
                     work.block_sweeps += 1;
+                    let openings = gap();
+                    let phase = if opening {
+                        Phase::Openings
+                    } else {
+                        Phase::Block {
+                            block: row_block * g.classes_a.len() + col_block + 1,
+                            blocks,
+                        }
+                    };
+                    self.report(phase, work.cell_updates, openings);
                     let gap = match (opening, t.updates) {
-                        (true, _) => gap(),
+                        (true, _) => openings,
                         // A block without a reachable pair is done at once.
                         (false, 0) => 0.0,
                         (false, _) => t.width,

@@ -7,7 +7,9 @@
 pub mod solve;
 pub mod transitions;
 
+use super::choose::SolverUsed;
 use super::encode::StateEncoder;
+use super::progress::{Observer, Phase, Progress, unobserved};
 use super::reachable::{self, StateSet};
 use super::{
     ExactError, ExactResult, MemoryEstimate, ResultBounds, SolveOptions, SolveStats, check_profile,
@@ -46,6 +48,18 @@ impl Model {
         a: &Die,
         b: &Die,
         options: &SolveOptions,
+    ) -> Result<Model, ExactError> {
+        Model::build_observed(rules, a, b, options, &unobserved)
+    }
+
+    /// [`Model::build`] telling `observer` the states and bytes once they are known,
+    /// before the matrix is built ([`Progress::Planned`]).
+    pub fn build_observed(
+        rules: &Rules,
+        a: &Die,
+        b: &Die,
+        options: &SolveOptions,
+        observer: Observer<'_>,
     ) -> Result<Model, ExactError> {
         let started = Instant::now();
         options.validate().map_err(ExactError::Options)?;
@@ -96,6 +110,9 @@ impl Model {
         if product / 64 > usize::MAX as u64 / 8 {
             return Err(ExactError::TooLarge(format!("{product} joint indices")));
         }
+        observer(Progress::Sizing {
+            joint_indices: product,
+        });
         let states = reachable::joint_states(rules, [a, b], &encoder);
         if states.len() >= u64::from(u32::MAX) {
             return Err(ExactError::TooLarge(format!(
@@ -105,6 +122,12 @@ impl Model {
         }
         let estimate = estimate_of(states.len());
         check(&estimate, true)?;
+        observer(Progress::Planned {
+            solver: SolverUsed::Sparse,
+            states: states.len(),
+            bytes: estimate.bytes,
+            seconds: started.elapsed().as_secs_f64(),
+        });
         let chain = transitions::build_chain(rules, [a, b], &encoder, &states);
         let classes = Classes::of(&chain);
         Ok(Model {
@@ -120,6 +143,16 @@ impl Model {
 
     /// Runs the value iteration and summarises the two openings.
     pub fn solve(&self, options: &SolveOptions) -> Result<(ExactResult, Values), ExactError> {
+        self.solve_observed(options, &unobserved)
+    }
+
+    /// [`Model::solve`] telling `observer` every sweep ([`Progress::Sweep`]; its seconds
+    /// count from the start of the build).
+    pub fn solve_observed(
+        &self,
+        options: &SolveOptions,
+        observer: Observer<'_>,
+    ) -> Result<(ExactResult, Values), ExactError> {
         let started = Instant::now();
         options.validate().map_err(ExactError::Options)?;
         let mut values = Values::new(&self.classes);
@@ -130,6 +163,15 @@ impl Model {
             &mut values,
             &self.chain.openings,
             &rule,
+            &|updates, width| {
+                observer(Progress::Sweep {
+                    phase: Phase::Openings,
+                    updates,
+                    per_sweep: self.chain.states() as u64,
+                    width,
+                    seconds: self.build_seconds + started.elapsed().as_secs_f64(),
+                })
+            },
         )
         .map_err(ExactError::NotConverged)?;
         let solve_seconds = started.elapsed().as_secs_f64();

@@ -182,7 +182,8 @@ impl Values {
 }
 
 /// Runs Gauss-Seidel sweeps in row order until the intervals of the rows `watch` are at
-/// most `rule.tolerance` wide.
+/// most `rule.tolerance` wide; after each sweep `after_sweep` is told the rows updated so
+/// far and the widest of those intervals.
 ///
 /// Each sweep sets, for every row `i` outside the never-ending set,
 /// `x_i <- absorb_i + sum_j Q_ij x_j` for the three components at once, using the values
@@ -199,9 +200,10 @@ pub fn iterate(
     values: &mut Values,
     watch: &[u32],
     rule: &StopRule,
+    after_sweep: &dyn Fn(u64, f64),
 ) -> Result<Convergence, NotConverged> {
     let track_never = classes.never > 0;
-    fixpoint::iterate(rule, |_| {
+    fixpoint::iterate(rule, |done| {
         let rows = 0..chain.states();
         let change = if track_never {
             sweep::<true>(chain, &classes.flags, values, rows)
@@ -212,6 +214,7 @@ pub fn iterate(
             .iter()
             .map(|&i| values.bounds(classes, i as usize).width())
             .fold(0.0, f64::max);
+        after_sweep((done as u64 + 1) * chain.states() as u64, gap);
         SweepReport { change, gap }
     })
 }

@@ -1,0 +1,246 @@
+//! What a running rules-fixed solve tells its caller ([`Progress`]): its size once the
+//! states are known and before the values are allocated, then every sweep; and the estimate
+//! of the time still to go that a caller builds from those reports ([`Estimator`]).
+//!
+//! # The estimate
+//! The time of a solve is its work (cell updates, in units of one full sweep: "sweep
+//! equivalents") times its pace (seconds per update, known after the first sweeps). The
+//! work is known only once the iteration narrows the openings' width geometrically: from
+//! then on [`crate::fixpoint::Eta`] extrapolates that narrowing. Before (the matrix-free
+//! solver's blocks before the opening one, a sparse solve's first sweep) the work is taken
+//! to be what such solves usually need ([`usual_sweeps`]).
+
+use super::choose::SolverUsed;
+use crate::fixpoint::{Eta, Remaining};
+
+/// What a running rules-fixed solve has done so far.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub enum Progress {
+    /// The solve is sized: the states are about to be searched.
+    Sizing {
+        /// Joint indices (the product of both players' configurations, the sides to move
+        /// and the tries levels): an upper bound of the states.
+        joint_indices: u64,
+    },
+    /// The reachable states are found; the values (and, for the sparse solver, the matrix)
+    /// are about to be allocated.
+    Planned {
+        /// The solver that will iterate.
+        solver: SolverUsed,
+        /// Reachable states.
+        states: u64,
+        /// The bytes the solve holds at its peak (the estimate the memory limit was
+        /// checked against).
+        bytes: u64,
+        /// Seconds since the solve started.
+        seconds: f64,
+    },
+    /// One sweep is done.
+    Sweep {
+        /// Which part of the iteration it belonged to.
+        phase: Phase,
+        /// Updates (of a row or a pair of configurations) since the iteration began.
+        updates: u64,
+        /// Updates of one sweep over every state.
+        per_sweep: u64,
+        /// The openings' interval width after the sweep.
+        width: f64,
+        /// Seconds since the solve started.
+        seconds: f64,
+    },
+}
+
+/// The part of the iteration a sweep belonged to.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Phase {
+    /// One of the matrix-free solver's blocks before the opening block (1-based `block` of
+    /// `blocks`): it narrows its own states, not the openings' width.
+    Block {
+        /// The block, counted from 1.
+        block: usize,
+        /// Blocks in all.
+        blocks: usize,
+    },
+    /// A sweep that narrows the openings' width: the opening block, a global sweep, every
+    /// sweep of the sparse solver.
+    Openings,
+}
+
+/// Someone told what a rules-fixed solve does ([`Progress`]); shared with the solver's
+/// threads.
+pub type Observer<'a> = &'a (dyn Fn(Progress) + Sync);
+
+/// An [`Observer`] who ignores everything.
+pub fn unobserved(_: Progress) {}
+
+/// The work (sweep equivalents) a rules-fixed solve usually needs to certify `tolerance`:
+/// `1 + 5/3 log10(1 / tolerance)`, 11 at 1e-6 and 16 at 1e-9. A fit to the 33 full-board
+/// solves of the example pairs in `results/exact-pairs`: 9 to 19 sweep equivalents at 1e-6
+/// (median 11), 11 to 21 at 1e-9 (median 16).
+pub fn usual_sweeps(tolerance: f64) -> f64 {
+    (1.0 + 5.0 / 3.0 * (1.0 / tolerance).log10()).max(2.0)
+}
+
+/// The sweeps the solver of the game with choices ([`crate::exact::game`]) usually needs to
+/// certify `tolerance`: `26/9 log10(1 / tolerance)`, 26 at 1e-9. Measured at 1e-9, 1..6
+/// against 1..6: 20 to 21 sweeps on 30/15/3/4, 23 on 40/20/3/4, 27 on 20/10/4/4, 34 on
+/// 22/11/4/4 (the book's performance chapter).
+pub fn usual_game_sweeps(tolerance: f64) -> f64 {
+    (26.0 / 9.0 * (1.0 / tolerance).log10()).max(2.0)
+}
+
+/// How an estimate of the time still to go was made.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Basis {
+    /// From the narrowing and the pace of the last two sweeps ([`Eta`]).
+    Narrowing,
+    /// From the work such solves usually need ([`usual_sweeps`]) at the pace so far.
+    UsualWork,
+}
+
+/// The share of one sweep's updates after which the pace counts (the first blocks of the
+/// matrix-free solver are tiny, and their pace says little).
+const PACE_AFTER: f64 = 0.01;
+
+/// Sweeps of the openings after which their narrowing is trusted: the first sweeps narrow
+/// more slowly than the later ones (by half, then by two thirds and more), so an estimate
+/// from the second sweep's narrowing is long by half.
+const NARROWING_AFTER: usize = 3;
+
+/// Watches the reports of one solve and estimates the time still to go.
+#[derive(Clone, Copy, Debug)]
+pub struct Estimator {
+    tolerance: f64,
+    /// The work such solves usually need, in sweep equivalents.
+    usual_sweeps: f64,
+    /// The seconds and updates at the first sweep's report: the pace counts from there, so
+    /// that allocating the values is not taken for sweeping.
+    first: Option<(f64, u64)>,
+    /// Sweeps of the openings so far.
+    narrowing_sweeps: usize,
+    eta: Eta,
+}
+
+impl Estimator {
+    /// A watch for a solve to `tolerance` that usually needs `usual_sweeps` sweep
+    /// equivalents ([`usual_sweeps`] for the rules-fixed solvers).
+    pub fn new(tolerance: f64, usual_sweeps: f64) -> Estimator {
+        Estimator {
+            tolerance,
+            usual_sweeps,
+            first: None,
+            narrowing_sweeps: 0,
+            eta: Eta::new(),
+        }
+    }
+
+    /// Takes the next report; after a sweep, returns the time still to go and its basis,
+    /// or `None` when neither basis gives one (before 1 % of a sweep has been done after
+    /// the first one, or once the work has outrun the usual work while the openings'
+    /// narrowing is not yet trusted).
+    pub fn report(&mut self, progress: Progress) -> Option<(Remaining, Basis)> {
+        let Progress::Sweep {
+            phase,
+            updates,
+            per_sweep,
+            width,
+            seconds,
+        } = progress
+        else {
+            return None;
+        };
+        let (began, updates_then) = *self.first.get_or_insert((seconds, updates));
+        if phase == Phase::Openings {
+            self.narrowing_sweeps += 1;
+            let eta = self.eta.sweep(width, seconds, self.tolerance);
+            if let Some(r) = eta
+                && (r.sweeps == 0 || self.narrowing_sweeps >= NARROWING_AFTER)
+            {
+                return Some((r, Basis::Narrowing));
+            }
+        }
+        let paced = updates.saturating_sub(updates_then) as f64;
+        let left = self.usual_sweeps * per_sweep as f64 - updates as f64;
+        // Negated so that a NaN gives no estimate.
+        if !(paced >= PACE_AFTER * per_sweep as f64 && paced > 0.0 && left > 0.0) {
+            return None;
+        }
+        Some((
+            Remaining {
+                sweeps: (left / per_sweep as f64).ceil() as u64,
+                seconds: left * (seconds - began).max(0.0) / paced,
+            },
+            Basis::UsualWork,
+        ))
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn sweep(phase: Phase, updates: u64, width: f64, seconds: f64) -> Progress {
+        Progress::Sweep {
+            phase,
+            updates,
+            per_sweep: 100,
+            width,
+            seconds,
+        }
+    }
+
+    #[test]
+    fn before_the_openings_narrow_the_usual_work_is_assumed() {
+        let mut e = Estimator::new(1e-9, usual_sweeps(1e-9));
+        assert!((usual_sweeps(1e-9) - 16.0).abs() < 1e-9);
+        e.report(Progress::Planned {
+            solver: SolverUsed::Sparse,
+            states: 10,
+            bytes: 10,
+            seconds: 1.0,
+        });
+        let block = Phase::Block {
+            block: 1,
+            blocks: 4,
+        };
+        // The first sweep's report starts the clock of the pace: no estimate yet.
+        assert_eq!(e.report(sweep(block, 0, 1.0, 4.0)), None);
+        // 200 updates in 2 s since then: 1,400 more of the usual 1,600 at 0.01 s each.
+        let (r, basis) = e.report(sweep(block, 200, 1.0, 6.0)).unwrap();
+        assert_eq!(basis, Basis::UsualWork);
+        assert_eq!(r.sweeps, 14);
+        assert!((r.seconds - 14.0).abs() < 1e-6, "{r:?}");
+        // Beyond the usual work no estimate is made from it.
+        assert_eq!(e.report(sweep(block, 1700, 1.0, 20.0)), None);
+    }
+
+    #[test]
+    fn once_the_openings_narrow_their_narrowing_decides() {
+        let mut e = Estimator::new(2f64.powi(-20), 30.0);
+        // The first sweep of the openings tells neither a narrowing nor a pace.
+        assert_eq!(e.report(sweep(Phase::Openings, 100, 0.5, 2.0)), None);
+        // The second: the usual work (30 sweeps) at 2 s a sweep, 28 more.
+        let (r, basis) = e.report(sweep(Phase::Openings, 200, 0.25, 4.0)).unwrap();
+        assert_eq!((basis, r.sweeps), (Basis::UsualWork, 28));
+        assert!((r.seconds - 56.0).abs() < 1e-9);
+        // From the third on, the narrowing: halving per sweep of 2 s, from 1/8 to 2^-20 in
+        // 17 more sweeps, 34 s.
+        let (r, basis) = e.report(sweep(Phase::Openings, 300, 0.125, 6.0)).unwrap();
+        assert_eq!(basis, Basis::Narrowing);
+        assert_eq!(r.sweeps, 17);
+        assert!((r.seconds - 34.0).abs() < 1e-9);
+        // Done is done, whatever the number of sweeps.
+        let mut e = Estimator::new(1e-6, 30.0);
+        e.report(sweep(Phase::Openings, 100, 0.5, 2.0));
+        let (r, _) = e.report(sweep(Phase::Openings, 200, 1e-7, 4.0)).unwrap();
+        assert_eq!(r.sweeps, 0);
+    }
+
+    #[test]
+    fn the_first_sweep_alone_gives_no_estimate() {
+        let mut e = Estimator::new(1e-6, 30.0);
+        assert_eq!(e.report(sweep(Phase::Openings, 100, 0.5, 2.0)), None);
+        // A second report with no new work has no pace either.
+        assert_eq!(e.report(sweep(Phase::Openings, 100, 0.6, 3.0)), None);
+    }
+}
