@@ -268,7 +268,11 @@ fn remaining_text(r: crate::fixpoint::Remaining, basis: Basis) -> String {
     format!(
         "; about {} more sweeps, {} ({})",
         r.sweeps,
-        super::options::human_duration(std::time::Duration::from_secs_f64(r.seconds)),
+        // A tenth of a minute up to two hours: precise enough to compare with the end.
+        match r.seconds {
+            s if (120.0..7200.0).contains(&s) => format!("{:.1} min", s / 60.0),
+            s => super::options::human_duration(std::time::Duration::from_secs_f64(s)),
+        },
         match basis {
             Basis::Narrowing => "at the last sweep's pace and narrowing",
             Basis::UsualWork => "if the usual work, at the pace so far",
@@ -359,7 +363,10 @@ impl<'p> SolveNotes<'p> {
                     Phase::Block { block, blocks } => format!("block {block} of {blocks}"),
                     Phase::Openings => "openings".to_string(),
                 };
-                let left = remaining.map_or(String::new(), |(r, basis)| remaining_text(r, basis));
+                let left = match remaining {
+                    Some((r, basis)) if r.sweeps > 0 => remaining_text(r, basis),
+                    _ => String::new(),
+                };
                 format!(
                     "solve: {phase}, {:.1} sweep equivalents, width {width:.3e}, {seconds:.1} \
                      s{left}",
@@ -603,10 +610,10 @@ mod tests {
             blocks: 25,
         };
         // The first sweep starts the pace's clock (and is within five seconds of the last
-        // line: silent); the second gives the first estimate, written at once: 16 sweep
-        // equivalents usual, 15,800 updates more at 1 ms each.
+        // line: silent); after a sweep's worth of updates comes the first estimate, written
+        // at once: 15 sweep equivalents usual, 13,900 updates more at 1 ms each.
         watch.report(sweep(block, 100, 1.0, 11.0));
-        watch.report(sweep(block, 200, 1.0, 11.1));
+        watch.report(sweep(block, 1100, 1.0, 12.0));
         // Within five seconds of that line: nothing.
         watch.report(sweep(block, 4000, 1.0, 15.0));
         watch.report(sweep(Phase::Openings, 9000, 1e-3, 20.0));
@@ -621,16 +628,16 @@ mod tests {
             lines[1]
         );
         assert!(
-            lines[2].contains("block 3 of 25, 0.2 sweep equivalents")
-                && lines[2].contains("about 16 more sweeps, 16 s")
+            lines[2].contains("block 3 of 25, 1.1 sweep equivalents")
+                && lines[2].contains("about 14 more sweeps, 14 s")
                 && lines[2].contains("usual work"),
             "{}",
             lines[2]
         );
-        // 7,000 updates more at 9 s per 8,900.
+        // The openings' first sweep tells no narrowing: 6,000 updates more at 9 s per 8,900.
         assert!(
             lines[3].contains(
-                "openings, 9.0 sweep equivalents, width 1.000e-3, 20.0 s; about 7 more sweeps, 7 s"
+                "openings, 9.0 sweep equivalents, width 1.000e-3, 20.0 s; about 6 more sweeps, 6 s"
             ),
             "{}",
             lines[3]

@@ -4,7 +4,8 @@
 //!
 //! # The estimate
 //! The time of a solve is its work (cell updates, in units of one full sweep: "sweep
-//! equivalents") times its pace (seconds per update, known after the first sweeps). The
+//! equivalents") times its pace (seconds per update over the last sweep's worth of updates:
+//! a run slows as the matrix-free solver's blocks grow). The
 //! work is known only once the iteration narrows the openings' width geometrically: from
 //! then on [`crate::fixpoint::Eta`] extrapolates that narrowing. Before (the matrix-free
 //! solver's blocks before the opening one, a sparse solve's first sweep) the work is taken
@@ -12,6 +13,7 @@
 
 use super::choose::SolverUsed;
 use crate::fixpoint::{Eta, Remaining};
+use std::collections::VecDeque;
 
 /// What a running rules-fixed solve has done so far.
 #[derive(Clone, Copy, Debug, PartialEq)]
@@ -74,11 +76,13 @@ pub type Observer<'a> = &'a (dyn Fn(Progress) + Sync);
 pub fn unobserved(_: Progress) {}
 
 /// The work (sweep equivalents) a rules-fixed solve usually needs to certify `tolerance`:
-/// `1 + 5/3 log10(1 / tolerance)`, 11 at 1e-6 and 16 at 1e-9. A fit to the 33 full-board
-/// solves of the example pairs in `results/exact-pairs`: 9 to 19 sweep equivalents at 1e-6
-/// (median 11), 11 to 21 at 1e-9 (median 16).
+/// `1 + 14/9 log10(1 / tolerance)`, 15 at 1e-9. Measured at 1e-9: the matrix-free solver 10
+/// (20/10/4/4, 4..9 vs 5..10), 13 (40/20/4/4, 1..6 vs 1..6) and 17 (1..6 vs 1,1,1,6,6,6)
+/// sweep equivalents, the sparse solver 15 (20/10/4/4, 1..6 vs 1..6) and 20 sweeps (40/20/4/4,
+/// 1..6 vs 1,1,1,6,6,6); the full-board records of `results/exact-pairs` need 9 to 19 at
+/// 1e-6 (median 11).
 pub fn usual_sweeps(tolerance: f64) -> f64 {
-    (1.0 + 5.0 / 3.0 * (1.0 / tolerance).log10()).max(2.0)
+    (1.0 + 14.0 / 9.0 * (1.0 / tolerance).log10()).max(2.0)
 }
 
 /// The sweeps the solver of the game with choices ([`crate::exact::game`]) usually needs to
@@ -98,9 +102,10 @@ pub enum Basis {
     UsualWork,
 }
 
-/// The share of one sweep's updates after which the pace counts (the first blocks of the
-/// matrix-free solver are tiny, and their pace says little).
-const PACE_AFTER: f64 = 0.01;
+/// The sweeps' worth of updates over which the pace is measured: the last ones, since the
+/// matrix-free solver's first blocks (many pieces in the goal) are small and cheap per
+/// update, and a run's pace slows by a third and more as its blocks grow.
+const PACE_OVER: f64 = 1.0;
 
 /// Sweeps of the openings after which their narrowing is trusted: the first sweeps narrow
 /// more slowly than the later ones (by half, then by two thirds and more), so an estimate
@@ -108,14 +113,15 @@ const PACE_AFTER: f64 = 0.01;
 const NARROWING_AFTER: usize = 3;
 
 /// Watches the reports of one solve and estimates the time still to go.
-#[derive(Clone, Copy, Debug)]
+#[derive(Clone, Debug)]
 pub struct Estimator {
     tolerance: f64,
     /// The work such solves usually need, in sweep equivalents.
     usual_sweeps: f64,
-    /// The seconds and updates at the first sweep's report: the pace counts from there, so
-    /// that allocating the values is not taken for sweeping.
-    first: Option<(f64, u64)>,
+    /// The seconds and updates of the reports since the last [`PACE_OVER`] sweeps' worth
+    /// of updates (and the one before): the pace counts only sweeps, never allocating the
+    /// values before the first.
+    recent: VecDeque<(f64, u64)>,
     /// Sweeps of the openings so far.
     narrowing_sweeps: usize,
     eta: Eta,
@@ -128,15 +134,15 @@ impl Estimator {
         Estimator {
             tolerance,
             usual_sweeps,
-            first: None,
+            recent: VecDeque::new(),
             narrowing_sweeps: 0,
             eta: Eta::new(),
         }
     }
 
     /// Takes the next report; after a sweep, returns the time still to go and its basis,
-    /// or `None` when neither basis gives one (before 1 % of a sweep has been done after
-    /// the first one, or once the work has outrun the usual work while the openings'
+    /// or `None` when neither basis gives one (before a sweep's worth of updates has been
+    /// done after the first report, or once the work has outrun the usual work while the openings'
     /// narrowing is not yet trusted).
     pub fn report(&mut self, progress: Progress) -> Option<(Remaining, Basis)> {
         let Progress::Sweep {
@@ -149,7 +155,13 @@ impl Estimator {
         else {
             return None;
         };
-        let (began, updates_then) = *self.first.get_or_insert((seconds, updates));
+        let window = (PACE_OVER * per_sweep as f64) as u64;
+        self.recent.push_back((seconds, updates));
+        // Keep the newest report at least a window back, and drop those before it.
+        while self.recent.len() > 2 && updates.saturating_sub(self.recent[1].1) >= window {
+            self.recent.pop_front();
+        }
+        let (began, updates_then) = self.recent[0];
         if phase == Phase::Openings {
             self.narrowing_sweeps += 1;
             let eta = self.eta.sweep(width, seconds, self.tolerance);
@@ -162,7 +174,7 @@ impl Estimator {
         let paced = updates.saturating_sub(updates_then) as f64;
         let left = self.usual_sweeps * per_sweep as f64 - updates as f64;
         // Negated so that a NaN gives no estimate.
-        if !(paced >= PACE_AFTER * per_sweep as f64 && paced > 0.0 && left > 0.0) {
+        if !(paced >= window as f64 && paced > 0.0 && left > 0.0) {
             return None;
         }
         Some((
@@ -191,8 +203,8 @@ mod tests {
 
     #[test]
     fn before_the_openings_narrow_the_usual_work_is_assumed() {
-        let mut e = Estimator::new(1e-9, usual_sweeps(1e-9));
-        assert!((usual_sweeps(1e-9) - 16.0).abs() < 1e-9);
+        let mut e = Estimator::new(1e-9, 16.0);
+        assert!((usual_sweeps(1e-9) - 15.0).abs() < 1e-9);
         e.report(Progress::Planned {
             solver: SolverUsed::Sparse,
             states: 10,
@@ -234,6 +246,28 @@ mod tests {
         e.report(sweep(Phase::Openings, 100, 0.5, 2.0));
         let (r, _) = e.report(sweep(Phase::Openings, 200, 1e-7, 4.0)).unwrap();
         assert_eq!(r.sweeps, 0);
+    }
+
+    #[test]
+    fn the_pace_is_that_of_the_last_sweeps_worth_of_updates() {
+        let mut e = Estimator::new(1e-9, 16.0);
+        let report = |updates, seconds| Progress::Sweep {
+            phase: Phase::Block {
+                block: 1,
+                blocks: 2,
+            },
+            updates,
+            per_sweep: 200,
+            width: 1.0,
+            seconds,
+        };
+        // Fast at first (0.01 s an update), then ten times slower.
+        for (updates, seconds) in [(0, 0.0), (100, 1.0), (200, 2.0), (300, 12.0)] {
+            e.report(report(updates, seconds));
+        }
+        // The last 200 updates took 20 s: 2,800 more at 0.1 s each.
+        let (r, _) = e.report(report(400, 22.0)).unwrap();
+        assert!((r.seconds - 280.0).abs() < 1e-9, "{r:?}");
     }
 
     #[test]

@@ -1,0 +1,24 @@
+#!/usr/bin/env bash
+# The estimates a long solve prints (states, memory, time still to go) against what the run
+# then took: each solve's progress lines, its JSON result and its `/usr/bin/time -v` figures
+# go to logs/NAME.err and logs/NAME.json; `python3 table.py` compares them.
+#
+#     bash results/estimates/run.sh [BINARY]     (from the repository root)
+set -euo pipefail
+BIN=${1:-target/release/wuerfelglueck}
+OUT=results/estimates/logs
+mkdir -p "$OUT"
+run() {
+    local name=$1
+    shift
+    /usr/bin/time -v "$BIN" solve "$@" --format json >"$OUT/$name.json" 2>"$OUT/$name.err"
+}
+FULL=(--track 40 --offset 20 --pieces 4 --goal-fields 4)
+T20=(--track 20 --offset 10 --pieces 4 --goal-fields 4)
+run full-1..6-vs-1..6 --a 1..6 --b 1..6 "${FULL[@]}" --tolerance 1e-9
+run full-1..6-vs-1,1,1,6,6,6-matrix-free --a 1..6 --b 1,1,1,6,6,6 "${FULL[@]}" --tolerance 1e-9 --matrix-free
+run full-1..6-vs-1,1,1,6,6,6-sparse --a 1..6 --b 1,1,1,6,6,6 "${FULL[@]}" --tolerance 1e-9
+run full-1,2,5,6-vs-1..6-1e-6 --a 1,2,5,6 --b 1..6 "${FULL[@]}" --tolerance 1e-6
+run 20-10-4-4-4..9-vs-5..10-matrix-free --a 4..9 --b 5..10 "${T20[@]}" --tolerance 1e-9 --matrix-free
+run 20-10-4-4-1..6-vs-1..6-sparse --a 1..6 --b 1..6 "${T20[@]}" --tolerance 1e-9
+run choice-30-15-3-4 --a 1..6 --b 1..6 --track 30 --offset 15 --pieces 3 --goal-fields 4 --profile choice --tolerance 1e-9

@@ -1,0 +1,62 @@
+#!/usr/bin/env python3
+"""Compares the estimates of each solve in logs/ (written by run.sh) with what it took.
+
+For memory: the estimate of the plan line against the largest resident set (`time -v`).
+For time: every progress line with an estimate of the time still to go, as "at t s: about
+r s more"; the run then ended at T s (the JSON `seconds`, the whole solve), so the line was
+right by the ratio (T - t) / r: 1 is exact, 2 means the run took twice the time left that the
+line said. The table shows the first estimate and those nearest to a quarter and a half of
+the run, and the first estimate from the openings' narrowing.
+"""
+import json
+import pathlib
+import re
+
+LOGS = pathlib.Path(__file__).resolve().parent / "logs"
+LINE = re.compile(r"(?P<t>[0-9.]+) s; about (?P<n>\d+) more sweeps, (?P<r>[0-9.]+) (?P<unit>s|min|h) \((?P<basis>[^)]*)\)")
+UNITS = {"s": 1, "min": 60, "h": 3600}
+
+
+def size_in_bytes(text):
+    number, unit = text.split()
+    return float(number) * {"B": 1, "KiB": 2**10, "MiB": 2**20, "GiB": 2**30, "TiB": 2**40}[unit]
+
+
+def main():
+    print("| solve | states | memory: estimate, measured (ratio) | end | estimates of the time left: at t, said / took (ratio) |")
+    print("|---|---:|---|---:|---|")
+    for err in sorted(LOGS.glob("*.err")):
+        text = err.read_text()
+        if "Maximum resident set size" not in text:
+            continue  # still running, or stopped
+        result = json.loads(err.with_suffix(".json").read_text())
+        end = result["seconds"]
+        rss = int(re.search(r"Maximum resident set size \(kbytes\): (\d+)", text).group(1)) * 1024
+        peak = re.search(r"about ([0-9.]+ [KMGT]?i?B) at the peak", text)
+        estimate = size_in_bytes(peak.group(1)) if peak else None
+        memory = (f"{estimate / 2**30:.2f} GiB, {rss / 2**30:.2f} GiB ({rss / estimate:.2f})"
+                  if estimate else f"-, {rss / 2**30:.2f} GiB")
+        said = []
+        for m in LINE.finditer(text):
+            t = float(m["t"])
+            r = float(m["r"]) * UNITS[m["unit"]]
+            if r > 0:
+                said.append((t, r, "narrowing" in m["basis"]))
+        picks = []
+        if said:
+            picks.append(said[0])
+            for share in (0.25, 0.5):
+                picks.append(min(said, key=lambda s: abs(s[0] - share * end)))
+            picks.append(next((s for s in said if s[2]), None))
+        cells = []
+        for s in dict.fromkeys(p for p in picks if p):
+            t, r, narrowing = s
+            kind = "N" if narrowing else "U"
+            cells.append(f"{t:.0f} s {kind}: {r:.0f} / {end - t:.0f} s ({(end - t) / r:.2f})")
+        print(f"| {err.stem} | {result.get('states', '-')} | {memory} | {end:.0f} s | {'; '.join(cells)} |")
+    print()
+    print("U: from the usual work at the pace so far; N: from the openings' narrowing.")
+
+
+if __name__ == "__main__":
+    main()
