@@ -610,10 +610,10 @@ mod tests {
             blocks: 25,
         };
         // The first sweep starts the pace's clock (and is within five seconds of the last
-        // line: silent); after a sweep's worth of updates comes the first estimate, written
-        // at once: 15 sweep equivalents usual, 13,900 updates more at 1 ms each.
+        // line: silent); after two sweeps' worth of updates comes the first estimate,
+        // written at once: 15 sweep equivalents usual, 12,900 updates more at 1 ms each.
         watch.report(sweep(block, 100, 1.0, 11.0));
-        watch.report(sweep(block, 1100, 1.0, 12.0));
+        watch.report(sweep(block, 2100, 1.0, 13.0));
         // Within five seconds of that line: nothing.
         watch.report(sweep(block, 4000, 1.0, 15.0));
         watch.report(sweep(Phase::Openings, 9000, 1e-3, 20.0));
@@ -628,8 +628,8 @@ mod tests {
             lines[1]
         );
         assert!(
-            lines[2].contains("block 3 of 25, 1.1 sweep equivalents")
-                && lines[2].contains("about 14 more sweeps, 14 s")
+            lines[2].contains("block 3 of 25, 2.1 sweep equivalents")
+                && lines[2].contains("about 13 more sweeps, 13 s")
                 && lines[2].contains("usual work"),
             "{}",
             lines[2]

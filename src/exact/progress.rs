@@ -107,10 +107,14 @@ pub enum Basis {
 /// update, and a run's pace slows by a third and more as its blocks grow.
 const PACE_OVER: f64 = 1.0;
 
+/// The sweeps' worth of updates after the first report before the first estimate: the
+/// pace of the first one is that of the cheapest blocks.
+const FIRST_AFTER: f64 = 2.0;
+
 /// Sweeps of the openings after which their narrowing is trusted: the first sweeps narrow
 /// more slowly than the later ones (by half, then by two thirds and more), so an estimate
-/// from the second sweep's narrowing is long by half.
-const NARROWING_AFTER: usize = 3;
+/// from the narrowing of the second or third sweep is long by half.
+const NARROWING_AFTER: usize = 4;
 
 /// Watches the reports of one solve and estimates the time still to go.
 #[derive(Clone, Debug)]
@@ -122,6 +126,8 @@ pub struct Estimator {
     /// of updates (and the one before): the pace counts only sweeps, never allocating the
     /// values before the first.
     recent: VecDeque<(f64, u64)>,
+    /// The updates at the first report.
+    first_updates: Option<u64>,
     /// Sweeps of the openings so far.
     narrowing_sweeps: usize,
     eta: Eta,
@@ -135,14 +141,15 @@ impl Estimator {
             tolerance,
             usual_sweeps,
             recent: VecDeque::new(),
+            first_updates: None,
             narrowing_sweeps: 0,
             eta: Eta::new(),
         }
     }
 
     /// Takes the next report; after a sweep, returns the time still to go and its basis,
-    /// or `None` when neither basis gives one (before a sweep's worth of updates has been
-    /// done after the first report, or once the work has outrun the usual work while the openings'
+    /// or `None` when neither basis gives one (before two sweeps' worth of updates after
+    /// the first report, or once the work has outrun the usual work while the openings'
     /// narrowing is not yet trusted).
     pub fn report(&mut self, progress: Progress) -> Option<(Remaining, Basis)> {
         let Progress::Sweep {
@@ -171,10 +178,16 @@ impl Estimator {
                 return Some((r, Basis::Narrowing));
             }
         }
+        let first = *self.first_updates.get_or_insert(updates);
+        let since_first = updates.saturating_sub(first) as f64;
         let paced = updates.saturating_sub(updates_then) as f64;
         let left = self.usual_sweeps * per_sweep as f64 - updates as f64;
         // Negated so that a NaN gives no estimate.
-        if !(paced >= window as f64 && paced > 0.0 && left > 0.0) {
+        if !(since_first >= FIRST_AFTER * per_sweep as f64
+            && paced >= window as f64
+            && paced > 0.0
+            && left > 0.0)
+        {
             return None;
         }
         Some((
@@ -215,9 +228,12 @@ mod tests {
             block: 1,
             blocks: 4,
         };
-        // The first sweep's report starts the clock of the pace: no estimate yet.
+        // The first sweep's report starts the clock of the pace: no estimate yet, nor
+        // after one sweep's worth of updates.
         assert_eq!(e.report(sweep(block, 0, 1.0, 4.0)), None);
-        // 200 updates in 2 s since then: 1,400 more of the usual 1,600 at 0.01 s each.
+        assert_eq!(e.report(sweep(block, 100, 1.0, 5.0)), None);
+        // Two sweeps' worth, the last 100 updates in 1 s: 1,400 more of the usual 1,600 at
+        // 0.01 s each.
         let (r, basis) = e.report(sweep(block, 200, 1.0, 6.0)).unwrap();
         assert_eq!(basis, Basis::UsualWork);
         assert_eq!(r.sweeps, 14);
@@ -229,18 +245,20 @@ mod tests {
     #[test]
     fn once_the_openings_narrow_their_narrowing_decides() {
         let mut e = Estimator::new(2f64.powi(-20), 30.0);
-        // The first sweep of the openings tells neither a narrowing nor a pace.
+        // The first two sweeps of the openings: no narrowing trusted, and too little work
+        // for a pace.
         assert_eq!(e.report(sweep(Phase::Openings, 100, 0.5, 2.0)), None);
-        // The second: the usual work (30 sweeps) at 2 s a sweep, 28 more.
-        let (r, basis) = e.report(sweep(Phase::Openings, 200, 0.25, 4.0)).unwrap();
-        assert_eq!((basis, r.sweeps), (Basis::UsualWork, 28));
-        assert!((r.seconds - 56.0).abs() < 1e-9);
-        // From the third on, the narrowing: halving per sweep of 2 s, from 1/8 to 2^-20 in
-        // 17 more sweeps, 34 s.
+        assert_eq!(e.report(sweep(Phase::Openings, 200, 0.25, 4.0)), None);
+        // The third: the usual work (30 sweeps) at 2 s a sweep, 27 more.
         let (r, basis) = e.report(sweep(Phase::Openings, 300, 0.125, 6.0)).unwrap();
+        assert_eq!((basis, r.sweeps), (Basis::UsualWork, 27));
+        assert!((r.seconds - 54.0).abs() < 1e-9);
+        // From the fourth on, the narrowing: halving per sweep of 2 s, from 1/16 to 2^-20 in
+        // 16 more sweeps, 32 s.
+        let (r, basis) = e.report(sweep(Phase::Openings, 400, 0.0625, 8.0)).unwrap();
         assert_eq!(basis, Basis::Narrowing);
-        assert_eq!(r.sweeps, 17);
-        assert!((r.seconds - 34.0).abs() < 1e-9);
+        assert_eq!(r.sweeps, 16);
+        assert!((r.seconds - 32.0).abs() < 1e-9);
         // Done is done, whatever the number of sweeps.
         let mut e = Estimator::new(1e-6, 30.0);
         e.report(sweep(Phase::Openings, 100, 0.5, 2.0));
