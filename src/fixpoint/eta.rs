@@ -1,6 +1,6 @@
 //! How long a running value iteration still needs: the widths of the last sweeps shrink by a
 //! nearly constant factor (the contraction of the iteration), so the sweeps still needed to
-//! reach the tolerance follow from that factor, and their time from the last sweep's.
+//! reach the tolerance follow from that factor, and their time from the last sweeps' pace.
 
 /// The remaining work of an iteration, as far as its last two sweeps tell.
 #[derive(Clone, Copy, Debug, PartialEq)]
@@ -14,9 +14,15 @@ pub struct Remaining {
 /// Watches the sweeps of one iteration ([`Eta::sweep`]) and estimates what remains.
 #[derive(Clone, Copy, Debug, Default)]
 pub struct Eta {
-    /// The width and the clock after the last sweep.
-    last: Option<(f64, f64)>,
+    /// The width and the clock after the last [`SPAN`] + 1 sweeps, oldest first (`len` of
+    /// them filled).
+    last: [(f64, f64); SPAN + 1],
+    len: usize,
 }
+
+/// Sweeps over which the narrowing and the pace are averaged: a single sweep's narrowing
+/// can be twice another's while the iteration settles.
+const SPAN: usize = 3;
 
 /// Beyond this many sweeps an estimate says nothing useful (a width that barely shrinks).
 const MAX_SWEEPS: f64 = 1e6;
@@ -28,20 +34,30 @@ impl Eta {
     }
 
     /// Records a sweep that left the width at `width`, `seconds` after the start, and
-    /// returns what remains to reach `tolerance`: `None` after the first sweep, while the
-    /// width does not shrink, or when the estimate would exceed a million sweeps; zero sweeps
-    /// once the width is within the tolerance.
+    /// returns what remains to reach `tolerance` at the mean narrowing and pace of the last
+    /// three sweeps (fewer while there are fewer): `None` after the first sweep, while the
+    /// width does not shrink, or when the estimate would exceed a million sweeps; zero
+    /// sweeps once the width is within the tolerance.
     pub fn sweep(&mut self, width: f64, seconds: f64, tolerance: f64) -> Option<Remaining> {
-        let previous = self.last.replace((width, seconds));
+        if self.len == self.last.len() {
+            self.last.rotate_left(1);
+            self.len -= 1;
+        }
+        self.last[self.len] = (width, seconds);
+        self.len += 1;
         if width <= tolerance {
             return Some(Remaining {
                 sweeps: 0,
                 seconds: 0.0,
             });
         }
-        let (last_width, last_seconds) = previous?;
-        let factor = width / last_width;
-        let pace = seconds - last_seconds;
+        if self.len < 2 {
+            return None;
+        }
+        let (first_width, first_seconds) = self.last[0];
+        let span = (self.len - 1) as f64;
+        let factor = (width / first_width).powf(1.0 / span);
+        let pace = (seconds - first_seconds) / span;
         // Negated so that a NaN anywhere gives no estimate.
         if !(factor > 0.0 && factor < 1.0 && pace >= 0.0 && tolerance > 0.0) {
             return None;
@@ -85,6 +101,27 @@ mod tests {
         assert_eq!(eta.sweep(0.5, 2.0, 1e-9), None);
         assert_eq!(eta.sweep(0.6, 3.0, 1e-9), None);
         // A shrink so slow that it would take more than a million sweeps.
-        assert_eq!(eta.sweep(0.6 * (1.0 - 1e-9), 4.0, 1e-9), None);
+        let mut eta = Eta::new();
+        eta.sweep(0.6, 1.0, 1e-9);
+        assert_eq!(eta.sweep(0.6 * (1.0 - 1e-9), 2.0, 1e-9), None);
+    }
+
+    #[test]
+    fn the_narrowing_and_the_pace_are_those_of_the_last_three_sweeps() {
+        let tolerance = 2f64.powi(-20);
+        let mut eta = Eta::new();
+        eta.sweep(1.0, 1.0, tolerance);
+        eta.sweep(0.5, 2.0, tolerance);
+        // Halved, then an eighth: a quarter a sweep on average, 2 s a sweep; from 2^-4 to
+        // 2^-20 in 8 more sweeps.
+        let r = eta.sweep(0.0625, 5.0, tolerance).unwrap();
+        assert_eq!(r.sweeps, 8);
+        assert!((r.seconds - 16.0).abs() < 1e-9);
+        // Two sweeps later the first one has left the span: from 2^-1 over three sweeps to
+        // 2^-10 (an eighth a sweep), 3 s a sweep; 4 more to 2^-20.
+        eta.sweep(2f64.powi(-7), 8.0, tolerance);
+        let r = eta.sweep(2f64.powi(-10), 11.0, tolerance).unwrap();
+        assert_eq!(r.sweeps, 4);
+        assert!((r.seconds - 12.0).abs() < 1e-9);
     }
 }
