@@ -274,7 +274,7 @@ fn remaining_text(r: crate::fixpoint::Remaining, basis: Basis) -> String {
             s => super::options::human_duration(std::time::Duration::from_secs_f64(s)),
         },
         match basis {
-            Basis::Narrowing => "at the last sweep's pace and narrowing",
+            Basis::Narrowing => "at the last sweeps' pace and narrowing",
             Basis::UsualWork => "if the usual work, at the pace so far",
         }
     )

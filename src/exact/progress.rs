@@ -96,7 +96,7 @@ pub fn usual_game_sweeps(tolerance: f64) -> f64 {
 /// How an estimate of the time still to go was made.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Basis {
-    /// From the narrowing and the pace of the last two sweeps ([`Eta`]).
+    /// From the narrowing and the pace of the last three sweeps ([`Eta`]).
     Narrowing,
     /// From the work such solves usually need ([`usual_sweeps`]) at the pace so far.
     UsualWork,
