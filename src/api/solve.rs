@@ -266,8 +266,9 @@ const LARGE_SOLVE: u64 = 10_000_000;
 /// `; about N more sweeps, T (basis)`: the time still to go, for a progress line.
 fn remaining_text(r: crate::fixpoint::Remaining, basis: Basis) -> String {
     format!(
-        "; about {} more sweeps, {} ({})",
+        "; about {} more {}, {} ({})",
         r.sweeps,
+        if r.sweeps == 1 { "sweep" } else { "sweeps" },
         // A tenth of a minute up to two hours: precise enough to compare with the end.
         match r.seconds {
             s if (120.0..7200.0).contains(&s) => format!("{:.1} min", s / 60.0),
