@@ -263,8 +263,12 @@ pub fn solve(settings: &SolveSettings, progress: &dyn Progress) -> Result<SolveR
 /// before the work (a second or more of sweeping on this machine).
 const LARGE_SOLVE: u64 = 10_000_000;
 
-/// `; about N more sweeps, T (basis)`: the time still to go, for a progress line.
-fn remaining_text(r: crate::fixpoint::Remaining, basis: Basis) -> String {
+/// `; about N more sweeps, T (basis)`: the time still to go, for a progress line; empty
+/// when there is no estimate or nothing is left.
+fn remaining_text(remaining: Option<(crate::fixpoint::Remaining, Basis)>) -> String {
+    let Some((r, basis)) = remaining.filter(|(r, _)| r.sweeps > 0) else {
+        return String::new();
+    };
     format!(
         "; about {} more {}, {} ({})",
         r.sweeps,
@@ -288,7 +292,7 @@ const NOTE_EVERY: f64 = 5.0;
 /// are known, then, at most every [`NOTE_EVERY`] seconds, its work so far and the time
 /// still to go ([`Estimator`]); the first estimate as soon as there is one. A small solve
 /// stays silent.
-pub(crate) struct SolveNotes<'p> {
+struct SolveNotes<'p> {
     progress: &'p dyn Progress,
     state: std::sync::Mutex<NoteState>,
 }
@@ -306,7 +310,7 @@ struct NoteState {
 
 impl<'p> SolveNotes<'p> {
     /// Lines for a solve to `tolerance`, written as notes of `progress`.
-    pub(crate) fn new(tolerance: f64, progress: &'p dyn Progress) -> SolveNotes<'p> {
+    fn new(tolerance: f64, progress: &'p dyn Progress) -> SolveNotes<'p> {
         SolveNotes {
             progress,
             state: std::sync::Mutex::new(NoteState {
@@ -319,7 +323,7 @@ impl<'p> SolveNotes<'p> {
     }
 
     /// Takes a report of the solver.
-    pub(crate) fn report(&self, p: SolveProgress) {
+    fn report(&self, p: SolveProgress) {
         let mut state = self.state.lock().unwrap_or_else(|e| e.into_inner());
         let state = &mut *state;
         let remaining = state.estimator.report(p);
@@ -364,10 +368,7 @@ impl<'p> SolveNotes<'p> {
                     Phase::Block { block, blocks } => format!("block {block} of {blocks}"),
                     Phase::Openings => "openings".to_string(),
                 };
-                let left = match remaining {
-                    Some((r, basis)) if r.sweeps > 0 => remaining_text(r, basis),
-                    _ => String::new(),
-                };
+                let left = remaining_text(remaining);
                 format!(
                     "solve: {phase}, {:.1} sweep equivalents, width {width:.3e}, {seconds:.1} \
                      s{left}",
@@ -455,10 +456,7 @@ fn solve_game(
                 if seconds < NOTE_EVERY {
                     return;
                 }
-                let left = match remaining {
-                    Some((r, basis)) if r.sweeps > 0 => remaining_text(r, basis),
-                    _ => String::new(),
-                };
+                let left = remaining_text(remaining);
                 format!(
                     "solve: {} sweep {sweep}, width {gap:.3e}, {seconds:.1} s{left}",
                     if pair { "pair evaluation" } else { "value" }

@@ -12,6 +12,7 @@
 //! | matrix: row pointers, column indices, probabilities | `8 n + 12 m` |
 //! | absorption probabilities | `16 n` |
 //! | values `V, W, Z` and class flags | `25 n` |
+//! | group starts, a bit per row | `n / 8` |
 //!
 //! plus the per-player lookup tables and a bounded build buffer. The search for the
 //! reachable states needs `3 P / 8` bytes before any of this exists, and the classification
@@ -58,6 +59,7 @@ impl MemoryEstimate {
         let bytes = (product / 4)
             .max(product.div_ceil(8).saturating_mul(3))
             .saturating_add(states.saturating_mul(BYTES_PER_STATE))
+            .saturating_add(states.div_ceil(8)) // the group starts
             .saturating_add(transitions.saturating_mul(BYTES_PER_TRANSITION))
             .saturating_add(FIXED_BYTES);
         MemoryEstimate {
