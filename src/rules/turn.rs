@@ -426,6 +426,7 @@ impl Rules {
     /// over own goal pieces, under `capture-duty` only the capturing moves when one
     /// captures. Listed frontmost piece first, so [`LegalMoves::frontmost`] is what the
     /// `bwinf` rule 3 would play among them.
+    #[inline(always)]
     pub fn legal_moves(&self, own: u64, other: u64, mover: Player, face: u32) -> LegalMoves {
         let opponents = || self.board.track_in_other_view(1 - mover, other);
         self.moves_by_rules(own, opponents, face, self.profile.choice)
@@ -441,6 +442,7 @@ impl Rules {
     /// [`Rules::legal_moves`] with the choice switched on or off: without it rule 3 keeps
     /// the frontmost of the movable pieces alone (and `capture-duty`, a rule about choosing,
     /// does not apply), which is also how [`Rules::play_roll`] reads the slower profiles.
+    #[inline(always)]
     fn moves_by_rules(
         &self,
         own: u64,

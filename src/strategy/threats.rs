@@ -75,6 +75,7 @@ impl Threats {
 
     /// The track fields, in the opponent's own numbering, that one roll of the opponent's
     /// die can land one of its pieces `other` on (see the type's documentation).
+    #[inline(always)]
     pub fn reach(&self, rules: &Rules, other: u64) -> u64 {
         let board = rules.board();
         let track = board.track_mask();
