@@ -10,7 +10,7 @@ use wuerfelglueck::exact::store::{
     BadRecord, Lookup, MAX_NAME_BYTES, PairStore, StoredPair, certified_width, fnv1a_64,
 };
 use wuerfelglueck::exact::{Bounds, SolveOptions};
-use wuerfelglueck::rank::{PairFailure, SimulationPlan, solve_tournament};
+use wuerfelglueck::rank::{ExactListeners, PairFailure, SimulationPlan, solve_tournament};
 use wuerfelglueck::rules::Rules;
 use wuerfelglueck::sim::Stopping;
 
@@ -562,7 +562,7 @@ fn a_failing_pair_is_named_and_the_pairs_before_it_are_kept() {
         &plan(),
         Some(&store),
         &|_| {},
-        &|_| {},
+        ExactListeners::none(),
     )
     .unwrap_err();
     assert!(matches!(e.cause, PairFailure::Exact(_)), "{e}");
@@ -582,7 +582,16 @@ fn a_failing_pair_is_named_and_the_pairs_before_it_are_kept() {
         Lookup::Usable(_)
     ));
     // Without a store, the message says what would have kept it.
-    let e = solve_tournament(&rules, &dice, &limited, &plan(), None, &|_| {}, &|_| {}).unwrap_err();
+    let e = solve_tournament(
+        &rules,
+        &dice,
+        &limited,
+        &plan(),
+        None,
+        &|_| {},
+        ExactListeners::none(),
+    )
+    .unwrap_err();
     assert!(
         e.to_string()
             .ends_with("the 1 pair solved before it is lost: --store DIR would have kept them"),
@@ -611,7 +620,7 @@ fn a_ranking_warns_of_a_bad_record_and_solves_the_pair_again() {
         &plan(),
         Some(&store),
         &|_| {},
-        &|_| {},
+        ExactListeners::none(),
     )
     .unwrap();
     let warning = notes.iter().find(|n| n.contains("bad record")).unwrap();
@@ -656,7 +665,7 @@ fn a_record_too_wide_is_solved_again_or_used_when_a_solve_does_not_fit() {
             &plan(),
             Some(&store),
             &|_| {},
-            &|_| {},
+            ExactListeners::none(),
         )
         .unwrap()
     };

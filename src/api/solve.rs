@@ -291,13 +291,17 @@ const NOTE_EVERY: f64 = 5.0;
 /// The lines a large rules-fixed solve writes while it runs: its states and memory once they
 /// are known, then, at most every [`NOTE_EVERY`] seconds, its work so far and the time
 /// still to go ([`Estimator`]); the first estimate as soon as there is one. A small solve
-/// stays silent.
-struct SolveNotes<'p> {
+/// stays silent. Each solve starts with its size ([`SolveProgress::Sizing`]), which starts
+/// the notes afresh: one `SolveNotes` serves the pairs of a ranking one after another.
+pub(crate) struct SolveNotes<'p> {
     progress: &'p dyn Progress,
+    tolerance: f64,
+    /// What the lines begin with: `solve`, or in a ranking the pair being solved.
+    subject: std::sync::Mutex<String>,
     state: std::sync::Mutex<NoteState>,
 }
 
-/// What [`SolveNotes`] remembers between reports.
+/// What [`SolveNotes`] remembers between reports of one solve.
 struct NoteState {
     estimator: Estimator,
     /// The solve is large enough to speak.
@@ -308,31 +312,47 @@ struct NoteState {
     estimated: bool,
 }
 
+impl NoteState {
+    fn new(tolerance: f64) -> NoteState {
+        NoteState {
+            estimator: Estimator::new(tolerance, usual_sweeps(tolerance)),
+            large: false,
+            last_line: 0.0,
+            estimated: false,
+        }
+    }
+}
+
 impl<'p> SolveNotes<'p> {
     /// Lines for a solve to `tolerance`, written as notes of `progress`.
-    fn new(tolerance: f64, progress: &'p dyn Progress) -> SolveNotes<'p> {
+    pub(crate) fn new(tolerance: f64, progress: &'p dyn Progress) -> SolveNotes<'p> {
         SolveNotes {
             progress,
-            state: std::sync::Mutex::new(NoteState {
-                estimator: Estimator::new(tolerance, usual_sweeps(tolerance)),
-                large: false,
-                last_line: 0.0,
-                estimated: false,
-            }),
+            tolerance,
+            subject: std::sync::Mutex::new("solve".to_string()),
+            state: std::sync::Mutex::new(NoteState::new(tolerance)),
         }
     }
 
+    /// The lines of the next solve begin with `subject` (e.g. `exact 2/15: 1..6 vs 2..7`).
+    pub(crate) fn name_next(&self, subject: &str) {
+        *self.subject.lock().unwrap_or_else(|e| e.into_inner()) = subject.to_string();
+    }
+
     /// Takes a report of the solver.
-    fn report(&self, p: SolveProgress) {
+    pub(crate) fn report(&self, p: SolveProgress) {
         let mut state = self.state.lock().unwrap_or_else(|e| e.into_inner());
         let state = &mut *state;
+        if let SolveProgress::Sizing { .. } = p {
+            *state = NoteState::new(self.tolerance);
+        }
         let remaining = state.estimator.report(p);
         let line = match p {
             SolveProgress::Sizing { joint_indices } => {
                 if joint_indices < LARGE_SOLVE {
                     return;
                 }
-                format!("solve: {joint_indices} joint indices; finding the reachable states")
+                format!("{joint_indices} joint indices; finding the reachable states")
             }
             SolveProgress::Planned {
                 solver,
@@ -346,7 +366,7 @@ impl<'p> SolveNotes<'p> {
                 }
                 state.last_line = seconds;
                 format!(
-                    "solve: {states} reachable states found in {seconds:.1} s; {solver} solver, \
+                    "{states} reachable states found in {seconds:.1} s; {solver} solver, \
                      about {} at the peak (estimate)",
                     crate::exact::memory::format_bytes(bytes)
                 )
@@ -370,13 +390,14 @@ impl<'p> SolveNotes<'p> {
                 };
                 let left = remaining_text(remaining);
                 format!(
-                    "solve: {phase}, {:.1} sweep equivalents, width {width:.3e}, {seconds:.1} \
+                    "{phase}, {:.1} sweep equivalents, width {width:.3e}, {seconds:.1} \
                      s{left}",
                     updates as f64 / per_sweep.max(1) as f64
                 )
             }
         };
-        self.progress.note(&line);
+        let subject = self.subject.lock().unwrap_or_else(|e| e.into_inner());
+        self.progress.note(&format!("{subject}: {line}"));
     }
 }
 
@@ -665,5 +686,68 @@ mod tests {
             ));
         }
         assert!(notes.0.lock().unwrap().is_empty());
+    }
+
+    /// The pairs of an exact ranking share one `SolveNotes`: each solve's size starts its
+    /// notes afresh, so a large pair after a small one speaks, and its first estimate comes
+    /// at once, from its own pace, not the pair's before.
+    #[test]
+    fn each_solve_of_a_ranking_gets_its_own_notes() {
+        let notes = Notes::default();
+        let watch = SolveNotes::new(1e-9, &notes);
+        let large = |seconds| SolveProgress::Planned {
+            solver: SolverUsed::Sparse,
+            states: 20_000_000,
+            bytes: 1 << 30,
+            seconds,
+        };
+        // A large pair: its lines, the first estimate at 13 s.
+        watch.report(SolveProgress::Sizing {
+            joint_indices: 30_000_000,
+        });
+        watch.report(large(10.0));
+        watch.report(sweep(Phase::Openings, 100, 1.0, 11.0));
+        watch.report(sweep(Phase::Openings, 2100, 1.0, 13.0));
+        // A small pair: silent, though it reports as often.
+        watch.report(SolveProgress::Sizing {
+            joint_indices: 1000,
+        });
+        watch.report(SolveProgress::Planned {
+            solver: SolverUsed::Sparse,
+            states: 900,
+            bytes: 1 << 20,
+            seconds: 0.1,
+        });
+        watch.report(sweep(Phase::Openings, 900, 0.5, 0.2));
+        watch.name_next("exact 3/3: 1..6 vs 2..7");
+        // The next large pair, with its own clock from 0 s: its first estimate at 6 s (the
+        // first pair's last line was at 13 s), from its own pace of 4 s per 2,000 updates
+        // (the first pair's was 2 s): 12,900 updates more, 26 s.
+        watch.report(SolveProgress::Sizing {
+            joint_indices: 30_000_000,
+        });
+        watch.report(large(1.0));
+        watch.report(sweep(Phase::Openings, 100, 1.0, 2.0));
+        watch.report(sweep(Phase::Openings, 2100, 1.0, 6.0));
+        let lines = notes.0.lock().unwrap().clone();
+        assert_eq!(lines.len(), 6, "{lines:#?}");
+        assert!(lines[2].contains("13.0 s; about"), "{}", lines[2]);
+        assert!(
+            lines[0].starts_with("solve: 30000000 joint indices"),
+            "{}",
+            lines[0]
+        );
+        assert!(
+            lines[3].starts_with("exact 3/3: 1..6 vs 2..7: 30000000 joint indices"),
+            "{}",
+            lines[3]
+        );
+        assert!(
+            lines[5].contains(
+                "2.1 sweep equivalents, width 1.000e0, 6.0 s; about 13 more sweeps, 26 s"
+            ),
+            "{}",
+            lines[5]
+        );
     }
 }

@@ -238,9 +238,17 @@ pub fn confirm(
                 strategy_pair(rules, [die_a, die_b], strategy, options, &mut notes)
                     .map_err(|e| failure(PairFailure::Exact(e)))?
             } else {
-                exact_pair(rules, die_a, die_b, options, store, &mut notes)
-                    .map_err(failure)?
-                    .map(|r| (r.result, r.solver.clone()))
+                exact_pair(
+                    rules,
+                    die_a,
+                    die_b,
+                    options,
+                    store,
+                    &crate::exact::progress::unobserved,
+                    &mut notes,
+                )
+                .map_err(failure)?
+                .map(|r| (r.result, r.solver.clone()))
             };
             let simulated = outcome.p(a, b);
             let exact = solved.map(|(result, solver)| {

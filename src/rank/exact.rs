@@ -3,6 +3,7 @@
 
 use super::{SimulationPlan, Tournament, simulate_pair};
 use crate::dice::Die;
+use crate::exact::progress::Observer;
 use crate::exact::store::{Lookup, PairStore, StoreError, StoredPair};
 use crate::exact::{ExactError, SolveOptions};
 use crate::rules::Rules;
@@ -78,6 +79,27 @@ impl std::fmt::Display for RankError {
 
 impl std::error::Error for RankError {}
 
+/// Who hears what the pairs of an exact ranking do.
+#[derive(Clone, Copy)]
+pub struct ExactListeners<'a> {
+    /// What each solve does: its size, plan and sweeps, as
+    /// [`solve_fitting_observed`](crate::exact::solve_fitting_observed) reports them (the
+    /// rules-fixed solvers only).
+    pub solve: Observer<'a>,
+    /// The games a pair simulated instead (it did not fit the memory), as they finish.
+    pub games: &'a (dyn Fn(u64) + Sync),
+}
+
+impl ExactListeners<'_> {
+    /// Nobody listens.
+    pub fn none() -> ExactListeners<'static> {
+        ExactListeners {
+            solve: &crate::exact::progress::unobserved,
+            games: &|_| {},
+        }
+    }
+}
+
 /// Solves every pair of `dice` exactly (sparse-matrix solver, or the matrix-free one when
 /// the matrix does not fit); a pair that fits neither is simulated instead (its figures are
 /// marked [`Method::Simulated`](super::Method::Simulated)) and named in the returned notes. With a `store`, a pair
@@ -85,7 +107,7 @@ impl std::error::Error for RankError {}
 /// instead of solved again, and each newly solved pair is written to it at once, so an
 /// interrupted ranking resumes where it stopped; the notes name the pairs read, and the bad
 /// records moved aside. `pair_started` hears of each pair before it is solved, as
-/// "k/n: a vs b"; `progress` counts simulated games.
+/// "k/n: a vs b"; `listeners` of each solve and each simulated game.
 ///
 /// A pair whose solve fails stops the ranking with a [`RankError`] naming the pair and
 /// saying where the pairs solved before it are kept.
@@ -96,7 +118,7 @@ pub fn solve_tournament(
     fallback: &SimulationPlan,
     store: Option<&PairStore>,
     pair_started: &dyn Fn(&str),
-    progress: &(dyn Fn(u64) + Sync),
+    listeners: ExactListeners<'_>,
 ) -> Result<(Tournament, Vec<String>), Box<RankError>> {
     let mut tournament = Tournament::new(dice.to_vec());
     let mut notes = Vec::new();
@@ -113,7 +135,7 @@ pub fn solve_tournament(
             store,
             stream,
             (i, j),
-            progress,
+            listeners,
             &mut notes,
         ) {
             Ok(outcome) => outcome,
@@ -150,7 +172,7 @@ pub enum ExactPairOutcome {
 /// else, if the pair does not fit, a simulation with `fallback` on the pair's own streams
 /// (not under `choice`, where the solve is of optimal play, which no simulation plays: there a
 /// pair that does not fit is an error). What the store held, why it was not used, and why a
-/// pair was simulated go to `notes`.
+/// pair was simulated go to `notes`; `listeners` hear what the solve or the simulation does.
 ///
 /// A caller that spreads the pairs over processes or machines runs this for one pair each
 /// and hands the outcomes, in pair order, to [`Tournament::record_exact_outcome`].
@@ -163,11 +185,19 @@ pub fn exact_ranking_pair(
     store: Option<&PairStore>,
     stream: usize,
     (i, j): (usize, usize),
-    progress: &(dyn Fn(u64) + Sync),
+    listeners: ExactListeners<'_>,
     notes: &mut Vec<String>,
 ) -> Result<ExactPairOutcome, PairFailure> {
     // A pair that fits neither solver is simulated and marked; its failure is the pair's.
-    match exact_pair(rules, &dice[i], &dice[j], options, store, notes)? {
+    match exact_pair(
+        rules,
+        &dice[i],
+        &dice[j],
+        options,
+        store,
+        listeners.solve,
+        notes,
+    )? {
         Some(record) => Ok(ExactPairOutcome::Solved(Box::new(record))),
         None => simulate_pair(
             rules,
@@ -176,7 +206,7 @@ pub fn exact_ranking_pair(
             fallback,
             stream,
             (i, j),
-            progress,
+            listeners.games,
             &|_| {},
         )
         .map(ExactPairOutcome::Simulated)
@@ -229,7 +259,8 @@ pub fn exact_strategy_name(rules: &Rules) -> String {
 
 /// One pair of an exact ranking: the record from `store` if it is valid and narrow enough,
 /// else a new solve (written to `store`), else `None` if the pair does not fit and is to be
-/// simulated (under `choice`, an error instead: see [`exact_ranking_pair`]). What the store held and why it was not used goes to `notes`. Public for the
+/// simulated (under `choice`, an error instead: see [`exact_ranking_pair`]). What the store
+/// held and why it was not used goes to `notes`; `observer` hears what the solve does. Public for the
 /// exact confirmation of [`crate::dice_search`], which solves a few pairs the same way.
 pub fn exact_pair(
     rules: &Rules,
@@ -237,6 +268,7 @@ pub fn exact_pair(
     b: &Die,
     options: &SolveOptions,
     store: Option<&PairStore>,
+    observer: Observer<'_>,
     notes: &mut Vec<String>,
 ) -> Result<Option<StoredPair>, PairFailure> {
     // A valid record wider than the tolerance (and the note on it): still better than a
@@ -276,7 +308,7 @@ pub fn exact_pair(
             Lookup::Missing => {}
         }
     }
-    let fitted = match crate::exact::solve_fitting(rules, a, b, options) {
+    let fitted = match crate::exact::solve_fitting_observed(rules, a, b, options, observer) {
         Ok(fitted) => fitted,
         Err(e @ (ExactError::Memory { .. } | ExactError::TooLarge(_))) => {
             if rules.profile().choice {

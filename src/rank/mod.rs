@@ -11,8 +11,8 @@ pub mod table;
 pub mod tournament;
 
 pub use exact::{
-    ExactPairOutcome, PairFailure, RankError, exact_pair, exact_ranking_pair, exact_strategy_name,
-    solve_tournament,
+    ExactListeners, ExactPairOutcome, PairFailure, RankError, exact_pair, exact_ranking_pair,
+    exact_strategy_name, solve_tournament,
 };
 pub use simulated::{
     SimulationPlan, simulate_pair, simulate_tournament, simulate_tournament_playing,
@@ -151,8 +151,16 @@ mod tests {
         // A limit that the pair with 2..7 cannot meet, so both paths simulate some pairs.
         let options =
             SolveOptions::new(1e-9, 100_000, Some(crate::exact::memory::FIXED_BYTES)).unwrap();
-        let (local, local_notes) =
-            solve_tournament(&rules, &dice, &options, &plan, None, &|_| {}, &none).unwrap();
+        let (local, local_notes) = solve_tournament(
+            &rules,
+            &dice,
+            &options,
+            &plan,
+            None,
+            &|_| {},
+            ExactListeners::none(),
+        )
+        .unwrap();
         let mut by_pair = Tournament::new(dice.clone());
         let mut notes = Vec::new();
         for (stream, &(i, j)) in by_pair.pairs().iter().enumerate() {
@@ -164,7 +172,7 @@ mod tests {
                 None,
                 stream,
                 (i, j),
-                &none,
+                ExactListeners::none(),
                 &mut notes,
             )
             .unwrap();

@@ -11,11 +11,13 @@ use super::options::{
     DEFAULT_PRECISION, RulesOptions, SimOptions, StrategyOptions, check_roll_off, memory_limit,
     parse_die, plan_line, read_dice, seats, table_error,
 };
+use super::solve::SolveNotes;
 use super::{Error, PendingPlot, Plotted, Progress, check_plot, run_in_pool};
 use crate::dice::Die;
 use crate::exact::store::PairStore;
 use crate::rank::{
-    SimulationPlan, Tournament, exact_strategy_name, simulate_tournament_playing, solve_tournament,
+    ExactListeners, SimulationPlan, Tournament, exact_strategy_name, simulate_tournament_playing,
+    solve_tournament,
 };
 use crate::report::plot::heatmap_svg;
 use crate::report::{OutputFile, RankReport, TableRankReport};
@@ -251,16 +253,25 @@ pub fn rank(settings: &RankSettings, progress: &dyn Progress) -> Result<Ranked, 
             precision,
         } => return rank_at_tables(s, seats, *games, *precision, progress),
         Mode::Exact { solve, store } => run_in_pool(s.threads, progress, |watch| {
-            // One exact solve can take minutes: say which pair is being solved.
+            // One exact solve can take minutes: say which pair is being solved, and what a
+            // large solve does, as `solve` does.
             watch.status("exact");
+            let solve_notes = SolveNotes::new(solve.tolerance, progress);
             solve_tournament(
                 &s.rules,
                 &s.dice,
                 solve,
                 &s.plan,
                 store.as_ref(),
-                &|pair: &str| watch.status(&format!("exact {pair}")),
-                &|n| watch.games(n),
+                &|pair: &str| {
+                    let subject = format!("exact {pair}");
+                    solve_notes.name_next(&subject);
+                    watch.status(&subject);
+                },
+                ExactListeners {
+                    solve: &|p| solve_notes.report(p),
+                    games: &|n| watch.games(n),
+                },
             )
             .map_err(Error::failure)
         })?,

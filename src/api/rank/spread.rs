@@ -2,10 +2,12 @@
 //! as the local ranking computes it, and the ranking assembled from the pairs.
 
 use super::{Mode, RankOutput, RankSettings, Ranked, heatmap, ranking_report};
+use crate::api::solve::SolveNotes;
 use crate::api::{Error, Plotted, Progress, run_in_pool};
 use crate::exact::store::StoredPair;
 use crate::rank::{
-    ExactPairOutcome, PairFailure, RankError, Tournament, exact_ranking_pair, simulate_pair,
+    ExactListeners, ExactPairOutcome, PairFailure, RankError, Tournament, exact_ranking_pair,
+    simulate_pair,
 };
 use crate::sim::DuelCounts;
 use serde::{Deserialize, Serialize};
@@ -86,6 +88,8 @@ pub fn rank_pair(
         Ok(match &s.mode {
             Mode::Exact { solve, store } => {
                 let mut notes = Vec::new();
+                let solve_notes = SolveNotes::new(solve.tolerance, progress);
+                solve_notes.name_next(&format!("exact {} vs {}", s.dice[a], s.dice[b]));
                 let outcome = exact_ranking_pair(
                     &s.rules,
                     &s.dice,
@@ -94,7 +98,10 @@ pub fn rank_pair(
                     store.as_ref(),
                     stream,
                     (a, b),
-                    &games,
+                    ExactListeners {
+                        solve: &|p| solve_notes.report(p),
+                        games: &games,
+                    },
                     &mut notes,
                 );
                 match outcome {
