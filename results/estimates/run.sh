@@ -3,10 +3,16 @@
 # then took: each solve's progress lines, its JSON result and its `/usr/bin/time -v` figures
 # go to logs/NAME.err and logs/NAME.json; `python3 table.py` compares them.
 #
-#     bash results/estimates/run.sh [BINARY]     (from the repository root)
+#     bash results/estimates/run.sh [BINARY] [tuned|fresh]     (from the repository root)
+#
+# `tuned` (the default): the seven solves the estimates were tuned on, into logs/.
+# `fresh`: six solves none of the estimates was tuned on (other dice, other boards), into
+# logs-fresh/ (`python3 table.py logs-fresh`).
 set -euo pipefail
 BIN=${1:-target/release/wuerfelglueck}
+SET=${2:-tuned}
 OUT=results/estimates/logs
+[ "$SET" = fresh ] && OUT=results/estimates/logs-fresh
 mkdir -p "$OUT"
 run() {
     local name=$1
@@ -15,6 +21,15 @@ run() {
 }
 FULL=(--track 40 --offset 20 --pieces 4 --goal-fields 4)
 T20=(--track 20 --offset 10 --pieces 4 --goal-fields 4)
+if [ "$SET" = fresh ]; then
+    run full-1..6-vs-2..7 --a 1..6 --b 2..7 "${FULL[@]}" --tolerance 1e-9
+    run full-3..8-vs-6..11 --a 3..8 --b 6..11 "${FULL[@]}" --tolerance 1e-9
+    run full-1..6-vs-4..9-1e-6 --a 1..6 --b 4..9 "${FULL[@]}" --tolerance 1e-6
+    run 20-10-4-4-2..7-vs-4..9 --a 2..7 --b 4..9 "${T20[@]}" --tolerance 1e-9
+    run choice-24-12-3-4 --a 1..6 --b 1..6 --track 24 --offset 12 --pieces 3 --goal-fields 4 --profile choice --tolerance 1e-9
+    run choice-30-15-3-4-1..6-vs-2..7 --a 1..6 --b 2..7 --track 30 --offset 15 --pieces 3 --goal-fields 4 --profile choice --tolerance 1e-9
+    exit 0
+fi
 run full-1..6-vs-1..6 --a 1..6 --b 1..6 "${FULL[@]}" --tolerance 1e-9
 run full-1..6-vs-1,1,1,6,6,6-matrix-free --a 1..6 --b 1,1,1,6,6,6 "${FULL[@]}" --tolerance 1e-9 --matrix-free
 run full-1..6-vs-1,1,1,6,6,6-sparse --a 1..6 --b 1,1,1,6,6,6 "${FULL[@]}" --tolerance 1e-9

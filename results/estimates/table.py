@@ -7,12 +7,15 @@ r s more"; the run then ended at T s (the JSON `seconds`, the whole solve), so t
 right by the ratio (T - t) / r: 1 is exact, 2 means the run took twice the time left that the
 line said. The table shows the first estimate and those nearest to a quarter and a half of
 the run, and the first estimate from the openings' narrowing.
+
+    python3 results/estimates/table.py [logs|logs-fresh]
 """
 import json
 import pathlib
 import re
+import sys
 
-LOGS = pathlib.Path(__file__).resolve().parent / "logs"
+HERE = pathlib.Path(__file__).resolve().parent
 LINE = re.compile(r"(?P<t>[0-9.]+) s; about (?P<n>\d+) more sweeps, (?P<r>[0-9.]+) (?P<unit>s|min|h) \((?P<basis>[^)]*)\)")
 UNITS = {"s": 1, "min": 60, "h": 3600}
 
@@ -23,9 +26,10 @@ def size_in_bytes(text):
 
 
 def main():
+    logs = HERE / (sys.argv[1] if len(sys.argv) > 1 else "logs")
     print("| solve | states | memory: estimate, measured (ratio) | end | estimates of the time left: at t, said / took (ratio) |")
     print("|---|---:|---|---:|---|")
-    for err in sorted(LOGS.glob("*.err")):
+    for err in sorted(logs.glob("*.err")):
         text = err.read_text()
         if "Maximum resident set size" not in text:
             continue  # still running, or stopped
