@@ -3,16 +3,18 @@
 # then took: each solve's progress lines, its JSON result and its `/usr/bin/time -v` figures
 # go to logs/NAME.err and logs/NAME.json; `python3 table.py` compares them.
 #
-#     bash results/estimates/run.sh [BINARY] [tuned|fresh]     (from the repository root)
+#     bash results/estimates/run.sh [BINARY] [tuned|fresh|games]     (from the repository root)
 #
 # `tuned` (the default): the seven solves the estimates were tuned on, into logs/.
 # `fresh`: six solves none of the estimates was tuned on (other dice, other boards), into
 # logs-fresh/ (`python3 table.py logs-fresh`).
+# `games`: four games with choices none of the estimates was tuned on, into logs-games/:
+# they check the game solver's usual work by pieces and its later trust in the narrowing.
 set -euo pipefail
 BIN=${1:-target/release/wuerfelglueck}
 SET=${2:-tuned}
 OUT=results/estimates/logs
-[ "$SET" = fresh ] && OUT=results/estimates/logs-fresh
+[ "$SET" = tuned ] || OUT=results/estimates/logs-$SET
 mkdir -p "$OUT"
 run() {
     local name=$1
@@ -28,6 +30,14 @@ if [ "$SET" = fresh ]; then
     run 20-10-4-4-2..7-vs-4..9 --a 2..7 --b 4..9 "${T20[@]}" --tolerance 1e-9
     run choice-24-12-3-4 --a 1..6 --b 1..6 --track 24 --offset 12 --pieces 3 --goal-fields 4 --profile choice --tolerance 1e-9
     run choice-30-15-3-4-1..6-vs-2..7 --a 1..6 --b 2..7 --track 30 --offset 15 --pieces 3 --goal-fields 4 --profile choice --tolerance 1e-9
+    exit 0
+fi
+if [ "$SET" = games ]; then
+    CHOICE=(--profile choice --tolerance 1e-9)
+    run choice-28-14-3-4-1..6-vs-3..8 --a 1..6 --b 3..8 --track 28 --offset 14 --pieces 3 --goal-fields 4 "${CHOICE[@]}"
+    run choice-16-8-4-4 --a 1..6 --b 1..6 --track 16 --offset 8 --pieces 4 --goal-fields 4 "${CHOICE[@]}"
+    run choice-20-10-3-4-2..7-vs-1..6 --a 2..7 --b 1..6 --track 20 --offset 10 --pieces 3 --goal-fields 4 "${CHOICE[@]}"
+    run choice-36-18-3-4 --a 1..6 --b 1..6 --track 36 --offset 18 --pieces 3 --goal-fields 4 "${CHOICE[@]}"
     exit 0
 fi
 run full-1..6-vs-1..6 --a 1..6 --b 1..6 "${FULL[@]}" --tolerance 1e-9

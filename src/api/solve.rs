@@ -7,7 +7,8 @@ use crate::exact::game::policy::MovePolicy;
 use crate::exact::game::{GameRun, Progress as GameProgress, Side, file, solve_game_with};
 use crate::exact::matrix_free::Storage;
 use crate::exact::progress::{
-    Basis, Estimator, Phase, Progress as SolveProgress, usual_game_sweeps, usual_sweeps,
+    Basis, Estimator, GAME_NARROWING_AFTER, Phase, Progress as SolveProgress, usual_game_sweeps,
+    usual_sweeps,
 };
 use crate::exact::{ExactError, solve_fitting_observed, solve_matrix_free};
 use crate::report::SolveReport;
@@ -424,7 +425,11 @@ fn solve_game(
     // before the work when it is large, then every sweep with the time still to go at the
     // pace and narrowing of the last sweeps; a short one stays silent.
     let tolerance = s.tolerance;
-    let new_watch = || Estimator::new(tolerance, usual_game_sweeps(tolerance));
+    let pieces = rules.board().pieces();
+    let new_watch = || {
+        Estimator::new(tolerance, usual_game_sweeps(tolerance, pieces))
+            .trusting_narrowing_after(GAME_NARROWING_AFTER)
+    };
     let eta = std::sync::Mutex::new((false, new_watch()));
     let observer = |p: GameProgress| {
         let line = match p {

@@ -86,12 +86,20 @@ pub fn usual_sweeps(tolerance: f64) -> f64 {
 }
 
 /// The sweeps the solver of the game with choices ([`crate::exact::game`]) usually needs to
-/// certify `tolerance`: `26/9 log10(1 / tolerance)`, 26 at 1e-9. Measured at 1e-9, 1..6
-/// against 1..6: 20 to 21 sweeps on 30/15/3/4, 23 on 40/20/3/4, 27 on 20/10/4/4, 34 on
-/// 22/11/4/4 (the book's performance chapter).
-pub fn usual_game_sweeps(tolerance: f64) -> f64 {
-    (26.0 / 9.0 * (1.0 / tolerance).log10()).max(2.0)
+/// certify `tolerance` with `pieces` pieces a player: `(21 + 9 (pieces - 3)) / 9
+/// log10(1 / tolerance)` (at least 12/9 of it), 21 sweeps at 1e-9 with three pieces and 30
+/// with four. Measured at 1e-9, 1..6 against 1..6: 20 to 21 sweeps on 30/15/3/4, 23 on
+/// 40/20/3/4, 27 on 20/10/4/4, 34 on 22/11/4/4 (the book's performance chapter).
+pub fn usual_game_sweeps(tolerance: f64, pieces: u32) -> f64 {
+    let at_1e9 = (21.0 + 9.0 * (f64::from(pieces) - 3.0)).max(12.0);
+    (at_1e9 / 9.0 * (1.0 / tolerance).log10()).max(2.0)
 }
+
+/// Sweeps of the game solver after which its narrowing is trusted: its first five sweeps
+/// narrow the width at about half the rate of the later ones (30/15/3/4, 1..6 against 1..6:
+/// 0.25 to 0.43 decades a sweep, then 0.34 to 0.77), so an estimate from them is long by up
+/// to a factor of two.
+pub const GAME_NARROWING_AFTER: usize = 6;
 
 /// How an estimate of the time still to go was made.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -130,6 +138,8 @@ pub struct Estimator {
     first_updates: Option<u64>,
     /// Sweeps of the openings so far.
     narrowing_sweeps: usize,
+    /// Sweeps of the openings after which their narrowing is trusted.
+    narrowing_after: usize,
     eta: Eta,
 }
 
@@ -143,7 +153,18 @@ impl Estimator {
             recent: VecDeque::new(),
             first_updates: None,
             narrowing_sweeps: 0,
+            narrowing_after: NARROWING_AFTER,
             eta: Eta::new(),
+        }
+    }
+
+    /// The same watch trusting the narrowing of the openings only from their `sweeps`-th
+    /// sweep on (the rules-fixed solvers: the fourth; the game solver:
+    /// [`GAME_NARROWING_AFTER`]); until then the usual work at the pace so far.
+    pub fn trusting_narrowing_after(self, sweeps: usize) -> Estimator {
+        Estimator {
+            narrowing_after: sweeps,
+            ..self
         }
     }
 
@@ -173,7 +194,7 @@ impl Estimator {
             self.narrowing_sweeps += 1;
             let eta = self.eta.sweep(width, seconds, self.tolerance);
             if let Some(r) = eta
-                && (r.sweeps == 0 || self.narrowing_sweeps >= NARROWING_AFTER)
+                && (r.sweeps == 0 || self.narrowing_sweeps >= self.narrowing_after)
             {
                 return Some((r, Basis::Narrowing));
             }
@@ -294,5 +315,33 @@ mod tests {
         assert_eq!(e.report(sweep(Phase::Openings, 100, 0.5, 2.0)), None);
         // A second report with no new work has no pace either.
         assert_eq!(e.report(sweep(Phase::Openings, 100, 0.6, 3.0)), None);
+    }
+
+    #[test]
+    fn the_game_solver_assumes_its_usual_work_by_pieces_and_trusts_the_narrowing_later() {
+        assert!((usual_game_sweeps(1e-9, 3) - 21.0).abs() < 1e-9);
+        assert!((usual_game_sweeps(1e-9, 4) - 30.0).abs() < 1e-9);
+        assert!((usual_game_sweeps(1e-6, 4) - 20.0).abs() < 1e-9);
+        // Halving per sweep of 2 s: sweeps 3 to 5 still go by the usual work (21 sweeps
+        // at 1e-9, 100 updates a sweep), the sixth by the narrowing.
+        let mut e = Estimator::new(1e-9, usual_game_sweeps(1e-9, 3))
+            .trusting_narrowing_after(GAME_NARROWING_AFTER);
+        let mut last = None;
+        for k in 1..=6u64 {
+            last = e.report(sweep(
+                Phase::Openings,
+                100 * k,
+                0.5f64.powi(k as i32),
+                2.0 * k as f64,
+            ));
+            if (3..=5).contains(&k) {
+                let (r, basis) = last.unwrap();
+                assert_eq!((basis, r.sweeps), (Basis::UsualWork, 21 - k), "sweep {k}");
+            }
+        }
+        // From 1/64 to 1e-9 at half a sweep: 24 more sweeps, 48 s.
+        let (r, basis) = last.unwrap();
+        assert_eq!((basis, r.sweeps), (Basis::Narrowing, 24));
+        assert!((r.seconds - 48.0).abs() < 1e-6, "{r:?}");
     }
 }
