@@ -669,10 +669,8 @@ mod tests {
         );
     }
 
-    #[test]
-    fn a_small_rules_fixed_solve_stays_silent() {
-        let notes = Notes::default();
-        let watch = SolveNotes::new(1e-9, &notes);
+    /// The size and plan of a solve of 900 states (below the size that speaks).
+    fn report_small_plan(watch: &SolveNotes) {
         watch.report(SolveProgress::Sizing {
             joint_indices: 1000,
         });
@@ -682,6 +680,13 @@ mod tests {
             bytes: 1 << 20,
             seconds: 0.1,
         });
+    }
+
+    #[test]
+    fn a_small_rules_fixed_solve_stays_silent() {
+        let notes = Notes::default();
+        let watch = SolveNotes::new(1e-9, &notes);
+        report_small_plan(&watch);
         for k in 1..40 {
             watch.report(sweep(
                 Phase::Openings,
@@ -714,15 +719,7 @@ mod tests {
         watch.report(sweep(Phase::Openings, 100, 1.0, 11.0));
         watch.report(sweep(Phase::Openings, 2100, 1.0, 13.0));
         // A small pair: silent, though it reports as often.
-        watch.report(SolveProgress::Sizing {
-            joint_indices: 1000,
-        });
-        watch.report(SolveProgress::Planned {
-            solver: SolverUsed::Sparse,
-            states: 900,
-            bytes: 1 << 20,
-            seconds: 0.1,
-        });
+        report_small_plan(&watch);
         watch.report(sweep(Phase::Openings, 900, 0.5, 0.2));
         watch.name_next("exact 3/3: 1..6 vs 2..7");
         // The next large pair, with its own clock from 0 s: its first estimate at 6 s (the

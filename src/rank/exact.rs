@@ -260,7 +260,8 @@ pub fn exact_strategy_name(rules: &Rules) -> String {
 /// One pair of an exact ranking: the record from `store` if it is valid and narrow enough,
 /// else a new solve (written to `store`), else `None` if the pair does not fit and is to be
 /// simulated (under `choice`, an error instead: see [`exact_ranking_pair`]). What the store
-/// held and why it was not used goes to `notes`; `observer` hears what the solve does. Public for the
+/// held and why it was not used goes to `notes`; `observer` hears what the solve does.
+/// Public for the
 /// exact confirmation of [`crate::dice_search`], which solves a few pairs the same way.
 pub fn exact_pair(
     rules: &Rules,
