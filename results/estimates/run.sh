@@ -10,6 +10,10 @@
 # logs-fresh/ (`python3 table.py logs-fresh`).
 # `games`: four games with choices none of the estimates was tuned on, into logs-games/:
 # they check the game solver's usual work by pieces and its later trust in the narrowing.
+# `search`: eight solves none of the above contains, into logs-search/: they check the
+# estimates of what runs before the first sweep (the state search, the sparse matrix, the
+# game's classification), which were fitted to the three sets above, two of them on one
+# thread.
 set -euo pipefail
 BIN=${1:-target/release/wuerfelglueck}
 SET=${2:-tuned}
@@ -30,6 +34,19 @@ if [ "$SET" = fresh ]; then
     run 20-10-4-4-2..7-vs-4..9 --a 2..7 --b 4..9 "${T20[@]}" --tolerance 1e-9
     run choice-24-12-3-4 --a 1..6 --b 1..6 --track 24 --offset 12 --pieces 3 --goal-fields 4 --profile choice --tolerance 1e-9
     run choice-30-15-3-4-1..6-vs-2..7 --a 1..6 --b 2..7 --track 30 --offset 15 --pieces 3 --goal-fields 4 --profile choice --tolerance 1e-9
+    exit 0
+fi
+if [ "$SET" = search ]; then
+    T24=(--track 24 --offset 12 --pieces 4 --goal-fields 4)
+    run full-2..7-vs-3..8-1e-6 --a 2..7 --b 3..8 "${FULL[@]}" --tolerance 1e-6
+    RAYON_NUM_THREADS=1 run full-1..6-vs-3..8-1e-6-one-thread --a 1..6 --b 3..8 "${FULL[@]}" --tolerance 1e-6
+    run full-1,1,1,6,6,6-vs-3..8-1e-6 --a 1,1,1,6,6,6 --b 3..8 "${FULL[@]}" --tolerance 1e-6
+    run 24-12-4-4-1..6-vs-3..8-1e-6 --a 1..6 --b 3..8 "${T24[@]}" --tolerance 1e-6
+    run 22-11-4-4-2..7-vs-2..7-1e-6 --a 2..7 --b 2..7 --track 22 --offset 11 --pieces 4 --goal-fields 4 --tolerance 1e-6
+    CHOICE=(--profile choice --tolerance 1e-6)
+    run choice-32-16-3-4-1e-6 --a 1..6 --b 1..6 --track 32 --offset 16 --pieces 3 --goal-fields 4 "${CHOICE[@]}"
+    RAYON_NUM_THREADS=1 run choice-26-13-3-4-2..7-vs-3..8-1e-6-one-thread --a 2..7 --b 3..8 --track 26 --offset 13 --pieces 3 --goal-fields 4 "${CHOICE[@]}"
+    run choice-18-9-4-4-1e-6 --a 1..6 --b 1..6 --track 18 --offset 9 --pieces 4 --goal-fields 4 "${CHOICE[@]}"
     exit 0
 fi
 if [ "$SET" = games ]; then

@@ -274,16 +274,21 @@ fn remaining_text(remaining: Option<(crate::fixpoint::Remaining, Basis)>) -> Str
         "; about {} more {}, {} ({})",
         r.sweeps,
         if r.sweeps == 1 { "sweep" } else { "sweeps" },
-        // A tenth of a minute up to two hours: precise enough to compare with the end.
-        match r.seconds {
-            s if (120.0..7200.0).contains(&s) => format!("{:.1} min", s / 60.0),
-            s => super::options::human_duration(std::time::Duration::from_secs_f64(s)),
-        },
+        estimate_text(r.seconds),
         match basis {
             Basis::Narrowing => "at the last sweeps' pace and narrowing",
             Basis::UsualWork => "if the usual work, at the pace so far",
         }
     )
+}
+
+/// An estimated time: to a tenth of a minute from two minutes up to two hours, precise
+/// enough to compare with the end.
+fn estimate_text(seconds: f64) -> String {
+    match seconds {
+        s if (120.0..7200.0).contains(&s) => format!("{:.1} min", s / 60.0),
+        s => super::options::human_duration(std::time::Duration::from_secs_f64(s.max(0.0))),
+    }
 }
 
 /// Seconds between two progress lines of a long rules-fixed solve.
@@ -349,26 +354,40 @@ impl<'p> SolveNotes<'p> {
         }
         let remaining = state.estimator.report(p);
         let line = match p {
-            SolveProgress::Sizing { joint_indices } => {
+            SolveProgress::Sizing {
+                joint_indices,
+                search_seconds,
+            } => {
                 if joint_indices < LARGE_SOLVE {
                     return;
                 }
-                format!("{joint_indices} joint indices; finding the reachable states")
+                format!(
+                    "{joint_indices} joint indices; finding the reachable states, about {} \
+                     (estimate)",
+                    estimate_text(search_seconds)
+                )
             }
             SolveProgress::Planned {
                 solver,
                 states,
                 bytes,
                 seconds,
+                build_seconds,
             } => {
                 state.large = states >= LARGE_SOLVE;
                 if !state.large {
                     return;
                 }
                 state.last_line = seconds;
+                let build = build_seconds.map_or(String::new(), |b| {
+                    format!(
+                        "; building the matrix, about {} (estimate)",
+                        estimate_text(b)
+                    )
+                });
                 format!(
                     "{states} reachable states found in {seconds:.1} s; {solver} solver, \
-                     about {} at the peak (estimate)",
+                     about {} at the peak (estimate){build}",
                     crate::exact::memory::format_bytes(bytes)
                 )
             }
@@ -437,21 +456,24 @@ fn solve_game(
                 indices,
                 bytes,
                 value_only_bytes,
+                classify_seconds,
             } if indices >= LARGE_SOLVE => {
                 let size = crate::exact::memory::format_bytes;
-                if value_only_bytes < bytes {
+                let memory = if value_only_bytes < bytes {
                     format!(
-                        "solve: {indices} joint indices; about {} at the peak, {} if the pair's \
-                         chain must be evaluated too (estimates)",
+                        "about {} at the peak, {} if the pair's chain must be evaluated too \
+                         (estimates)",
                         size(value_only_bytes),
                         size(bytes)
                     )
                 } else {
-                    format!(
-                        "solve: {indices} joint indices; about {} at the peak (estimate)",
-                        size(bytes)
-                    )
-                }
+                    format!("about {} at the peak (estimate)", size(bytes))
+                };
+                format!(
+                    "solve: {indices} joint indices; {memory}; classifying the states, about {} \
+                     (estimate)",
+                    estimate_text(classify_seconds)
+                )
             }
             GameProgress::Planned { .. } => return,
             GameProgress::Classified { seconds, .. } if seconds < NOTE_EVERY => return,
@@ -623,12 +645,14 @@ mod tests {
         let watch = SolveNotes::new(1e-9, &notes);
         watch.report(SolveProgress::Sizing {
             joint_indices: 30_000_000,
+            search_seconds: 9.5,
         });
         watch.report(SolveProgress::Planned {
             solver: SolverUsed::MatrixFree(Storage::F64),
             states: 20_000_000,
             bytes: 3 << 30,
             seconds: 10.0,
+            build_seconds: None,
         });
         let block = Phase::Block {
             block: 3,
@@ -644,7 +668,11 @@ mod tests {
         watch.report(sweep(Phase::Openings, 9000, 1e-3, 20.0));
         let lines = notes.0.lock().unwrap().clone();
         assert_eq!(lines.len(), 4, "{lines:#?}");
-        assert!(lines[0].contains("30000000 joint indices"), "{}", lines[0]);
+        assert!(
+            lines[0].contains("30000000 joint indices; finding the reachable states, about 10 s"),
+            "{}",
+            lines[0]
+        );
         assert!(
             lines[1].contains("20000000 reachable states")
                 && lines[1].contains("3.00 GiB")
@@ -673,12 +701,14 @@ mod tests {
     fn report_small_plan(watch: &SolveNotes) {
         watch.report(SolveProgress::Sizing {
             joint_indices: 1000,
+            search_seconds: 0.001,
         });
         watch.report(SolveProgress::Planned {
             solver: SolverUsed::Sparse,
             states: 900,
             bytes: 1 << 20,
             seconds: 0.1,
+            build_seconds: Some(0.01),
         });
     }
 
@@ -710,10 +740,12 @@ mod tests {
             states: 20_000_000,
             bytes: 1 << 30,
             seconds,
+            build_seconds: Some(65.0),
         };
         // A large pair: its lines, the first estimate at 13 s.
         watch.report(SolveProgress::Sizing {
             joint_indices: 30_000_000,
+            search_seconds: 9.5,
         });
         watch.report(large(10.0));
         watch.report(sweep(Phase::Openings, 100, 1.0, 11.0));
@@ -727,6 +759,7 @@ mod tests {
         // (the first pair's was 2 s): 12,900 updates more, 26 s.
         watch.report(SolveProgress::Sizing {
             joint_indices: 30_000_000,
+            search_seconds: 9.5,
         });
         watch.report(large(1.0));
         watch.report(sweep(Phase::Openings, 100, 1.0, 2.0));
@@ -734,6 +767,12 @@ mod tests {
         let lines = notes.0.lock().unwrap().clone();
         assert_eq!(lines.len(), 6, "{lines:#?}");
         assert!(lines[2].contains("13.0 s; about"), "{}", lines[2]);
+        // The sparse solver's plan says how long its matrix will take to build.
+        assert!(
+            lines[1].ends_with("building the matrix, about 65 s (estimate)"),
+            "{}",
+            lines[1]
+        );
         assert!(
             lines[0].starts_with("solve: 30000000 joint indices"),
             "{}",

@@ -23,6 +23,8 @@ pub enum Progress {
         /// Joint indices (the product of both players' configurations, the sides to move
         /// and the tries levels): an upper bound of the states.
         joint_indices: u64,
+        /// Estimated seconds until the reachable states are found ([`Preparation`]).
+        search_seconds: f64,
     },
     /// The reachable states are found; the values (and, for the sparse solver, the matrix)
     /// are about to be allocated.
@@ -36,6 +38,10 @@ pub enum Progress {
         bytes: u64,
         /// Seconds since the solve started.
         seconds: f64,
+        /// Estimated seconds from here to the first sweep where that is more than
+        /// allocating the values: the sparse solver builds its matrix
+        /// ([`Preparation::SparseMatrix`]).
+        build_seconds: Option<f64>,
     },
     /// One sweep is done.
     Sweep {
@@ -74,6 +80,57 @@ pub type Observer<'a> = &'a (dyn Fn(Progress) + Sync);
 
 /// An [`Observer`] who ignores everything.
 pub fn unobserved(_: Progress) {}
+
+/// What a solver does before its first sweep, whose time is estimated from its size alone
+/// (nothing of it has run yet to give a pace): a fixed cost per joint index or state on one
+/// thread, divided by `threads^0.75` (`threads^0.38` for the sparse matrix), with the
+/// threads of the current pool, at most the machine's cores.
+///
+/// Fitted to the development machine (2 cores, idle or the other core busy with one more
+/// solve; `results/estimates`, the book's performance chapter), in ns per unit on two
+/// threads and one: the matrix-free search 59 to 100 (seven boards and
+/// pairs, 40/20/4/4 and 20/10/4/4) and 94; the sparse search 26 to 47 and 73; the sparse
+/// matrix 168 to 277 and 284 per state; the game solver's classification 91 to 105 and 181.
+/// A machine with slower memory, or busy cores, takes longer: the sweeps' estimates, which
+/// measure their own pace, follow it, these do not.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Preparation {
+    /// The sparse solver's search for the reachable states, per joint index.
+    SparseSearch,
+    /// The sparse solver's matrix: its transitions and classes, per reachable state.
+    SparseMatrix,
+    /// The matrix-free solver's tables and searches (reachable, can reach a win, the
+    /// never-ending set), per joint index.
+    MatrixFreeSearch,
+    /// The game solver's search and classification, per joint index.
+    GameClassification,
+}
+
+impl Preparation {
+    /// Nanoseconds per unit on one thread, and the exponent of the threads' speed-up.
+    fn pace(self) -> (f64, f64) {
+        match self {
+            Preparation::SparseSearch => (62.0, 0.75),
+            Preparation::SparseMatrix => (290.0, 0.38),
+            Preparation::MatrixFreeSearch => (120.0, 0.75),
+            Preparation::GameClassification => (165.0, 0.75),
+        }
+    }
+
+    /// Estimated seconds for `units` (joint indices, or states for the sparse matrix) on
+    /// `threads` threads.
+    pub fn seconds_on(self, units: u64, threads: usize) -> f64 {
+        let (ns, exponent) = self.pace();
+        units as f64 * ns * 1e-9 / (threads.max(1) as f64).powf(exponent)
+    }
+
+    /// [`Preparation::seconds_on`] the threads the solver will use: the current rayon
+    /// pool's, at most the machine's cores.
+    pub fn seconds(self, units: u64) -> f64 {
+        let cores = std::thread::available_parallelism().map_or(1, |n| n.get());
+        self.seconds_on(units, rayon::current_num_threads().min(cores))
+    }
+}
 
 /// The work (sweep equivalents) a rules-fixed solve usually needs to certify `tolerance`:
 /// `1 + 14/9 log10(1 / tolerance)`, 15 at 1e-9. Measured at 1e-9: the matrix-free solver 10
@@ -244,6 +301,7 @@ mod tests {
             states: 10,
             bytes: 10,
             seconds: 1.0,
+            build_seconds: None,
         });
         let block = Phase::Block {
             block: 1,
@@ -315,6 +373,42 @@ mod tests {
         assert_eq!(e.report(sweep(Phase::Openings, 100, 0.5, 2.0)), None);
         // A second report with no new work has no pace either.
         assert_eq!(e.report(sweep(Phase::Openings, 100, 0.6, 3.0)), None);
+    }
+
+    /// The preparations' estimates against every time they were fitted to (two threads;
+    /// `results/estimates/logs`, `logs-fresh`): each within a factor of 1.5.
+    #[test]
+    fn the_preparation_estimates_are_within_half_again_of_the_recorded_times() {
+        // (what, units, seconds measured)
+        let recorded = [
+            (Preparation::MatrixFreeSearch, 437_961_608, 32.2),
+            (Preparation::MatrixFreeSearch, 148_009_596, 8.8),
+            (Preparation::MatrixFreeSearch, 361_159_988, 26.7),
+            (Preparation::MatrixFreeSearch, 30_805_830, 3.1),
+            (Preparation::MatrixFreeSearch, 505_766_044, 41.0),
+            (Preparation::MatrixFreeSearch, 604_024_764, 47.6),
+            (Preparation::MatrixFreeSearch, 788_142_924, 64.9),
+            (Preparation::SparseSearch, 46_541_952, 1.8),
+            (Preparation::SparseSearch, 148_009_596, 3.8),
+            (Preparation::SparseSearch, 42_697_570, 2.0),
+            (Preparation::SparseMatrix, 26_017_574, 7.5 - 1.8),
+            (Preparation::SparseMatrix, 69_196_466, 15.4 - 3.8),
+            (Preparation::SparseMatrix, 23_753_380, 8.6 - 2.0),
+            (Preparation::GameClassification, 86_592_800, 7.9),
+            (Preparation::GameClassification, 27_128_978, 2.5),
+            (Preparation::GameClassification, 79_196_880, 8.3),
+        ];
+        for (what, units, measured) in recorded {
+            let ratio = measured / what.seconds_on(units, 2);
+            assert!(
+                (1.0 / 1.5..=1.5).contains(&ratio),
+                "{what:?}, {units}: {measured} s measured, ratio {ratio:.2}"
+            );
+        }
+        // More threads never take longer.
+        for what in [Preparation::SparseMatrix, Preparation::GameClassification] {
+            assert!(what.seconds_on(1000, 2) < what.seconds_on(1000, 1));
+        }
     }
 
     #[test]

@@ -159,6 +159,9 @@ pub enum Progress {
         bytes: u64,
         /// Estimated peak bytes if the pair's chain is not evaluated.
         value_only_bytes: u64,
+        /// Estimated seconds of the search and classification of the states
+        /// ([`Preparation::GameClassification`](crate::exact::progress::Preparation)).
+        classify_seconds: f64,
     },
     /// The states are found and classified.
     Classified {
@@ -395,6 +398,8 @@ pub fn solve_game_with(
         indices: len as u64,
         bytes,
         value_only_bytes,
+        classify_seconds: crate::exact::progress::Preparation::GameClassification
+            .seconds(len as u64),
     });
     let space = GameSpace::new(rules, dice)
         .ok_or_else(|| ExactError::TooLarge("the joint index overflows".into()))?;

@@ -80,7 +80,7 @@ pub use storage::{Storage, ZLayout};
 pub use sweep::Work;
 
 use super::bounds::StateBounds;
-use super::progress::{Observer, Progress, unobserved};
+use super::progress::{Observer, Preparation, Progress, unobserved};
 use super::search::{can_reach, can_reach_never, reach};
 use super::{ExactError, ExactResult, ResultBounds, SolveOptions, SolveStats, memory, p_a_starts};
 use crate::dice::Die;
@@ -288,6 +288,7 @@ pub fn solve_full_with(
     }
     (full.observer)(Progress::Sizing {
         joint_indices: product,
+        search_seconds: Preparation::MatrixFreeSearch.seconds(product),
     });
     let game = Game::new(rules, [a, b], ordered);
     let Searched {
@@ -347,6 +348,7 @@ pub fn solve_full_with(
         states: counts.states,
         bytes,
         seconds: build_seconds,
+        build_seconds: None,
     });
     let run = Run {
         game: &game,

@@ -9,7 +9,7 @@ pub mod transitions;
 
 use super::choose::SolverUsed;
 use super::encode::StateEncoder;
-use super::progress::{Observer, Phase, Progress, unobserved};
+use super::progress::{Observer, Phase, Preparation, Progress, unobserved};
 use super::reachable::{self, StateSet};
 use super::{
     ExactError, ExactResult, MemoryEstimate, ResultBounds, SolveOptions, SolveStats, check_profile,
@@ -112,6 +112,7 @@ impl Model {
         }
         observer(Progress::Sizing {
             joint_indices: product,
+            search_seconds: Preparation::SparseSearch.seconds(product),
         });
         let states = reachable::joint_states(rules, [a, b], &encoder);
         if states.len() >= u64::from(u32::MAX) {
@@ -127,6 +128,7 @@ impl Model {
             states: states.len(),
             bytes: estimate.bytes,
             seconds: started.elapsed().as_secs_f64(),
+            build_seconds: Some(Preparation::SparseMatrix.seconds(states.len())),
         });
         let chain = transitions::build_chain(rules, [a, b], &encoder, &states);
         let classes = Classes::of(&chain);
