@@ -450,6 +450,8 @@ fn solve_game(
             .trusting_narrowing_after(GAME_NARROWING_AFTER)
     };
     let eta = std::sync::Mutex::new((false, new_watch()));
+    // The time of the last line about a tabulation.
+    let tabulation_line = std::sync::Mutex::new(0.0f64);
     let observer = |p: GameProgress| {
         let line = match p {
             GameProgress::Planned {
@@ -479,6 +481,27 @@ fn solve_game(
             GameProgress::Classified { seconds, .. } if seconds < NOTE_EVERY => return,
             GameProgress::Classified { states, seconds } => {
                 format!("solve: {states} reachable states classified after {seconds:.1} s")
+            }
+            GameProgress::Tabulating {
+                side,
+                done,
+                elapsed,
+                seconds,
+            } => {
+                let mut last = tabulation_line.lock().unwrap_or_else(|e| e.into_inner());
+                if elapsed < NOTE_EVERY || seconds - *last < NOTE_EVERY || done >= 1.0 {
+                    return;
+                }
+                *last = seconds;
+                // Blocks of joint indices cost alike on the whole (each thread takes its
+                // share of the range), so the time to go is the pace so far.
+                format!(
+                    "solve: asking {}'s strategy its move in every decision: {:.0} % after \
+                     {elapsed:.1} s; about {} more (at the pace so far)",
+                    ["A", "B"][side],
+                    100.0 * done,
+                    estimate_text(elapsed * (1.0 - done) / done.max(1e-9))
+                )
             }
             GameProgress::Sweep {
                 pair,

@@ -181,10 +181,23 @@ impl PolicyTable {
     /// answers `None` for keep their value). The table is split into blocks of whole words
     /// (64 joint indices make `slots * bits` words), so no two threads share a word.
     pub fn par_fill(&mut self, pick: impl Fn(usize, usize) -> Option<usize> + Sync) {
+        self.par_fill_observed(pick, |_| {});
+    }
+
+    /// [`PolicyTable::par_fill`] telling `done` the share of the joint indices filled after
+    /// each block of them (from the block's thread).
+    pub fn par_fill_observed(
+        &mut self,
+        pick: impl Fn(usize, usize) -> Option<usize> + Sync,
+        done: impl Fn(f64) + Sync,
+    ) {
         use rayon::prelude::*;
+        use std::sync::atomic::{AtomicUsize, Ordering::Relaxed};
         const BLOCK_STATES: usize = 64 * 256;
         let (slots, bits, states) = (self.slots, self.bits as usize, self.states);
         let block_words = BLOCK_STATES * slots * bits / 64;
+        let blocks = states.div_ceil(BLOCK_STATES).max(1);
+        let filled = AtomicUsize::new(0);
         self.words
             .par_chunks_mut(block_words)
             .enumerate()
@@ -198,6 +211,7 @@ impl PolicyTable {
                         put(words, ((index - first) * slots + k) * bits, bits, choice);
                     }
                 }
+                done((filled.fetch_add(1, Relaxed) + 1) as f64 / blocks as f64);
             });
     }
 
@@ -275,5 +289,22 @@ mod tests {
         assert_eq!(PolicyTable::bits_for(4), 2);
         assert_eq!(PolicyTable::bits_for(1), 1);
         assert_eq!(PolicyTable::bits_for(5), 3);
+    }
+
+    /// The filled shares come once per block, the last one whole, and the table holds what
+    /// was picked.
+    #[test]
+    fn a_fill_tells_its_progress_block_by_block() {
+        let states = 3 * 64 * 256 + 5;
+        let mut t = PolicyTable::new(states, 2, 4).unwrap();
+        let shares = std::sync::Mutex::new(Vec::new());
+        t.par_fill_observed(
+            |i, k| Some((i + k) % 4),
+            |done| shares.lock().unwrap().push(done),
+        );
+        let mut shares = shares.into_inner().unwrap();
+        shares.sort_by(f64::total_cmp);
+        assert_eq!(shares, [0.25, 0.5, 0.75, 1.0]);
+        assert!((0..states).all(|i| t.get(i, 0) == i % 4 && t.get(i, 1) == (i + 1) % 4));
     }
 }

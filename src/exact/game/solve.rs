@@ -170,6 +170,18 @@ pub enum Progress {
         /// Seconds since the solve started.
         seconds: f64,
     },
+    /// A fixed side's strategy is being asked its move in every decision (a costly one,
+    /// such as `strong`, is tabulated before the sweeps): after each block of joint indices.
+    Tabulating {
+        /// The side (0: A, 1: B).
+        side: usize,
+        /// The share of the joint indices done.
+        done: f64,
+        /// Seconds since the tabulation began.
+        elapsed: f64,
+        /// Seconds since the solve started.
+        seconds: f64,
+    },
     /// A sweep of the value iteration (`pair: false`) or of the pair's evaluation.
     Sweep {
         /// Whether this is the pair's evaluation.
@@ -425,7 +437,16 @@ pub fn solve_game_with(
         if let Side::Fixed(p) = sides[side]
             && to_tabulate[side]
         {
-            tabulated[side] = Some(tabulate(&space, p, side, len, slots)?);
+            let began = Instant::now();
+            let report = |done: f64| {
+                observer(Progress::Tabulating {
+                    side,
+                    done,
+                    elapsed: began.elapsed().as_secs_f64(),
+                    seconds: started.elapsed().as_secs_f64(),
+                })
+            };
+            tabulated[side] = Some(tabulate(&space, p, side, len, slots, &report)?);
         }
     }
     // The value, from both ends.
@@ -611,26 +632,30 @@ fn tabulate(
     side: usize,
     len: usize,
     slots: usize,
+    done: &(dyn Fn(f64) + Sync),
 ) -> Result<PolicyTable, ExactError> {
     let mut table = PolicyTable::new(len, slots, space.rules.board().pieces())
         .ok_or_else(|| ExactError::TooLarge("the policy table overflows".into()))?;
     let bad = AtomicBool::new(false);
-    table.par_fill(|i, k| {
-        if i & 1 != side || space.flag(i) & flag::REACHED == 0 || k >= space.faces(i).len() {
-            return None;
-        }
-        let n = space.options(i, k, |_, _| {});
-        if n < 2 {
-            return None;
-        }
-        match decide(space, policy, i, k) {
-            Pick::One(m) if m < n => Some(m),
-            _ => {
-                bad.store(true, Ordering::Relaxed);
-                None
+    table.par_fill_observed(
+        |i, k| {
+            if i & 1 != side || space.flag(i) & flag::REACHED == 0 || k >= space.faces(i).len() {
+                return None;
             }
-        }
-    });
+            let n = space.options(i, k, |_, _| {});
+            if n < 2 {
+                return None;
+            }
+            match decide(space, policy, i, k) {
+                Pick::One(m) if m < n => Some(m),
+                _ => {
+                    bad.store(true, Ordering::Relaxed);
+                    None
+                }
+            }
+        },
+        done,
+    );
     if bad.into_inner() {
         return Err(bad_policy());
     }
