@@ -623,8 +623,8 @@ fn the_reports_of_a_running_solve_agree_with_its_result() {
     assert_eq!(reports.len(), 2 + result.stats.iterations);
     assert!(matches!(
         reports[0],
-        Progress::Sizing { joint_indices, search_seconds }
-            if joint_indices == result.stats.product && search_seconds > 0.0
+        Progress::Sizing { joint_indices, search_seconds, faces }
+            if joint_indices == result.stats.product && search_seconds > 0.0 && faces == 12
     ));
     assert!(matches!(
         reports[1],

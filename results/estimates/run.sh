@@ -14,6 +14,12 @@
 # estimates of what runs before the first sweep (the state search, the sparse matrix, the
 # game's classification), which were fitted to the three sets above, two of them on one
 # thread.
+# `faces`: three sparse solves with dice of two to six distinct faces, into logs-faces/:
+# they check the sparse search's estimate per face, chosen after `search`.
+# `check`: two sparse solves run after the sparse matrix's estimate per face was chosen (after
+# `faces`), into logs-check/.
+# `sweeps`: three solves with dice of few faces, run after the usual work was made to depend
+# on the faces (after `check`), into logs-sweeps/.
 set -euo pipefail
 BIN=${1:-target/release/wuerfelglueck}
 SET=${2:-tuned}
@@ -47,6 +53,24 @@ if [ "$SET" = search ]; then
     run choice-32-16-3-4-1e-6 --a 1..6 --b 1..6 --track 32 --offset 16 --pieces 3 --goal-fields 4 "${CHOICE[@]}"
     RAYON_NUM_THREADS=1 run choice-26-13-3-4-2..7-vs-3..8-1e-6-one-thread --a 2..7 --b 3..8 --track 26 --offset 13 --pieces 3 --goal-fields 4 "${CHOICE[@]}"
     run choice-18-9-4-4-1e-6 --a 1..6 --b 1..6 --track 18 --offset 9 --pieces 4 --goal-fields 4 "${CHOICE[@]}"
+    exit 0
+fi
+if [ "$SET" = faces ]; then
+    run full-1,1,1,1,6,6-vs-2..7-1e-6 --a 1,1,1,1,6,6 --b 2..7 "${FULL[@]}" --tolerance 1e-6
+    run 22-11-4-4-1,3,6-vs-2,4,6-1e-6 --a 1,3,6 --b 2,4,6 --track 22 --offset 11 --pieces 4 --goal-fields 4 --tolerance 1e-6
+    run 24-12-4-4-1,2,6-vs-1..6-1e-6 --a 1,2,6 --b 1..6 --track 24 --offset 12 --pieces 4 --goal-fields 4 --tolerance 1e-6
+    exit 0
+fi
+if [ "$SET" = check ]; then
+    run 20-10-4-4-1,6-vs-3..8-1e-6 --a 1,6 --b 3..8 "${T20[@]}" --tolerance 1e-6
+    run full-1,6-vs-1,2,3,4,6-1e-6 --a 1,6 --b 1,2,3,4,6 "${FULL[@]}" --tolerance 1e-6
+    exit 0
+fi
+if [ "$SET" = sweeps ]; then
+    T24=(--track 24 --offset 12 --pieces 4 --goal-fields 4)
+    run full-1,1,6-vs-2..7-1e-6 --a 1,1,6 --b 2..7 "${FULL[@]}" --tolerance 1e-6
+    run 24-12-4-4-1,3,6-vs-1..6-1e-6 --a 1,3,6 --b 1..6 "${T24[@]}" --tolerance 1e-6
+    run 24-12-4-4-1,4,6-vs-2,3,6 --a 1,4,6 --b 2,3,6 "${T24[@]}" --tolerance 1e-9
     exit 0
 fi
 if [ "$SET" = games ]; then

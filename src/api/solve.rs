@@ -282,10 +282,11 @@ fn remaining_text(remaining: Option<(crate::fixpoint::Remaining, Basis)>) -> Str
     )
 }
 
-/// An estimated time: to a tenth of a minute from two minutes up to two hours, precise
-/// enough to compare with the end.
+/// An estimated time: to a tenth of a second below ten seconds and of a minute from two
+/// minutes up to two hours, precise enough to compare with the end.
 fn estimate_text(seconds: f64) -> String {
     match seconds {
+        s if (0.0..10.0).contains(&s) => format!("{s:.1} s"),
         s if (120.0..7200.0).contains(&s) => format!("{:.1} min", s / 60.0),
         s => super::options::human_duration(std::time::Duration::from_secs_f64(s.max(0.0))),
     }
@@ -319,9 +320,10 @@ struct NoteState {
 }
 
 impl NoteState {
-    fn new(tolerance: f64) -> NoteState {
+    /// For a solve of dice with `faces` distinct moving faces together.
+    fn new(tolerance: f64, faces: u64) -> NoteState {
         NoteState {
-            estimator: Estimator::new(tolerance, usual_sweeps(tolerance)),
+            estimator: Estimator::new(tolerance, usual_sweeps(tolerance, faces)),
             large: false,
             last_line: 0.0,
             estimated: false,
@@ -336,7 +338,8 @@ impl<'p> SolveNotes<'p> {
             progress,
             tolerance,
             subject: std::sync::Mutex::new("solve".to_string()),
-            state: std::sync::Mutex::new(NoteState::new(tolerance)),
+            // Replaced by each solve's own at its size report.
+            state: std::sync::Mutex::new(NoteState::new(tolerance, 12)),
         }
     }
 
@@ -349,14 +352,15 @@ impl<'p> SolveNotes<'p> {
     pub(crate) fn report(&self, p: SolveProgress) {
         let mut state = self.state.lock().unwrap_or_else(|e| e.into_inner());
         let state = &mut *state;
-        if let SolveProgress::Sizing { .. } = p {
-            *state = NoteState::new(self.tolerance);
+        if let SolveProgress::Sizing { faces, .. } = p {
+            *state = NoteState::new(self.tolerance, faces);
         }
         let remaining = state.estimator.report(p);
         let line = match p {
             SolveProgress::Sizing {
                 joint_indices,
                 search_seconds,
+                ..
             } => {
                 if joint_indices < LARGE_SOLVE {
                     return;
@@ -669,6 +673,7 @@ mod tests {
         watch.report(SolveProgress::Sizing {
             joint_indices: 30_000_000,
             search_seconds: 9.5,
+            faces: 12,
         });
         watch.report(SolveProgress::Planned {
             solver: SolverUsed::MatrixFree(Storage::F64),
@@ -692,7 +697,7 @@ mod tests {
         let lines = notes.0.lock().unwrap().clone();
         assert_eq!(lines.len(), 4, "{lines:#?}");
         assert!(
-            lines[0].contains("30000000 joint indices; finding the reachable states, about 10 s"),
+            lines[0].contains("30000000 joint indices; finding the reachable states, about 9.5 s"),
             "{}",
             lines[0]
         );
@@ -713,7 +718,7 @@ mod tests {
         // The openings' first sweep tells no narrowing: 6,000 updates more at 9 s per 8,900.
         assert!(
             lines[3].contains(
-                "openings, 9.0 sweep equivalents, width 1.000e-3, 20.0 s; about 6 more sweeps, 6 s"
+                "openings, 9.0 sweep equivalents, width 1.000e-3, 20.0 s; about 6 more sweeps, 6.0 s"
             ),
             "{}",
             lines[3]
@@ -725,6 +730,7 @@ mod tests {
         watch.report(SolveProgress::Sizing {
             joint_indices: 1000,
             search_seconds: 0.001,
+            faces: 12,
         });
         watch.report(SolveProgress::Planned {
             solver: SolverUsed::Sparse,
@@ -769,6 +775,7 @@ mod tests {
         watch.report(SolveProgress::Sizing {
             joint_indices: 30_000_000,
             search_seconds: 9.5,
+            faces: 12,
         });
         watch.report(large(10.0));
         watch.report(sweep(Phase::Openings, 100, 1.0, 11.0));
@@ -783,6 +790,7 @@ mod tests {
         watch.report(SolveProgress::Sizing {
             joint_indices: 30_000_000,
             search_seconds: 9.5,
+            faces: 12,
         });
         watch.report(large(1.0));
         watch.report(sweep(Phase::Openings, 100, 1.0, 2.0));

@@ -25,6 +25,10 @@ pub enum Progress {
         joint_indices: u64,
         /// Estimated seconds until the reachable states are found ([`Preparation`]).
         search_seconds: f64,
+        /// The distinct moving faces of both dice, added
+        /// ([`crate::exact::memory::effective_faces`]): the usual work depends on them
+        /// ([`usual_sweeps`]).
+        faces: u64,
     },
     /// The reachable states are found; the values (and, for the sparse solver, the matrix)
     /// are about to be allocated.
@@ -88,17 +92,28 @@ pub fn unobserved(_: Progress) {}
 ///
 /// Fitted to the development machine (2 cores, idle or the other core busy with one more
 /// solve; `results/estimates`, the book's performance chapter), in ns per unit on two
-/// threads and one: the matrix-free search 59 to 100 (seven boards and
-/// pairs, 40/20/4/4 and 20/10/4/4) and 94; the sparse search 26 to 47 and 73; the sparse
-/// matrix 168 to 277 and 284 per state; the game solver's classification 91 to 105 and 181.
-/// A machine with slower memory, or busy cores, takes longer: the sweeps' estimates, which
-/// measure their own pace, follow it, these do not.
+/// threads and one: the matrix-free search 59 to 100 (40/20/4/4 and 20/10/4/4) and 94 to
+/// 115; the sparse search 5.4 to 7.8 per joint index and mean distinct face of the two
+/// dice (it follows every face's move, so dice of 1s and 6s search three times faster
+/// than 1..6) and 12; the sparse matrix 17 to 27 per state and face (its transitions) and 24;
+/// the game solver's
+/// classification 91 to 105 and 172 to 181. A machine with slower memory, or busy cores,
+/// takes longer: the sweeps' estimates, which measure their own pace, follow it, these do
+/// not.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Preparation {
-    /// The sparse solver's search for the reachable states, per joint index.
-    SparseSearch,
-    /// The sparse solver's matrix: its transitions and classes, per reachable state.
-    SparseMatrix,
+    /// The sparse solver's search for the reachable states, per joint index, for dice with
+    /// `faces` distinct moving faces together ([`crate::exact::memory::effective_faces`]).
+    SparseSearch {
+        /// The distinct faces of both dice, added.
+        faces: u64,
+    },
+    /// The sparse solver's matrix: its transitions and classes, per reachable state, for
+    /// dice with `faces` distinct moving faces together.
+    SparseMatrix {
+        /// The distinct faces of both dice, added.
+        faces: u64,
+    },
     /// The matrix-free solver's tables and searches (reachable, can reach a win, the
     /// never-ending set), per joint index.
     MatrixFreeSearch,
@@ -110,8 +125,8 @@ impl Preparation {
     /// Nanoseconds per unit on one thread, and the exponent of the threads' speed-up.
     fn pace(self) -> (f64, f64) {
         match self {
-            Preparation::SparseSearch => (62.0, 0.75),
-            Preparation::SparseMatrix => (290.0, 0.38),
+            Preparation::SparseSearch { faces } => (5.25 * faces as f64, 0.75),
+            Preparation::SparseMatrix { faces } => (27.3 * faces as f64, 0.38),
             Preparation::MatrixFreeSearch => (120.0, 0.75),
             Preparation::GameClassification => (165.0, 0.75),
         }
@@ -132,14 +147,17 @@ impl Preparation {
     }
 }
 
-/// The work (sweep equivalents) a rules-fixed solve usually needs to certify `tolerance`:
-/// `1 + 14/9 log10(1 / tolerance)`, 15 at 1e-9. Measured at 1e-9: the matrix-free solver 10
-/// (20/10/4/4, 4..9 vs 5..10), 13 (40/20/4/4, 1..6 vs 1..6) and 17 (1..6 vs 1,1,1,6,6,6)
-/// sweep equivalents, the sparse solver 15 (20/10/4/4, 1..6 vs 1..6) and 20 sweeps (40/20/4/4,
-/// 1..6 vs 1,1,1,6,6,6); the full-board records of `results/exact-pairs` need 9 to 19 at
-/// 1e-6 (median 11).
-pub fn usual_sweeps(tolerance: f64) -> f64 {
-    (1.0 + 14.0 / 9.0 * (1.0 / tolerance).log10()).max(2.0)
+/// The work (sweep equivalents) a rules-fixed solve usually needs to certify `tolerance`
+/// with dice of `faces` distinct moving faces together
+/// ([`crate::exact::memory::effective_faces`]): `1 + 14/9 log10(1 / tolerance)`, 15 at 1e-9,
+/// for two dice of six faces, times `(12 / faces)^1.2` for fewer (faces taken between 6 and
+/// 12, where it was measured): fewer faces spread the chances more slowly, so the width
+/// narrows more slowly. Measured at 1e-9 with six faces a die: 10 to 15 sweep equivalents;
+/// at 1e-6: 9 to 11 with ten to twelve faces, 13 to 18 with seven to nine (dice such as
+/// 1,1,1,6,6,6 or 1,2,6), 24 with 1,3,6 against 2,4,6 (`results/estimates`).
+pub fn usual_sweeps(tolerance: f64, faces: u64) -> f64 {
+    let fewer = (12.0 / faces.clamp(6, 12) as f64).powf(1.2);
+    (1.0 + 14.0 / 9.0 * (1.0 / tolerance).log10()).max(2.0) * fewer
 }
 
 /// The sweeps the solver of the game with choices ([`crate::exact::game`]) usually needs to
@@ -295,7 +313,7 @@ mod tests {
     #[test]
     fn before_the_openings_narrow_the_usual_work_is_assumed() {
         let mut e = Estimator::new(1e-9, 16.0);
-        assert!((usual_sweeps(1e-9) - 15.0).abs() < 1e-9);
+        assert!((usual_sweeps(1e-9, 12) - 15.0).abs() < 1e-9);
         e.report(Progress::Planned {
             solver: SolverUsed::Sparse,
             states: 10,
@@ -375,38 +393,96 @@ mod tests {
         assert_eq!(e.report(sweep(Phase::Openings, 100, 0.6, 3.0)), None);
     }
 
-    /// The preparations' estimates against every time they were fitted to (two threads;
-    /// `results/estimates/logs`, `logs-fresh`): each within a factor of 1.5.
+    /// The usual work against the work of every rules-fixed solve in `results/estimates`
+    /// (tolerance, faces of both dice, sweep equivalents): within a factor of 1.5.
     #[test]
-    fn the_preparation_estimates_are_within_half_again_of_the_recorded_times() {
-        // (what, units, seconds measured)
+    fn the_usual_work_is_within_half_again_of_the_recorded_work() {
         let recorded = [
-            (Preparation::MatrixFreeSearch, 437_961_608, 32.2),
-            (Preparation::MatrixFreeSearch, 148_009_596, 8.8),
-            (Preparation::MatrixFreeSearch, 361_159_988, 26.7),
-            (Preparation::MatrixFreeSearch, 30_805_830, 3.1),
-            (Preparation::MatrixFreeSearch, 505_766_044, 41.0),
-            (Preparation::MatrixFreeSearch, 604_024_764, 47.6),
-            (Preparation::MatrixFreeSearch, 788_142_924, 64.9),
-            (Preparation::SparseSearch, 46_541_952, 1.8),
-            (Preparation::SparseSearch, 148_009_596, 3.8),
-            (Preparation::SparseSearch, 42_697_570, 2.0),
-            (Preparation::SparseMatrix, 26_017_574, 7.5 - 1.8),
-            (Preparation::SparseMatrix, 69_196_466, 15.4 - 3.8),
-            (Preparation::SparseMatrix, 23_753_380, 8.6 - 2.0),
-            (Preparation::GameClassification, 86_592_800, 7.9),
-            (Preparation::GameClassification, 27_128_978, 2.5),
-            (Preparation::GameClassification, 79_196_880, 8.3),
+            (1e-9, 12, 15),
+            (1e-9, 12, 10),
+            (1e-9, 8, 17),
+            (1e-9, 8, 20),
+            (1e-9, 12, 13),
+            (1e-9, 12, 13),
+            (1e-9, 12, 12),
+            (1e-9, 12, 11),
+            (1e-6, 10, 11),
+            (1e-6, 12, 9),
+            (1e-6, 12, 9),
+            (1e-6, 12, 10),
+            (1e-6, 12, 9),
+            (1e-6, 12, 9),
+            (1e-6, 8, 15),
+            (1e-6, 6, 24),
+            (1e-6, 9, 17),
+            (1e-6, 8, 18),
+            (1e-6, 8, 13),
+            (1e-6, 7, 17),
         ];
-        for (what, units, measured) in recorded {
-            let ratio = measured / what.seconds_on(units, 2);
+        for (tolerance, faces, sweeps) in recorded {
+            let ratio = f64::from(sweeps) / usual_sweeps(tolerance, faces);
             assert!(
                 (1.0 / 1.5..=1.5).contains(&ratio),
-                "{what:?}, {units}: {measured} s measured, ratio {ratio:.2}"
+                "{tolerance:e}, {faces} faces: {sweeps} sweeps, ratio {ratio:.2}"
+            );
+        }
+    }
+
+    /// The preparations' estimates against every time they were fitted to
+    /// (`results/estimates/logs`, `logs-fresh`, `logs-search`, `logs-faces`; the sparse
+    /// search's form per face was chosen after `logs-search`, the sparse matrix's after
+    /// `logs-faces`): each within a factor of 1.5.
+    #[test]
+    fn the_preparation_estimates_are_within_half_again_of_the_recorded_times() {
+        let sparse = |faces| Preparation::SparseSearch { faces };
+        let matrix = |faces| Preparation::SparseMatrix { faces };
+        // (what, units, threads, seconds measured)
+        let recorded = [
+            (Preparation::MatrixFreeSearch, 437_961_608, 2, 32.2),
+            (Preparation::MatrixFreeSearch, 148_009_596, 2, 8.8),
+            (Preparation::MatrixFreeSearch, 148_009_596, 1, 13.9),
+            (Preparation::MatrixFreeSearch, 361_159_988, 2, 26.7),
+            (Preparation::MatrixFreeSearch, 30_805_830, 2, 3.1),
+            (Preparation::MatrixFreeSearch, 505_766_044, 2, 41.0),
+            (Preparation::MatrixFreeSearch, 604_024_764, 2, 47.6),
+            (Preparation::MatrixFreeSearch, 788_142_924, 2, 64.9),
+            (Preparation::MatrixFreeSearch, 647_092_074, 2, 48.6),
+            (Preparation::MatrixFreeSearch, 560_341_068, 1, 64.6),
+            (sparse(12), 46_541_952, 2, 1.8),
+            (sparse(12), 46_541_952, 1, 3.4),
+            (sparse(8), 148_009_596, 2, 3.8),
+            (sparse(12), 42_697_570, 2, 2.0),
+            (sparse(8), 189_367_866, 2, 4.1),
+            (sparse(12), 75_031_250, 2, 2.8),
+            (sparse(12), 103_275_744, 2, 3.8),
+            (matrix(12), 26_017_574, 2, 7.5 - 1.8),
+            (matrix(12), 26_017_574, 1, 10.8 - 3.4),
+            (matrix(8), 69_196_466, 2, 15.4 - 3.8),
+            (matrix(12), 23_753_380, 2, 8.6 - 2.0),
+            (matrix(8), 87_401_043, 2, 16.0),
+            (matrix(12), 42_713_130, 2, 10.2),
+            (matrix(12), 59_442_428, 2, 15.7),
+            (matrix(9), 25_208_848, 2, 5.2 - 1.4),
+            (matrix(8), 80_824_200, 2, 20.7 - 3.6),
+            (sparse(9), 50_299_392, 2, 1.4),
+            (sparse(8), 170_924_178, 2, 3.6),
+            (Preparation::GameClassification, 86_592_800, 2, 7.9),
+            (Preparation::GameClassification, 27_128_978, 2, 2.5),
+            (Preparation::GameClassification, 27_128_978, 1, 4.9),
+            (Preparation::GameClassification, 79_196_880, 2, 8.3),
+            (Preparation::GameClassification, 165_947_762, 2, 16.7),
+            (Preparation::GameClassification, 121_898_498, 2, 12.4),
+            (Preparation::GameClassification, 30_126_940, 1, 5.2),
+        ];
+        for (what, units, threads, measured) in recorded {
+            let ratio = measured / what.seconds_on(units, threads);
+            assert!(
+                (1.0 / 1.5..=1.5).contains(&ratio),
+                "{what:?}, {units}, {threads} threads: {measured} s measured, ratio {ratio:.2}"
             );
         }
         // More threads never take longer.
-        for what in [Preparation::SparseMatrix, Preparation::GameClassification] {
+        for what in [matrix(12), Preparation::GameClassification] {
             assert!(what.seconds_on(1000, 2) < what.seconds_on(1000, 1));
         }
     }

@@ -289,6 +289,8 @@ pub fn solve_full_with(
     (full.observer)(Progress::Sizing {
         joint_indices: product,
         search_seconds: Preparation::MatrixFreeSearch.seconds(product),
+        faces: memory::effective_faces(rules.board(), a)
+            + memory::effective_faces(rules.board(), b),
     });
     let game = Game::new(rules, [a, b], ordered);
     let Searched {

@@ -110,9 +110,13 @@ impl Model {
         if product / 64 > usize::MAX as u64 / 8 {
             return Err(ExactError::TooLarge(format!("{product} joint indices")));
         }
+        // Both searches follow every distinct face's move (`Preparation`).
+        let faces =
+            memory::effective_faces(rules.board(), a) + memory::effective_faces(rules.board(), b);
         observer(Progress::Sizing {
             joint_indices: product,
-            search_seconds: Preparation::SparseSearch.seconds(product),
+            search_seconds: Preparation::SparseSearch { faces }.seconds(product),
+            faces,
         });
         let states = reachable::joint_states(rules, [a, b], &encoder);
         if states.len() >= u64::from(u32::MAX) {
@@ -128,7 +132,7 @@ impl Model {
             states: states.len(),
             bytes: estimate.bytes,
             seconds: started.elapsed().as_secs_f64(),
-            build_seconds: Some(Preparation::SparseMatrix.seconds(states.len())),
+            build_seconds: Some(Preparation::SparseMatrix { faces }.seconds(states.len())),
         });
         let chain = transitions::build_chain(rules, [a, b], &encoder, &states);
         let classes = Classes::of(&chain);
