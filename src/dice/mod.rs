@@ -78,6 +78,12 @@ impl Die {
         &self.faces
     }
 
+    /// Lemire's rejection threshold `2^32 mod n` of [`Die::roll`], for copies of the roll
+    /// that must draw exactly as it does.
+    pub(crate) fn reject_below(&self) -> u32 {
+        self.reject_below
+    }
+
     /// Each distinct face with the number of sides that show it, sorted by face.
     pub fn face_counts(&self) -> Vec<(u32, u32)> {
         let mut sorted = self.faces.clone();

@@ -1,6 +1,7 @@
 //! The counts of a duel: games per chunk, and the outcomes split by who started.
 
 use super::game::GameEnd;
+use crate::rules::Player;
 use crate::stats::{self, Interval};
 use serde::Serialize;
 use std::ops::Add;
@@ -87,6 +88,16 @@ impl Add for DuelCounts {
 }
 
 impl DuelCounts {
+    /// Counts one game that `first` started.
+    pub(crate) fn record(&mut self, first: Player, end: GameEnd) {
+        let side = if first == 0 {
+            &mut self.a_started
+        } else {
+            &mut self.b_started
+        };
+        side.record(end);
+    }
+
     /// All games.
     pub fn total(&self) -> StartCounts {
         self.a_started + self.b_started

@@ -35,15 +35,15 @@ pub(crate) const PLAIN: u8 = 2;
 
 /// A game's rolls, counted down to the next check for a stuck game or the roll cap: one
 /// register and one test in the hot loop.
-struct Clock {
+pub(crate) struct Clock {
     /// Rolls left until the next check.
-    left: u64,
+    pub(crate) left: u64,
     /// The roll count at which the check is due.
     next_check: u64,
 }
 
 impl Clock {
-    fn new(max_rolls: u64) -> Clock {
+    pub(crate) fn new(max_rolls: u64) -> Clock {
         let next_check = STUCK_CHECK_INTERVAL.min(max_rolls);
         Clock {
             left: next_check,
@@ -52,13 +52,13 @@ impl Clock {
     }
 
     /// Rolls played so far.
-    fn rolls(&self) -> u64 {
+    pub(crate) fn rolls(&self) -> u64 {
         self.next_check - self.left
     }
 
     /// After a check at `rolls` rolls that did not end the game (so `rolls < max_rolls`):
     /// the next check comes `STUCK_CHECK_INTERVAL` rolls later, or at the cap.
-    fn wind(&mut self, rolls: u64, max_rolls: u64) {
+    pub(crate) fn wind(&mut self, rolls: u64, max_rolls: u64) {
         self.next_check = (rolls + STUCK_CHECK_INTERVAL).min(max_rolls);
         self.left = self.next_check - rolls;
     }
@@ -381,7 +381,7 @@ impl<'a> Matchup<'a> {
     /// The rare path of [`Matchup::play`]: a win, a stuck position or the cap.
     #[cold]
     #[inline(never)]
-    fn ending(
+    pub(crate) fn ending(
         &self,
         state: &GameState,
         won: bool,

@@ -4,6 +4,8 @@
 mod counts;
 mod duel;
 mod game;
+#[cfg(target_arch = "x86_64")]
+mod lanes;
 mod plan;
 mod stream;
 mod style;

@@ -1,0 +1,462 @@
+//! Eight games at once: the rules' fast path on the 512-bit vectors of AVX-512.
+//!
+//! Each of the eight lanes plays one chunk's games from that chunk's own generator, draw
+//! for draw as [`super::play_chunk`] plays them: the same Xoshiro256++ step, the same
+//! Lemire rejection (a rejected draw moves nothing and counts no roll), the same rules as
+//! [`Rules::roll_plain`](crate::rules::Rules::roll_plain) in bit operations, the same check
+//! for a stuck game or the roll cap. So a chunk's counts are the same whichever path plays
+//! it, and no result depends on the processor. What changes is that one instruction does a
+//! step of eight games, where the one-game loop spends about 86 instructions on each roll.
+//!
+//! The path plays what the scalar [`PLAIN`] loop plays (both players `frontmost`, rules
+//! that are [`Rules::is_plain`](crate::rules::Rules::is_plain), so `bwinf`) except under
+//! `roll-off`, whose starting rolls would need the generator outside the vectors. The ends
+//! of games and the checks every 64 rolls leave the vectors for scalar bookkeeping
+//! ([`Lane::settle`]): a lane needs it every 40 rolls or so.
+
+use super::counts::DuelCounts;
+use super::game::{Clock, Matchup, PLAIN};
+use super::stream::StreamKey;
+use crate::dice::Die;
+use crate::rules::{GameState, Player};
+use std::arch::x86_64::*;
+
+/// Games played side by side: the 64-bit lanes of a 512-bit vector.
+pub(crate) const LANES: usize = 8;
+
+/// Whether [`play_lanes`] plays `matchup`, and this processor runs it.
+pub(crate) fn available(matchup: &Matchup) -> bool {
+    matchup.how() == PLAIN
+        && !matchup.rules().profile().roll_off
+        && std::is_x86_feature_detected!("avx512f")
+        && std::is_x86_feature_detected!("avx512cd")
+        && std::is_x86_feature_detected!("avx512vpopcntdq")
+}
+
+/// One lane's bookkeeping: its chunk's counts and where its current game stands.
+struct Lane {
+    counts: DuelCounts,
+    /// Games of the chunk not started yet.
+    games_left: u64,
+    /// Games of the chunk started so far: game `k` is started by player `k % 2`, the
+    /// order of [`super::play_chunk`]'s pairs.
+    started: u64,
+    /// Who started the current game.
+    first: Player,
+    clock: Clock,
+}
+
+/// The game state of all lanes, out of the vectors for [`Lane::settle`].
+struct Spilled {
+    /// The pieces of the player to move, then of the other.
+    own: [u64; LANES],
+    other: [u64; LANES],
+    /// Rolls left until each lane's next check ([`Clock`]'s `left`).
+    left: [u64; LANES],
+    /// Bit `l`: in lane `l` die B is to move.
+    b_moves: u8,
+    /// Bit `l`: lane `l` still plays.
+    active: u8,
+}
+
+impl Lane {
+    /// Starts the lane's next game (`own`, `other`, `left` and the mover's bit of lane `l`
+    /// in `spilled`), or retires the lane when its chunk is played.
+    fn start_next(&mut self, l: usize, spilled: &mut Spilled, max_rolls: u64) {
+        if self.games_left == 0 {
+            spilled.active &= !(1 << l);
+            return;
+        }
+        self.games_left -= 1;
+        self.first = (self.started % 2) as Player;
+        self.started += 1;
+        let pieces = GameState::start(self.first).pieces;
+        spilled.own[l] = pieces[self.first];
+        spilled.other[l] = pieces[1 - self.first];
+        spilled.b_moves = (spilled.b_moves & !(1 << l)) | ((self.first as u8) << l);
+        self.clock = Clock::new(max_rolls);
+        spilled.left[l] = self.clock.left;
+    }
+
+    /// Lane `l` after a roll that won (`won`) or used up its clock: records a finished
+    /// game and starts the next, or winds the clock on, as
+    /// [`Matchup::play_game`](super::game) does after the same roll.
+    fn settle(
+        &mut self,
+        l: usize,
+        spilled: &mut Spilled,
+        matchup: &Matchup,
+        won: bool,
+        moved: bool,
+    ) {
+        self.clock.left = spilled.left[l];
+        let rolls = self.clock.rolls();
+        let mover = usize::from((spilled.b_moves >> l) & 1);
+        let mut pieces = [spilled.own[l], spilled.other[l]];
+        if mover == 1 {
+            pieces.swap(0, 1);
+        }
+        // After a win the turn does not pass, so the lane's mover is the winner; after any
+        // other roll it is the player to roll next, as the scalar loop's state says.
+        let state = GameState {
+            pieces,
+            to_move: mover as u8,
+            tries: 0,
+        };
+        match matchup.ending(&state, won, moved, mover, rolls) {
+            Some(end) => {
+                self.counts.record(self.first, end);
+                self.start_next(l, spilled, matchup.max_rolls());
+            }
+            None => {
+                self.clock.wind(rolls, matchup.max_rolls());
+                spilled.left[l] = self.clock.left;
+            }
+        }
+    }
+}
+
+/// Plays, in lane `l`, chunk `chunks[l].0` with `chunks[l].1` pairs of games (at most
+/// [`LANES`] chunks), and returns the counts of all of them: those [`super::play_chunk`]
+/// gives for each chunk, added up.
+///
+/// Only for a matchup [`available`] says it plays, on a processor it says runs it.
+#[target_feature(enable = "avx512f,avx512cd,avx512vpopcntdq,bmi1,bmi2,lzcnt,popcnt")]
+pub(crate) fn play_lanes(matchup: &Matchup, key: StreamKey, chunks: &[(u64, u64)]) -> DuelCounts {
+    assert!(chunks.len() <= LANES && matchup.how() == PLAIN);
+    let board = matchup.rules().board();
+    let [die_a, die_b] = matchup.dice();
+    let max_rolls = matchup.max_rolls();
+    let n_a = die_a.faces().len() as u64;
+    // Both dice's faces in one table for the gather, B's after A's; dice of at most 16
+    // faces are read from two registers instead (one permutation, no memory access).
+    let faces: Vec<u64> = die_a
+        .faces()
+        .iter()
+        .chain(die_b.faces())
+        .map(|&f| u64::from(f))
+        .collect();
+    let in_registers = die_a.faces().len() <= 16 && die_b.faces().len() <= 16;
+    let registers = |die: &Die| {
+        let mut padded = [0u64; 16];
+        for (slot, &face) in padded.iter_mut().zip(die.faces()) {
+            *slot = u64::from(face);
+        }
+        [
+            load(padded[..8].try_into().expect("8")),
+            load(padded[8..].try_into().expect("8")),
+        ]
+    };
+    let ([a_low, a_high], [b_low, b_high]) = (registers(die_a), registers(die_b));
+
+    let mut lanes: Vec<Lane> = (0..LANES)
+        .map(|_| Lane {
+            counts: DuelCounts::default(),
+            games_left: 0,
+            started: 0,
+            first: 0,
+            clock: Clock::new(max_rolls),
+        })
+        .collect();
+    let mut spilled = Spilled {
+        own: [0; LANES],
+        other: [0; LANES],
+        left: [0; LANES],
+        b_moves: 0,
+        active: 0,
+    };
+    let mut state = [[0u64; LANES]; 4];
+    for (l, &(chunk, pairs)) in chunks.iter().enumerate() {
+        let seed = key.rng(chunk).state();
+        for (word, bytes) in state.iter_mut().zip(seed.chunks_exact(8)) {
+            word[l] = u64::from_le_bytes(bytes.try_into().expect("8 bytes"));
+        }
+        lanes[l].games_left = 2 * pairs;
+        spilled.active |= 1 << l;
+        lanes[l].start_next(l, &mut spilled, max_rolls);
+    }
+
+    let splat = |x: u64| _mm512_set1_epi64(x as i64);
+    let (one, six, top) = (splat(1), splat(6), splat(1 << 63));
+    let (field_mask, goal_mask, pieces) = (
+        splat(board.field_mask()),
+        splat(board.goal_mask()),
+        splat(u64::from(board.pieces())),
+    );
+    // A's track field `f` is B's field `f - offset` (mod the track), B's is A's `f + offset`:
+    // a rotation of the track's bits (see the capture below).
+    let (track_mask, offset, rest) = (
+        splat(board.track_mask()),
+        splat(u64::from(board.offset())),
+        splat(u64::from(board.track_len() - board.offset())),
+    );
+    let (n_a_v, n_b_v) = (splat(n_a), splat(die_b.faces().len() as u64));
+    let (reject_a, reject_b) = (
+        splat(u64::from(die_a.reject_below())),
+        splat(u64::from(die_b.reject_below())),
+    );
+    let low_word = splat(u64::from(u32::MAX));
+    let [mut s0, mut s1, mut s2, mut s3] = state.map(|w| load(&w));
+    let (mut own, mut other, mut left) = (
+        load(&spilled.own),
+        load(&spilled.other),
+        load(&spilled.left),
+    );
+    let mut b_moves = spilled.b_moves;
+
+    while spilled.active != 0 {
+        // Xoshiro256++ (`rand_xoshiro`'s `next_u64`), eight generators at once.
+        let draw = _mm512_add_epi64(_mm512_rol_epi64::<23>(_mm512_add_epi64(s0, s3)), s0);
+        let t = _mm512_slli_epi64::<17>(s1);
+        s2 = _mm512_xor_si512(s2, s0);
+        s3 = _mm512_xor_si512(s3, s1);
+        s1 = _mm512_xor_si512(s1, s2);
+        s0 = _mm512_xor_si512(s0, s3);
+        s2 = _mm512_xor_si512(s2, t);
+        s3 = _mm512_rol_epi64::<45>(s3);
+
+        // `Die::roll`: the upper 32 bits times the faces; a draw in the low word's biased
+        // range is rejected, and that lane does nothing this step (it draws again next).
+        let n = _mm512_mask_blend_epi64(b_moves, n_a_v, n_b_v);
+        let product = _mm512_mul_epu32(_mm512_srli_epi64::<32>(draw), n);
+        let reject_below = _mm512_mask_blend_epi64(b_moves, reject_a, reject_b);
+        let rolled = _mm512_cmpge_epu64_mask(_mm512_and_si512(product, low_word), reject_below);
+        let side = _mm512_srli_epi64::<32>(product);
+        let face = if in_registers {
+            _mm512_mask_blend_epi64(
+                b_moves,
+                _mm512_permutex2var_epi64(a_low, side, a_high),
+                _mm512_permutex2var_epi64(b_low, side, b_high),
+            )
+        } else {
+            let index = _mm512_mask_add_epi64(side, b_moves, side, n_a_v);
+            // SAFETY: `side` is below the mover's number of faces, so the index lies in
+            // the mover's part of `faces`.
+            unsafe { _mm512_i64gather_epi64::<8>(index, faces.as_ptr().cast()) }
+        };
+
+        // `Rules::decide_plain`.
+        let someone_waits = _mm512_cmplt_epu64_mask(_mm512_popcnt_epi64(own), pieces);
+        let targets = _mm512_and_si512(
+            _mm512_andnot_si512(own, _mm512_sllv_epi64(own, face)),
+            field_mask,
+        );
+        let from_start = _mm512_and_si512(targets, _mm512_sllv_epi64(one, face));
+        let clear_start = someone_waits & _mm512_test_epi64_mask(from_start, from_start);
+        let frontmost =
+            _mm512_and_si512(_mm512_srlv_epi64(top, _mm512_lzcnt_epi64(targets)), targets);
+        let to = _mm512_mask_blend_epi64(clear_start, frontmost, from_start);
+        let bring_in =
+            _mm512_cmpeq_epi64_mask(face, six) & someone_waits & _mm512_testn_epi64_mask(own, one);
+        let step = _mm512_mask_blend_epi64(
+            bring_in,
+            _mm512_or_si512(to, _mm512_srlv_epi64(to, face)),
+            one,
+        );
+
+        // `Rules::finish`: the capture (the landing field in the opponent's numbering, as
+        // `Board::opponent_field`; none from a goal field), the win, the turn.
+        let new_own = _mm512_xor_si512(own, step);
+        let on_track = _mm512_and_si512(_mm512_and_si512(step, new_own), track_mask);
+        let (ahead, behind) = (
+            _mm512_mask_blend_epi64(b_moves, rest, offset),
+            _mm512_mask_blend_epi64(b_moves, offset, rest),
+        );
+        let theirs = _mm512_and_si512(
+            _mm512_or_si512(
+                _mm512_sllv_epi64(on_track, ahead),
+                _mm512_srlv_epi64(on_track, behind),
+            ),
+            track_mask,
+        );
+        let new_other = _mm512_andnot_si512(theirs, other);
+        let won = _mm512_cmpeq_epi64_mask(
+            _mm512_popcnt_epi64(_mm512_and_si512(new_own, goal_mask)),
+            pieces,
+        );
+        let passes = !won & _mm512_cmpneq_epi64_mask(face, six);
+
+        // Lanes that rolled take the roll's result; the turn passing swaps the players.
+        let swap = rolled & passes;
+        own = _mm512_mask_blend_epi64(
+            swap,
+            _mm512_mask_blend_epi64(rolled, own, new_own),
+            new_other,
+        );
+        other = _mm512_mask_blend_epi64(
+            swap,
+            _mm512_mask_blend_epi64(rolled, other, new_other),
+            new_own,
+        );
+        b_moves ^= swap;
+        left = _mm512_mask_sub_epi64(left, rolled, left, one);
+        let due =
+            spilled.active & rolled & (won | _mm512_cmpeq_epi64_mask(left, _mm512_setzero_si512()));
+        if due != 0 {
+            let moved = _mm512_test_epi64_mask(step, step);
+            spilled.own = store(own);
+            spilled.other = store(other);
+            spilled.left = store(left);
+            spilled.b_moves = b_moves;
+            for (l, lane) in lanes
+                .iter_mut()
+                .enumerate()
+                .filter(|(l, _)| due >> l & 1 == 1)
+            {
+                lane.settle(
+                    l,
+                    &mut spilled,
+                    matchup,
+                    won >> l & 1 == 1,
+                    moved >> l & 1 == 1,
+                );
+            }
+            own = load(&spilled.own);
+            other = load(&spilled.other);
+            left = load(&spilled.left);
+            b_moves = spilled.b_moves;
+        }
+    }
+    lanes
+        .iter()
+        .fold(DuelCounts::default(), |sum, lane| sum + lane.counts)
+}
+
+/// A vector of the eight lanes `a`.
+#[target_feature(enable = "avx512f")]
+fn load(a: &[u64; LANES]) -> __m512i {
+    // SAFETY: `a` holds eight 64-bit lanes; `loadu` needs no alignment.
+    unsafe { _mm512_loadu_si512(a.as_ptr().cast()) }
+}
+
+/// The eight lanes of `v`.
+#[target_feature(enable = "avx512f")]
+fn store(v: __m512i) -> [u64; LANES] {
+    let mut out = [0u64; LANES];
+    // SAFETY: `out` has room for the eight 64-bit lanes; `storeu` needs no alignment.
+    unsafe { _mm512_storeu_si512(out.as_mut_ptr().cast(), v) };
+    out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::rules::Rules;
+    use crate::sim::{CHUNK_PAIRS, play_chunk};
+
+    /// The lanes give every chunk the counts the one-game loop gives it (compared as sums
+    /// over chunks of different lengths, and chunk by chunk in lanes of their own).
+    fn assert_same_counts(
+        board: &str,
+        profile: &str,
+        a: &str,
+        b: &str,
+        max_rolls: u64,
+        chunks: &[(u64, u64)],
+    ) {
+        let rules = Rules::new(board.parse().unwrap(), profile.parse().unwrap());
+        let (a, b): (Die, Die) = (a.parse().unwrap(), b.parse().unwrap());
+        let matchup = Matchup::new(&rules, [&a, &b], max_rolls).unwrap();
+        if !available(&matchup) {
+            assert!(!std::is_x86_feature_detected!("avx512vpopcntdq") || rules.profile().roll_off);
+            eprintln!("lanes not available here: nothing compared");
+            return;
+        }
+        let key = StreamKey::new(11).with_stream(3);
+        // SAFETY: `available` checked the processor.
+        let lanes = unsafe { play_lanes(&matchup, key, chunks) };
+        let one_by_one = chunks
+            .iter()
+            .fold(DuelCounts::default(), |sum, &(chunk, pairs)| {
+                sum + play_chunk(&matchup, key, chunk, pairs)
+            });
+        assert_eq!(
+            lanes, one_by_one,
+            "{board} {profile} {a} vs {b}, cap {max_rolls}"
+        );
+        for &(chunk, pairs) in chunks {
+            // SAFETY: as above.
+            let alone = unsafe { play_lanes(&matchup, key, &[(chunk, pairs)]) };
+            assert_eq!(
+                alone,
+                play_chunk(&matchup, key, chunk, pairs),
+                "chunk {chunk} alone"
+            );
+        }
+    }
+
+    #[test]
+    fn eight_full_chunks_of_the_bwinf_game_count_as_one_by_one() {
+        let chunks: Vec<(u64, u64)> = (40..48).map(|c| (c, CHUNK_PAIRS)).collect();
+        assert_same_counts("40/20/4/4", "bwinf", "1..6", "1..6", 100_000, &chunks);
+        assert_same_counts(
+            "40/20/4/4",
+            "bwinf",
+            "1..20",
+            "1,1,1,6,6,6",
+            100_000,
+            &chunks,
+        );
+    }
+
+    /// Chunks of unequal length and empty lanes; a cap that ends games (and one below the
+    /// 64 rolls between checks); dice whose games get stuck; other boards and `choice` with
+    /// both players on `frontmost`.
+    #[test]
+    fn uneven_chunks_caps_stuck_games_and_other_boards_count_as_one_by_one() {
+        let chunks = [(0, 5), (1, 0), (7, 100), (2, 17), (3, 1)];
+        for cap in [30, 64, 65, 150] {
+            assert_same_counts("40/20/4/4", "bwinf", "0..9", "1,1,1,6,6,6", cap, &chunks);
+        }
+        for (a, b) in [
+            ("7", "7"),
+            ("6,7", "5"),
+            ("1,2", "6,6,6,0"),
+            ("0..9", "1..12"),
+        ] {
+            assert_same_counts("40/20/4/4", "bwinf", a, b, 2_000, &chunks);
+        }
+        for board in ["16/8/2/2", "20/10/4/4", "22/11/3/4", "48/24/4/4", "30/7/3/3", "24/17/4/4"] {
+            assert_same_counts(board, "bwinf", "1..6", "2..7", 100_000, &chunks);
+        }
+        assert_same_counts("40/20/4/4", "choice", "1..6", "1..6", 100_000, &chunks);
+    }
+
+    /// A die of 3 * 2^18 faces rejects a draw in about 16,000 (`2^32 mod n`): the lane that
+    /// rejects draws again and counts no roll, as `Die::roll` does.
+    #[test]
+    fn rejected_draws_are_drawn_again_as_in_the_one_game_loop() {
+        let many: Vec<String> = std::iter::repeat_n("1,2,3,4,5,6", 1 << 17)
+            .map(String::from)
+            .collect();
+        let die: Die = many.join(",").parse().unwrap();
+        assert_eq!(die.faces().len(), 3 << 18);
+        assert!(die.reject_below() > 0);
+        let chunks: Vec<(u64, u64)> = (0..8).map(|c| (c, 64)).collect();
+        assert_same_counts(
+            "40/20/4/4",
+            "bwinf",
+            &many.join(","),
+            "1..6",
+            100_000,
+            &chunks,
+        );
+    }
+
+    #[test]
+    fn roll_off_and_the_strategies_stay_on_the_one_game_loop() {
+        let die = Die::standard();
+        let rules = Rules::new("40/20/4/4".parse().unwrap(), "roll-off".parse().unwrap());
+        assert!(!available(
+            &Matchup::new(&rules, [&die, &die], 1000).unwrap()
+        ));
+        let rules = Rules::new("40/20/4/4".parse().unwrap(), "choice".parse().unwrap());
+        let safe = Matchup::with_strategies(
+            &rules,
+            [&die, &die],
+            ["safe".parse().unwrap(), "safe".parse().unwrap()],
+            1000,
+        );
+        assert!(!available(&safe.unwrap()));
+    }
+}
