@@ -10,7 +10,9 @@ use std::hint::black_box;
 use wuerfelglueck::dice::Die;
 use wuerfelglueck::rank::{SimulationPlan, simulate_tournament};
 use wuerfelglueck::rules::{Board, Rules};
-use wuerfelglueck::sim::{CHUNK_GAMES, CHUNK_PAIRS, Matchup, Stopping, StreamKey, play_chunk};
+use wuerfelglueck::sim::{
+    CHUNK_GAMES, CHUNK_PAIRS, Matchup, Stopping, StreamKey, play_chunk, play_chunks,
+};
 use wuerfelglueck::strategy::Strategy;
 
 /// One chunk of games of `matchup` per iteration, each from the next chunk's random stream.
@@ -29,6 +31,7 @@ fn bench_chunks(
     });
 }
 
+/// One chunk at a time (`play_chunk`): the one-game loop.
 fn games_per_second(c: &mut Criterion) {
     let rules = Rules::bwinf();
     let mut group = c.benchmark_group("single-thread games, bwinf board");
@@ -38,6 +41,36 @@ fn games_per_second(c: &mut Criterion) {
         let die_b: Die = b.parse().unwrap();
         let matchup = Matchup::new(&rules, [&die_a, &die_b], 100_000).unwrap();
         bench_chunks(&mut group, &format!("{a} vs {b}"), &matchup);
+    }
+    group.finish();
+}
+
+/// Eight chunks per iteration through `play_chunks` on one thread: what `duel`, `rank` and
+/// `search` run, eight games at once where the processor has AVX-512 (the one-game loop
+/// otherwise).
+fn games_per_second_eight_chunks(c: &mut Criterion) {
+    let rules = Rules::bwinf();
+    let one_thread = rayon::ThreadPoolBuilder::new()
+        .num_threads(1)
+        .build()
+        .unwrap();
+    let mut group = c.benchmark_group("single-thread games, eight chunks at once, bwinf board");
+    group.throughput(Throughput::Elements(8 * CHUNK_GAMES));
+    for (a, b) in [("1..6", "1..6"), ("1..20", "1,1,1,6,6,6")] {
+        let die_a: Die = a.parse().unwrap();
+        let die_b: Die = b.parse().unwrap();
+        let matchup = Matchup::new(&rules, [&die_a, &die_b], 100_000).unwrap();
+        let key = StreamKey::new(1);
+        let mut first = 0u64;
+        group.bench_function(format!("{a} vs {b}"), |bench| {
+            bench.iter(|| {
+                first += 8;
+                let chunks = first..first + 8;
+                black_box(
+                    one_thread.install(|| play_chunks(&matchup, key, chunks, u64::MAX, &|_| {})),
+                )
+            })
+        });
     }
     group.finish();
 }
@@ -92,6 +125,7 @@ fn rank_wuerfel0(c: &mut Criterion) {
 criterion_group!(
     benches,
     games_per_second,
+    games_per_second_eight_chunks,
     games_per_second_with_strategies,
     rank_wuerfel0
 );

@@ -87,14 +87,18 @@ pub fn play_chunks(
         |chunk: u64| CHUNK_PAIRS.min(total_pairs.saturating_sub(chunk.saturating_mul(CHUNK_PAIRS)));
     #[cfg(target_arch = "x86_64")]
     if lanes::available(matchup) {
-        // Eight chunks at a time, one per lane: the same counts, chunk for chunk.
-        let groups = (chunks.end.saturating_sub(chunks.start)).div_ceil(lanes::LANES as u64);
-        return (0..groups)
+        // Groups of chunks, each group's chunks dealt to eight lanes: the same counts,
+        // chunk for chunk. Groups of up to four rounds of lanes leave fewer lanes idle at a
+        // group's end, and at least four groups per thread keep the threads balanced.
+        let count = chunks.end.saturating_sub(chunks.start);
+        let lanes = lanes::LANES as u64;
+        let per_group = (count / (4 * rayon::current_num_threads() as u64)).clamp(lanes, 4 * lanes);
+        return (0..count.div_ceil(per_group))
             .into_par_iter()
             .map(|group| {
                 progress(0);
-                let first = chunks.start + group * lanes::LANES as u64;
-                let group: Vec<(u64, u64)> = (first..chunks.end.min(first + lanes::LANES as u64))
+                let first = chunks.start + group * per_group;
+                let group: Vec<(u64, u64)> = (first..chunks.end.min(first + per_group))
                     .map(|chunk| (chunk, pairs_of(chunk)))
                     .collect();
                 // SAFETY: `lanes::available` checked the processor's features.

@@ -33,12 +33,12 @@ pub(crate) fn available(matchup: &Matchup) -> bool {
         && std::is_x86_feature_detected!("avx512vpopcntdq")
 }
 
-/// One lane's bookkeeping: its chunk's counts and where its current game stands.
+/// One lane's bookkeeping: the counts of its chunks and where its current game stands.
 struct Lane {
     counts: DuelCounts,
-    /// Games of the chunk not started yet.
+    /// Games of the current chunk not started yet.
     games_left: u64,
-    /// Games of the chunk started so far: game `k` is started by player `k % 2`, the
+    /// Games of the current chunk started so far: game `k` is started by player `k % 2`, the
     /// order of [`super::play_chunk`]'s pairs.
     started: u64,
     /// Who started the current game.
@@ -46,8 +46,11 @@ struct Lane {
     clock: Clock,
 }
 
-/// The game state of all lanes, out of the vectors for [`Lane::settle`].
-struct Spilled {
+/// The state of all lanes, out of the vectors for [`Lane::settle`], and the chunks not
+/// dealt to a lane yet.
+struct Spilled<'a> {
+    /// The generators' four words.
+    rng: [[u64; LANES]; 4],
     /// The pieces of the player to move, then of the other.
     own: [u64; LANES],
     other: [u64; LANES],
@@ -57,15 +60,27 @@ struct Spilled {
     b_moves: u8,
     /// Bit `l`: lane `l` still plays.
     active: u8,
+    /// Chunks and their pairs of games, each dealt to the next lane that is free.
+    undealt: std::slice::Iter<'a, (u64, u64)>,
+    key: StreamKey,
 }
 
 impl Lane {
     /// Starts the lane's next game (`own`, `other`, `left` and the mover's bit of lane `l`
-    /// in `spilled`), or retires the lane when its chunk is played.
+    /// in `spilled`), from the next chunk when its chunk is played (with the chunk's own
+    /// generator), or retires the lane when no chunk is left.
     fn start_next(&mut self, l: usize, spilled: &mut Spilled, max_rolls: u64) {
-        if self.games_left == 0 {
-            spilled.active &= !(1 << l);
-            return;
+        while self.games_left == 0 {
+            let Some(&(chunk, pairs)) = spilled.undealt.next() else {
+                spilled.active &= !(1 << l);
+                return;
+            };
+            let seed = spilled.key.rng(chunk).state();
+            for (word, bytes) in spilled.rng.iter_mut().zip(seed.chunks_exact(8)) {
+                word[l] = u64::from_le_bytes(bytes.try_into().expect("8 bytes"));
+            }
+            self.games_left = 2 * pairs;
+            self.started = 0;
         }
         self.games_left -= 1;
         self.first = (self.started % 2) as Player;
@@ -116,14 +131,14 @@ impl Lane {
     }
 }
 
-/// Plays, in lane `l`, chunk `chunks[l].0` with `chunks[l].1` pairs of games (at most
-/// [`LANES`] chunks), and returns the counts of all of them: those [`super::play_chunk`]
-/// gives for each chunk, added up.
+/// Plays chunks `chunks[i].0`, each with `chunks[i].1` pairs of games, eight at a time,
+/// each in the next lane that is free, and returns the counts of all of them: those
+/// [`super::play_chunk`] gives for each chunk, added up.
 ///
 /// Only for a matchup [`available`] says it plays, on a processor it says runs it.
 #[target_feature(enable = "avx512f,avx512cd,avx512vpopcntdq,bmi1,bmi2,lzcnt,popcnt")]
 pub(crate) fn play_lanes(matchup: &Matchup, key: StreamKey, chunks: &[(u64, u64)]) -> DuelCounts {
-    assert!(chunks.len() <= LANES && matchup.how() == PLAIN);
+    assert!(matchup.how() == PLAIN);
     let board = matchup.rules().board();
     let [die_a, die_b] = matchup.dice();
     let max_rolls = matchup.max_rolls();
@@ -159,21 +174,17 @@ pub(crate) fn play_lanes(matchup: &Matchup, key: StreamKey, chunks: &[(u64, u64)
         })
         .collect();
     let mut spilled = Spilled {
+        rng: [[0; LANES]; 4],
         own: [0; LANES],
         other: [0; LANES],
         left: [0; LANES],
         b_moves: 0,
-        active: 0,
+        active: u8::MAX,
+        undealt: chunks.iter(),
+        key,
     };
-    let mut state = [[0u64; LANES]; 4];
-    for (l, &(chunk, pairs)) in chunks.iter().enumerate() {
-        let seed = key.rng(chunk).state();
-        for (word, bytes) in state.iter_mut().zip(seed.chunks_exact(8)) {
-            word[l] = u64::from_le_bytes(bytes.try_into().expect("8 bytes"));
-        }
-        lanes[l].games_left = 2 * pairs;
-        spilled.active |= 1 << l;
-        lanes[l].start_next(l, &mut spilled, max_rolls);
+    for (l, lane) in lanes.iter_mut().enumerate() {
+        lane.start_next(l, &mut spilled, max_rolls);
     }
 
     let splat = |x: u64| _mm512_set1_epi64(x as i64);
@@ -196,7 +207,7 @@ pub(crate) fn play_lanes(matchup: &Matchup, key: StreamKey, chunks: &[(u64, u64)
         splat(u64::from(die_b.reject_below())),
     );
     let low_word = splat(u64::from(u32::MAX));
-    let [mut s0, mut s1, mut s2, mut s3] = state.map(|w| load(&w));
+    let [mut s0, mut s1, mut s2, mut s3] = spilled.rng.map(|w| load(&w));
     let (mut own, mut other, mut left) = (
         load(&spilled.own),
         load(&spilled.other),
@@ -294,6 +305,7 @@ pub(crate) fn play_lanes(matchup: &Matchup, key: StreamKey, chunks: &[(u64, u64)
             spilled.active & rolled & (won | _mm512_cmpeq_epi64_mask(left, _mm512_setzero_si512()));
         if due != 0 {
             let moved = _mm512_test_epi64_mask(step, step);
+            spilled.rng = [s0, s1, s2, s3].map(|v| store(v));
             spilled.own = store(own);
             spilled.other = store(other);
             spilled.left = store(left);
@@ -311,6 +323,7 @@ pub(crate) fn play_lanes(matchup: &Matchup, key: StreamKey, chunks: &[(u64, u64)
                     moved >> l & 1 == 1,
                 );
             }
+            [s0, s1, s2, s3] = spilled.rng.map(|w| load(&w));
             own = load(&spilled.own);
             other = load(&spilled.other);
             left = load(&spilled.left);
@@ -399,12 +412,25 @@ mod tests {
         );
     }
 
-    /// Chunks of unequal length and empty lanes; a cap that ends games (and one below the
+    /// More chunks than lanes, of unequal length, some empty; a cap that ends games (and one below the
     /// 64 rolls between checks); dice whose games get stuck; other boards and `choice` with
     /// both players on `frontmost`.
     #[test]
     fn uneven_chunks_caps_stuck_games_and_other_boards_count_as_one_by_one() {
-        let chunks = [(0, 5), (1, 0), (7, 100), (2, 17), (3, 1)];
+        let chunks = [
+            (0, 5),
+            (1, 0),
+            (7, 100),
+            (2, 17),
+            (3, 1),
+            (4, 0),
+            (5, 3),
+            (6, 9),
+            (8, 2),
+            (9, 1),
+            (10, 4),
+            (12, 0),
+        ];
         for cap in [30, 64, 65, 150] {
             assert_same_counts("40/20/4/4", "bwinf", "0..9", "1,1,1,6,6,6", cap, &chunks);
         }
@@ -416,7 +442,14 @@ mod tests {
         ] {
             assert_same_counts("40/20/4/4", "bwinf", a, b, 2_000, &chunks);
         }
-        for board in ["16/8/2/2", "20/10/4/4", "22/11/3/4", "48/24/4/4", "30/7/3/3", "24/17/4/4"] {
+        for board in [
+            "16/8/2/2",
+            "20/10/4/4",
+            "22/11/3/4",
+            "48/24/4/4",
+            "30/7/3/3",
+            "24/17/4/4",
+        ] {
             assert_same_counts(board, "bwinf", "1..6", "2..7", 100_000, &chunks);
         }
         assert_same_counts("40/20/4/4", "choice", "1..6", "1..6", 100_000, &chunks);
