@@ -45,17 +45,19 @@ fn games_per_second(c: &mut Criterion) {
     group.finish();
 }
 
-/// Eight chunks per iteration through `play_chunks` on one thread: what `duel`, `rank` and
+/// 128 chunks per iteration through `play_chunks` on one thread: what `duel`, `rank` and
 /// `search` run, eight games at once where the processor has AVX-512 (the one-game loop
-/// otherwise).
-fn games_per_second_eight_chunks(c: &mut Criterion) {
+/// otherwise), in groups of 32 chunks as in a long run.
+fn games_per_second_in_lanes(c: &mut Criterion) {
+    const CHUNKS: u64 = 128;
     let rules = Rules::bwinf();
     let one_thread = rayon::ThreadPoolBuilder::new()
         .num_threads(1)
         .build()
         .unwrap();
-    let mut group = c.benchmark_group("single-thread games, eight chunks at once, bwinf board");
-    group.throughput(Throughput::Elements(8 * CHUNK_GAMES));
+    let mut group = c.benchmark_group("single-thread games, play_chunks, bwinf board");
+    group.sample_size(20);
+    group.throughput(Throughput::Elements(CHUNKS * CHUNK_GAMES));
     for (a, b) in [("1..6", "1..6"), ("1..20", "1,1,1,6,6,6")] {
         let die_a: Die = a.parse().unwrap();
         let die_b: Die = b.parse().unwrap();
@@ -64,8 +66,8 @@ fn games_per_second_eight_chunks(c: &mut Criterion) {
         let mut first = 0u64;
         group.bench_function(format!("{a} vs {b}"), |bench| {
             bench.iter(|| {
-                first += 8;
-                let chunks = first..first + 8;
+                first += CHUNKS;
+                let chunks = first..first + CHUNKS;
                 black_box(
                     one_thread.install(|| play_chunks(&matchup, key, chunks, u64::MAX, &|_| {})),
                 )
@@ -125,7 +127,7 @@ fn rank_wuerfel0(c: &mut Criterion) {
 criterion_group!(
     benches,
     games_per_second,
-    games_per_second_eight_chunks,
+    games_per_second_in_lanes,
     games_per_second_with_strategies,
     rank_wuerfel0
 );
