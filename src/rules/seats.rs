@@ -337,6 +337,12 @@ impl Seats {
         turn
     }
 
+    /// What to add (mod the track's length) to a track field of seat `from` to get seat
+    /// `to`'s number of it.
+    pub(crate) fn shift(&self, from: usize, to: usize) -> u32 {
+        self.shift[from][to]
+    }
+
     /// Seat `from`'s track pieces `mask` (in `from`'s numbering; other bits ignored) in seat
     /// `to`'s numbering: the shared track turned by the distance between their starts.
     #[inline]

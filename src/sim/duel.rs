@@ -86,23 +86,16 @@ pub fn play_chunks(
     let pairs_of =
         |chunk: u64| CHUNK_PAIRS.min(total_pairs.saturating_sub(chunk.saturating_mul(CHUNK_PAIRS)));
     #[cfg(target_arch = "x86_64")]
-    if lanes::available(matchup) {
+    if lanes::duel::available(matchup) {
         // Groups of chunks, each group's chunks dealt to eight lanes: the same counts,
-        // chunk for chunk. Groups of up to four rounds of lanes leave fewer lanes idle at a
-        // group's end, and at least four groups per thread keep the threads balanced.
-        let count = chunks.end.saturating_sub(chunks.start);
-        let lanes = lanes::LANES as u64;
-        let per_group = (count / (4 * rayon::current_num_threads() as u64)).clamp(lanes, 4 * lanes);
-        return (0..count.div_ceil(per_group))
+        // chunk for chunk.
+        return lanes::groups(chunks)
             .into_par_iter()
             .map(|group| {
                 progress(0);
-                let first = chunks.start + group * per_group;
-                let group: Vec<(u64, u64)> = (first..chunks.end.min(first + per_group))
-                    .map(|chunk| (chunk, pairs_of(chunk)))
-                    .collect();
-                // SAFETY: `lanes::available` checked the processor's features.
-                let counts = unsafe { lanes::play_lanes(matchup, key, &group) };
+                let group: Vec<(u64, u64)> = group.map(|chunk| (chunk, pairs_of(chunk))).collect();
+                // SAFETY: `lanes::duel::available` checked the processor's features.
+                let counts = unsafe { lanes::duel::play(matchup, key, &group) };
                 progress(2 * group.iter().map(|&(_, pairs)| pairs).sum::<u64>());
                 counts
             })

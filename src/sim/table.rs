@@ -332,16 +332,37 @@ impl<'a> Table<'a> {
         }
     }
 
+    /// Every seating of a round: `seatings()[k][s]` is the die in seat `s` in seating `k`.
+    pub(crate) fn seatings(&self) -> &[[usize; MAX_SEATS]] {
+        &self.seatings
+    }
+
+    /// The die in each seat in seating `k` (die 0 in unused seats).
+    pub(crate) fn seated_dice(&self, k: usize) -> [&'a Die; MAX_SEATS] {
+        let mut dice = [self.dice[0]; MAX_SEATS];
+        for (slot, &die) in dice.iter_mut().zip(&self.seatings[k]).take(self.dice.len()) {
+            *slot = self.dice[die];
+        }
+        dice
+    }
+
+    /// Whether the rules pick every move and are [`Rules::is_plain`]: the loop
+    /// [`Seats::roll_seated_plain`] plays.
+    ///
+    /// [`Rules::is_plain`]: crate::rules::Rules::is_plain
+    pub(crate) fn rules_pick_plainly(&self) -> bool {
+        !self.choosing && self.seats.rules().is_plain()
+    }
+
     /// Seating `k`: each seat's die, strategy and reach.
     fn seated(&self, k: usize) -> Seated<'_> {
         let seating = &self.seatings[k];
         let mut seated = Seated {
-            dice: [self.dice[0]; MAX_SEATS],
+            dice: self.seated_dice(k),
             strategies: [&self.strategies[0]; MAX_SEATS],
             reach: [Threats::unresolved(); MAX_SEATS],
         };
         for (s, &die) in seating.iter().enumerate().take(self.dice.len()) {
-            seated.dice[s] = self.dice[die];
             seated.strategies[s] = &self.strategies[die];
             seated.reach[s] = Threats::of_die(self.dice[die]);
         }
@@ -546,7 +567,7 @@ impl<'a> Table<'a> {
     #[cold]
     #[inline(never)]
     #[allow(clippy::too_many_arguments)]
-    fn ending<const N: usize>(
+    pub(crate) fn ending<const N: usize>(
         &self,
         seated: &[&Die; MAX_SEATS],
         seat_pieces: &[u64; N],
@@ -636,6 +657,22 @@ impl<'a> Table<'a> {
         total_rounds: u64,
         progress: &(dyn Fn(u64) + Sync),
     ) -> TableCounts {
+        #[cfg(target_arch = "x86_64")]
+        if super::lanes::table::available(self) {
+            // As for a duel: groups of chunks dealt to eight lanes, the same counts.
+            return super::lanes::groups(chunks)
+                .into_par_iter()
+                .map(|group| {
+                    let group: Vec<(u64, u64)> = group
+                        .map(|chunk| (chunk, self.rounds_of_chunk(chunk, total_rounds)))
+                        .collect();
+                    // SAFETY: `available` checked the processor's features.
+                    let counts = unsafe { super::lanes::table::play(self, key, &group) };
+                    progress(counts.games);
+                    counts
+                })
+                .reduce(|| TableCounts::new(self.seats.players()), |a, b| a + b);
+        }
         chunks
             .into_par_iter()
             .map(|chunk| {
@@ -824,7 +861,7 @@ impl TableCounts {
         }
     }
 
-    fn record(&mut self, seating: &[usize; MAX_SEATS], end: TableEnd) {
+    pub(crate) fn record(&mut self, seating: &[usize; MAX_SEATS], end: TableEnd) {
         self.games += 1;
         for (s, &die) in seating.iter().enumerate().take(self.players) {
             self.seated[s][die] += 1;

@@ -1,36 +1,15 @@
-//! Eight games at once: the rules' fast path on the 512-bit vectors of AVX-512.
-//!
-//! Each of the eight lanes plays one chunk's games from that chunk's own generator, draw
-//! for draw as [`super::play_chunk`] plays them: the same Xoshiro256++ step, the same
-//! Lemire rejection (a rejected draw moves nothing and counts no roll), the same rules as
-//! [`Rules::roll_plain`](crate::rules::Rules::roll_plain) in bit operations, the same check
-//! for a stuck game or the roll cap. So a chunk's counts are the same whichever path plays
-//! it, and no result depends on the processor. What changes is that one instruction does a
-//! step of eight games, where the one-game loop spends about 86 instructions on each roll.
-//!
-//! The path plays what the scalar [`PLAIN`] loop plays (both players `frontmost`, rules
-//! that are [`Rules::is_plain`](crate::rules::Rules::is_plain), so `bwinf`) except under
-//! `roll-off`, whose starting rolls would need the generator outside the vectors. The ends
-//! of games and the checks every 64 rolls leave the vectors for scalar bookkeeping
-//! ([`Lane::settle`]): a lane needs it every 40 rolls or so.
+//! Two players, eight games at once (see [`super`]).
 
-use super::counts::DuelCounts;
-use super::game::{Clock, Matchup, PLAIN};
-use super::stream::StreamKey;
-use crate::dice::Die;
+use super::{Generators, LANES, LaneDice, LaneRules, distinct, load, splat, store};
 use crate::rules::{GameState, Player};
+use crate::sim::counts::DuelCounts;
+use crate::sim::game::{Clock, Matchup, PLAIN};
+use crate::sim::stream::StreamKey;
 use std::arch::x86_64::*;
 
-/// Games played side by side: the 64-bit lanes of a 512-bit vector.
-pub(crate) const LANES: usize = 8;
-
-/// Whether [`play_lanes`] plays `matchup`, and this processor runs it.
+/// Whether [`play`] plays `matchup`, and this processor runs it.
 pub(crate) fn available(matchup: &Matchup) -> bool {
-    matchup.how() == PLAIN
-        && !matchup.rules().profile().roll_off
-        && std::is_x86_feature_detected!("avx512f")
-        && std::is_x86_feature_detected!("avx512cd")
-        && std::is_x86_feature_detected!("avx512vpopcntdq")
+    matchup.how() == PLAIN && !matchup.rules().profile().roll_off && super::processor_has_lanes()
 }
 
 /// One lane's bookkeeping: the counts of its chunks and where its current game stands.
@@ -75,10 +54,7 @@ impl Lane {
                 spilled.active &= !(1 << l);
                 return;
             };
-            let seed = spilled.key.rng(chunk).state();
-            for (word, bytes) in spilled.rng.iter_mut().zip(seed.chunks_exact(8)) {
-                word[l] = u64::from_le_bytes(bytes.try_into().expect("8 bytes"));
-            }
+            Generators::seed_lane(&mut spilled.rng, l, spilled.key.rng(chunk).state());
             self.games_left = 2 * pairs;
             self.started = 0;
         }
@@ -137,32 +113,20 @@ impl Lane {
 ///
 /// Only for a matchup [`available`] says it plays, on a processor it says runs it.
 #[target_feature(enable = "avx512f,avx512cd,avx512vpopcntdq,bmi1,bmi2,lzcnt,popcnt")]
-pub(crate) fn play_lanes(matchup: &Matchup, key: StreamKey, chunks: &[(u64, u64)]) -> DuelCounts {
+pub(crate) fn play(matchup: &Matchup, key: StreamKey, chunks: &[(u64, u64)]) -> DuelCounts {
     assert!(matchup.how() == PLAIN);
     let board = matchup.rules().board();
-    let [die_a, die_b] = matchup.dice();
     let max_rolls = matchup.max_rolls();
-    let n_a = die_a.faces().len() as u64;
-    // Both dice's faces in one table for the gather, B's after A's; dice of at most 16
-    // faces are read from two registers instead (one permutation, no memory access).
-    let faces: Vec<u64> = die_a
-        .faces()
-        .iter()
-        .chain(die_b.faces())
-        .map(|&f| u64::from(f))
-        .collect();
-    let in_registers = die_a.faces().len() <= 16 && die_b.faces().len() <= 16;
-    let registers = |die: &Die| {
-        let mut padded = [0u64; 16];
-        for (slot, &face) in padded.iter_mut().zip(die.faces()) {
-            *slot = u64::from(face);
-        }
-        [
-            load(padded[..8].try_into().expect("8")),
-            load(padded[8..].try_into().expect("8")),
-        ]
-    };
-    let ([a_low, a_high], [b_low, b_high]) = (registers(die_a), registers(die_b));
+    let rules = LaneRules::new(board);
+    // A's die is die 0; B's is die 1 unless both dice are the same.
+    let (dice, _) = distinct(&matchup.dice());
+    let dice = LaneDice::new(&dice);
+    // A's track field `f` is B's field `f - offset` (mod the track), B's is A's `f + offset`:
+    // the landing field turned into the opponent's numbering.
+    let (to_b, to_a) = (
+        splat(u64::from(board.track_len() - board.offset())),
+        splat(u64::from(board.offset())),
+    );
 
     let mut lanes: Vec<Lane> = (0..LANES)
         .map(|_| Lane {
@@ -187,27 +151,8 @@ pub(crate) fn play_lanes(matchup: &Matchup, key: StreamKey, chunks: &[(u64, u64)
         lane.start_next(l, &mut spilled, max_rolls);
     }
 
-    let splat = |x: u64| _mm512_set1_epi64(x as i64);
-    let (one, six, top) = (splat(1), splat(6), splat(1 << 63));
-    let (field_mask, goal_mask, pieces) = (
-        splat(board.field_mask()),
-        splat(board.goal_mask()),
-        splat(u64::from(board.pieces())),
-    );
-    // A's track field `f` is B's field `f - offset` (mod the track), B's is A's `f + offset`:
-    // a rotation of the track's bits (see the capture below).
-    let (track_mask, offset, rest) = (
-        splat(board.track_mask()),
-        splat(u64::from(board.offset())),
-        splat(u64::from(board.track_len() - board.offset())),
-    );
-    let (n_a_v, n_b_v) = (splat(n_a), splat(die_b.faces().len() as u64));
-    let (reject_a, reject_b) = (
-        splat(u64::from(die_a.reject_below())),
-        splat(u64::from(die_b.reject_below())),
-    );
-    let low_word = splat(u64::from(u32::MAX));
-    let [mut s0, mut s1, mut s2, mut s3] = spilled.rng.map(|w| load(&w));
+    let one = splat(1);
+    let mut generators = Generators::load(&spilled.rng);
     let (mut own, mut other, mut left) = (
         load(&spilled.own),
         load(&spilled.other),
@@ -216,79 +161,16 @@ pub(crate) fn play_lanes(matchup: &Matchup, key: StreamKey, chunks: &[(u64, u64)
     let mut b_moves = spilled.b_moves;
 
     while spilled.active != 0 {
-        // Xoshiro256++ (`rand_xoshiro`'s `next_u64`), eight generators at once.
-        let draw = _mm512_add_epi64(_mm512_rol_epi64::<23>(_mm512_add_epi64(s0, s3)), s0);
-        let t = _mm512_slli_epi64::<17>(s1);
-        s2 = _mm512_xor_si512(s2, s0);
-        s3 = _mm512_xor_si512(s3, s1);
-        s1 = _mm512_xor_si512(s1, s2);
-        s0 = _mm512_xor_si512(s0, s3);
-        s2 = _mm512_xor_si512(s2, t);
-        s3 = _mm512_rol_epi64::<45>(s3);
-
-        // `Die::roll`: the upper 32 bits times the faces; a draw in the low word's biased
-        // range is rejected, and that lane does nothing this step (it draws again next).
-        let n = _mm512_mask_blend_epi64(b_moves, n_a_v, n_b_v);
-        let product = _mm512_mul_epu32(_mm512_srli_epi64::<32>(draw), n);
-        let reject_below = _mm512_mask_blend_epi64(b_moves, reject_a, reject_b);
-        let rolled = _mm512_cmpge_epu64_mask(_mm512_and_si512(product, low_word), reject_below);
-        let side = _mm512_srli_epi64::<32>(product);
-        let face = if in_registers {
-            _mm512_mask_blend_epi64(
-                b_moves,
-                _mm512_permutex2var_epi64(a_low, side, a_high),
-                _mm512_permutex2var_epi64(b_low, side, b_high),
-            )
-        } else {
-            let index = _mm512_mask_add_epi64(side, b_moves, side, n_a_v);
-            // SAFETY: `side` is below the mover's number of faces, so the index lies in
-            // the mover's part of `faces`.
-            unsafe { _mm512_i64gather_epi64::<8>(index, faces.as_ptr().cast()) }
-        };
-
-        // `Rules::decide_plain`.
-        let someone_waits = _mm512_cmplt_epu64_mask(_mm512_popcnt_epi64(own), pieces);
-        let targets = _mm512_and_si512(
-            _mm512_andnot_si512(own, _mm512_sllv_epi64(own, face)),
-            field_mask,
-        );
-        let from_start = _mm512_and_si512(targets, _mm512_sllv_epi64(one, face));
-        let clear_start = someone_waits & _mm512_test_epi64_mask(from_start, from_start);
-        let frontmost =
-            _mm512_and_si512(_mm512_srlv_epi64(top, _mm512_lzcnt_epi64(targets)), targets);
-        let to = _mm512_mask_blend_epi64(clear_start, frontmost, from_start);
-        let bring_in =
-            _mm512_cmpeq_epi64_mask(face, six) & someone_waits & _mm512_testn_epi64_mask(own, one);
-        let step = _mm512_mask_blend_epi64(
-            bring_in,
-            _mm512_or_si512(to, _mm512_srlv_epi64(to, face)),
-            one,
-        );
-
-        // `Rules::finish`: the capture (the landing field in the opponent's numbering, as
-        // `Board::opponent_field`; none from a goal field), the win, the turn.
+        let (face, rolled) = dice.roll(generators.next(), &[!b_moves, b_moves, 0, 0]);
+        let step = rules.step(own, face);
         let new_own = _mm512_xor_si512(own, step);
-        let on_track = _mm512_and_si512(_mm512_and_si512(step, new_own), track_mask);
-        let (ahead, behind) = (
-            _mm512_mask_blend_epi64(b_moves, rest, offset),
-            _mm512_mask_blend_epi64(b_moves, offset, rest),
-        );
-        let theirs = _mm512_and_si512(
-            _mm512_or_si512(
-                _mm512_sllv_epi64(on_track, ahead),
-                _mm512_srlv_epi64(on_track, behind),
-            ),
-            track_mask,
-        );
+        let on_track = rules.landing_on_track(step, new_own);
+        let theirs = rules.turn_track(on_track, _mm512_mask_blend_epi64(b_moves, to_b, to_a));
         let new_other = _mm512_andnot_si512(theirs, other);
-        let won = _mm512_cmpeq_epi64_mask(
-            _mm512_popcnt_epi64(_mm512_and_si512(new_own, goal_mask)),
-            pieces,
-        );
-        let passes = !won & _mm512_cmpneq_epi64_mask(face, six);
+        let won = rules.won(new_own);
 
         // Lanes that rolled take the roll's result; the turn passing swaps the players.
-        let swap = rolled & passes;
+        let swap = rolled & rules.passes(face, won);
         own = _mm512_mask_blend_epi64(
             swap,
             _mm512_mask_blend_epi64(rolled, own, new_own),
@@ -305,7 +187,7 @@ pub(crate) fn play_lanes(matchup: &Matchup, key: StreamKey, chunks: &[(u64, u64)
             spilled.active & rolled & (won | _mm512_cmpeq_epi64_mask(left, _mm512_setzero_si512()));
         if due != 0 {
             let moved = _mm512_test_epi64_mask(step, step);
-            spilled.rng = [s0, s1, s2, s3].map(|v| store(v));
+            spilled.rng = generators.store();
             spilled.own = store(own);
             spilled.other = store(other);
             spilled.left = store(left);
@@ -323,7 +205,7 @@ pub(crate) fn play_lanes(matchup: &Matchup, key: StreamKey, chunks: &[(u64, u64)
                     moved >> l & 1 == 1,
                 );
             }
-            [s0, s1, s2, s3] = spilled.rng.map(|w| load(&w));
+            generators = Generators::load(&spilled.rng);
             own = load(&spilled.own);
             other = load(&spilled.other);
             left = load(&spilled.left);
@@ -335,25 +217,10 @@ pub(crate) fn play_lanes(matchup: &Matchup, key: StreamKey, chunks: &[(u64, u64)
         .fold(DuelCounts::default(), |sum, lane| sum + lane.counts)
 }
 
-/// A vector of the eight lanes `a`.
-#[target_feature(enable = "avx512f")]
-fn load(a: &[u64; LANES]) -> __m512i {
-    // SAFETY: `a` holds eight 64-bit lanes; `loadu` needs no alignment.
-    unsafe { _mm512_loadu_si512(a.as_ptr().cast()) }
-}
-
-/// The eight lanes of `v`.
-#[target_feature(enable = "avx512f")]
-fn store(v: __m512i) -> [u64; LANES] {
-    let mut out = [0u64; LANES];
-    // SAFETY: `out` has room for the eight 64-bit lanes; `storeu` needs no alignment.
-    unsafe { _mm512_storeu_si512(out.as_mut_ptr().cast(), v) };
-    out
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::dice::Die;
     use crate::rules::Rules;
     use crate::sim::{CHUNK_PAIRS, play_chunk};
 
@@ -377,7 +244,7 @@ mod tests {
         }
         let key = StreamKey::new(11).with_stream(3);
         // SAFETY: `available` checked the processor.
-        let lanes = unsafe { play_lanes(&matchup, key, chunks) };
+        let lanes = unsafe { play(&matchup, key, chunks) };
         let one_by_one = chunks
             .iter()
             .fold(DuelCounts::default(), |sum, &(chunk, pairs)| {
@@ -389,7 +256,7 @@ mod tests {
         );
         for &(chunk, pairs) in chunks {
             // SAFETY: as above.
-            let alone = unsafe { play_lanes(&matchup, key, &[(chunk, pairs)]) };
+            let alone = unsafe { play(&matchup, key, &[(chunk, pairs)]) };
             assert_eq!(
                 alone,
                 play_chunk(&matchup, key, chunk, pairs),
