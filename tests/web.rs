@@ -212,7 +212,7 @@ fn jobs_beyond_the_cap_are_busy_and_a_job_beyond_its_time_is_stopped() {
         post(
             address,
             "/api/duel",
-            json!({"a": "1..6", "b": "1..6", "precision": 0.0002}),
+            json!({"a": "1..6", "b": "1..6", "precision": 0.00002}),
         )
     });
     std::thread::sleep(Duration::from_millis(500));
@@ -241,7 +241,7 @@ fn a_client_that_goes_away_cancels_its_job() {
     // The client gives up after half a second; the job would run for minutes.
     let gone = agent(Some(Duration::from_millis(500)))
         .post(&format!("http://{address}/api/duel"))
-        .send_json(json!({"a": "1..6", "b": "1..6", "precision": 0.0002}));
+        .send_json(json!({"a": "1..6", "b": "1..6", "precision": 0.00002}));
     assert!(gone.is_err(), "the client timed out");
     // The one job slot is free again once the job has stopped at its next checkpoint.
     loop {

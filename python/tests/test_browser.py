@@ -126,7 +126,7 @@ def test_cancel_stops_a_ranking(browser, server):
     Select(d.find_element(By.ID, "stop-kind")).select_by_value("precision")
     box = d.find_element(By.ID, "stop-value")
     box.clear()
-    box.send_keys("0.0002")
+    box.send_keys("0.00005")
     d.find_element(By.ID, "rank-go").click()
     wait(d, lambda d: "games" in d.find_element(By.ID, "rank-msg").text)
     d.find_element(By.ID, "rank-cancel").click()

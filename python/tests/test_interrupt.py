@@ -125,7 +125,7 @@ PROMPT = 10.0
 
 
 def test_ctrl_c_stops_a_duel(python_sigint):
-    total = 10**8  # about 100 core-seconds
+    total = 10**9  # over a core-minute (eight games at a time on AVX-512)
     stop = Interrupter(lambda games, _: games > 0)
     delay = stop.interrupted(lambda: wg.duel("1..6", "1..6", games=total, progress=stop))
     assert delay < PROMPT
@@ -134,18 +134,18 @@ def test_ctrl_c_stops_a_duel(python_sigint):
 
 
 def test_ctrl_c_stops_a_call_without_a_progress_callback(python_sigint):
-    # 10**9 games: over ten minutes on two cores, should the call not poll the signal.
+    # 10**10 games: over ten minutes on two cores, should the call not poll the signal.
     with Interrupter.once_work_runs() as stop:
-        delay = stop.interrupted(lambda: wg.duel("1..6", "1..6", games=10**9))
+        delay = stop.interrupted(lambda: wg.duel("1..6", "1..6", games=10**10))
     assert delay < PROMPT
     assert no_work_threads_left()
 
 
 def test_ctrl_c_stops_a_simulated_ranking(python_sigint):
-    total = 3 * 10**8
+    total = 3 * 10**9
     stop = Interrupter(lambda games, _: games > 0)
     delay = stop.interrupted(
-        lambda: wg.rank(["1..6", "2..7", "0..9"], games=10**8, progress=stop))
+        lambda: wg.rank(["1..6", "2..7", "0..9"], games=10**9, progress=stop))
     assert delay < PROMPT
     assert max(g for g, _ in stop.calls) < total
     assert no_work_threads_left()

@@ -86,7 +86,9 @@ pub fn play_chunks(
     let pairs_of =
         |chunk: u64| CHUNK_PAIRS.min(total_pairs.saturating_sub(chunk.saturating_mul(CHUNK_PAIRS)));
     #[cfg(target_arch = "x86_64")]
-    if lanes::duel::available(matchup) {
+    if lanes::duel::available(matchup)
+        && chunks.end.saturating_sub(chunks.start) >= lanes::MIN_CHUNKS as u64
+    {
         // Groups of chunks, each group's chunks dealt to eight lanes: the same counts,
         // chunk for chunk.
         return lanes::groups(chunks)
@@ -94,8 +96,16 @@ pub fn play_chunks(
             .map(|group| {
                 progress(0);
                 let group: Vec<(u64, u64)> = group.map(|chunk| (chunk, pairs_of(chunk))).collect();
-                // SAFETY: `lanes::duel::available` checked the processor's features.
-                let counts = unsafe { lanes::duel::play(matchup, key, &group) };
+                let counts = if group.len() >= lanes::MIN_CHUNKS {
+                    // SAFETY: `lanes::duel::available` checked the processor's features.
+                    unsafe { lanes::duel::play(matchup, key, &group) }
+                } else {
+                    group
+                        .iter()
+                        .fold(DuelCounts::default(), |sum, &(chunk, pairs)| {
+                            sum + play_chunk(matchup, key, chunk, pairs)
+                        })
+                };
                 progress(2 * group.iter().map(|&(_, pairs)| pairs).sum::<u64>());
                 counts
             })

@@ -658,7 +658,9 @@ impl<'a> Table<'a> {
         progress: &(dyn Fn(u64) + Sync),
     ) -> TableCounts {
         #[cfg(target_arch = "x86_64")]
-        if super::lanes::table::available(self) {
+        if super::lanes::table::available(self)
+            && chunks.end.saturating_sub(chunks.start) >= super::lanes::MIN_CHUNKS as u64
+        {
             // As for a duel: groups of chunks dealt to eight lanes, the same counts.
             return super::lanes::groups(chunks)
                 .into_par_iter()
@@ -666,8 +668,15 @@ impl<'a> Table<'a> {
                     let group: Vec<(u64, u64)> = group
                         .map(|chunk| (chunk, self.rounds_of_chunk(chunk, total_rounds)))
                         .collect();
-                    // SAFETY: `available` checked the processor's features.
-                    let counts = unsafe { super::lanes::table::play(self, key, &group) };
+                    let counts = if group.len() >= super::lanes::MIN_CHUNKS {
+                        // SAFETY: `available` checked the processor's features.
+                        unsafe { super::lanes::table::play(self, key, &group) }
+                    } else {
+                        group.iter().fold(
+                            TableCounts::new(self.seats.players()),
+                            |sum, &(chunk, rounds)| sum + self.play_chunk(key, chunk, rounds),
+                        )
+                    };
                     progress(counts.games);
                     counts
                 })

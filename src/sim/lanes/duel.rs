@@ -265,6 +265,33 @@ mod tests {
         }
     }
 
+    /// `play_chunks`, which deals groups of chunks to the lanes (and a group of one chunk
+    /// to the one-game loop), gives the counts of the chunks played one by one, the last
+    /// one cut to the total.
+    #[test]
+    fn play_chunks_in_groups_counts_as_one_by_one() {
+        let rules = Rules::bwinf();
+        let (a, b): (Die, Die) = ("1..6".parse().unwrap(), "0..9".parse().unwrap());
+        let matchup = Matchup::new(&rules, [&a, &b], 100_000).unwrap();
+        let key = StreamKey::new(2);
+        for (chunks, total_pairs) in [
+            (0..1, 100),
+            (3..5, u64::MAX),
+            (0..9, 8 * CHUNK_PAIRS + 7),
+            (5..38, u64::MAX),
+        ] {
+            let one_by_one = chunks.clone().fold(DuelCounts::default(), |sum, chunk| {
+                let pairs = CHUNK_PAIRS.min(total_pairs.saturating_sub(chunk * CHUNK_PAIRS));
+                sum + play_chunk(&matchup, key, chunk, pairs)
+            });
+            assert_eq!(
+                crate::sim::play_chunks(&matchup, key, chunks.clone(), total_pairs, &|_| {}),
+                one_by_one,
+                "{chunks:?}"
+            );
+        }
+    }
+
     #[test]
     fn eight_full_chunks_of_the_bwinf_game_count_as_one_by_one() {
         let chunks: Vec<(u64, u64)> = (40..48).map(|c| (c, CHUNK_PAIRS)).collect();

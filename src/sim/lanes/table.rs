@@ -316,6 +316,31 @@ mod tests {
         }
     }
 
+    /// `Table::play_chunks` in groups gives the counts of the chunks one by one, the last
+    /// one cut to the total.
+    #[test]
+    fn play_chunks_in_groups_counts_as_one_by_one() {
+        let seats = Seats::new(Rules::bwinf(), 3).unwrap();
+        let dice: Vec<Die> = ["1..6", "2..7", "0..9"]
+            .iter()
+            .map(|d| d.parse().unwrap())
+            .collect();
+        let refs: Vec<&Die> = dice.iter().collect();
+        let table = Table::new(&seats, &refs, 100_000, Seating::All).unwrap();
+        let key = StreamKey::new(8);
+        let chunk_rounds = table.chunk_games() / table.round_games();
+        for (chunks, total_rounds) in [(0..1, 3), (2..4, u64::MAX), (0..9, 8 * chunk_rounds + 5)] {
+            let one_by_one = chunks.clone().fold(TableCounts::new(3), |sum, chunk| {
+                sum + table.play_chunk(key, chunk, table.rounds_of_chunk(chunk, total_rounds))
+            });
+            assert_eq!(
+                table.play_chunks(key, chunks.clone(), total_rounds, &|_| {}),
+                one_by_one,
+                "{chunks:?}"
+            );
+        }
+    }
+
     #[test]
     fn tables_of_two_three_and_four_count_as_one_by_one() {
         assert_same_counts("40/20/4/4", &["1..6"; 4], Seating::All, 100_000);
