@@ -18,7 +18,7 @@ struct Lane {
     /// Games of the current chunk not started yet.
     games_left: u64,
     /// Games of the current chunk started so far: game `k` is started by player `k % 2`, the
-    /// order of [`super::play_chunk`]'s pairs.
+    /// order of [`play_chunk`](crate::sim::play_chunk)'s pairs.
     started: u64,
     /// Who started the current game.
     first: Player,
@@ -71,7 +71,7 @@ impl Lane {
 
     /// Lane `l` after a roll that won (`won`) or used up its clock: records a finished
     /// game and starts the next, or winds the clock on, as
-    /// [`Matchup::play_game`](super::game) does after the same roll.
+    /// [`Matchup::play`] does after the same roll.
     fn settle(
         &mut self,
         l: usize,
@@ -109,7 +109,7 @@ impl Lane {
 
 /// Plays chunks `chunks[i].0`, each with `chunks[i].1` pairs of games, eight at a time,
 /// each in the next lane that is free, and returns the counts of all of them: those
-/// [`super::play_chunk`] gives for each chunk, added up.
+/// [`play_chunk`](crate::sim::play_chunk) gives for each chunk, added up.
 ///
 /// Only for a matchup [`available`] says it plays, on a processor it says runs it.
 #[target_feature(enable = "avx512f,avx512cd,avx512vpopcntdq,bmi1,bmi2,lzcnt,popcnt")]
