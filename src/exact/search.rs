@@ -50,6 +50,20 @@ pub trait Successors: Sync {
         visit: impl Fn(&Self::Batch, Self::State) -> bool + Sync,
     ) -> bool;
 
+    /// [`Successors::pass`] that may skip the batches none of whose states gained a bit of
+    /// `gained` since the batch was last visited: enough for a search whose visit acts on
+    /// the state's own flags only ([`reach`]), and cheaper where later passes touch few
+    /// batches. By default every batch is visited.
+    fn pass_gained(
+        &self,
+        forwards: bool,
+        gained: u8,
+        visit: impl Fn(&Self::Batch, Self::State) -> bool + Sync,
+    ) -> bool {
+        let _ = gained;
+        self.pass(forwards, visit)
+    }
+
     /// Calls `f` with where each distinct face of the mover's die leads from `state` (of
     /// `batch`); faces leading to the same place may be reported once or repeatedly.
     fn for_each_successor(
@@ -69,13 +83,14 @@ pub trait Successors: Sync {
 /// Marks the states reachable from `starts` with `reached`, using `spread` to remember the
 /// states whose successors are marked. Each pass runs forwards (least advanced first), so
 /// moves spread within a pass and each capture takes a pass; each state spreads once, so a
-/// pass costs little more than a scan of the flags. Returns the passes.
+/// pass costs little more than a scan of the flags, or of the batches where a state was
+/// newly reached ([`Successors::pass_gained`]). Returns the passes.
 pub fn reach<S: Successors>(space: &S, starts: &[S::State], reached: u8, spread: u8) -> usize {
     for &s in starts {
         space.add_flags(s, reached);
     }
     let mut passes = 1;
-    while space.pass(true, |batch, s| {
+    while space.pass_gained(true, reached, |batch, s| {
         let f = space.flags(s);
         if f & reached == 0 || f & spread != 0 {
             return false;
@@ -152,6 +167,19 @@ pub fn in_order(
     parallel: bool,
     work: impl Fn(Box<dyn Iterator<Item = usize>>) -> bool + Sync,
 ) -> bool {
+    in_order_fold(n, chunk, reverse, parallel, work, |x, y| x | y)
+}
+
+/// [`in_order`] with what the calls return merged by `merge` (starting from
+/// `T::default()`; the order of merging is not fixed, so `merge` should not depend on it).
+pub fn in_order_fold<T: Default + Send>(
+    n: usize,
+    chunk: usize,
+    reverse: bool,
+    parallel: bool,
+    work: impl Fn(Box<dyn Iterator<Item = usize>>) -> T + Sync,
+    merge: impl Fn(T, T) -> T + Sync,
+) -> T {
     let chunks = n.div_ceil(chunk);
     let next = AtomicUsize::new(0);
     let range = |k: usize| -> Range<usize> {
@@ -159,18 +187,18 @@ pub fn in_order(
         k * chunk..((k + 1) * chunk).min(n)
     };
     let run = || {
-        let mut any = false;
+        let mut done = T::default();
         loop {
             let k = next.fetch_add(1, Relaxed);
             if k >= chunks {
-                return any;
+                return done;
             }
             let items: Box<dyn Iterator<Item = usize>> = if reverse {
                 Box::new(range(k).rev())
             } else {
                 Box::new(range(k))
             };
-            any |= work(items);
+            done = merge(done, work(items));
         }
     };
     let threads = if parallel {
@@ -181,17 +209,17 @@ pub fn in_order(
     if threads == 1 {
         return run();
     }
-    let any = std::sync::atomic::AtomicBool::new(false);
+    let results = std::sync::Mutex::new(Vec::with_capacity(threads));
     rayon::scope(|s| {
         for _ in 0..threads {
             s.spawn(|_| {
-                if run() {
-                    any.store(true, Relaxed);
-                }
+                let done = run();
+                results.lock().expect("no thread panicked").push(done);
             });
         }
     });
-    any.into_inner()
+    let results = results.into_inner().expect("no thread panicked");
+    results.into_iter().fold(T::default(), &merge)
 }
 
 #[cfg(test)]

@@ -119,6 +119,13 @@ impl PlayerTables {
         &self.moves[config as usize * self.faces.len() + face_index]
     }
 
+    /// The moves of `config`, one per distinct face in the order of [`PlayerTables::faces`].
+    #[inline(always)]
+    pub fn entries(&self, config: u32) -> &[MoveEntry] {
+        let faces = self.faces.len();
+        &self.moves[config as usize * faces..][..faces]
+    }
+
     /// The configuration after the piece on own track field `field` is captured.
     #[inline(always)]
     pub fn capture(&self, config: u32, field: u8) -> u32 {

@@ -13,12 +13,12 @@ use super::layout::{GoalClass, SIDE_BITS, by_goal_count};
 use crate::dice::Die;
 use crate::exact::encode::ConfigIndex;
 use crate::exact::reachable;
-use crate::exact::search::{Step, Successors};
-use crate::exact::tables::{NO_LANDING, PlayerTables};
+use crate::exact::search::{Step, Successors, in_order};
+use crate::exact::tables::{MoveEntry, NO_LANDING, PlayerTables};
 use crate::rules::{GameState, Rules};
-use rayon::prelude::*;
 use std::sync::atomic::AtomicU8;
-use std::sync::atomic::Ordering::Relaxed;
+use std::sync::atomic::Ordering::{Relaxed, SeqCst};
+use std::sync::atomic::fence;
 
 /// B's move with one face from the configuration of the current row.
 #[derive(Clone, Copy)]
@@ -44,6 +44,18 @@ pub struct Row {
     pub b: usize,
     /// B's moves from it, one per distinct face.
     pub moves: Vec<RowMove>,
+    /// Per landing field of a move of A ([`MoveEntry::landing`], [`NO_LANDING`] included):
+    /// the first cell of the row the move leads to (B's configuration after the capture
+    /// there, if any). Looked up once per row, not once per move.
+    landing_rows: Box<[usize; 256]>,
+}
+
+impl Row {
+    /// The cell A's move `e` leads to from the pair `(a, b)` of this row (`e` not winning).
+    #[inline(always)]
+    pub fn a_target(&self, e: &MoveEntry) -> usize {
+        self.landing_rows[usize::from(e.landing)] + e.next as usize
+    }
 }
 
 /// The game in table form, with a flag byte per cell.
@@ -69,6 +81,8 @@ pub struct Game {
     tries_b: Vec<bool>,
     /// Some configuration of either player has tries levels.
     pub three_tries: bool,
+    /// Fields of the track (the landing fields of moves that can capture).
+    track_len: usize,
     /// Each player's configurations by pieces in the goal, in index order.
     pub classes_a: Vec<GoalClass>,
     /// B's classes.
@@ -77,10 +91,11 @@ pub struct Game {
     pub start: (usize, usize),
     /// Per cell: the flags of side 0 in the bits [`SIDE_BITS`], of side 1 shifted by one.
     pub flags: Vec<AtomicU8>,
+    /// Per row (configuration of B): the flag bits some state of the row gained since the
+    /// row was last visited by [`Successors::pass_gained`] (all clear at first, as are the
+    /// flags).
+    gained: Vec<AtomicU8>,
 }
-
-/// Rows of `a` below this run on one thread.
-pub const MIN_CHUNK: usize = 1024;
 
 impl Game {
     /// The reachable configurations of the player with `die`, in the solver's order, and
@@ -107,6 +122,7 @@ impl Game {
         let (tries_a, tries_b) = (takes_tries(&ta), takes_tries(&tb));
         Game {
             three_tries: tries_a.iter().chain(&tries_b).any(|&t| t),
+            track_len: board.track_len() as usize,
             tries_a,
             tries_b,
             fa: probs(&ta),
@@ -127,6 +143,7 @@ impl Game {
             tb,
             start: (sa, sb),
             flags: (0..na * nb).map(|_| AtomicU8::new(0)).collect(),
+            gained: (0..nb).map(|_| AtomicU8::new(0)).collect(),
         }
     }
 
@@ -179,59 +196,36 @@ impl Game {
                 }
             })
             .collect();
-        Row { b, moves }
-    }
-
-    /// Where A's face `k` leads from the pair `(a, b)`: the successor's cell and side to
-    /// move, or `None` when A wins. A face that moves nothing leads to the cell itself.
-    #[inline(always)]
-    pub fn a_moves(&self, a: usize, b: usize, k: usize) -> Option<(usize, usize)> {
-        self.a_moves_at(a, b, k, 0)
-            .map(|(cell, side, _)| (cell, side))
-    }
-
-    /// [`Game::a_moves`] from the tries level `tries`, with the tries level afterwards
-    /// (non-zero only for another try, which stays in the cell).
-    #[inline(always)]
-    pub fn a_moves_at(&self, a: usize, b: usize, k: usize, tries: u8) -> Option<Target> {
-        let e = self.ta.entry(a as u32, k);
-        if e.won {
-            return None;
+        let mut landing_rows = Box::new([b * self.na; 256]);
+        for (field, row) in landing_rows.iter_mut().enumerate().take(self.track_len) {
+            *row = self.tb.capture(b as u32, field as u8) as usize * self.na;
         }
-        let b2 = if e.landing == NO_LANDING {
-            b
-        } else {
-            self.tb.capture(b as u32, e.landing) as usize
-        };
-        let turn = e.turn[usize::from(tries)];
-        Some((
-            self.cell(e.next as usize, b2),
-            usize::from(turn & 4 == 0),
-            turn & 3,
-        ))
+        Row {
+            b,
+            moves,
+            landing_rows,
+        }
     }
 
-    /// Where B's move `m` (of the current row) leads from A's configuration `a`, as
-    /// [`Game::a_moves`].
+    /// A's moves from configuration `a`, one per distinct face, in the order of
+    /// [`Game::fa`].
     #[inline(always)]
-    pub fn b_moves(&self, m: &RowMove, a: usize) -> Option<(usize, usize)> {
-        if m.won {
-            return None;
-        }
-        let a2 = if m.landing == NO_LANDING {
-            a
-        } else {
+    pub fn a_entries(&self, a: usize) -> &[MoveEntry] {
+        self.ta.entries(a as u32)
+    }
+
+    /// The cell B's move `m` (of the current row, not winning) leads to from A's
+    /// configuration `a`: A loses the piece B lands on, if it has one there (the capture
+    /// table is read only then).
+    #[inline(always)]
+    pub fn b_target(&self, m: &RowMove, a: usize) -> usize {
+        let hit = m.landing != NO_LANDING && self.occ_a[a] >> m.landing & 1 != 0;
+        let a2 = if hit {
             self.ta.capture(a as u32, m.landing) as usize
+        } else {
+            a
         };
-        Some((m.next * self.na + a2, usize::from(m.same)))
-    }
-
-    /// [`Game::b_moves`] from the tries level `tries`, as [`Game::a_moves_at`].
-    #[inline(always)]
-    pub fn b_moves_at(&self, m: &RowMove, a: usize, tries: u8) -> Option<Target> {
-        let turn = m.turn[usize::from(tries)];
-        self.b_moves(m, a)
-            .map(|(cell, _)| (cell, usize::from(turn & 4 != 0), turn & 3))
+        m.next * self.na + a2
     }
 
     /// Tries levels of the states at side `side` of the pair `(a, b)`: 3 when the mover
@@ -248,8 +242,10 @@ impl Game {
     }
 
     /// Calls `f(probability, successor)` for each distinct face of the mover at side
-    /// `side` of the pair `(a, row.b)` with tries level `tries`; the successor as in
-    /// [`Game::a_moves_at`].
+    /// `side` of the pair `(a, row.b)` with tries level `tries`: the successor's cell,
+    /// side to move and tries level (non-zero only for another try, which stays in the
+    /// cell), or `None` when the mover wins. A face that moves nothing leads to the cell
+    /// itself.
     #[inline(always)]
     pub fn for_each_move(
         &self,
@@ -258,13 +254,18 @@ impl Game {
         (side, tries): (usize, u8),
         mut f: impl FnMut(f64, Option<Target>),
     ) {
+        let tries = usize::from(tries);
         if side == 0 {
-            for &(k, p) in &self.fa {
-                f(p, self.a_moves_at(a, row.b, k, tries));
+            for (e, &(_, p)) in self.a_entries(a).iter().zip(&self.fa) {
+                let turn = e.turn[tries];
+                let next = || (row.a_target(e), usize::from(turn & 4 == 0), turn & 3);
+                f(p, (!e.won).then(next));
             }
         } else {
             for m in &row.moves {
-                f(m.p, self.b_moves_at(m, a, tries));
+                let turn = m.turn[tries];
+                let next = || (self.b_target(m, a), usize::from(turn & 4 != 0), turn & 3);
+                f(m.p, (!m.won).then(next));
             }
         }
     }
@@ -321,32 +322,18 @@ impl Successors for Game {
     /// row on all threads, side 0 then side 1 of a pair (and side 0 again if side 1
     /// changed).
     fn pass(&self, forwards: bool, visit: impl Fn(&Row, (usize, usize)) -> bool + Sync) -> bool {
-        let mut changed = false;
-        for i in 0..self.nb {
-            let b = if forwards { self.nb - 1 - i } else { i };
-            if self.won_b[b] {
-                continue;
-            }
-            let row = self.row(b);
-            let occ = self.occ_b[b];
-            changed |= (0..self.na)
-                .into_par_iter()
-                .with_min_len(MIN_CHUNK)
-                .map(|k| if forwards { self.na - 1 - k } else { k })
-                .map(|a| {
-                    let cell = self.cell(a, b);
-                    if !self.live(a, occ) {
-                        return false;
-                    }
-                    // A roll that moves nothing passes the turn within the cell: when side
-                    // 1 changed, side 0 may follow at once rather than a pass later.
-                    let first = visit(&row, (cell, 0));
-                    let second = visit(&row, (cell, 1));
-                    first | second | (second && visit(&row, (cell, 0)))
-                })
-                .reduce(|| false, |x, y| x | y);
-        }
-        changed
+        self.rows_pass(forwards, None, visit)
+    }
+
+    /// [`Game::pass`] over the rows that gained a bit of `gained` only: the reachability
+    /// search's later passes spread the few states a capture reached, not the whole product.
+    fn pass_gained(
+        &self,
+        forwards: bool,
+        gained: u8,
+        visit: impl Fn(&Row, (usize, usize)) -> bool + Sync,
+    ) -> bool {
+        self.rows_pass(forwards, Some(gained), visit)
     }
 
     #[inline(always)]
@@ -376,9 +363,64 @@ impl Successors for Game {
 
     #[inline(always)]
     fn add_flags(&self, (cell, side): (usize, usize), bits: u8) {
-        let bits = bits << side;
-        if self.flags[cell].load(Relaxed) & bits != bits {
-            self.flags[cell].fetch_or(bits, Relaxed);
+        let shifted = bits << side;
+        if self.flags[cell].load(Relaxed) & shifted != shifted {
+            // Sequentially consistent with the clearing in `rows_pass`: either the row's
+            // visit sees this flag or its record still shows it. On x86 these are the
+            // same instructions as relaxed ones.
+            self.flags[cell].fetch_or(shifted, SeqCst);
+            // Written only when it changes: both threads add to the same rows.
+            let row = &self.gained[cell / self.na];
+            if row.load(SeqCst) & bits != bits {
+                row.fetch_or(bits, SeqCst);
+            }
         }
+    }
+}
+
+impl Game {
+    /// The passes of [`Successors`]: every row, or with `only_gained` the rows that gained
+    /// one of its bits since their last such visit. Each thread takes the next row and
+    /// visits it whole ([`in_order`]). A row's record is cleared before its pairs are
+    /// visited, and whatever a visit adds to a row is recorded after the flag (both
+    /// sequentially consistent, with a fence before the row's flags are read), so a later
+    /// visit sees it: in this pass if the row's visit had not begun, else in the next.
+    fn rows_pass(
+        &self,
+        forwards: bool,
+        only_gained: Option<u8>,
+        visit: impl Fn(&Row, (usize, usize)) -> bool + Sync,
+    ) -> bool {
+        let visit_row = |b: usize| {
+            if self.won_b[b] {
+                return false;
+            }
+            if let Some(bits) = only_gained {
+                let gained = self.gained[b].fetch_and(!bits, SeqCst);
+                if gained & bits == 0 {
+                    return false;
+                }
+                fence(SeqCst);
+            }
+            let row = self.row(b);
+            let occ = self.occ_b[b];
+            let mut changed = false;
+            for k in 0..self.na {
+                let a = if forwards { self.na - 1 - k } else { k };
+                if !self.live(a, occ) {
+                    continue;
+                }
+                let cell = self.cell(a, b);
+                // A roll that moves nothing passes the turn within the cell: when side
+                // 1 changed, side 0 may follow at once rather than a pass later.
+                let first = visit(&row, (cell, 0));
+                let second = visit(&row, (cell, 1));
+                changed |= first | second | (second && visit(&row, (cell, 0)));
+            }
+            changed
+        };
+        in_order(self.nb, 1, forwards, true, |rows| {
+            rows.fold(false, |changed, b| visit_row(b) | changed)
+        })
     }
 }

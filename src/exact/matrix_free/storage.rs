@@ -39,8 +39,9 @@ pub trait Slot: Sync + Send {
     fn zero() -> Self;
     /// The stored value.
     fn get(&self) -> f64;
-    /// Stores `x`, rounded down if the slot is narrower than `f64`.
-    fn set(&self, x: f64);
+    /// Stores `x`, rounded down if the slot is narrower than `f64`; returns what was
+    /// stored (which the certificate sees), so it need not be read back.
+    fn set(&self, x: f64) -> f64;
 }
 
 /// An `f64` slot.
@@ -58,8 +59,9 @@ impl Slot for F64Slot {
         f64::from_bits(self.0.load(Relaxed))
     }
     #[inline(always)]
-    fn set(&self, x: f64) {
-        self.0.store(x.to_bits(), Relaxed)
+    fn set(&self, x: f64) -> f64 {
+        self.0.store(x.to_bits(), Relaxed);
+        x
     }
 }
 
@@ -74,12 +76,13 @@ impl Slot for F32Slot {
     }
     /// Rounds down (values are non-negative), so a stored lower bound stays one.
     #[inline(always)]
-    fn set(&self, x: f64) {
+    fn set(&self, x: f64) -> f64 {
         let mut f = x as f32;
         if f64::from(f) > x && f > 0.0 {
             f = f32::from_bits(f.to_bits() - 1);
         }
-        self.0.store(f.to_bits(), Relaxed)
+        self.0.store(f.to_bits(), Relaxed);
+        f64::from(f)
     }
 }
 
@@ -213,10 +216,21 @@ impl<S: Slot> Values<S> {
         Some(&self.z[rank as usize])
     }
 
+    /// Where the state's `V` is: without `Z` (`K = 2`) the stride is 2, known to the
+    /// compiler.
+    #[inline(always)]
+    fn at<const K: usize>(&self, state: usize) -> usize {
+        if K == 2 {
+            2 * state
+        } else {
+            self.stride * state
+        }
+    }
+
     /// `[V, W]` (`K = 2`) or `[V, W, Z]` (`K = 3`) of `state`.
     #[inline(always)]
     pub fn load<const K: usize>(&self, state: usize) -> [f64; K] {
-        let at = self.stride * state;
+        let at = self.at::<K>(state);
         std::array::from_fn(|k| match k {
             0 | 1 => self.vw[at + k].get(),
             _ => self.z_slot(state).map_or(0.0, Slot::get),
@@ -231,10 +245,9 @@ impl<S: Slot> Values<S> {
         let (mut change, mut assigned) = (0.0f64, 0.0);
         let mut put = |slot: &S, x: f64| {
             change = change.max((x - slot.get()).abs());
-            slot.set(x);
-            assigned += slot.get();
+            assigned += slot.set(x);
         };
-        let at = self.stride * state;
+        let at = self.at::<K>(state);
         put(&self.vw[at], x[0]);
         put(&self.vw[at + 1], x[1]);
         if K == 3 {

@@ -40,15 +40,15 @@
 //! property of the monotone iteration. With one thread the result is bit-for-bit
 //! reproducible.
 
-use super::game::{Game, MIN_CHUNK, Row};
+use super::game::{Game, Row};
 use super::layout::{CAN_NEVER, CAN_WIN, GoalClass, REACHED, SIDE_BITS};
 use super::storage::{Slot, Values, ZLayout};
 use super::tries;
 use crate::exact::ExactError;
 use crate::exact::group::{solve_one, solve_pair};
 use crate::exact::progress::{Observer, Phase, Progress};
+use crate::exact::search::in_order_fold;
 use crate::fixpoint::{self, Stall, StopRule, SweepReport};
-use rayon::prelude::*;
 use std::ops::Range;
 use std::sync::atomic::Ordering::Relaxed;
 use std::time::Instant;
@@ -143,26 +143,37 @@ fn update_cell<S: Slot, const K: usize, const TRIES: bool>(
         }
     };
     // Written out per side (rather than through `Game::for_each_move`): this is the hot
-    // loop, and constant indices keep the sums in registers.
+    // loop, and constant indices keep the sums in registers. The targets come from the
+    // row's look-ups (`Row::a_target`, `Game::b_target`).
     if !skip[0] {
-        for &(k, p) in &game.fa {
-            match game.a_moves(a, row.b, k) {
+        for (e, &(_, p)) in game.a_entries(a).iter().zip(&game.fa) {
+            if e.won {
                 // A wins: component 0.
-                None => s0[0] += p,
-                Some((next, 0)) if next == cell => c[0][0] += p,
-                Some((next, _)) if next == cell => c[0][1] += p,
-                Some((next, side)) => add(&mut s0, p, next, side),
+                s0[0] += p;
+                continue;
+            }
+            let next = row.a_target(e);
+            let side = usize::from(e.turn[0] & 4 == 0);
+            if next == cell {
+                c[0][side] += p;
+            } else {
+                add(&mut s0, p, next, side);
             }
         }
     }
     if !skip[1] {
         for m in &row.moves {
-            match game.b_moves(m, a) {
+            if m.won {
                 // B wins: component 1.
-                None => s1[1] += m.p,
-                Some((next, 1)) if next == cell => c[1][1] += m.p,
-                Some((next, _)) if next == cell => c[1][0] += m.p,
-                Some((next, side)) => add(&mut s1, m.p, next, side),
+                s1[1] += m.p;
+                continue;
+            }
+            let next = game.b_target(m, a);
+            let side = usize::from(m.same);
+            if next == cell {
+                c[1][side] += m.p;
+            } else {
+                add(&mut s1, m.p, next, side);
             }
         }
     }
@@ -203,35 +214,41 @@ fn sweep<S: Slot, const K: usize>(
     }
 }
 
-/// [`sweep`] for a given `TRIES` ([`update_cell`]).
+/// [`sweep`] for a given `TRIES` ([`update_cell`]). Each thread takes the next row and
+/// sweeps it whole ([`in_order_fold`]): rows in flight at once are neighbours, whose moves
+/// rarely lead into each other, and a row needs no hand-over between threads.
 fn sweep_with<S: Slot, const K: usize, const TRIES: bool>(
     game: &Game,
     vals: &Values<S>,
     rows: Range<usize>,
     cols: Range<usize>,
 ) -> Tally {
-    let mut tally = Tally::default();
-    for b in rows {
+    let first = rows.start;
+    let sweep_row = |b: usize| {
+        let mut tally = Tally::default();
         if game.won_b(b) {
-            continue;
+            return tally;
         }
         let row = game.row(b);
         let occ = game.occ_b(b);
-        let t = cols
-            .clone()
-            .into_par_iter()
-            .with_min_len(MIN_CHUNK)
-            .map(|a| {
-                if game.live(a, occ) {
-                    update_cell::<S, K, TRIES>(game, vals, &row, a)
-                } else {
-                    Tally::default()
-                }
-            })
-            .reduce(Tally::default, Tally::merge);
-        tally = tally.merge(t);
-    }
-    tally
+        for a in cols.clone() {
+            if game.live(a, occ) {
+                tally = tally.merge(update_cell::<S, K, TRIES>(game, vals, &row, a));
+            }
+        }
+        tally
+    };
+    in_order_fold(
+        rows.len(),
+        1,
+        false,
+        true,
+        |rows| {
+            rows.map(|i| sweep_row(first + i))
+                .fold(Tally::default(), Tally::merge)
+        },
+        Tally::merge,
+    )
 }
 
 /// The value iteration of one solve.
