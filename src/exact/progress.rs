@@ -127,7 +127,7 @@ impl Preparation {
         match self {
             Preparation::SparseSearch { faces } => (5.25 * faces as f64, 0.75),
             Preparation::SparseMatrix { faces } => (27.3 * faces as f64, 0.38),
-            Preparation::MatrixFreeSearch => (120.0, 0.75),
+            Preparation::MatrixFreeSearch => (58.0, 0.75),
             Preparation::GameClassification => (165.0, 0.75),
         }
     }
@@ -429,7 +429,8 @@ mod tests {
     }
 
     /// The preparations' estimates against every time they were fitted to
-    /// (`results/estimates/logs`, `logs-fresh`, `logs-search`, `logs-faces`; the sparse
+    /// (`results/estimates/logs`, `logs-fresh`, `logs-search`, `logs-faces`,
+    /// `logs-search-rows`; the sparse
     /// search's form per face was chosen after `logs-search`, the sparse matrix's after
     /// `logs-faces`): each within a factor of 1.5.
     #[test]
@@ -438,16 +439,18 @@ mod tests {
         let matrix = |faces| Preparation::SparseMatrix { faces };
         // (what, units, threads, seconds measured)
         let recorded = [
-            (Preparation::MatrixFreeSearch, 437_961_608, 2, 32.2),
-            (Preparation::MatrixFreeSearch, 148_009_596, 2, 8.8),
-            (Preparation::MatrixFreeSearch, 148_009_596, 1, 13.9),
-            (Preparation::MatrixFreeSearch, 361_159_988, 2, 26.7),
-            (Preparation::MatrixFreeSearch, 30_805_830, 2, 3.1),
-            (Preparation::MatrixFreeSearch, 505_766_044, 2, 41.0),
-            (Preparation::MatrixFreeSearch, 604_024_764, 2, 47.6),
-            (Preparation::MatrixFreeSearch, 788_142_924, 2, 64.9),
-            (Preparation::MatrixFreeSearch, 647_092_074, 2, 48.6),
-            (Preparation::MatrixFreeSearch, 560_341_068, 1, 64.6),
+            // The matrix-free search since rows are visited whole by one thread each
+            // (`logs-search-rows`, `search.sh`); the same ten solves as before.
+            (Preparation::MatrixFreeSearch, 437_961_608, 2, 15.7),
+            (Preparation::MatrixFreeSearch, 148_009_596, 2, 4.1),
+            (Preparation::MatrixFreeSearch, 148_009_596, 1, 7.2),
+            (Preparation::MatrixFreeSearch, 361_159_988, 2, 12.9),
+            (Preparation::MatrixFreeSearch, 30_805_830, 2, 1.1),
+            (Preparation::MatrixFreeSearch, 505_766_044, 2, 17.9),
+            (Preparation::MatrixFreeSearch, 604_024_764, 2, 21.3),
+            (Preparation::MatrixFreeSearch, 788_142_924, 2, 29.2),
+            (Preparation::MatrixFreeSearch, 647_092_074, 2, 21.7),
+            (Preparation::MatrixFreeSearch, 560_341_068, 1, 37.2),
             (sparse(12), 46_541_952, 2, 1.8),
             (sparse(12), 46_541_952, 1, 3.4),
             (sparse(8), 148_009_596, 2, 3.8),
