@@ -91,21 +91,17 @@ pub fn play_chunks(
     {
         // Groups of chunks, each group's chunks dealt to eight lanes: the same counts,
         // chunk for chunk.
-        return lanes::groups(chunks)
+        return lanes::sized_groups(chunks, pairs_of)
             .into_par_iter()
             .map(|group| {
                 progress(0);
-                let group: Vec<(u64, u64)> = group.map(|chunk| (chunk, pairs_of(chunk))).collect();
-                let counts = if group.len() >= lanes::MIN_CHUNKS {
+                let counts = lanes::play_group(
+                    &group,
+                    DuelCounts::default(),
                     // SAFETY: `lanes::duel::available` checked the processor's features.
-                    unsafe { lanes::duel::play(matchup, key, &group) }
-                } else {
-                    group
-                        .iter()
-                        .fold(DuelCounts::default(), |sum, &(chunk, pairs)| {
-                            sum + play_chunk(matchup, key, chunk, pairs)
-                        })
-                };
+                    |group| unsafe { lanes::duel::play(matchup, key, group) },
+                    |chunk, pairs| play_chunk(matchup, key, chunk, pairs),
+                );
                 progress(2 * group.iter().map(|&(_, pairs)| pairs).sum::<u64>());
                 counts
             })

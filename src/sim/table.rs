@@ -662,21 +662,17 @@ impl<'a> Table<'a> {
             && chunks.end.saturating_sub(chunks.start) >= super::lanes::MIN_CHUNKS as u64
         {
             // As for a duel: groups of chunks dealt to eight lanes, the same counts.
-            return super::lanes::groups(chunks)
+            let rounds_of = |chunk| self.rounds_of_chunk(chunk, total_rounds);
+            return super::lanes::sized_groups(chunks, rounds_of)
                 .into_par_iter()
                 .map(|group| {
-                    let group: Vec<(u64, u64)> = group
-                        .map(|chunk| (chunk, self.rounds_of_chunk(chunk, total_rounds)))
-                        .collect();
-                    let counts = if group.len() >= super::lanes::MIN_CHUNKS {
+                    let counts = super::lanes::play_group(
+                        &group,
+                        TableCounts::new(self.seats.players()),
                         // SAFETY: `available` checked the processor's features.
-                        unsafe { super::lanes::table::play(self, key, &group) }
-                    } else {
-                        group.iter().fold(
-                            TableCounts::new(self.seats.players()),
-                            |sum, &(chunk, rounds)| sum + self.play_chunk(key, chunk, rounds),
-                        )
-                    };
+                        |group| unsafe { super::lanes::table::play(self, key, group) },
+                        |chunk, rounds| self.play_chunk(key, chunk, rounds),
+                    );
                     progress(counts.games);
                     counts
                 })

@@ -48,6 +48,34 @@ pub(crate) fn groups(chunks: Range<u64>) -> Vec<Range<u64>> {
         .collect()
 }
 
+/// `chunks` in [`groups`], each chunk with its size (pairs or rounds) as `size_of` gives it.
+pub(crate) fn sized_groups(
+    chunks: Range<u64>,
+    size_of: impl Fn(u64) -> u64,
+) -> Vec<Vec<(u64, u64)>> {
+    groups(chunks)
+        .into_iter()
+        .map(|group| group.map(|chunk| (chunk, size_of(chunk))).collect())
+        .collect()
+}
+
+/// The counts of one group of `(chunk, size)`: by `in_lanes` if it has [`MIN_CHUNKS`]
+/// chunks, else chunk by chunk by `one_chunk`, added to `zero`.
+pub(crate) fn play_group<C: std::ops::Add<Output = C>>(
+    group: &[(u64, u64)],
+    zero: C,
+    in_lanes: impl FnOnce(&[(u64, u64)]) -> C,
+    one_chunk: impl Fn(u64, u64) -> C,
+) -> C {
+    if group.len() >= MIN_CHUNKS {
+        in_lanes(group)
+    } else {
+        group
+            .iter()
+            .fold(zero, |sum, &(chunk, size)| sum + one_chunk(chunk, size))
+    }
+}
+
 /// Whether this processor has the AVX-512 parts the lanes use: the foundation, leading-zero
 /// counts (CD) and population counts (VPOPCNTDQ).
 fn processor_has_lanes() -> bool {
