@@ -135,10 +135,13 @@ pub enum ZLayout {
 /// count share 16 bytes, so a read of `Z` costs the bit test and, for a stored state, one
 /// more load; the index takes 2 bits per state where `Z` takes 64 (`f64`) or 32 (`f32`).
 pub struct Values<S> {
-    /// `V, W` (and `Z` if dense) of state `s` from `stride * s`.
+    /// `V, W` (and `Z` if dense) of state `s = cell * 2 + side` from
+    /// `side * side_len + stride * cell` (see [`super::layout`]: one half per side).
     vw: Vec<S>,
     /// 3 with dense `Z`, else 2.
     stride: usize,
+    /// Slots of the states of one side: side 1's follow side 0's.
+    side_len: usize,
     /// The rank index over the states, empty unless `Z` is sparse.
     z_index: Vec<RankWord>,
     /// `Z` of the stored states, in state order (sparse `Z` only).
@@ -171,9 +174,9 @@ pub fn values_bytes(states: u64, z: Option<(ZLayout, u64)>, value_bytes: u64) ->
 }
 
 impl<S: Slot> Values<S> {
-    /// All values 0 over `states` states; with `z` = `Some(layout)` `Z` is kept (sparse: where
-    /// `keeps_z(state)`), and set to 1 where `never(state)`, a state of the never-ending
-    /// set, which must keep `Z`.
+    /// All values 0 over `states` states (two per pair of configurations); with `z` =
+    /// `Some(layout)` `Z` is kept (sparse: where `keeps_z(state)`), and set to 1 where
+    /// `never(state)`, a state of the never-ending set, which must keep `Z`.
     pub fn new(
         states: usize,
         z: Option<ZLayout>,
@@ -181,11 +184,13 @@ impl<S: Slot> Values<S> {
         never: impl Fn(usize) -> bool + Sync,
     ) -> Values<S> {
         use rayon::prelude::*;
+        debug_assert_eq!(states % 2, 0, "two sides per pair of configurations");
         let stride = if z == Some(ZLayout::Dense) { 3 } else { 2 };
         let vw = S::zeroed(stride * states);
         let mut values = Values {
             vw,
             stride,
+            side_len: stride * (states / 2),
             z_index: Vec::new(),
             z: Vec::new(),
         };
@@ -229,7 +234,7 @@ impl<S: Slot> Values<S> {
     #[inline(always)]
     fn z_slot(&self, state: usize) -> Option<&S> {
         if self.stride == 3 {
-            return Some(&self.vw[3 * state + 2]);
+            return Some(&self.vw[self.at::<3>(state) + 2]);
         }
         let word = self.z_index.get(state / 64)?;
         let bit = 1u64 << (state % 64);
@@ -240,15 +245,12 @@ impl<S: Slot> Values<S> {
         Some(&self.z[rank as usize])
     }
 
-    /// Where the state's `V` is: without `Z` (`K = 2`) the stride is 2, known to the
-    /// compiler.
+    /// Where the state's `V` is, in its side's half: without `Z` (`K = 2`) the stride is 2,
+    /// known to the compiler.
     #[inline(always)]
     fn at<const K: usize>(&self, state: usize) -> usize {
-        if K == 2 {
-            2 * state
-        } else {
-            self.stride * state
-        }
+        let stride = if K == 2 { 2 } else { self.stride };
+        (state & 1) * self.side_len + (state >> 1) * stride
     }
 
     /// `[V, W]` (`K = 2`) or `[V, W, Z]` (`K = 3`) of `state`.
