@@ -34,12 +34,9 @@ impl Storage {
 }
 
 /// One stored value: an atomic bit pattern.
-pub trait Slot: Sync + Send + Sized {
-    /// `n` slots holding 0, in zeroed memory from the allocator: the operating system hands
-    /// such pages out lazily, so no thread writes gigabytes of zeros before the first sweep
-    /// (on the BwInf board with 1..6 against 1..6 that fill took about 4 s of the solve);
-    /// the sweeps fault the pages in as they first write them, on all threads.
-    fn zeroed(n: usize) -> Vec<Self>;
+pub trait Slot: Sync + Send {
+    /// A slot holding 0.
+    fn zero() -> Self;
     /// The stored value.
     fn get(&self) -> f64;
     /// Stores `x`, rounded down if the slot is narrower than `f64`; returns what was
@@ -48,39 +45,14 @@ pub trait Slot: Sync + Send + Sized {
 }
 
 /// An `f64` slot.
-#[repr(transparent)]
 pub struct F64Slot(AtomicU64);
 /// An `f32` slot, rounding down.
-#[repr(transparent)]
 pub struct F32Slot(AtomicU32);
 
-/// `vec![0; n]` of the integer type under a slot, which the allocator serves as zeroed
-/// memory (`calloc`), reinterpreted as `n` slots.
-macro_rules! zeroed_slots {
-    ($slot:ty, $bits:ty, $n:expr) => {{
-        // The reinterpretation needs the same size and alignment; the atomic types promise
-        // the size and the bit validity of their integer, this checks the alignment too.
-        const _: () = assert!(
-            size_of::<$slot>() == size_of::<$bits>() && align_of::<$slot>() == align_of::<$bits>()
-        );
-        let mut bits = std::mem::ManuallyDrop::new(vec![0 as $bits; $n]);
-        // SAFETY: the slot is a transparent wrapper of the atomic integer, which has the
-        // size, alignment (checked above) and bit validity of `$bits`; so the allocation of
-        // `len` integers is one of `len` slots with the same layout (it is freed with it),
-        // and every slot holds the bit pattern 0, the value 0.
-        unsafe {
-            Vec::from_raw_parts(
-                bits.as_mut_ptr().cast::<$slot>(),
-                bits.len(),
-                bits.capacity(),
-            )
-        }
-    }};
-}
-
 impl Slot for F64Slot {
-    fn zeroed(n: usize) -> Vec<Self> {
-        zeroed_slots!(F64Slot, u64, n)
+    #[inline(always)]
+    fn zero() -> Self {
+        F64Slot(AtomicU64::new(0))
     }
     #[inline(always)]
     fn get(&self) -> f64 {
@@ -94,8 +66,9 @@ impl Slot for F64Slot {
 }
 
 impl Slot for F32Slot {
-    fn zeroed(n: usize) -> Vec<Self> {
-        zeroed_slots!(F32Slot, u32, n)
+    #[inline(always)]
+    fn zero() -> Self {
+        F32Slot(AtomicU32::new(0))
     }
     #[inline(always)]
     fn get(&self) -> f64 {
@@ -186,7 +159,10 @@ impl<S: Slot> Values<S> {
         use rayon::prelude::*;
         debug_assert_eq!(states % 2, 0, "two sides per pair of configurations");
         let stride = if z == Some(ZLayout::Dense) { 3 } else { 2 };
-        let vw = S::zeroed(stride * states);
+        let vw = (0..stride * states)
+            .into_par_iter()
+            .map(|_| S::zero())
+            .collect();
         let mut values = Values {
             vw,
             stride,
@@ -209,7 +185,7 @@ impl<S: Slot> Values<S> {
                 word.before = stored;
                 stored += u64::from(word.bits.count_ones());
             }
-            values.z = S::zeroed(usize::try_from(stored).expect("no more than the states"));
+            values.z = (0..stored).into_par_iter().map(|_| S::zero()).collect();
             values.z_index = z_index;
         }
         if z.is_some() {
@@ -283,29 +259,5 @@ impl<S: Slot> Values<S> {
             }
         }
         (change, assigned)
-    }
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    fn zeroed_slots_hold_zero_and_keep_what_is_set<S: Slot>() {
-        let slots = S::zeroed(1000);
-        assert_eq!(slots.len(), 1000);
-        assert!(slots.iter().all(|s| s.get() == 0.0));
-        assert_eq!(slots[999].set(0.5), 0.5);
-        assert_eq!(slots[999].get(), 0.5);
-        assert_eq!(slots[998].get(), 0.0);
-    }
-
-    #[test]
-    fn zeroed_f64_slots_hold_zero() {
-        zeroed_slots_hold_zero_and_keep_what_is_set::<F64Slot>();
-    }
-
-    #[test]
-    fn zeroed_f32_slots_hold_zero() {
-        zeroed_slots_hold_zero_and_keep_what_is_set::<F32Slot>();
     }
 }
