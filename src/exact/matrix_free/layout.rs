@@ -12,7 +12,7 @@
 //! The halves by side, rather than the two sides of a pair side by side: a move of B mostly
 //! hands the turn to A (side 0), a move of A to B (side 1), so the rows a sweep reads from
 //! other rows carry only the side it needs, half the bytes. On 20/10/4/4 with 1..6 against
-//! 1..6 the whole solve took 0.91 times as long as with the sides side by side (the figures
+//! 1..6 the whole solve took 0.92 times as long as with the sides side by side (the figures
 //! are in `docs/src/performance.md`).
 
 use crate::exact::encode::ConfigIndex;
