@@ -588,7 +588,10 @@ fn the_rules_fixed_solvers_refuse_choice() {
             &die("1..6"),
             &die("1..6"),
             &options(TOL),
-            wuerfelglueck::exact::matrix_free::Storage::F64,
+            (
+                wuerfelglueck::exact::matrix_free::Storage::F64,
+                wuerfelglueck::exact::matrix_free::Components::Auto,
+            ),
             &wuerfelglueck::exact::progress::unobserved,
         )
         .unwrap_err();

@@ -6,7 +6,7 @@ use approx::{abs_diff_eq, assert_abs_diff_eq};
 use wuerfelglueck::dice::Die;
 use wuerfelglueck::exact::checks::against_simulation;
 use wuerfelglueck::exact::matrix_free::{
-    FullOptions, Storage, ZLayout, estimate_bytes, solve_full, solve_full_with, survey,
+    Components, FullOptions, Storage, ZLayout, estimate_bytes, solve_full, solve_full_with, survey,
 };
 use wuerfelglueck::exact::memory::table_bytes;
 use wuerfelglueck::exact::progress::{Phase, Progress};
@@ -182,6 +182,7 @@ fn three_tries_falls_back_to_the_matrix_free_solver() {
     let limit = SolveOptions {
         max_memory: Some(estimate_bytes(
             reference.stats.configs,
+            Components::Together,
             None,
             8,
             table_bytes(&r, reference.stats.configs, [&a, &b]),
@@ -197,7 +198,10 @@ fn three_tries_falls_back_to_the_matrix_free_solver() {
         "the sparse solver fits: the test does not test the fallback"
     );
     let fitted = solve_fitting(&r, &a, &b, &limit).unwrap();
-    assert_eq!(fitted.solver, SolverUsed::MatrixFree(Storage::F64));
+    assert_eq!(
+        fitted.solver,
+        SolverUsed::MatrixFree(Storage::F64, Components::Together)
+    );
     assert_close(
         &fitted.result,
         &reference,
@@ -290,6 +294,117 @@ fn f32_storage_is_certified_but_coarser() {
     }
 }
 
+/// One value at a time (`V` to the end, then `W`) gives the sparse solver's figures within
+/// the tolerance, certified, in `f64` and (coarser, still containing the truth) in `f32`,
+/// on boards with and without captures in the opening block.
+#[test]
+fn one_value_at_a_time_is_certified_and_equals_the_sparse_solver() {
+    for (board, a, b) in [
+        ("20/10/2/2", "1..6", "2..7"),
+        ("24/12/3/3", "1..6", "1,1,1,6,6,6"),
+        ("40/20/2/4", "1..6", "1..6"),
+    ] {
+        let (r, da, db) = (rules(board, "bwinf"), die(a), die(b));
+        let sparse = solve_matchup(&r, &da, &db, &options(1e-12)).unwrap();
+        assert_eq!(sparse.stats.never_states, 0, "{board}: every game ends");
+        for storage in [Storage::F64, Storage::F32] {
+            let full = FullOptions {
+                storage,
+                components: Components::OneAtATime,
+                ..FullOptions::default()
+            };
+            let apart = solve_full_with(&r, &da, &db, &options(1e-9), &full).unwrap();
+            let what = format!("{board} {a} vs {b} {storage:?}");
+            assert_eq!(apart.components, Components::OneAtATime, "{what}");
+            assert_eq!(apart.result.stats.states, sparse.stats.states, "{what}");
+            let claimed = if storage == Storage::F64 { 1e-9 } else { 1e-4 };
+            check_result(&apart.result, claimed).unwrap_or_else(|e| panic!("{what}: {e}"));
+            let bounds = apart.result.bounds;
+            for (iv, truth) in [
+                (bounds.p_a_if_a_starts, sparse.p_a_if_a_starts),
+                (bounds.p_a_if_b_starts, sparse.p_a_if_b_starts),
+                (bounds.p_b_if_a_starts, sparse.p_b_if_a_starts),
+                (bounds.p_b_if_b_starts, sparse.p_b_if_b_starts),
+            ] {
+                // The reference is 1e-12 wide: the truth lies in both intervals.
+                assert!(
+                    iv.lo <= truth + 2e-12 && truth <= iv.hi + 2e-12,
+                    "{what}: {iv:?} {truth}"
+                );
+            }
+            if storage == Storage::F64 {
+                assert!(!apart.stalled, "{what}");
+                assert!(bounds.p_a.width() <= 1e-9, "{what}: {:?}", bounds.p_a);
+                assert_close(&apart.result, &sparse, 1e-9, &what);
+            } else {
+                // Rounded down each step: certified, but not to 1e-9 (said so).
+                assert!(bounds.p_a.width() < 1e-4, "{what}: {:?}", bounds.p_a);
+                assert_eq!(apart.stalled, bounds.p_a.width() > 1e-9, "{what}");
+            }
+        }
+    }
+}
+
+/// Where `V, W` together do not fit the memory limit but one of them does, the automatic
+/// plan carries one at a time, in `f64` before `f32`; below that it refuses, naming the
+/// least memory. One value at a time is refused where a game may never end (it needs `Z`).
+#[test]
+fn one_value_at_a_time_is_planned_where_both_do_not_fit() {
+    let (r, a, b) = (rules("20/10/2/2", "bwinf"), die("1..6"), die("2..7"));
+    let configs = solve_full(&r, &a, &b, &options(1e-9))
+        .unwrap()
+        .stats
+        .configs;
+    let tables = table_bytes(&r, configs, [&a, &b]);
+    let bytes = |c, value_bytes| estimate_bytes(configs, c, None, value_bytes, tables);
+    let apart_f64 = bytes(Components::OneAtATime, 8);
+    assert!(apart_f64 < bytes(Components::Together, 8));
+    assert_eq!(apart_f64, bytes(Components::Together, 4));
+    for (limit, storage, components) in [
+        (
+            bytes(Components::Together, 8),
+            Storage::F64,
+            Components::Together,
+        ),
+        (apart_f64, Storage::F64, Components::OneAtATime),
+        (apart_f64 - 1, Storage::F32, Components::OneAtATime),
+    ] {
+        let limited = SolveOptions {
+            max_memory: Some(limit),
+            ..options(1e-9)
+        };
+        let outcome = solve_full_with(&r, &a, &b, &limited, &FullOptions::default()).unwrap();
+        assert_eq!((outcome.storage, outcome.components), (storage, components));
+        assert!(outcome.result.stats.memory_bytes <= limit);
+    }
+    let least = bytes(Components::OneAtATime, 4);
+    let too_little = SolveOptions {
+        max_memory: Some(least - 1),
+        ..options(1e-9)
+    };
+    assert!(matches!(
+        solve_full_with(&r, &a, &b, &too_little, &FullOptions::default()),
+        Err(ExactError::Memory { bytes, .. }) if bytes == least
+    ));
+    // Without a 1 B's pieces can be stuck: games that never end need `Z`.
+    let (never_a, never_b) = (die("2,6"), die("1..5"));
+    let forced = FullOptions {
+        components: Components::OneAtATime,
+        ..FullOptions::default()
+    };
+    let refused = solve_full_with(
+        &rules("12/6/2/2", "bwinf"),
+        &never_a,
+        &never_b,
+        &options(1e-9),
+        &forced,
+    );
+    assert!(
+        matches!(&refused, Err(ExactError::Profile(m)) if m.contains("never end")),
+        "{refused:?}"
+    );
+}
+
 /// A never-ending set needs a third stored component, `Z`: next to `V, W` for every state
 /// (fastest), or only where the never-ending set can be reached (less memory). The choice is
 /// made after the never-ending search (it once chose `f64` before the never-ending set was
@@ -307,10 +422,20 @@ fn auto_storage_is_chosen_after_the_never_ending_search() {
     let configs = reference.result.stats.configs;
     let z = survey(&r, &a, &b).unwrap().z_states;
     let tables = table_bytes(&r, configs, [&a, &b]);
-    let bytes =
-        |layout, value_bytes| estimate_bytes(configs, Some((layout, z)), value_bytes, tables);
+    let bytes = |layout, value_bytes| {
+        estimate_bytes(
+            configs,
+            Components::Together,
+            Some((layout, z)),
+            value_bytes,
+            tables,
+        )
+    };
     let (dense_f64, sparse_f64) = (bytes(ZLayout::Dense, 8), bytes(ZLayout::Sparse, 8));
-    assert!(estimate_bytes(configs, None, 8, tables) < sparse_f64 && sparse_f64 < dense_f64);
+    assert!(
+        estimate_bytes(configs, Components::Together, None, 8, tables) < sparse_f64
+            && sparse_f64 < dense_f64
+    );
     assert!(bytes(ZLayout::Dense, 4) < sparse_f64);
     for (limit, storage, layout) in [
         (dense_f64, Storage::F64, ZLayout::Dense),
@@ -392,7 +517,13 @@ fn z_is_kept_where_the_never_ending_set_can_be_reached() {
         // The same solve with `Z` kept only where it is needed: the memory counted is that
         // of the kept `Z`, the figures those of the sparse solver.
         let tables = table_bytes(&r, stats.configs, [&da, &db]);
-        let dense = estimate_bytes(stats.configs, Some((ZLayout::Dense, z_states)), 8, tables);
+        let dense = estimate_bytes(
+            stats.configs,
+            Components::Together,
+            Some((ZLayout::Dense, z_states)),
+            8,
+            tables,
+        );
         let opts = SolveOptions {
             max_memory: Some(dense - 1),
             ..options(1e-11)
@@ -403,7 +534,13 @@ fn z_is_kept_where_the_never_ending_set_can_be_reached() {
         assert_eq!(kept.z_states, Some(z_states), "{what}");
         assert_eq!(
             kept.result.stats.memory_bytes,
-            estimate_bytes(stats.configs, Some((ZLayout::Sparse, z_states)), 8, tables),
+            estimate_bytes(
+                stats.configs,
+                Components::Together,
+                Some((ZLayout::Sparse, z_states)),
+                8,
+                tables
+            ),
             "{what}"
         );
         check_result(&kept.result, 1e-11).unwrap_or_else(|e| panic!("{what}: {e}"));
@@ -562,6 +699,7 @@ fn the_reports_of_a_running_solve_agree_with_its_result() {
     let full = FullOptions {
         storage: Storage::F64,
         observer: &observer,
+        ..FullOptions::default()
     };
     let outcome = solve_full_with(&r, &a, &b, &options(1e-9), &full).unwrap();
     let reports = std::mem::take(&mut *reports.lock().unwrap());

@@ -2,7 +2,7 @@
 //! memory (fastest on small boards), else the matrix-free one, which stores no
 //! transitions; under `choice` the solver of the game with choices, both players optimal.
 
-use super::matrix_free::{FullOptions, Storage, solve_full_with};
+use super::matrix_free::{Components, FullOptions, Storage, solve_full_with};
 use super::progress::{Observer, unobserved};
 use super::{ExactError, ExactResult, Model, SolveOptions};
 use crate::dice::Die;
@@ -13,8 +13,9 @@ use crate::rules::Rules;
 pub enum SolverUsed {
     /// The sparse-matrix solver ([`super::solve_matchup`]).
     Sparse,
-    /// The matrix-free solver with this storage (`F64` or `F32`).
-    MatrixFree(Storage),
+    /// The matrix-free solver with this storage (`F64` or `F32`), its sweeps carrying the
+    /// values of a state together or one at a time (never `Auto`).
+    MatrixFree(Storage, Components),
     /// The solver of the game with choices ([`super::game::solve_game`]), both players
     /// optimal: the figures are those of an optimal pair of strategies.
     GameOptimal,
@@ -24,8 +25,14 @@ impl std::fmt::Display for SolverUsed {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         match self {
             SolverUsed::Sparse => write!(f, "sparse matrix"),
-            SolverUsed::MatrixFree(Storage::F32) => write!(f, "matrix-free, f32 storage"),
-            SolverUsed::MatrixFree(_) => write!(f, "matrix-free, f64 storage"),
+            SolverUsed::MatrixFree(storage, components) => {
+                let bits = if *storage == Storage::F32 { 32 } else { 64 };
+                write!(f, "matrix-free, f{bits} storage")?;
+                if *components == Components::OneAtATime {
+                    write!(f, ", one value at a time")?;
+                }
+                Ok(())
+            }
             SolverUsed::GameOptimal => write!(f, "game with choices, both players optimal"),
         }
     }
@@ -71,9 +78,14 @@ pub fn solve_fitting_observed(
     let sparse = Model::build_observed(rules, a, b, options, observer)
         .and_then(|model| model.solve_observed(options, observer));
     match sparse {
-        Err(ExactError::Memory { .. }) => {
-            solve_matrix_free(rules, a, b, options, Storage::Auto, observer)
-        }
+        Err(ExactError::Memory { .. }) => solve_matrix_free(
+            rules,
+            a,
+            b,
+            options,
+            (Storage::Auto, Components::Auto),
+            observer,
+        ),
         other => other.map(|(result, _)| Fitted {
             result,
             solver: SolverUsed::Sparse,
@@ -140,27 +152,33 @@ pub fn solve_optimal_play(
     })
 }
 
-/// The matrix-free solver with the given storage, reported as a [`Fitted`]; `observer` is
-/// told its size and every sweep ([`Progress`](super::progress::Progress)).
+/// The matrix-free solver with the given storage and components (either may be `Auto`),
+/// reported as a [`Fitted`]; `observer` is told its size and every sweep
+/// ([`Progress`](super::progress::Progress)).
 pub fn solve_matrix_free(
     rules: &Rules,
     a: &Die,
     b: &Die,
     options: &SolveOptions,
-    storage: Storage,
+    (storage, components): (Storage, Components),
     observer: Observer<'_>,
 ) -> Result<Fitted, ExactError> {
-    let outcome = solve_full_with(rules, a, b, options, &FullOptions { storage, observer })?;
+    let full = FullOptions {
+        storage,
+        components,
+        observer,
+    };
+    let outcome = solve_full_with(rules, a, b, options, &full)?;
     Ok(Fitted {
         result: outcome.result,
-        solver: SolverUsed::MatrixFree(outcome.storage),
+        solver: SolverUsed::MatrixFree(outcome.storage, outcome.components),
         stalled: outcome.stalled,
     })
 }
 
 /// The least memory (bytes) with which [`solve_fitting`] can solve `a` against `b` exactly:
 /// the smaller of the sparse solver's estimate ([`super::estimate_memory`]) and the
-/// matrix-free solver's smallest plan (`f32` values, no never-ending set). Below this
+/// matrix-free solver's smallest plan (`f32` values one at a time, no never-ending set). Below this
 /// limit every solver refuses for memory (and `rank --exact` simulates the pair); at or
 /// above it a solve may still need more (a never-ending set, the sparse estimate's slack),
 /// so this is for planning where to run a pair, e.g. on which machine of a cluster.
@@ -173,7 +191,8 @@ pub fn least_memory(rules: &Rules, a: &Die, b: &Die) -> u64 {
         return sparse.bytes;
     }
     let tables = super::memory::table_bytes(rules, sparse.configs, [a, b]);
-    let matrix_free = super::matrix_free::estimate_bytes(sparse.configs, None, 4, tables);
+    let matrix_free =
+        super::matrix_free::estimate_bytes(sparse.configs, Components::OneAtATime, None, 4, tables);
     sparse.bytes.min(matrix_free)
 }
 

@@ -76,7 +76,7 @@ pub mod storage;
 pub mod sweep;
 pub mod tries;
 
-pub use storage::{Storage, ZLayout};
+pub use storage::{Components, Storage, ZLayout};
 pub use sweep::Work;
 
 use super::bounds::StateBounds;
@@ -96,6 +96,8 @@ use sweep::{Iterated, Run};
 pub struct FullOptions<'a> {
     /// Value storage.
     pub storage: Storage,
+    /// Both values of a state in one sweep, or one at a time (half the memory).
+    pub components: Components,
     /// Told the solve's size once its states are known and every sweep after
     /// ([`Progress`]).
     pub observer: Observer<'a>,
@@ -106,6 +108,7 @@ impl Default for FullOptions<'_> {
     fn default() -> Self {
         FullOptions {
             storage: Storage::Auto,
+            components: Components::Auto,
             observer: &unobserved,
         }
     }
@@ -118,6 +121,8 @@ pub struct FullOutcome {
     pub result: ExactResult,
     /// The storage used (`F64` or `F32`, never `Auto`).
     pub storage: Storage,
+    /// The values carried by a sweep (never `Auto`).
+    pub components: Components,
     /// How `Z` was kept (`None` without a never-ending state).
     pub z_layout: Option<ZLayout>,
     /// Passes of the "can reach a win" search.
@@ -139,20 +144,27 @@ pub struct FullOutcome {
 
 /// Bytes of the values, flags and tables of a matrix-free solve over `configs`
 /// configurations, `value_bytes` bytes a value: `V` and `W` for every state of the
-/// product, and with a never-ending set `z` = `Some((layout, z_states))`: `Z` for every
-/// state or, sparse, for the `z_states` that can reach it ([`storage::values_bytes`]);
-/// `tables` the per-player move tables ([`memory::table_bytes`]).
+/// product (or one of them at a time, `components`), and with a never-ending set `z` =
+/// `Some((layout, z_states))`: `Z` for every state or, sparse, for the `z_states` that can
+/// reach it ([`storage::values_bytes`]); `tables` the per-player move tables
+/// ([`memory::table_bytes`]).
 pub fn estimate_bytes(
     configs: [u64; 2],
+    components: Components,
     z: Option<(ZLayout, u64)>,
     value_bytes: u64,
     tables: u64,
 ) -> u64 {
     let cells = configs[0].saturating_mul(configs[1]);
-    storage::values_bytes(cells.saturating_mul(2), z, value_bytes)
-        .saturating_add(cells) // the flag byte per cell
-        .saturating_add(tables)
-        .saturating_add(memory::FIXED_BYTES)
+    storage::values_bytes(
+        cells.saturating_mul(2),
+        components.per_state(),
+        z,
+        value_bytes,
+    )
+    .saturating_add(cells) // the flag byte per cell
+    .saturating_add(tables)
+    .saturating_add(memory::FIXED_BYTES)
 }
 
 /// What the boolean searches found, before any value is stored.
@@ -224,7 +236,7 @@ pub fn survey(rules: &Rules, a: &Die, b: &Die) -> Result<Survey, ExactError> {
     let z_states = search_never(&game).1;
     let bytes = |layout: ZLayout, value_bytes: u64| {
         let z = (counts.never > 0).then_some((layout, z_states));
-        estimate_bytes(configs, z, value_bytes, tables)
+        estimate_bytes(configs, Components::Together, z, value_bytes, tables)
     };
     Ok(Survey {
         configs,
@@ -280,9 +292,21 @@ pub fn solve_full_with(
         bytes,
         limit: options.max_memory.unwrap_or(u64::MAX),
     };
-    // The least this solve can need: no `Z`, in the smallest allowed storage.
+    // The least this solve can need: no `Z`, in the smallest allowed storage, one value at
+    // a time where that may be chosen.
     let tables = memory::table_bytes(rules, configs, [a, b]);
-    let first = estimate_bytes(configs, None, full.storage.value_bytes(), tables);
+    let least_components = if rules.profile().three_tries {
+        Components::Together
+    } else {
+        full.components
+    };
+    let first = estimate_bytes(
+        configs,
+        least_components,
+        None,
+        full.storage.value_bytes(),
+        tables,
+    );
     if !fits(first) {
         return Err(memory_error(first));
     }
@@ -304,10 +328,33 @@ pub fn solve_full_with(
     // The storage is chosen only now, when the never-ending set is known: `f64` before
     // `f32`, and dense `Z` (the fastest sweeps) before sparse `Z` (less memory).
     let k = if never_states > 0 { 3 } else { 2 };
-    let layouts: &[Option<ZLayout>] = if k == 3 {
-        &[Some(ZLayout::Dense), Some(ZLayout::Sparse)]
-    } else {
-        &[None]
+    // One value at a time: only where `V` and `W` are all there is (no `Z`) and the cell
+    // update has no tries levels ([`Components`]).
+    let apart_possible = k == 2 && !game.three_tries;
+    // Each storage with `V, W` together first, then one at a time; with `Z` dense first,
+    // then sparse.
+    let layouts: &[(Components, Option<ZLayout>)] = match full.components {
+        Components::OneAtATime if !apart_possible => {
+            return Err(ExactError::Profile(format!(
+                "one value at a time needs dice that end every game, without three-tries; \
+                 {a} against {b} under {} has {}",
+                rules.profile(),
+                if never_states > 0 {
+                    "games that never end"
+                } else {
+                    "three-tries"
+                }
+            )));
+        }
+        Components::OneAtATime => &[(Components::OneAtATime, None)],
+        _ if k == 3 => &[
+            (Components::Together, Some(ZLayout::Dense)),
+            (Components::Together, Some(ZLayout::Sparse)),
+        ],
+        Components::Auto if apart_possible => {
+            &[(Components::Together, None), (Components::OneAtATime, None)]
+        }
+        _ => &[(Components::Together, None)],
     };
     let storages: &[Storage] = match full.storage {
         Storage::Auto => &[Storage::F64, Storage::F32],
@@ -316,17 +363,17 @@ pub fn solve_full_with(
     };
     // Sparse `Z` needs one more search: run only if no dense candidate before it fits.
     let mut never_search: Option<(usize, u64)> = None;
-    let mut bytes_of = |storage: Storage, layout: Option<ZLayout>| {
+    let mut bytes_of = |storage: Storage, (components, layout): (Components, Option<ZLayout>)| {
         let z = layout.map(|l| match l {
             ZLayout::Dense => (l, 0),
             ZLayout::Sparse => (l, never_search.get_or_insert_with(|| search_never(&game)).1),
         });
-        estimate_bytes(configs, z, storage.value_bytes(), tables)
+        estimate_bytes(configs, components, z, storage.value_bytes(), tables)
     };
     let mut candidates = storages
         .iter()
         .flat_map(|&s| layouts.iter().map(move |&l| (s, l)));
-    let (storage, z_layout, bytes) = loop {
+    let (storage, (components, z_layout), bytes) = loop {
         let Some((s, l)) = candidates.next() else {
             let smallest = bytes_of(
                 *storages.last().expect("a storage"),
@@ -346,7 +393,7 @@ pub fn solve_full_with(
     let layout = z_layout.unwrap_or(ZLayout::Dense);
     let build_seconds = started.elapsed().as_secs_f64();
     (full.observer)(Progress::Planned {
-        solver: super::SolverUsed::MatrixFree(storage),
+        solver: super::SolverUsed::MatrixFree(storage, components),
         states: counts.states,
         bytes,
         seconds: build_seconds,
@@ -366,6 +413,10 @@ pub fn solve_full_with(
         work,
         sparse_z_states,
     } = match (storage, k) {
+        _ if components == Components::OneAtATime => match storage {
+            Storage::F64 => run.go_apart::<F64Slot>()?,
+            _ => run.go_apart::<F32Slot>()?,
+        },
         (Storage::F64, 2) => run.go::<F64Slot, 2>(false, layout)?,
         (Storage::F64, _) => run.go::<F64Slot, 3>(false, layout)?,
         (_, 2) => run.go::<F32Slot, 2>(true, layout)?,
@@ -406,6 +457,7 @@ pub fn solve_full_with(
     Ok(FullOutcome {
         result,
         storage,
+        components,
         z_layout,
         classify_sweeps,
         reach_passes,

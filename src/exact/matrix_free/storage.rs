@@ -33,6 +33,38 @@ impl Storage {
     }
 }
 
+/// Whether a sweep carries every value of a state at once or one at a time.
+///
+/// `V` (P(A wins)) and `W` (P(B wins)) satisfy two separate linear systems over the same
+/// moves: a state's `V` is the average of its successors' `V` plus the probability that A
+/// wins at once, and the same for `W`. So they can be iterated one after the other, each
+/// from 0, each a lower bound at every step, with half the values in memory: the values of
+/// `V` are dropped (their openings kept) before `W` is iterated. The certificate is the
+/// same, `V <= P(A wins) <= 1 - W` at the openings, but the sweeps cannot watch the width
+/// while they run (it needs both), so each component is swept until its largest change is
+/// a tenth of the tolerance (or it stops gaining, under `f32`), and the width is checked at
+/// the end; an interval wider than the tolerance is reported as stalled, as it is.
+///
+/// Only without a never-ending state (no `Z`) and without `three-tries` (whose cell update
+/// solves the levels together): the pairs that do not fit otherwise have neither.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, serde::Serialize)]
+pub enum Components {
+    /// `V` and `W` in one sweep: the fastest.
+    Together,
+    /// `V` to the end, then `W`: half the memory of the values, about twice the time.
+    OneAtATime,
+    /// `Together` if it fits the memory limit in the storage chosen, else `OneAtATime`.
+    Auto,
+}
+
+impl Components {
+    /// Values stored per state: 2 together, 1 one at a time (`Auto` counts as its smaller
+    /// choice).
+    pub fn per_state(self) -> u64 {
+        if self == Components::Together { 2 } else { 1 }
+    }
+}
+
 /// One stored value: an atomic bit pattern.
 pub trait Slot: Sync + Send {
     /// A slot holding 0.
@@ -128,11 +160,17 @@ struct RankWord {
     before: u64,
 }
 
-/// Bytes of [`Values`] over `states` states, `value_bytes` a value: `V, W` everywhere,
-/// and with `z` = `Some((layout, z_states))` `Z` for all states (dense) or for the
-/// `z_states` that can reach the never-ending set (sparse, with the rank index).
-pub fn values_bytes(states: u64, z: Option<(ZLayout, u64)>, value_bytes: u64) -> u64 {
-    let vw = states.saturating_mul(2 * value_bytes);
+/// Bytes of [`Values`] over `states` states, `value_bytes` a value: `V, W` everywhere
+/// (`per_state` 2), or one of them (1, [`Components::OneAtATime`]), and with `z` =
+/// `Some((layout, z_states))` `Z` for all states (dense) or for the `z_states` that can
+/// reach the never-ending set (sparse, with the rank index).
+pub fn values_bytes(
+    states: u64,
+    per_state: u64,
+    z: Option<(ZLayout, u64)>,
+    value_bytes: u64,
+) -> u64 {
+    let vw = states.saturating_mul(per_state * value_bytes);
     match z {
         None => vw,
         Some((ZLayout::Dense, _)) => vw.saturating_add(states.saturating_mul(value_bytes)),
@@ -201,6 +239,19 @@ impl<S: Slot> Values<S> {
         values
     }
 
+    /// One value (`V` or `W`, [`Components::OneAtATime`]) for each of `states` states, all 0.
+    pub fn single(states: usize) -> Values<S> {
+        use rayon::prelude::*;
+        debug_assert_eq!(states % 2, 0, "two sides per pair of configurations");
+        Values {
+            vw: (0..states).into_par_iter().map(|_| S::zero()).collect(),
+            stride: 1,
+            side_len: states / 2,
+            z_index: Vec::new(),
+            z: Vec::new(),
+        }
+    }
+
     /// States that keep `Z` in a compact array (0 unless `Z` is sparse).
     pub fn sparse_z_states(&self) -> u64 {
         self.z.len() as u64
@@ -221,15 +272,17 @@ impl<S: Slot> Values<S> {
         Some(&self.z[rank as usize])
     }
 
-    /// Where the state's `V` is, in its side's half: without `Z` (`K = 2`) the stride is 2,
-    /// known to the compiler.
+    /// Where the state's first value is, in its side's half: with one value (`K = 1`, made
+    /// by [`Values::single`]) or without `Z` (`K = 2`) the stride is `K`, known to the
+    /// compiler.
     #[inline(always)]
     fn at<const K: usize>(&self, state: usize) -> usize {
-        let stride = if K == 2 { 2 } else { self.stride };
+        debug_assert!(K == 3 || K == self.stride, "loaded as stored");
+        let stride = if K < 3 { K } else { self.stride };
         (state & 1) * self.side_len + (state >> 1) * stride
     }
 
-    /// `[V, W]` (`K = 2`) or `[V, W, Z]` (`K = 3`) of `state`.
+    /// `[V, W]` (`K = 2`), `[V, W, Z]` (`K = 3`) of `state`, or its one value (`K = 1`).
     #[inline(always)]
     pub fn load<const K: usize>(&self, state: usize) -> [f64; K] {
         let at = self.at::<K>(state);
@@ -250,12 +303,13 @@ impl<S: Slot> Values<S> {
             assigned += slot.set(x);
         };
         let at = self.at::<K>(state);
-        put(&self.vw[at], x[0]);
-        put(&self.vw[at + 1], x[1]);
+        for (k, &x) in x.iter().enumerate().take(2) {
+            put(&self.vw[at + k], x);
+        }
         if K == 3 {
             match self.z_slot(state) {
-                Some(slot) => put(slot, x[2]),
-                None => debug_assert_eq!(x[2], 0.0, "Z of a state that cannot reach N"),
+                Some(slot) => put(slot, x[K - 1]),
+                None => debug_assert_eq!(x[K - 1], 0.0, "Z of a state that cannot reach N"),
             }
         }
         (change, assigned)

@@ -47,6 +47,8 @@
 
 use super::game::{Game, Row};
 use super::layout::{CAN_NEVER, CAN_WIN, GoalClass, REACHED, SIDE_BITS};
+#[cfg(doc)]
+use super::storage::Components;
 use super::storage::{Slot, Values, ZLayout};
 use super::tries;
 use crate::exact::ExactError;
@@ -97,12 +99,37 @@ pub struct Work {
     pub cell_updates: u64,
 }
 
+/// Where a cell's sums count a win of A (`[0]`) and of B (`[1]`): the component, or `None`
+/// where the sweep does not carry it (one value at a time, [`Components::OneAtATime`]).
+#[derive(Clone, Copy, Debug)]
+struct Wins([Option<usize>; 2]);
+
+impl Wins {
+    /// `V` and `W` together.
+    const BOTH: Wins = Wins([Some(0), Some(1)]);
+
+    /// Only component `c` (0: `V`, 1: `W`), stored as the one value.
+    fn only(c: usize) -> Wins {
+        let mut w = [None, None];
+        w[c] = Some(0);
+        Wins(w)
+    }
+
+    /// Where a win of `winner` (0: A, 1: B) counts; with two or three values it is the
+    /// winner's component, known to the compiler.
+    #[inline(always)]
+    fn slot<const K: usize>(self, winner: usize) -> Option<usize> {
+        if K >= 2 { Some(winner) } else { self.0[winner] }
+    }
+}
+
 /// Updates the pair `(a, row.b)` (both sides) in place; `TRIES`: some configuration has
 /// tries levels ([`super::tries`]).
 #[inline(always)]
 fn update_cell<S: Slot, const K: usize, const TRIES: bool>(
     game: &Game,
     vals: &Values<S>,
+    wins: Wins,
     row: &Row,
     a: usize,
 ) -> Tally {
@@ -130,7 +157,8 @@ fn update_cell<S: Slot, const K: usize, const TRIES: bool>(
         tally.change = tally.change.max(change);
         tally.width = tally.width.max(1.0 - assigned);
     };
-    if TRIES && (0..2).any(|side| !skip[side] && game.levels(a, row.b, side) > 1) {
+    // One value at a time is refused under `three-tries` (`Run::go_apart`).
+    if TRIES && K > 1 && (0..2).any(|side| !skip[side] && game.levels(a, row.b, side) > 1) {
         let x = tries::solve_cell(game, row, a, skip, |cell, side| {
             vals.load::<K>(cell * 2 + side)
         });
@@ -153,8 +181,10 @@ fn update_cell<S: Slot, const K: usize, const TRIES: bool>(
     if !skip[0] {
         for (e, &(_, p)) in game.a_entries(a).iter().zip(&game.fa) {
             if e.won {
-                // A wins: component 0.
-                s0[0] += p;
+                // A wins: `V`.
+                if let Some(k) = wins.slot::<K>(0) {
+                    s0[k] += p;
+                }
                 continue;
             }
             let next = row.a_target(e);
@@ -169,8 +199,10 @@ fn update_cell<S: Slot, const K: usize, const TRIES: bool>(
     if !skip[1] {
         for m in &row.moves {
             if m.won {
-                // B wins: component 1.
-                s1[1] += m.p;
+                // B wins: `W`.
+                if let Some(k) = wins.slot::<K>(1) {
+                    s1[k] += m.p;
+                }
                 continue;
             }
             let next = game.b_target(m, a);
@@ -208,14 +240,15 @@ fn update_cell<S: Slot, const K: usize, const TRIES: bool>(
 fn sweep<S: Slot, const K: usize>(
     game: &Game,
     vals: &Values<S>,
+    wins: Wins,
     rows: Range<usize>,
     cols: Range<usize>,
 ) -> Tally {
     // Without tries levels the cell update is compiled without their branch.
     if game.three_tries {
-        sweep_with::<S, K, true>(game, vals, rows, cols)
+        sweep_with::<S, K, true>(game, vals, wins, rows, cols)
     } else {
-        sweep_with::<S, K, false>(game, vals, rows, cols)
+        sweep_with::<S, K, false>(game, vals, wins, rows, cols)
     }
 }
 
@@ -225,6 +258,7 @@ fn sweep<S: Slot, const K: usize>(
 fn sweep_with<S: Slot, const K: usize, const TRIES: bool>(
     game: &Game,
     vals: &Values<S>,
+    wins: Wins,
     rows: Range<usize>,
     cols: Range<usize>,
 ) -> Tally {
@@ -238,7 +272,7 @@ fn sweep_with<S: Slot, const K: usize, const TRIES: bool>(
         let occ = game.occ_b(b);
         for a in cols.clone() {
             if game.live(a, occ) {
-                tally = tally.merge(update_cell::<S, K, TRIES>(game, vals, &row, a));
+                tally = tally.merge(update_cell::<S, K, TRIES>(game, vals, wins, &row, a));
             }
         }
         tally
@@ -282,6 +316,23 @@ pub struct Iterated {
     pub sparse_z_states: u64,
 }
 
+/// How a pass over the blocks measures its progress.
+struct Pass<'p> {
+    /// Where the sums count the wins (which components are carried).
+    wins: Wins,
+    /// The openings' certified width now, `INFINITY` while it cannot be known (`V` alone).
+    openings: &'p dyn Fn() -> f64,
+    /// Blocks already reported before this pass (`W` after `V`) and in all.
+    numbering: (usize, usize),
+}
+
+/// One value at a time: a block (and `V`'s opening block) is done when its largest change
+/// in a sweep is this fraction of its target, since its own width is not known. The
+/// sweeps of a block converge geometrically, by about a factor of 8 a sweep on the BwInf
+/// board (8 to 13 sweeps from width 1 to 1e-9), so the error left after such a change is
+/// well under the target; the certificate at the end decides anyway.
+const APART_CHANGE: f64 = 0.05;
+
 impl Run<'_> {
     /// Iterates to the tolerance: first block by block, then, if the openings are not yet
     /// certified, global sweeps; `may_stall` (rounded storage) lets the global sweeps end
@@ -301,8 +352,7 @@ impl Run<'_> {
             |s| flags(s) & CAN_NEVER != 0,
             |s| flags(s) & (REACHED | CAN_WIN) == REACHED,
         );
-        let (sa, sb) = g.start;
-        let start = g.cell(sa, sb);
+        let start = g.cell(g.start.0, g.start.1);
         let lower = |side: usize| -> [f64; 3] {
             let v = vals.load::<K>(start * 2 + side);
             std::array::from_fn(|k| if k < K { v[k] } else { 0.0 })
@@ -315,12 +365,94 @@ impl Run<'_> {
             (1.0 - v - w - z).max(0.0)
         };
         let gap = || width(0).max(width(1));
-        let (mut work, opening_stalled) = self.block_pass::<S, K>(&vals, &gap);
+        let blocks = g.classes_a.len() * g.classes_b.len();
+        let pass = Pass {
+            wins: Wins::BOTH,
+            openings: &gap,
+            numbering: (0, blocks),
+        };
+        let mut work = Work::default();
+        let stalled = self.iterate::<S, K>(&vals, &pass, may_stall, &mut work)?;
+        Ok(Iterated {
+            lower: [lower(0), lower(1)],
+            stalled,
+            work,
+            sparse_z_states: vals.sparse_z_states(),
+        })
+    }
+
+    /// [`Components::OneAtATime`]: `V` alone from 0, block by block, each block swept until
+    /// its largest change is [`APART_CHANGE`] of its target; its values are dropped but at
+    /// the openings. Then `W` alone the same way, except that its opening block and any
+    /// global sweeps after it see the openings' certified width `1 - V - W` and stop on it
+    /// (or when it stops falling: the width `V` left cannot be narrowed by `W`, and is then
+    /// reported as reached, `stalled`). Needs a game without a never-ending state and
+    /// without tries levels.
+    pub fn go_apart<S: Slot>(&self) -> Result<Iterated, ExactError> {
+        let g = self.game;
+        if g.three_tries {
+            // `solve_full_with` never plans it so: a bug, not a result.
+            return Err(ExactError::TooLarge(
+                "internal: one value at a time under three-tries".into(),
+            ));
+        }
+        let start = g.cell(g.start.0, g.start.1);
+        let blocks = g.classes_a.len() * g.classes_b.len();
+        let mut work = Work::default();
+        let mut lower = [[0.0f64; 3]; 2];
+        let v = {
+            let vals = Values::<S>::single(g.na * g.nb * 2);
+            let unknown = || f64::INFINITY;
+            let pass = Pass {
+                wins: Wins::only(0),
+                openings: &unknown,
+                numbering: (0, 2 * blocks),
+            };
+            self.block_pass::<S, 1>(&vals, &pass, &mut work);
+            [0, 1].map(|side| vals.load::<1>(start * 2 + side)[0])
+        };
+        let vals = Values::<S>::single(g.na * g.nb * 2);
+        let w = |side: usize| vals.load::<1>(start * 2 + side)[0];
+        let gap = || {
+            (0..2)
+                .map(|side| (1.0 - v[side] - w(side)).max(0.0))
+                .fold(0.0, f64::max)
+        };
+        let pass = Pass {
+            wins: Wins::only(1),
+            openings: &gap,
+            numbering: (blocks, 2 * blocks),
+        };
+        let stalled = self.iterate::<S, 1>(&vals, &pass, true, &mut work)?;
+        for side in 0..2 {
+            lower[side][0] = v[side];
+            lower[side][1] = w(side);
+        }
+        Ok(Iterated {
+            lower,
+            stalled,
+            work,
+            sparse_z_states: 0,
+        })
+    }
+
+    /// The block pass, then global sweeps while the openings are not certified; returns
+    /// whether the iteration stalled above the tolerance (only with `may_stall`).
+    fn iterate<S: Slot, const K: usize>(
+        &self,
+        vals: &Values<S>,
+        pass: &Pass<'_>,
+        may_stall: bool,
+        work: &mut Work,
+    ) -> Result<bool, ExactError> {
+        let g = self.game;
+        let gap = pass.openings;
+        let opening_stalled = self.block_pass::<S, K>(vals, pass, work);
         // Under f32 the global sweeps cannot gain where the opening block stopped gaining.
         let mut stalled = may_stall && opening_stalled && gap() > self.rule.tolerance;
         if gap() > self.rule.tolerance && !stalled {
             let global = |_| {
-                let t = sweep::<S, K>(g, &vals, 0..g.nb, 0..g.na);
+                let t = sweep::<S, K>(g, vals, pass.wins, 0..g.nb, 0..g.na);
                 work.cell_updates += t.updates;
                 work.global_sweeps += 1;
                 let gap = gap();
@@ -338,12 +470,7 @@ impl Run<'_> {
             .map_err(ExactError::NotConverged)?;
             stalled = convergence.stalled();
         }
-        Ok(Iterated {
-            lower: [lower(0), lower(1)],
-            stalled,
-            work,
-            sparse_z_states: vals.sparse_z_states(),
-        })
+        Ok(stalled)
     }
 
     /// Tells the observer of a sweep in `phase`: `updates` so far, the openings' `width`.
@@ -365,29 +492,34 @@ impl Run<'_> {
     /// states is at most a target that falls from the tolerance (no goal pieces) to half of
     /// it (the most goal pieces): a block's converged width is an average of the widths it
     /// leads to, so each block inherits less than it may keep, and the opening block, swept
-    /// until the openings are certified, can get there. A block that stops gaining
-    /// ([`Stall::DEFAULT`]: the rounding floor, or `f32` storage) or reaches the sweep limit
-    /// is left as it is: the global sweeps and the certificate decide. Returns the work and
-    /// whether the opening block stalled.
+    /// until the openings are certified, can get there. With one value (`K = 1`) a block's
+    /// width is not known and its largest change stands in for it ([`APART_CHANGE`]), and
+    /// so for the opening block while the openings' width cannot be known. A block that
+    /// stops gaining ([`Stall::DEFAULT`]: the rounding floor, or `f32` storage) or reaches
+    /// the sweep limit is left as it is: the global sweeps and the certificate decide.
+    /// Adds to `work`; returns whether the opening block stalled.
     fn block_pass<S: Slot, const K: usize>(
         &self,
         vals: &Values<S>,
-        gap: &dyn Fn() -> f64,
-    ) -> (Work, bool) {
+        pass: &Pass<'_>,
+        work: &mut Work,
+    ) -> bool {
         let g = self.game;
+        let gap = pass.openings;
         let (sa, sb) = g.start;
-        let mut work = Work::default();
         let most = |classes: &[GoalClass]| classes.iter().map(|c| c.goals).max().unwrap_or(0);
         let deepest = f64::from((most(&g.classes_a) + most(&g.classes_b)).max(1));
-        let blocks = g.classes_a.len() * g.classes_b.len();
+        let (before, blocks) = pass.numbering;
         for (row_block, rows) in g.classes_b.iter().enumerate() {
             for (col_block, cols) in g.classes_a.iter().enumerate() {
                 if gap() <= self.rule.tolerance {
-                    return (work, false);
+                    return false;
                 }
-                let opening = rows.range.contains(&sb) && cols.range.contains(&sa);
+                // The opening block is measured by what the certificate needs, where it
+                // can be known.
+                let opening =
+                    rows.range.contains(&sb) && cols.range.contains(&sa) && gap().is_finite();
                 let level = f64::from(rows.goals + cols.goals);
-                // The opening block is measured by what the certificate needs.
                 let rule = StopRule {
                     tolerance: if opening {
                         self.rule.tolerance
@@ -397,7 +529,8 @@ impl Run<'_> {
                     ..self.rule
                 };
                 let outcome = fixpoint::iterate_until_stall(&rule, Stall::DEFAULT, |_| {
-                    let t = sweep::<S, K>(g, vals, rows.range.clone(), cols.range.clone());
+                    let t =
+                        sweep::<S, K>(g, vals, pass.wins, rows.range.clone(), cols.range.clone());
                     work.cell_updates += t.updates;
                     work.block_sweeps += 1;
                     let openings = gap();
@@ -405,15 +538,17 @@ impl Run<'_> {
                         Phase::Openings
                     } else {
                         Phase::Block {
-                            block: row_block * g.classes_a.len() + col_block + 1,
+                            block: before + row_block * g.classes_a.len() + col_block + 1,
                             blocks,
                         }
                     };
-                    self.report(phase, work.cell_updates, openings);
+                    // While the openings' width cannot be known, nothing is certified.
+                    self.report(phase, work.cell_updates, openings.min(1.0));
                     let gap = match (opening, t.updates) {
                         (true, _) => openings,
                         // A block without a reachable pair is done at once.
                         (false, 0) => 0.0,
+                        (false, _) if K == 1 => t.change / APART_CHANGE,
                         (false, _) => t.width,
                     };
                     SweepReport {
@@ -422,10 +557,10 @@ impl Run<'_> {
                     }
                 });
                 if opening && outcome.is_ok_and(|c| c.stalled()) {
-                    return (work, true);
+                    return true;
                 }
             }
         }
-        (work, false)
+        false
     }
 }
