@@ -45,8 +45,8 @@ pub struct Fitted {
     pub result: ExactResult,
     /// The solver that ran.
     pub solver: SolverUsed,
-    /// Under `f32` storage: the iteration stopped gaining before the tolerance; the
-    /// intervals are as wide as they say.
+    /// Under `f32` storage or with one value at a time: the iteration stopped gaining
+    /// before the tolerance was reached; the intervals are as wide as they say.
     pub stalled: bool,
 }
 

@@ -34,6 +34,14 @@
 //! and hurt others (the opening block inherited too much and needed global sweeps), so no
 //! tuned constant.
 //!
+//! # One value at a time
+//! With [`Components::OneAtATime`](super::storage::Components::OneAtATime) the same passes run twice
+//! over one stored value: `V` (A's wins count, B's do not), then `W`. `V`'s blocks, its
+//! opening block included, stop on their largest change ([`APART_CHANGE`]), since no width
+//! can be known with one bound; `W`'s opening block and global sweeps stop on the
+//! openings' certified width `1 - V - W`, or when it stops falling (what `V` left), which
+//! is then reported as reached.
+//!
 //! # Threads
 //! Each thread takes the next row and sweeps it whole, so the rows in flight are
 //! neighbours. A row may read a neighbour's value from this sweep or the last
@@ -47,8 +55,6 @@
 
 use super::game::{Game, Row};
 use super::layout::{CAN_NEVER, CAN_WIN, GoalClass, REACHED, SIDE_BITS};
-#[cfg(doc)]
-use super::storage::Components;
 use super::storage::{Slot, Values, ZLayout};
 use super::tries;
 use crate::exact::ExactError;
@@ -100,7 +106,7 @@ pub struct Work {
 }
 
 /// Where a cell's sums count a win of A (`[0]`) and of B (`[1]`): the component, or `None`
-/// where the sweep does not carry it (one value at a time, [`Components::OneAtATime`]).
+/// where the sweep does not carry it (one value at a time, [`Components::OneAtATime`](super::storage::Components::OneAtATime)).
 #[derive(Clone, Copy, Debug)]
 struct Wins([Option<usize>; 2]);
 
@@ -296,7 +302,8 @@ pub struct Run<'g> {
     pub game: &'g Game,
     /// The caller's stopping rule.
     pub rule: StopRule,
-    /// Pairs of configurations a full sweep updates (the work's unit in the reports).
+    /// Cell updates of a full sweep of every value (the work's unit in the reports): the
+    /// pairs of configurations, twice with one value at a time.
     pub cells: u64,
     /// Told every sweep.
     pub observer: Observer<'g>,
@@ -381,7 +388,7 @@ impl Run<'_> {
         })
     }
 
-    /// [`Components::OneAtATime`]: `V` alone from 0, block by block, each block swept until
+    /// [`Components::OneAtATime`](super::storage::Components::OneAtATime): `V` alone from 0, block by block, each block swept until
     /// its largest change is [`APART_CHANGE`] of its target; its values are dropped but at
     /// the openings. Then `W` alone the same way, except that its opening block and any
     /// global sweeps after it see the openings' certified width `1 - V - W` and stop on it
