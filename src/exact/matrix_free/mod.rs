@@ -58,7 +58,7 @@
 //! `V` and `W` satisfy separate linear systems over the same moves, so where both together
 //! do not fit, `V` is iterated alone to the end (its openings kept, the rest dropped) and
 //! then `W` alone in the same memory ([`storage::Components`], [`sweep::Run::go_apart`]):
-//! half the memory of the values, for about 1.3 times the time on 20/10/4/4 (each sweep
+//! half the memory of the values, for about 1.4 times the time on 20/10/4/4 (each sweep
 //! moves half the bytes), the same certificate at the end. The plan tries `f64` together,
 //! `f64` one at a time, `f32` together, `f32` one at a time, the first that fits; so a pair
 //! that once fell to `f32` is certified in `f64` now where one value fits, and the pairs of
@@ -322,11 +322,12 @@ pub fn solve_full_with(
     if !fits(first) {
         return Err(memory_error(first));
     }
+    let faces =
+        memory::effective_faces(rules.board(), a) + memory::effective_faces(rules.board(), b);
     (full.observer)(Progress::Sizing {
         joint_indices: product,
-        search_seconds: Preparation::MatrixFreeSearch.seconds(product),
-        faces: memory::effective_faces(rules.board(), a)
-            + memory::effective_faces(rules.board(), b),
+        search_seconds: Preparation::MatrixFreeSearch { faces }.seconds(product),
+        faces,
     });
     let game = Game::new(rules, [a, b], ordered);
     let Searched {
@@ -411,16 +412,17 @@ pub fn solve_full_with(
         seconds: build_seconds,
         build_seconds: None,
     });
+    // One value at a time sweeps every cell twice for the work of one sweep of both: so the
+    // reports and `iterations` count sweeps of both, and the usual work stays the estimate.
+    let sweep_unit = if components == Components::OneAtATime {
+        counts.cells.saturating_mul(2)
+    } else {
+        counts.cells
+    };
     let run = Run {
         game: &game,
         rule: options.stop_rule(),
-        // One value at a time sweeps every cell twice for the work of one sweep of both:
-        // so the reports count sweeps of both, and the usual work stays the estimate.
-        cells: if components == Components::OneAtATime {
-            counts.cells * 2
-        } else {
-            counts.cells
-        },
+        cells: sweep_unit,
         observer: full.observer,
         started,
     };
@@ -465,8 +467,9 @@ pub fn solve_full_with(
             never_states,
             transitions: counts.transitions,
             self_loops: counts.self_loops,
-            // Block sweeps cover part of the product: the work in units of full sweeps.
-            iterations: work.cell_updates.div_ceil(counts.cells.max(1)) as usize,
+            // Block sweeps cover part of the product: the work in units of full sweeps (of
+            // both values).
+            iterations: work.cell_updates.div_ceil(sweep_unit.max(1)) as usize,
             memory_bytes: bytes,
             build_seconds,
             solve_seconds,

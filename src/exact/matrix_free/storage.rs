@@ -41,9 +41,10 @@ impl Storage {
 /// from 0, each a lower bound at every step, with half the values in memory: the values of
 /// `V` are dropped (their openings kept) before `W` is iterated. The certificate is the
 /// same, `V <= P(A wins) <= 1 - W` at the openings, but the sweeps cannot watch the width
-/// while they run (it needs both), so each component is swept until its largest change is
-/// a tenth of the tolerance (or it stops gaining, under `f32`), and the width is checked at
-/// the end; an interval wider than the tolerance is reported as stalled, as it is.
+/// while `V` runs (it needs both): `V`'s blocks are swept until their largest change is a
+/// twentieth of their target (or they stop gaining, under `f32`), and `W`'s opening block
+/// until the openings' width `1 - V - W` is within the tolerance or stops falling; an
+/// interval wider than the tolerance is reported as stalled, as wide as it is.
 ///
 /// Only without a never-ending state (no `Z`) and without `three-tries` (whose cell update
 /// solves the levels together): the pairs that do not fit otherwise have neither.
@@ -51,7 +52,8 @@ impl Storage {
 pub enum Components {
     /// `V` and `W` in one sweep: the fastest.
     Together,
-    /// `V` to the end, then `W`: half the memory of the values, about twice the time.
+    /// `V` to the end, then `W`: half the memory of the values, about 1.4 times the time
+    /// (20/10/4/4, `docs/src/performance.md`).
     OneAtATime,
     /// `Together` if it fits the memory limit in the storage chosen, else `OneAtATime`.
     Auto,
