@@ -278,19 +278,31 @@ fn f32_storage_is_certified_but_coarser() {
     // f32 cannot certify 1e-9: the run ends as a stall, reported as such.
     assert!(coarse.stalled);
     assert!(coarse.result.bounds.p_a.width() > 1e-9);
-    let bounds = coarse.result.bounds;
+    // Rounding down keeps the lower ends below the truth (up to f64 rounding).
+    assert_truth_inside(&coarse.result, &exact, 1e-12, 1e-4, "f32");
+}
+
+/// Each of `result`'s four conditional intervals (who wins, who starts) holds the figure of
+/// `truth` (to `slack`, the rounding of sums) and is narrower than `max_width`.
+fn assert_truth_inside(
+    result: &ExactResult,
+    truth: &ExactResult,
+    slack: f64,
+    max_width: f64,
+    what: &str,
+) {
+    let bounds = result.bounds;
     for (iv, truth) in [
-        (bounds.p_a_if_a_starts, exact.p_a_if_a_starts),
-        (bounds.p_a_if_b_starts, exact.p_a_if_b_starts),
-        (bounds.p_b_if_a_starts, exact.p_b_if_a_starts),
-        (bounds.p_b_if_b_starts, exact.p_b_if_b_starts),
+        (bounds.p_a_if_a_starts, truth.p_a_if_a_starts),
+        (bounds.p_a_if_b_starts, truth.p_a_if_b_starts),
+        (bounds.p_b_if_a_starts, truth.p_b_if_a_starts),
+        (bounds.p_b_if_b_starts, truth.p_b_if_b_starts),
     ] {
-        // Rounding down keeps the lower ends below the truth (up to f64 rounding).
         assert!(
-            iv.lo <= truth + 1e-12 && truth <= iv.hi + 1e-12,
-            "{iv:?} {truth}"
+            iv.lo <= truth + slack && truth <= iv.hi + slack,
+            "{what}: {iv:?} {truth}"
         );
-        assert!(iv.width() < 1e-4, "{iv:?}");
+        assert!(iv.width() < max_width, "{what}: {iv:?}");
     }
 }
 
@@ -319,19 +331,9 @@ fn one_value_at_a_time_is_certified_and_equals_the_sparse_solver() {
             assert_eq!(apart.result.stats.states, sparse.stats.states, "{what}");
             let claimed = if storage == Storage::F64 { 1e-9 } else { 1e-4 };
             check_result(&apart.result, claimed).unwrap_or_else(|e| panic!("{what}: {e}"));
+            // The reference is 1e-12 wide: the truth lies in both intervals.
+            assert_truth_inside(&apart.result, &sparse, 2e-12, 1e-4, &what);
             let bounds = apart.result.bounds;
-            for (iv, truth) in [
-                (bounds.p_a_if_a_starts, sparse.p_a_if_a_starts),
-                (bounds.p_a_if_b_starts, sparse.p_a_if_b_starts),
-                (bounds.p_b_if_a_starts, sparse.p_b_if_a_starts),
-                (bounds.p_b_if_b_starts, sparse.p_b_if_b_starts),
-            ] {
-                // The reference is 1e-12 wide: the truth lies in both intervals.
-                assert!(
-                    iv.lo <= truth + 2e-12 && truth <= iv.hi + 2e-12,
-                    "{what}: {iv:?} {truth}"
-                );
-            }
             if storage == Storage::F64 {
                 assert!(!apart.stalled, "{what}");
                 assert!(bounds.p_a.width() <= 1e-9, "{what}: {:?}", bounds.p_a);
