@@ -60,6 +60,14 @@ pub struct SolveOptions {
     /// both do not fit the memory limit.
     #[arg(long = "one-value-at-a-time")]
     pub one_value_at_a_time: bool,
+    /// Matrix-free solver, one value at a time, each block's values given back to the
+    /// system once no later block reads them (the flags packed to two bits a pair): the
+    /// least memory, about 0.7 of one value at a time on the BwInf board. No sweep over the
+    /// whole product can follow the blocks, so where the openings' block does not reach the
+    /// tolerance by itself the interval it reached is reported as stalled. Chosen by itself
+    /// where one value at a time does not fit the memory limit.
+    #[arg(long = "release-blocks")]
+    pub release_blocks: bool,
     /// Under `--profile choice`: how A plays, `optimal` (the default) or a strategy's name
     /// (A then plays it, and the figures are those of that pair).
     #[arg(long = "strategy-a", value_name = "STRATEGY")]
@@ -143,10 +151,10 @@ impl SolveSettings {
         let solve = crate::exact::SolveOptions::new(o.tolerance, o.max_sweeps, max_memory)
             .map_err(|e| super::rule_error(e.0))?;
         let solver = if rules.profile().choice {
-            if o.f32 || o.matrix_free || o.one_value_at_a_time {
+            if o.f32 || o.matrix_free || o.one_value_at_a_time || o.release_blocks {
                 return Err(Error::input(
-                    "--f32, --matrix-free and --one-value-at-a-time are options of the \
-                     rules-fixed solver, not of --profile choice",
+                    "--f32, --matrix-free, --one-value-at-a-time and --release-blocks are \
+                     options of the rules-fixed solver, not of --profile choice",
                 ));
             }
             let strategies = [&o.strategy_a, &o.strategy_b].map(|s| {
@@ -201,12 +209,14 @@ impl SolveSettings {
             } else {
                 Storage::Auto
             };
-            let components = if o.one_value_at_a_time {
+            let components = if o.release_blocks {
+                Components::OneAtATimeReleasing
+            } else if o.one_value_at_a_time {
                 Components::OneAtATime
             } else {
                 Components::Auto
             };
-            let forced = o.f32 || o.matrix_free || o.one_value_at_a_time;
+            let forced = o.f32 || o.matrix_free || o.one_value_at_a_time || o.release_blocks;
             Solver::RulesFixed(forced.then_some((storage, components)))
         };
         Ok(SolveSettings {

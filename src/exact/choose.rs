@@ -28,8 +28,12 @@ impl std::fmt::Display for SolverUsed {
             SolverUsed::MatrixFree(storage, components) => {
                 let bits = if *storage == Storage::F32 { 32 } else { 64 };
                 write!(f, "matrix-free, f{bits} storage")?;
-                if *components == Components::OneAtATime {
-                    write!(f, ", one value at a time")?;
+                match components {
+                    Components::OneAtATime => write!(f, ", one value at a time")?,
+                    Components::OneAtATimeReleasing => {
+                        write!(f, ", one value at a time, blocks released")?
+                    }
+                    _ => {}
                 }
                 Ok(())
             }
@@ -178,7 +182,8 @@ pub fn solve_matrix_free(
 
 /// The least memory (bytes) with which [`solve_fitting`] can solve `a` against `b` exactly:
 /// the smaller of the sparse solver's estimate ([`super::estimate_memory`]) and the
-/// matrix-free solver's smallest plan (`f32` values one at a time, no never-ending set). Below this
+/// matrix-free solver's smallest plan (`f32` values one at a time, blocks released, no
+/// never-ending set). Below this
 /// limit every solver refuses for memory (and `rank --exact` simulates the pair); at or
 /// above it a solve may still need more (a never-ending set, the sparse estimate's slack),
 /// so this is for planning where to run a pair, e.g. on which machine of a cluster.
@@ -191,8 +196,8 @@ pub fn least_memory(rules: &Rules, a: &Die, b: &Die) -> u64 {
         return sparse.bytes;
     }
     let tables = super::memory::table_bytes(rules, sparse.configs, [a, b]);
-    let matrix_free =
-        super::matrix_free::estimate_bytes(sparse.configs, Components::OneAtATime, None, 4, tables);
+    let classes = [a, b].map(|d| super::matrix_free::game::Game::configs(rules, d).1);
+    let matrix_free = super::matrix_free::releasing_bytes([&classes[0], &classes[1]], 4, tables);
     sparse.bytes.min(matrix_free)
 }
 

@@ -1,4 +1,4 @@
-//! Large arrays on huge pages.
+//! Large arrays: on huge pages, allocated lazily, and given back in parts.
 //!
 //! The game solver's value and flag arrays span gigabytes and every option of every state
 //! reads a scattered entry of them: with 4 KiB pages nearly each such read also misses the
@@ -6,6 +6,86 @@
 //! Linux, where transparent huge pages are often enabled only on request ("madvise"), the
 //! arrays ask for 2 MiB pages before they are first written. Elsewhere, or where the kernel
 //! declines, they are ordinary vectors: the request changes speed, never contents.
+
+/// Types whose all-zero bit pattern is a valid value: the atomics of the solvers' value and
+/// flag arrays, whose zero is "0" and "no flag".
+///
+/// # Safety
+/// Every bit pattern of all zero bytes must be a valid value of the type.
+pub unsafe trait Zeroable: Sized {}
+
+// SAFETY: integers and their atomics are valid at every bit pattern, zero included.
+unsafe impl Zeroable for std::sync::atomic::AtomicU32 {}
+// SAFETY: as above.
+unsafe impl Zeroable for std::sync::atomic::AtomicU64 {}
+// SAFETY: as above.
+unsafe impl Zeroable for std::sync::atomic::AtomicU8 {}
+
+/// A vector of `len` zeros whose memory is taken from the system only where it is first
+/// written: the allocation is zeroed by the system's fresh pages (`calloc`), not by this
+/// process, so an array of which a solve touches only a part costs only that part.
+pub fn zeroed_vec<T: Zeroable>(len: usize) -> Vec<T> {
+    if len == 0 || size_of::<T>() == 0 {
+        return (0..len).map(|_| zeroed_value()).collect();
+    }
+    let layout = std::alloc::Layout::array::<T>(len).expect("an array that fits the address space");
+    // SAFETY: the layout has a non-zero size; a null result is handled; the memory is
+    // zeroed, which `Zeroable` makes `len` valid elements, allocated by the global allocator
+    // with exactly this layout, as `Vec::from_raw_parts` requires.
+    unsafe {
+        let ptr = std::alloc::alloc_zeroed(layout).cast::<T>();
+        if ptr.is_null() {
+            std::alloc::handle_alloc_error(layout);
+        }
+        Vec::from_raw_parts(ptr, len, len)
+    }
+}
+
+/// One zero value of `T`.
+fn zeroed_value<T: Zeroable>() -> T {
+    // SAFETY: `Zeroable` says all-zero bytes are a valid `T`.
+    unsafe { std::mem::zeroed() }
+}
+
+/// Gives the memory of the whole pages inside `part` back to the system; their elements
+/// read as 0 afterwards (and take memory again only where written). For the parts of a
+/// value array no later sweep reads: a solve's peak memory is then that of the parts it
+/// still needs. Elsewhere than Linux, or where the kernel declines, nothing happens: the
+/// elements keep their values, which callers must accept as well as zeros.
+///
+/// `T` holds its elements in atomics (or is otherwise shared-mutable), so changing them
+/// behind a shared reference is allowed; the caller makes sure no thread is using `part`.
+pub fn release<T: Zeroable + Sync>(part: &[T]) {
+    release_pages(part.as_ptr().cast::<u8>(), std::mem::size_of_val(part));
+}
+
+#[cfg(target_os = "linux")]
+fn release_pages(start: *const u8, bytes: usize) {
+    let (first, end) = whole_pages(start, bytes);
+    if end <= first {
+        return;
+    }
+    // SAFETY: the range is whole pages inside a live allocation of this process whose
+    // elements are `Zeroable` atomics (see `release`): MADV_DONTNEED on private anonymous
+    // memory makes them read as zeros, a valid value, and frees their pages. Memory of a
+    // small allocation that is not anonymous is never advised (whole pages only, inside
+    // the slice). A failure leaves the values as they were, which `release` allows.
+    unsafe {
+        libc::madvise(first as *mut libc::c_void, end - first, libc::MADV_DONTNEED);
+    }
+}
+
+#[cfg(not(target_os = "linux"))]
+fn release_pages(_: *const u8, _: usize) {}
+
+/// The page-aligned range `[first, end)` of the whole pages inside `bytes` bytes from
+/// `start` (empty if there are none).
+fn whole_pages(start: *const u8, bytes: usize) -> (usize, usize) {
+    const PAGE: usize = 4096;
+    let first = (start as usize).div_ceil(PAGE) * PAGE;
+    let end = (start as usize + bytes) / PAGE * PAGE;
+    (first, end.max(first))
+}
 
 /// A vector of `len` elements, element `i` being `init(i)`, its memory advised to use huge
 /// pages before the elements are written.
@@ -27,10 +107,8 @@ fn advise_huge_pages(start: *mut u8, bytes: usize) {
     if bytes < WORTH_ADVISING {
         return;
     }
-    const PAGE: usize = 4096;
     // madvise takes page-aligned ranges: advise the whole pages inside the allocation.
-    let first = (start as usize).div_ceil(PAGE) * PAGE;
-    let end = (start as usize + bytes) / PAGE * PAGE;
+    let (first, end) = whole_pages(start, bytes);
     if end <= first {
         return;
     }
@@ -48,7 +126,9 @@ fn advise_huge_pages(_: *mut u8, _: usize) {}
 
 #[cfg(test)]
 mod tests {
-    use super::huge_vec;
+    use super::{huge_vec, release, zeroed_vec};
+    use std::sync::atomic::AtomicU32;
+    use std::sync::atomic::Ordering::Relaxed;
 
     #[test]
     fn a_huge_vector_holds_what_it_was_given() {
@@ -57,5 +137,34 @@ mod tests {
             assert_eq!(v.len(), len);
             assert!(v.iter().enumerate().all(|(i, &x)| x == i as u64 * 3));
         }
+    }
+
+    #[test]
+    fn a_zeroed_vector_reads_zero_and_a_released_part_reads_zero_around_kept_values() {
+        let len = 1 << 20;
+        let v: Vec<AtomicU32> = zeroed_vec(len);
+        assert!(v.iter().all(|x| x.load(Relaxed) == 0));
+        v.iter()
+            .enumerate()
+            .for_each(|(i, x)| x.store(i as u32 + 1, Relaxed));
+        // A part that starts and ends inside pages: the elements outside it keep their
+        // values; inside it they are either kept (partial pages) or read 0.
+        let part = 1000..len - 3000;
+        release(&v[part.clone()]);
+        for (i, x) in v.iter().enumerate() {
+            let x = x.load(Relaxed);
+            if part.contains(&i) {
+                assert!(x == 0 || x == i as u32 + 1, "{i}: {x}");
+            } else {
+                assert_eq!(x, i as u32 + 1, "{i}");
+            }
+        }
+        // On Linux the whole pages inside the part were given back.
+        if cfg!(target_os = "linux") {
+            assert!(v[part].iter().filter(|x| x.load(Relaxed) == 0).count() > len / 2);
+        }
+        // Written again, a released element holds what it is given.
+        v[len / 2].store(7, Relaxed);
+        assert_eq!(v[len / 2].load(Relaxed), 7);
     }
 }

@@ -98,7 +98,7 @@ use super::{ExactError, ExactResult, ResultBounds, SolveOptions, SolveStats, mem
 use crate::dice::Die;
 use crate::rules::Rules;
 use game::Game;
-use layout::{CAN_NEVER, CAN_WIN, REACHED, SPREAD};
+use layout::{CAN_NEVER, CAN_WIN, GoalClass, REACHED, ReachedBits, SPREAD};
 use std::time::Instant;
 use storage::{F32Slot, F64Slot};
 use sweep::{Iterated, Run};
@@ -177,6 +177,39 @@ pub fn estimate_bytes(
     .saturating_add(cells) // the flag byte per cell
     .saturating_add(tables)
     .saturating_add(memory::FIXED_BYTES)
+}
+
+/// Bytes of a solve with [`Components::OneAtATimeReleasing`] over the configurations in
+/// the goal classes `classes` (of A, of B), `value_bytes` bytes a value, `tables` the move
+/// tables: the larger of the searches (a flag byte per pair of configurations, and the
+/// packed reachable bits made from them) and the sweeps (the values of the blocks held at
+/// once, [`layout::releasing_peak_cells`], and the packed bits).
+pub fn releasing_bytes(classes: [&[GoalClass]; 2], value_bytes: u64, tables: u64) -> u64 {
+    let configs = classes.map(|c| c.iter().map(|k| k.range.len() as u64).sum::<u64>());
+    let cells = configs[0].saturating_mul(configs[1]);
+    let bits = ReachedBits::bytes(cells);
+    let peak = layout::releasing_peak_cells(classes[0], classes[1]);
+    let values = storage::values_bytes(peak.saturating_mul(2), 1, None, value_bytes);
+    cells
+        .max(values)
+        .saturating_add(bits)
+        .saturating_add(tables)
+        .saturating_add(memory::FIXED_BYTES)
+}
+
+/// [`estimate_bytes`] or, releasing, [`releasing_bytes`], over the goal classes.
+fn plan_bytes(
+    classes: [&[GoalClass]; 2],
+    components: Components,
+    z: Option<(ZLayout, u64)>,
+    value_bytes: u64,
+    tables: u64,
+) -> u64 {
+    if components == Components::OneAtATimeReleasing {
+        return releasing_bytes(classes, value_bytes, tables);
+    }
+    let configs = classes.map(|c| c.iter().map(|k| k.range.len() as u64).sum::<u64>());
+    estimate_bytes(configs, components, z, value_bytes, tables)
 }
 
 /// What the boolean searches found, before any value is stored.
@@ -305,15 +338,16 @@ pub fn solve_full_with(
         limit: options.max_memory.unwrap_or(u64::MAX),
     };
     // The least this solve can need: no `Z`, in the smallest allowed storage, one value at
-    // a time where that may be chosen.
+    // a time, releasing, where that may be chosen.
     let tables = memory::table_bytes(rules, configs, [a, b]);
-    let least_components = if rules.profile().three_tries {
-        Components::Together
-    } else {
-        full.components
+    let least_components = match full.components {
+        _ if rules.profile().three_tries => Components::Together,
+        Components::Together => Components::Together,
+        _ => Components::OneAtATimeReleasing,
     };
-    let first = estimate_bytes(
-        configs,
+    let classes = [&ordered[0].1[..], &ordered[1].1[..]];
+    let first = plan_bytes(
+        classes,
         least_components,
         None,
         full.storage.value_bytes(),
@@ -329,7 +363,7 @@ pub fn solve_full_with(
         search_seconds: Preparation::MatrixFreeSearch { faces }.seconds(product),
         faces,
     });
-    let game = Game::new(rules, [a, b], ordered);
+    let mut game = Game::new(rules, [a, b], ordered);
     let Searched {
         reach_passes,
         classify_sweeps,
@@ -346,8 +380,9 @@ pub fn solve_full_with(
     let apart_possible = k == 2 && !game.three_tries;
     // Each storage with `V, W` together first, then one at a time; with `Z` dense first,
     // then sparse.
+    let no_z = |c: Components| (c, None);
     let layouts: &[(Components, Option<ZLayout>)] = match full.components {
-        Components::OneAtATime if !apart_possible => {
+        c if c.one_at_a_time() && !apart_possible => {
             return Err(ExactError::Profile(format!(
                 "one value at a time needs dice that end every game, without three-tries; \
                  {a} against {b} under {} has {}",
@@ -359,15 +394,21 @@ pub fn solve_full_with(
                 }
             )));
         }
-        Components::OneAtATime => &[(Components::OneAtATime, None)],
+        Components::OneAtATime => &[
+            no_z(Components::OneAtATime),
+            no_z(Components::OneAtATimeReleasing),
+        ],
+        Components::OneAtATimeReleasing => &[no_z(Components::OneAtATimeReleasing)],
         _ if k == 3 => &[
             (Components::Together, Some(ZLayout::Dense)),
             (Components::Together, Some(ZLayout::Sparse)),
         ],
-        Components::Auto if apart_possible => {
-            &[(Components::Together, None), (Components::OneAtATime, None)]
-        }
-        _ => &[(Components::Together, None)],
+        Components::Auto if apart_possible => &[
+            no_z(Components::Together),
+            no_z(Components::OneAtATime),
+            no_z(Components::OneAtATimeReleasing),
+        ],
+        _ => &[no_z(Components::Together)],
     };
     let storages: &[Storage] = match full.storage {
         Storage::Auto => &[Storage::F64, Storage::F32],
@@ -381,7 +422,8 @@ pub fn solve_full_with(
             ZLayout::Dense => (l, 0),
             ZLayout::Sparse => (l, never_search.get_or_insert_with(|| search_never(&game)).1),
         });
-        estimate_bytes(configs, components, z, storage.value_bytes(), tables)
+        let classes = [&game.classes_a[..], &game.classes_b[..]];
+        plan_bytes(classes, components, z, storage.value_bytes(), tables)
     };
     let mut candidates = storages
         .iter()
@@ -404,6 +446,12 @@ pub fn solve_full_with(
         None => (0, None),
     };
     let layout = z_layout.unwrap_or(ZLayout::Dense);
+    // Releasing, the sweeps read the reachable bits alone: the flag bytes are given back.
+    let reached = (components == Components::OneAtATimeReleasing).then(|| {
+        let bits = ReachedBits::pack(&game.flags);
+        game.flags = Vec::new();
+        bits
+    });
     let build_seconds = started.elapsed().as_secs_f64();
     (full.observer)(Progress::Planned {
         solver: super::SolverUsed::MatrixFree(storage, components),
@@ -414,7 +462,7 @@ pub fn solve_full_with(
     });
     // One value at a time sweeps every cell twice for the work of one sweep of both: so the
     // reports and `iterations` count sweeps of both, and the usual work stays the estimate.
-    let sweep_unit = if components == Components::OneAtATime {
+    let sweep_unit = if components.one_at_a_time() {
         counts.cells.saturating_mul(2)
     } else {
         counts.cells
@@ -433,9 +481,9 @@ pub fn solve_full_with(
         work,
         sparse_z_states,
     } = match (storage, k) {
-        _ if components == Components::OneAtATime => match storage {
-            Storage::F64 => run.go_apart::<F64Slot>()?,
-            _ => run.go_apart::<F32Slot>()?,
+        _ if components.one_at_a_time() => match storage {
+            Storage::F64 => run.go_apart::<F64Slot>(reached.as_ref())?,
+            _ => run.go_apart::<F32Slot>(reached.as_ref())?,
         },
         (Storage::F64, 2) => run.go::<F64Slot, 2>(false, layout)?,
         (Storage::F64, _) => run.go::<F64Slot, 3>(false, layout)?,

@@ -12,6 +12,8 @@
 //! pass a block that stops gaining is left as it is, and when the opening block does,
 //! global sweeps could not gain either and are skipped.
 
+use crate::exact::huge::{self, Zeroable};
+use std::ops::Range;
 use std::sync::atomic::Ordering::Relaxed;
 use std::sync::atomic::{AtomicU32, AtomicU64};
 
@@ -55,6 +57,13 @@ pub enum Components {
     /// `V` to the end, then `W`: half the memory of the values, about 1.4 times the time
     /// (20/10/4/4, `docs/src/performance.md`).
     OneAtATime,
+    /// One at a time, and each block's values given back to the system as soon as no block
+    /// still to be swept reads them, with the flag byte of a pair packed to the two bits the
+    /// sweeps read (whether each side is reachable): the least memory, the peak that of the
+    /// blocks live at once ([`super::releasing_bytes`]). The released values are gone, so
+    /// no global sweep can follow the block pass: where the opening block does not
+    /// certify the tolerance by itself, the interval it reached is reported as stalled.
+    OneAtATimeReleasing,
     /// `Together` if it fits the memory limit in the storage chosen, else `OneAtATime`.
     Auto,
 }
@@ -65,10 +74,19 @@ impl Components {
     pub fn per_state(self) -> u64 {
         if self == Components::Together { 2 } else { 1 }
     }
+
+    /// Whether the sweeps carry one value at a time (released or not).
+    pub fn one_at_a_time(self) -> bool {
+        matches!(
+            self,
+            Components::OneAtATime | Components::OneAtATimeReleasing
+        )
+    }
 }
 
-/// One stored value: an atomic bit pattern.
-pub trait Slot: Sync + Send {
+/// One stored value: an atomic bit pattern, all zero bits being the value 0 (so that value
+/// arrays can be allocated and released lazily, [`crate::exact::huge`]).
+pub trait Slot: Sync + Send + Zeroable {
     /// A slot holding 0.
     fn zero() -> Self;
     /// The stored value.
@@ -79,9 +97,16 @@ pub trait Slot: Sync + Send {
 }
 
 /// An `f64` slot.
+#[repr(transparent)]
 pub struct F64Slot(AtomicU64);
 /// An `f32` slot, rounding down.
+#[repr(transparent)]
 pub struct F32Slot(AtomicU32);
+
+// SAFETY: each is its atomic (`repr(transparent)`), valid at zero bits, which is 0.0.
+unsafe impl Zeroable for F64Slot {}
+// SAFETY: as above.
+unsafe impl Zeroable for F32Slot {}
 
 impl Slot for F64Slot {
     #[inline(always)]
@@ -241,16 +266,26 @@ impl<S: Slot> Values<S> {
         values
     }
 
-    /// One value (`V` or `W`, [`Components::OneAtATime`]) for each of `states` states, all 0.
+    /// One value (`V` or `W`, [`Components::OneAtATime`]) for each of `states` states, all
+    /// 0, its memory taken only where a sweep first writes ([`huge::zeroed_vec`]).
     pub fn single(states: usize) -> Values<S> {
-        use rayon::prelude::*;
         debug_assert_eq!(states % 2, 0, "two sides per pair of configurations");
         Values {
-            vw: (0..states).into_par_iter().map(|_| S::zero()).collect(),
+            vw: huge::zeroed_vec(states),
             stride: 1,
             side_len: states / 2,
             z_index: Vec::new(),
             z: Vec::new(),
+        }
+    }
+
+    /// Gives back the memory of the values of the cells `cells` (both sides; one value per
+    /// state, [`Values::single`]): they read 0 afterwards, which is still a lower bound.
+    pub fn release(&self, cells: Range<usize>) {
+        debug_assert_eq!(self.stride, 1, "released only one value at a time");
+        for side in 0..2 {
+            let at = side * self.side_len;
+            huge::release(&self.vw[at + cells.start..at + cells.end]);
         }
     }
 

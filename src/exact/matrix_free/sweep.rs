@@ -54,7 +54,9 @@
 //! bit-for-bit reproducible.
 
 use super::game::{Game, Row};
-use super::layout::{CAN_NEVER, CAN_WIN, GoalClass, REACHED, SIDE_BITS};
+use super::layout::{
+    Block, CAN_NEVER, CAN_WIN, GoalClass, REACHED, ReachedBits, SIDE_BITS, release_schedule,
+};
 use super::storage::{Slot, Values, ZLayout};
 use super::tries;
 use crate::exact::ExactError;
@@ -129,20 +131,46 @@ impl Wins {
     }
 }
 
+/// Where a sweep reads the flags of a pair's two sides ([`SIDE_BITS`]).
+trait SideFlags: Sync {
+    /// The flags of side 0 and side 1 of `cell`.
+    fn sides(&self, game: &Game, cell: usize) -> [u8; 2];
+}
+
+/// The flag bytes the searches left in the game.
+struct FlagBytes;
+
+impl SideFlags for FlagBytes {
+    #[inline(always)]
+    fn sides(&self, game: &Game, cell: usize) -> [u8; 2] {
+        // One load of the cell's flags for both sides.
+        let f = game.flags[cell].load(Relaxed);
+        [f & SIDE_BITS, (f >> 1) & SIDE_BITS]
+    }
+}
+
+/// Only [`REACHED`], packed: enough for one value at a time, whose update reads no other
+/// flag (`CAN_WIN` matters only with `Z`).
+impl SideFlags for ReachedBits {
+    #[inline(always)]
+    fn sides(&self, _: &Game, cell: usize) -> [u8; 2] {
+        self.sides(cell).map(|r| if r { REACHED } else { 0 })
+    }
+}
+
 /// Updates the pair `(a, row.b)` (both sides) in place; `TRIES`: some configuration has
 /// tries levels ([`super::tries`]).
 #[inline(always)]
-fn update_cell<S: Slot, const K: usize, const TRIES: bool>(
+fn update_cell<S: Slot, F: SideFlags, const K: usize, const TRIES: bool>(
     game: &Game,
+    flags: &F,
     vals: &Values<S>,
     wins: Wins,
     row: &Row,
     a: usize,
 ) -> Tally {
     let cell = game.cell(a, row.b);
-    // One load of the cell's flags for both sides.
-    let f = game.flags[cell].load(Relaxed);
-    let sides = [f & SIDE_BITS, (f >> 1) & SIDE_BITS];
+    let sides = flags.sides(game, cell);
     if sides.iter().all(|f| f & REACHED == 0) {
         return Tally::default();
     }
@@ -243,8 +271,9 @@ fn update_cell<S: Slot, const K: usize, const TRIES: bool>(
 
 /// One Gauss-Seidel sweep over the block of rows `rows` and columns `cols` (the whole
 /// product for a global sweep), in the order of the module docs.
-fn sweep<S: Slot, const K: usize>(
+fn sweep<S: Slot, F: SideFlags, const K: usize>(
     game: &Game,
+    flags: &F,
     vals: &Values<S>,
     wins: Wins,
     rows: Range<usize>,
@@ -252,17 +281,18 @@ fn sweep<S: Slot, const K: usize>(
 ) -> Tally {
     // Without tries levels the cell update is compiled without their branch.
     if game.three_tries {
-        sweep_with::<S, K, true>(game, vals, wins, rows, cols)
+        sweep_with::<S, F, K, true>(game, flags, vals, wins, rows, cols)
     } else {
-        sweep_with::<S, K, false>(game, vals, wins, rows, cols)
+        sweep_with::<S, F, K, false>(game, flags, vals, wins, rows, cols)
     }
 }
 
 /// [`sweep`] for a given `TRIES` ([`update_cell`]). Each thread takes the next row and
 /// sweeps it whole ([`in_order_fold`]): rows in flight at once are neighbours, whose moves
 /// rarely lead into each other, and a row needs no hand-over between threads.
-fn sweep_with<S: Slot, const K: usize, const TRIES: bool>(
+fn sweep_with<S: Slot, F: SideFlags, const K: usize, const TRIES: bool>(
     game: &Game,
+    flags: &F,
     vals: &Values<S>,
     wins: Wins,
     rows: Range<usize>,
@@ -278,7 +308,9 @@ fn sweep_with<S: Slot, const K: usize, const TRIES: bool>(
         let occ = game.occ_b(b);
         for a in cols.clone() {
             if game.live(a, occ) {
-                tally = tally.merge(update_cell::<S, K, TRIES>(game, vals, wins, &row, a));
+                tally = tally.merge(update_cell::<S, F, K, TRIES>(
+                    game, flags, vals, wins, &row, a,
+                ));
             }
         }
         tally
@@ -323,8 +355,13 @@ pub struct Iterated {
     pub sparse_z_states: u64,
 }
 
-/// How a pass over the blocks measures its progress.
-struct Pass<'p> {
+/// How a pass over the blocks reads and measures its progress.
+struct Pass<'p, F> {
+    /// Where the sweeps read which states are reachable.
+    flags: &'p F,
+    /// Each block's values are released once no later block reads them
+    /// ([`release_schedule`]); no global sweep may follow.
+    releasing: bool,
     /// Where the sums count the wins (which components are carried).
     wins: Wins,
     /// The openings' certified width now, `INFINITY` while it cannot be known (`V` alone).
@@ -374,12 +411,14 @@ impl Run<'_> {
         let gap = || width(0).max(width(1));
         let blocks = g.classes_a.len() * g.classes_b.len();
         let pass = Pass {
+            flags: &FlagBytes,
+            releasing: false,
             wins: Wins::BOTH,
             openings: &gap,
             numbering: (0, blocks),
         };
         let mut work = Work::default();
-        let stalled = self.iterate::<S, K>(&vals, &pass, may_stall, &mut work)?;
+        let stalled = self.iterate::<S, FlagBytes, K>(&vals, &pass, may_stall, &mut work)?;
         Ok(Iterated {
             lower: [lower(0), lower(1)],
             stalled,
@@ -395,7 +434,27 @@ impl Run<'_> {
     /// (or when it stops falling: the width `V` left cannot be narrowed by `W`, and is then
     /// reported as reached, `stalled`). Needs a game without a never-ending state and
     /// without tries levels.
-    pub fn go_apart<S: Slot>(&self) -> Result<Iterated, ExactError> {
+    ///
+    /// With `released` ([`Components::OneAtATimeReleasing`](super::storage::Components::OneAtATimeReleasing)) the sweeps read the packed
+    /// reachable bits instead of the game's flag bytes (which the caller may then have
+    /// dropped), each pass releases a block's values once no later block reads them, and
+    /// no global sweep follows the block pass.
+    pub fn go_apart<S: Slot>(
+        &self,
+        released: Option<&ReachedBits>,
+    ) -> Result<Iterated, ExactError> {
+        match released {
+            Some(bits) => self.apart_with::<S, _>(bits, true),
+            None => self.apart_with::<S, _>(&FlagBytes, false),
+        }
+    }
+
+    /// [`Run::go_apart`] reading the flags from `flags`.
+    fn apart_with<S: Slot, F: SideFlags>(
+        &self,
+        flags: &F,
+        releasing: bool,
+    ) -> Result<Iterated, ExactError> {
         let g = self.game;
         if g.three_tries {
             // `solve_full_with` never plans it so: a bug, not a result.
@@ -411,11 +470,13 @@ impl Run<'_> {
             let vals = Values::<S>::single(g.na * g.nb * 2);
             let unknown = || f64::INFINITY;
             let pass = Pass {
+                flags,
+                releasing,
                 wins: Wins::only(0),
                 openings: &unknown,
                 numbering: (0, 2 * blocks),
             };
-            self.block_pass::<S, 1>(&vals, &pass, &mut work);
+            self.block_pass::<S, F, 1>(&vals, &pass, &mut work);
             [0, 1].map(|side| vals.load::<1>(start * 2 + side)[0])
         };
         let vals = Values::<S>::single(g.na * g.nb * 2);
@@ -426,11 +487,13 @@ impl Run<'_> {
                 .fold(0.0, f64::max)
         };
         let pass = Pass {
+            flags,
+            releasing,
             wins: Wins::only(1),
             openings: &gap,
             numbering: (blocks, 2 * blocks),
         };
-        let stalled = self.iterate::<S, 1>(&vals, &pass, true, &mut work)?;
+        let stalled = self.iterate::<S, F, 1>(&vals, &pass, true, &mut work)?;
         for side in 0..2 {
             lower[side][0] = v[side];
             lower[side][1] = w(side);
@@ -443,23 +506,28 @@ impl Run<'_> {
         })
     }
 
-    /// The block pass, then global sweeps while the openings are not certified; returns
-    /// whether the iteration stalled above the tolerance (only with `may_stall`).
-    fn iterate<S: Slot, const K: usize>(
+    /// The block pass, then global sweeps while the openings are not certified (not after a
+    /// releasing pass: the values they would read are gone); returns whether the iteration
+    /// stalled above the tolerance (only with `may_stall`, or releasing).
+    fn iterate<S: Slot, F: SideFlags, const K: usize>(
         &self,
         vals: &Values<S>,
-        pass: &Pass<'_>,
+        pass: &Pass<'_, F>,
         may_stall: bool,
         work: &mut Work,
     ) -> Result<bool, ExactError> {
         let g = self.game;
         let gap = pass.openings;
-        let opening_stalled = self.block_pass::<S, K>(vals, pass, work);
+        let opening_stalled = self.block_pass::<S, F, K>(vals, pass, work);
+        if pass.releasing {
+            // What the block pass reached is all there is: reported as it is.
+            return Ok(gap() > self.rule.tolerance);
+        }
         // Under f32 the global sweeps cannot gain where the opening block stopped gaining.
         let mut stalled = may_stall && opening_stalled && gap() > self.rule.tolerance;
         if gap() > self.rule.tolerance && !stalled {
             let global = |_| {
-                let t = sweep::<S, K>(g, vals, pass.wins, 0..g.nb, 0..g.na);
+                let t = sweep::<S, F, K>(g, pass.flags, vals, pass.wins, 0..g.nb, 0..g.na);
                 work.cell_updates += t.updates;
                 work.global_sweeps += 1;
                 let gap = gap();
@@ -504,16 +572,19 @@ impl Run<'_> {
     /// so for the opening block while the openings' width cannot be known. A block that
     /// stops gaining ([`Stall::DEFAULT`]: the rounding floor, or `f32` storage) or reaches
     /// the sweep limit is left as it is: the global sweeps and the certificate decide.
+    /// Releasing ([`Pass::releasing`]), each block done gives back the values no later
+    /// block reads ([`release_schedule`]).
     /// Adds to `work`; returns whether the opening block stalled.
-    fn block_pass<S: Slot, const K: usize>(
+    fn block_pass<S: Slot, F: SideFlags, const K: usize>(
         &self,
         vals: &Values<S>,
-        pass: &Pass<'_>,
+        pass: &Pass<'_, F>,
         work: &mut Work,
     ) -> bool {
         let g = self.game;
         let gap = pass.openings;
         let (sa, sb) = g.start;
+        let mut releaser = pass.releasing.then(|| Releaser::new(g));
         let most = |classes: &[GoalClass]| classes.iter().map(|c| c.goals).max().unwrap_or(0);
         let deepest = f64::from((most(&g.classes_a) + most(&g.classes_b)).max(1));
         let (before, blocks) = pass.numbering;
@@ -536,8 +607,14 @@ impl Run<'_> {
                     ..self.rule
                 };
                 let outcome = fixpoint::iterate_until_stall(&rule, Stall::DEFAULT, |_| {
-                    let t =
-                        sweep::<S, K>(g, vals, pass.wins, rows.range.clone(), cols.range.clone());
+                    let t = sweep::<S, F, K>(
+                        g,
+                        pass.flags,
+                        vals,
+                        pass.wins,
+                        rows.range.clone(),
+                        cols.range.clone(),
+                    );
                     work.cell_updates += t.updates;
                     work.block_sweeps += 1;
                     let openings = gap();
@@ -566,8 +643,64 @@ impl Run<'_> {
                 if opening && outcome.is_ok_and(|c| c.stalled()) {
                     return true;
                 }
+                if let Some(releaser) = &mut releaser {
+                    releaser.block_done(vals, (row_block, col_block));
+                }
             }
         }
         false
+    }
+}
+
+/// Gives back the values of the blocks no later block reads, as the block pass finishes
+/// them ([`release_schedule`]; the openings' block is kept).
+struct Releaser<'g> {
+    game: &'g Game,
+    /// Per block in sweep order: the blocks released once it is done.
+    schedule: Vec<Vec<Block>>,
+    /// Per block: released.
+    released: Vec<bool>,
+}
+
+impl<'g> Releaser<'g> {
+    fn new(game: &'g Game) -> Releaser<'g> {
+        let blocks = game.classes_a.len() * game.classes_b.len();
+        Releaser {
+            game,
+            schedule: release_schedule(&game.classes_a, &game.classes_b),
+            released: vec![false; blocks],
+        }
+    }
+
+    /// Block `done` is done: releases what the schedule says. Within a row the values of
+    /// neighbouring released blocks are released together, so that the pages they share
+    /// at their border are given back too.
+    fn block_done<S: Slot>(&mut self, vals: &Values<S>, done: Block) {
+        let g = self.game;
+        let columns = g.classes_a.len();
+        let done = done.0 * columns + done.1;
+        for &(r, c) in &self.schedule[done] {
+            self.released[r * columns + c] = true;
+            let released = |c: usize| self.released[r * columns + c];
+            let lo = (0..c)
+                .rev()
+                .take_while(|&c| released(c))
+                .last()
+                .unwrap_or(c);
+            let hi = (c + 1..columns)
+                .take_while(|&c| released(c))
+                .last()
+                .unwrap_or(c);
+            let rows = g.classes_b[r].range.clone();
+            if lo == 0 && hi == columns - 1 {
+                // Whole rows: one range.
+                vals.release(g.cell(0, rows.start)..g.cell(0, rows.end));
+                continue;
+            }
+            let cols = g.classes_a[lo].range.start..g.classes_a[hi].range.end;
+            for b in rows {
+                vals.release(g.cell(cols.start, b)..g.cell(cols.end, b));
+            }
+        }
     }
 }
