@@ -21,23 +21,109 @@ unsafe impl Zeroable for std::sync::atomic::AtomicU64 {}
 // SAFETY: as above.
 unsafe impl Zeroable for std::sync::atomic::AtomicU8 {}
 
-/// A vector of `len` zeros whose memory is taken from the system only where it is first
-/// written: the allocation is zeroed by the system's fresh pages (`calloc`), not by this
-/// process, so an array of which a solve touches only a part costs only that part.
-pub fn zeroed_vec<T: Zeroable>(len: usize) -> Vec<T> {
-    if len == 0 || size_of::<T>() == 0 {
-        return (0..len).map(|_| zeroed_value()).collect();
-    }
-    let layout = std::alloc::Layout::array::<T>(len).expect("an array that fits the address space");
-    // SAFETY: the layout has a non-zero size; a null result is handled; the memory is
-    // zeroed, which `Zeroable` makes `len` valid elements, allocated by the global allocator
-    // with exactly this layout, as `Vec::from_raw_parts` requires.
-    unsafe {
-        let ptr = std::alloc::alloc_zeroed(layout).cast::<T>();
-        if ptr.is_null() {
-            std::alloc::handle_alloc_error(layout);
+/// An array of zeros whose memory is taken from the system only where it is first written,
+/// so an array of which a solve touches only a part costs only that part.
+///
+/// On Linux a large one is its own private anonymous mapping with `MAP_NORESERVE`: the
+/// kernel's default overcommit heuristic refuses any single request larger than the RAM,
+/// even one that will never be touched whole (a value array of 27 GB of which the blocks
+/// held at once take 19 GB, [`release`]); the solvers' memory plans, not this request,
+/// keep the touched part within the machine. A small one, or elsewhere, is a zeroed vector.
+pub struct ZeroedArray<T> {
+    kind: Backing<T>,
+}
+
+enum Backing<T> {
+    Heap(Vec<T>),
+    #[cfg(target_os = "linux")]
+    Mapped {
+        ptr: std::ptr::NonNull<T>,
+        len: usize,
+    },
+}
+
+// SAFETY: the array owns its elements like a `Vec` does; sharing or sending it shares or
+// sends them.
+unsafe impl<T: Send> Send for ZeroedArray<T> {}
+// SAFETY: as above.
+unsafe impl<T: Sync> Sync for ZeroedArray<T> {}
+
+impl<T: Zeroable> ZeroedArray<T> {
+    /// `len` zeros.
+    pub fn new(len: usize) -> ZeroedArray<T> {
+        let bytes = len.saturating_mul(size_of::<T>());
+        #[cfg(target_os = "linux")]
+        if bytes >= WORTH_ADVISING {
+            return ZeroedArray {
+                kind: Backing::Mapped {
+                    ptr: map_zeros(bytes).cast::<T>(),
+                    len,
+                },
+            };
         }
-        Vec::from_raw_parts(ptr, len, len)
+        let _ = bytes;
+        ZeroedArray {
+            kind: Backing::Heap((0..len).map(|_| zeroed_value()).collect()),
+        }
+    }
+}
+
+impl<T> From<Vec<T>> for ZeroedArray<T> {
+    fn from(v: Vec<T>) -> Self {
+        ZeroedArray {
+            kind: Backing::Heap(v),
+        }
+    }
+}
+
+impl<T> std::ops::Deref for ZeroedArray<T> {
+    type Target = [T];
+    fn deref(&self) -> &[T] {
+        match &self.kind {
+            Backing::Heap(v) => v,
+            // SAFETY: the mapping holds `len` elements, zeroed (valid, `Zeroable`) or
+            // written since, and lives as long as `self`.
+            #[cfg(target_os = "linux")]
+            Backing::Mapped { ptr, len } => unsafe {
+                std::slice::from_raw_parts(ptr.as_ptr(), *len)
+            },
+        }
+    }
+}
+
+impl<T> Drop for ZeroedArray<T> {
+    fn drop(&mut self) {
+        #[cfg(target_os = "linux")]
+        if let Backing::Mapped { ptr, len } = &self.kind {
+            // The elements are atomics or plain numbers: nothing to drop but the memory.
+            // SAFETY: the mapping made by `map_zeros` with this size, unmapped once.
+            unsafe {
+                libc::munmap(ptr.as_ptr().cast(), len * size_of::<T>());
+            }
+        }
+    }
+}
+
+/// A fresh private anonymous mapping of `bytes` zero bytes, not reserved against the
+/// commit limit; aborts like a failed allocation if the address space is refused.
+#[cfg(target_os = "linux")]
+fn map_zeros(bytes: usize) -> std::ptr::NonNull<u8> {
+    // SAFETY: a new mapping at an address the kernel chooses; nothing else is touched.
+    let ptr = unsafe {
+        libc::mmap(
+            std::ptr::null_mut(),
+            bytes,
+            libc::PROT_READ | libc::PROT_WRITE,
+            libc::MAP_PRIVATE | libc::MAP_ANONYMOUS | libc::MAP_NORESERVE,
+            -1,
+            0,
+        )
+    };
+    match std::ptr::NonNull::new(ptr.cast::<u8>()) {
+        Some(p) if ptr != libc::MAP_FAILED => p,
+        _ => std::alloc::handle_alloc_error(
+            std::alloc::Layout::from_size_align(bytes, 4096).expect("a page-aligned layout"),
+        ),
     }
 }
 
@@ -126,7 +212,7 @@ fn advise_huge_pages(_: *mut u8, _: usize) {}
 
 #[cfg(test)]
 mod tests {
-    use super::{huge_vec, release, zeroed_vec};
+    use super::{ZeroedArray, huge_vec, release};
     use std::sync::atomic::AtomicU32;
     use std::sync::atomic::Ordering::Relaxed;
 
@@ -141,8 +227,9 @@ mod tests {
 
     #[test]
     fn a_zeroed_vector_reads_zero_and_a_released_part_reads_zero_around_kept_values() {
-        let len = 1 << 20;
-        let v: Vec<AtomicU32> = zeroed_vec(len);
+        // Large enough to be mapped on Linux.
+        let len = 1 << 23;
+        let v: ZeroedArray<AtomicU32> = ZeroedArray::new(len);
         assert!(v.iter().all(|x| x.load(Relaxed) == 0));
         v.iter()
             .enumerate()

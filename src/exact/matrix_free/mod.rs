@@ -66,6 +66,23 @@
 //! in `f32` one at a time. Not with a never-ending set (`Z` would be a third system with its
 //! own fixed values) nor under `three-tries` (the tries levels are solved together).
 //!
+//! # Releasing finished blocks
+//! One value at a time sweeps the blocks of goal counts one after another, and a block is
+//! read only by itself and by the two blocks with one goal piece fewer of one player. So
+//! once those are done its values can go ([`layout::release_schedule`]): they are given
+//! back to the system ([`crate::exact::huge::release`]) and read 0 afterwards, and the
+//! values are allocated lazily, so a block takes memory only once it is swept
+//! ([`Components::OneAtATimeReleasing`]). The sweeps then read only whether each side of a
+//! pair is reachable, so the flag bytes of the searches are packed to those two bits
+//! ([`layout::ReachedBits`]) and dropped. The peak is the values of the blocks held at
+//! once, at the last block (no goal piece on either side) that block and the two it reads:
+//! about two thirds of the values of one value at a time on the BwInf board, plus a
+//! quarter byte a pair ([`releasing_bytes`]). Released values are gone, so no global sweep
+//! can follow the block pass; the interval the openings' block reached is the result,
+//! reported as stalled where it is wider than the tolerance. The plan tries it last within
+//! each storage. On one thread the bounds are those of one value at a time to the last bit
+//! wherever that needed no global sweep (a test checks it).
+//!
 //! # `three-tries`
 //! The tries counter (0, 1, 2) is part of the state, but only level 0 is stored: another
 //! try moves nothing, so levels 1 and 2 are never read from outside their cell, and the

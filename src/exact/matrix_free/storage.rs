@@ -12,7 +12,7 @@
 //! pass a block that stops gaining is left as it is, and when the opening block does,
 //! global sweeps could not gain either and are skipped.
 
-use crate::exact::huge::{self, Zeroable};
+use crate::exact::huge::{self, Zeroable, ZeroedArray};
 use std::ops::Range;
 use std::sync::atomic::Ordering::Relaxed;
 use std::sync::atomic::{AtomicU32, AtomicU64};
@@ -169,7 +169,7 @@ pub enum ZLayout {
 pub struct Values<S> {
     /// `V, W` (and `Z` if dense) of state `s = cell * 2 + side` from
     /// `side * side_len + stride * cell` (see [`super::layout`]: one half per side).
-    vw: Vec<S>,
+    vw: ZeroedArray<S>,
     /// 3 with dense `Z`, else 2.
     stride: usize,
     /// Slots of the states of one side: side 1's follow side 0's.
@@ -227,7 +227,8 @@ impl<S: Slot> Values<S> {
         let vw = (0..stride * states)
             .into_par_iter()
             .map(|_| S::zero())
-            .collect();
+            .collect::<Vec<S>>()
+            .into();
         let mut values = Values {
             vw,
             stride,
@@ -267,11 +268,11 @@ impl<S: Slot> Values<S> {
     }
 
     /// One value (`V` or `W`, [`Components::OneAtATime`]) for each of `states` states, all
-    /// 0, its memory taken only where a sweep first writes ([`huge::zeroed_vec`]).
+    /// 0, its memory taken only where a sweep first writes ([`ZeroedArray`]).
     pub fn single(states: usize) -> Values<S> {
         debug_assert_eq!(states % 2, 0, "two sides per pair of configurations");
         Values {
-            vw: huge::zeroed_vec(states),
+            vw: ZeroedArray::new(states),
             stride: 1,
             side_len: states / 2,
             z_index: Vec::new(),
