@@ -42,6 +42,10 @@
 //! openings' certified width `1 - V - W`, or when it stops falling (what `V` left), which
 //! is then reported as reached.
 //!
+//! Releasing ([`Components::OneAtATimeReleasing`](super::storage::Components::OneAtATimeReleasing)), the block pass gives back each block's
+//! values once the blocks that read it are done ([`Releaser`]), and the sweeps read the
+//! packed reachable bits ([`SideFlags`]); the pass is all there is, no global sweeps.
+//!
 //! # Threads
 //! Each thread takes the next row and sweeps it whole, so the rows in flight are
 //! neighbours. A row may read a neighbour's value from this sweep or the last
