@@ -142,27 +142,33 @@ fn zeroed_value<T: Zeroable>() -> T {
 /// `T` holds its elements in atomics (or is otherwise shared-mutable), so changing them
 /// behind a shared reference is allowed; the caller makes sure no thread is using `part`.
 pub fn release<T: Zeroable + Sync>(part: &[T]) {
-    release_pages(part.as_ptr().cast::<u8>(), std::mem::size_of_val(part));
+    // SAFETY of the advice: the pages lie inside `part`, whose elements are `Zeroable`
+    // atomics; on private anonymous memory MADV_DONTNEED makes them read as zeros, a valid
+    // value, and frees the pages.
+    #[cfg(target_os = "linux")]
+    advise(
+        part.as_ptr().cast::<u8>(),
+        std::mem::size_of_val(part),
+        libc::MADV_DONTNEED,
+    );
 }
 
+/// Gives the kernel `advice` about the whole pages inside `bytes` bytes from `start`, which
+/// must lie in a live allocation of this process and be advice that keeps its elements
+/// valid (each caller says why). A failure changes nothing the callers rely on (huge pages
+/// are a speed-up, released values may stay), so the result is ignored.
 #[cfg(target_os = "linux")]
-fn release_pages(start: *const u8, bytes: usize) {
+fn advise(start: *const u8, bytes: usize, advice: libc::c_int) {
     let (first, end) = whole_pages(start, bytes);
     if end <= first {
         return;
     }
-    // SAFETY: the range is whole pages inside a live allocation of this process whose
-    // elements are `Zeroable` atomics (see `release`): MADV_DONTNEED on private anonymous
-    // memory makes them read as zeros, a valid value, and frees their pages. Memory of a
-    // small allocation that is not anonymous is never advised (whole pages only, inside
-    // the slice). A failure leaves the values as they were, which `release` allows.
+    // SAFETY: whole pages inside the caller's allocation, with advice the caller has shown
+    // to keep its elements valid.
     unsafe {
-        libc::madvise(first as *mut libc::c_void, end - first, libc::MADV_DONTNEED);
+        libc::madvise(first as *mut libc::c_void, end - first, advice);
     }
 }
-
-#[cfg(not(target_os = "linux"))]
-fn release_pages(_: *const u8, _: usize) {}
 
 /// The page-aligned range `[first, end)` of the whole pages inside `bytes` bytes from
 /// `start` (empty if there are none).
@@ -177,38 +183,20 @@ fn whole_pages(start: *const u8, bytes: usize) -> (usize, usize) {
 /// pages before the elements are written.
 pub fn huge_vec<T>(len: usize, init: impl FnMut(usize) -> T) -> Vec<T> {
     let mut v: Vec<T> = Vec::with_capacity(len);
-    advise_huge_pages(
-        v.as_mut_ptr().cast::<u8>(),
-        len.saturating_mul(size_of::<T>()),
-    );
+    let bytes = len.saturating_mul(size_of::<T>());
+    // SAFETY of the advice: the allocation is this vector's and not yet written;
+    // MADV_HUGEPAGE changes only how the kernel backs it, not its contents.
+    #[cfg(target_os = "linux")]
+    if bytes >= WORTH_ADVISING {
+        advise(v.as_mut_ptr().cast::<u8>(), bytes, libc::MADV_HUGEPAGE);
+    }
+    let _ = bytes;
     v.extend((0..len).map(init));
     v
 }
 
 /// Below this the allocation is not worth a system call.
 const WORTH_ADVISING: usize = 1 << 24;
-
-#[cfg(target_os = "linux")]
-fn advise_huge_pages(start: *mut u8, bytes: usize) {
-    if bytes < WORTH_ADVISING {
-        return;
-    }
-    // madvise takes page-aligned ranges: advise the whole pages inside the allocation.
-    let (first, end) = whole_pages(start, bytes);
-    if end <= first {
-        return;
-    }
-    // SAFETY: the range lies inside an allocation this process owns and has not yet written;
-    // MADV_HUGEPAGE changes only how the kernel backs it, not its contents or its validity.
-    // A failure (no transparent huge pages in this kernel) leaves the ordinary pages, so the
-    // result is ignored.
-    unsafe {
-        libc::madvise(first as *mut libc::c_void, end - first, libc::MADV_HUGEPAGE);
-    }
-}
-
-#[cfg(not(target_os = "linux"))]
-fn advise_huge_pages(_: *mut u8, _: usize) {}
 
 #[cfg(test)]
 mod tests {
