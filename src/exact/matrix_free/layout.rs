@@ -160,15 +160,22 @@ pub fn release_schedule(classes_a: &[GoalClass], classes_b: &[GoalClass]) -> Vec
 /// [`release_schedule`]: while a block is swept, it and every block done but not yet
 /// released.
 pub fn releasing_peak_cells(classes_a: &[GoalClass], classes_b: &[GoalClass]) -> u64 {
-    // Within the product of the configurations, which fits the address space: no overflow.
-    let cells = |(r, c): Block| (classes_b[r].range.len() * classes_a[c].range.len()) as u64;
+    // Planned before anything is allocated: saturating, so a product too large for any
+    // machine reads as the largest count and is refused by the memory check.
+    let cells = |(r, c): Block| {
+        (classes_b[r].range.len() as u64).saturating_mul(classes_a[c].range.len() as u64)
+    };
     let schedule = release_schedule(classes_a, classes_b);
     let mut held = 0u64;
     let mut peak = 0u64;
     for (k, released) in schedule.iter().enumerate() {
-        held += cells((k / classes_a.len(), k % classes_a.len()));
+        held = held.saturating_add(cells((k / classes_a.len(), k % classes_a.len())));
         peak = peak.max(held);
-        held -= released.iter().map(|&b| cells(b)).sum::<u64>();
+        // A block is released once, after it was added: never more than is held.
+        let freed = released
+            .iter()
+            .fold(0u64, |sum, &b| sum.saturating_add(cells(b)));
+        held = held.saturating_sub(freed);
     }
     peak
 }
