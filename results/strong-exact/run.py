@@ -5,12 +5,15 @@ value minus what it achieves against the optimal pair's own policy) and its *exp
 (what a best response gains against it beyond the game value), in P(win), each averaged over
 the two openings by the solver. Every figure is a certified solve (`solve --profile choice`).
 
-    python3 results/strong-exact/run.py BOARD [STRATEGY ...] [--seat a|both] [--binary B]
+    python3 results/strong-exact/run.py BOARD [STRATEGY ...] [--seat a|both]
+        [--opponent both|optimal-policy|best-response] [--binary B]
 
 BOARD is TRACK/OFFSET/PIECES/GOAL (e.g. 40/20/3/4); the strategies default to strong,
 strong-search, safe, capture and frontmost. With the same die on a symmetric board both seats
 give the same figures; `--seat a` measures seat A only (for the boards whose solves take many
-minutes). Each solve is appended to results/strong-exact/BOARD-solves.jsonl as soon as it is
+minutes). `--opponent best-response` measures the exploitability alone, which needs no
+optimal policy (so the policy's own solve is skipped); `--opponent optimal-policy` the gap
+alone. Each solve is appended to results/strong-exact/BOARD-solves.jsonl as soon as it is
 certified (one JSON line: strategy, seat, opponent, P(win) of the strategy's seat, its bounds,
 seconds), so an interrupted run keeps every solve it finished; a solve already in the file is
 not repeated. `table.py` assembles the figures from these lines.
@@ -32,6 +35,8 @@ def main():
     ap.add_argument("strategies", nargs="*",
                     default=["strong", "strong-search", "safe", "capture", "frontmost"])
     ap.add_argument("--seat", choices=["a", "both"], default="both")
+    ap.add_argument("--opponent", choices=["both", "optimal-policy", "best-response"],
+                    default="both")
     ap.add_argument("--binary", default=str(ROOT / "target/release/wuerfelglueck"))
     args = ap.parse_args()
     track, offset, pieces, goals = args.board.split("/")
@@ -48,18 +53,25 @@ def main():
                "--pieces", pieces, "--goal-fields", goals, "--profile", "choice",
                "--tolerance", "1e-9", "--format", "json", *extra]
         started = time.time()
-        result = json.loads(subprocess.run(cmd, check=True, capture_output=True, text=True).stdout)
+        # The solver's progress (sizes, estimates, sweeps) goes on to this script's stderr.
+        result = json.loads(subprocess.run(cmd, check=True, stdout=subprocess.PIPE, text=True).stdout)
         assert result["figures_certified"], (cmd, result)
         print(f"  {' '.join(extra)}: {time.time() - started:.0f} s", file=sys.stderr, flush=True)
         return result
 
     value_file = policy.with_suffix(".value.json")
-    if not (policy.exists() and value_file.exists()):
+    needs_policy = args.opponent != "best-response"
+    if needs_policy and not (policy.exists() and value_file.exists()):
         policy.parent.mkdir(exist_ok=True)
         policy.unlink(missing_ok=True)
         optimal = solve("--policy-out", str(policy))
         value_file.write_text(json.dumps({"p_a": optimal["p_a"], "p_b": optimal["p_b"]}))
-    value = json.loads(value_file.read_text())
+    # The game value for the figures: the policy solve's, or by symmetry (the same die on a
+    # symmetric board, the openings averaged) 0.5 for either seat when only exploitability
+    # is measured; table.py recomputes every figure from the recorded P(win).
+    value_from = "policy solve" if value_file.exists() else "symmetry"
+    value = (json.loads(value_file.read_text()) if value_file.exists()
+             else {"p_a": 0.5, "p_b": 0.5})
     seats = ["A"] if args.seat == "a" else ["A", "B"]
     for strategy in args.strategies:
         for seat in seats:
@@ -67,12 +79,13 @@ def main():
             key = "p_a" if seat == "A" else "p_b"
             for opponent, extra in [("optimal-policy", [theirs, f"table:{policy}"]),
                                     ("best-response", [])]:
-                if (strategy, seat, opponent) in done:
+                if (strategy, seat, opponent) in done or args.opponent not in ("both", opponent):
                     continue
                 result = solve(mine, strategy, *extra)
                 record = {
                     "board": args.board, "die": DIE, "strategy": strategy, "seat": seat,
-                    "opponent": opponent, "value": value[key], "p_win": result[key],
+                    "opponent": opponent, "value": value[key], "value_from": value_from,
+                    "p_win": result[key],
                     "bounds": result["bounds"][key], "seconds": result["seconds"],
                 }
                 with out.open("a") as f:
