@@ -348,6 +348,96 @@ fn one_value_at_a_time_is_certified_and_equals_the_sparse_solver() {
     }
 }
 
+/// One value at a time reports `W`'s blocks as repeats of `V`'s (what the estimate of the
+/// time still to go reads them by): `V`'s blocks first, numbered from 1, then `W`'s, each
+/// numbered after `V`'s and naming the block of `V` it repeats, in `V`'s order, and last
+/// `W`'s opening block, which repeats `V`'s last.
+#[test]
+fn the_second_values_blocks_are_reported_as_repeats_of_the_first_values() {
+    let (r, a, b) = (rules("20/10/2/2", "bwinf"), die("1..6"), die("2..7"));
+    let reports = std::sync::Mutex::new(Vec::new());
+    let observer = |p: Progress| reports.lock().unwrap().push(p);
+    let full = FullOptions {
+        storage: Storage::F64,
+        components: Components::OneAtATime,
+        observer: &observer,
+    };
+    solve_full_with(&r, &a, &b, &options(1e-9), &full).unwrap();
+    let phases: Vec<Phase> = reports
+        .into_inner()
+        .unwrap()
+        .into_iter()
+        .filter_map(|p| match p {
+            Progress::Sweep { phase, .. } => Some(phase),
+            _ => None,
+        })
+        .collect();
+    // Each block once, in the order swept.
+    let distinct = |blocks: Vec<usize>| {
+        let mut d: Vec<usize> = Vec::new();
+        for b in blocks {
+            if d.last() != Some(&b) {
+                d.push(b);
+            }
+        }
+        d
+    };
+    let first = distinct(
+        phases
+            .iter()
+            .filter_map(|p| match *p {
+                Phase::Block {
+                    block,
+                    repeats: None,
+                    ..
+                } => Some(block),
+                _ => None,
+            })
+            .collect(),
+    );
+    let second = distinct(
+        phases
+            .iter()
+            .filter_map(|p| match *p {
+                Phase::Block {
+                    block,
+                    blocks,
+                    repeats: Some(k),
+                } => {
+                    assert_eq!(block, blocks / 2 + k, "{p:?}");
+                    Some(k)
+                }
+                _ => None,
+            })
+            .collect(),
+    );
+    let n = first.len();
+    assert!(n >= 3, "{first:?}");
+    assert_eq!(first, (1..=n).collect::<Vec<_>>());
+    assert_eq!(second, first[..n - 1], "{phases:?}");
+    // V's blocks, then W's, then W's opening block.
+    let first_of_w = phases
+        .iter()
+        .position(|p| {
+            matches!(
+                p,
+                Phase::Block {
+                    repeats: Some(_),
+                    ..
+                }
+            )
+        })
+        .unwrap();
+    assert!(
+        phases[..first_of_w]
+            .iter()
+            .all(|p| matches!(p, Phase::Block { repeats: None, .. }))
+    );
+    let openings = phases.iter().position(|p| *p == Phase::Openings).unwrap();
+    assert!(openings > first_of_w);
+    assert!(phases[openings..].iter().all(|p| *p == Phase::Openings));
+}
+
 /// Where `V, W` together do not fit the memory limit but one of them does, the automatic
 /// plan carries one at a time, in `f64` before `f32`, and releasing the blocks after that in
 /// each storage; below that it refuses, naming the least memory. One value at a time is
@@ -816,7 +906,7 @@ fn the_reports_of_a_running_solve_agree_with_its_result() {
             stats.iterations as u64
         );
         match phase {
-            Phase::Block { block, blocks } => {
+            Phase::Block { block, blocks, .. } => {
                 assert!(block >= last_block && block <= blocks, "sweep {k}: {p:?}");
                 last_block = block;
             }

@@ -306,6 +306,7 @@ fn remaining_text(remaining: Option<(crate::fixpoint::Remaining, Basis)>) -> Str
         match basis {
             Basis::Narrowing => "at the last sweeps' pace and narrowing",
             Basis::UsualWork => "if the usual work, at the pace so far",
+            Basis::FirstValue => "as the first value's blocks took, at the pace so far",
         }
     )
 }
@@ -437,7 +438,7 @@ impl<'p> SolveNotes<'p> {
                 state.last_line = seconds;
                 state.estimated |= remaining.is_some();
                 let phase = match phase {
-                    Phase::Block { block, blocks } => format!("block {block} of {blocks}"),
+                    Phase::Block { block, blocks, .. } => format!("block {block} of {blocks}"),
                     Phase::Openings => "openings".to_string(),
                 };
                 let left = remaining_text(remaining);
@@ -713,6 +714,7 @@ mod tests {
         let block = Phase::Block {
             block: 3,
             blocks: 25,
+            repeats: None,
         };
         // The first sweep starts the pace's clock (and is within five seconds of the last
         // line: silent); after two sweeps' worth of updates comes the first estimate,

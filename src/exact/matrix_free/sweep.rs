@@ -622,12 +622,16 @@ impl Run<'_> {
                     work.cell_updates += t.updates;
                     work.block_sweeps += 1;
                     let openings = gap();
+                    let own = row_block * g.classes_a.len() + col_block + 1;
                     let phase = if opening {
                         Phase::Openings
                     } else {
                         Phase::Block {
-                            block: before + row_block * g.classes_a.len() + col_block + 1,
+                            block: before + own,
                             blocks,
+                            // A pass numbered after another (`W` after `V`) sweeps the same
+                            // blocks in the same order.
+                            repeats: (before > 0).then_some(own),
                         }
                     };
                     // While the openings' width cannot be known, nothing is certified.
