@@ -615,77 +615,46 @@ mod tests {
             blocks: 6,
             repeats,
         };
-        let report = |phase, updates, width, seconds| Progress::Sweep {
-            phase,
-            updates,
-            per_sweep: 1400,
-            width,
-            seconds,
+        // A sweep of `added` updates in `phase`, at 0.01 s an update.
+        let mut updates = 0;
+        let mut step = |phase, added: u64, width| {
+            updates += added;
+            e.report(Progress::Sweep {
+                phase,
+                updates,
+                per_sweep: 1400,
+                width,
+                seconds: updates as f64 / 100.0,
+            })
         };
         // V: block 1 three sweeps, block 2 two, block 3 eight (its opening block, whose
-        // width V alone cannot know): 300 + 400 + 3,200 = 3,900 updates at 0.01 s each.
-        let mut updates = 0;
-        let mut first = Vec::new();
+        // width V alone cannot know): 300 + 400 + 3,200 = 3,900 updates. Until W begins,
+        // the usual work (100 sweep equivalents).
         for (b, size, sweeps) in [(1, 100, 3), (2, 200, 2), (3, 400, 8)] {
             for _ in 0..sweeps {
-                updates += size;
-                first.push(e.report(report(block(b, None), updates, 1.0, updates as f64 / 100.0)));
+                if let Some((_, basis)) = step(block(b, None), size, 1.0) {
+                    assert_eq!(basis, Basis::UsualWork);
+                }
             }
         }
-        // Until W begins, the usual work (100 sweep equivalents).
-        assert!(
-            first.iter().flatten().all(|(_, b)| *b == Basis::UsualWork),
-            "{first:?}"
-        );
         // W's block 4 (repeating 1), its first sweep: 200 more there, 400 and 3,200 after.
-        updates += 100;
-        let (r, basis) = e
-            .report(report(
-                block(4, Some(1)),
-                updates,
-                1.0,
-                updates as f64 / 100.0,
-            ))
-            .unwrap();
-        assert_eq!(basis, Basis::FirstValue);
+        let (r, basis) = step(block(4, Some(1)), 100, 1.0).unwrap();
+        assert_eq!((basis, r.sweeps), (Basis::FirstValue, 3));
         assert!((r.seconds - 38.0).abs() < 1e-9, "{r:?}");
-        assert_eq!(r.sweeps, 3);
         // Block 4 done in one sweep (a third of V's): block 5 (repeating 2), first sweep.
         // W has taken a third of V's work, so 400 / 3 - 200 is less than the sweep just
         // done: one more such sweep (200) and a third of 3,200.
-        updates += 200;
-        let (r, basis) = e
-            .report(report(
-                block(5, Some(2)),
-                updates,
-                1.0,
-                updates as f64 / 100.0,
-            ))
-            .unwrap();
+        let (r, basis) = step(block(5, Some(2)), 200, 1.0).unwrap();
         assert_eq!(basis, Basis::FirstValue);
         let expected = 200.0 + 3200.0 / 3.0;
         assert!((r.seconds - expected / 100.0).abs() < 1e-9, "{r:?}");
-        // The opening block repeats V's last block; its second sweep's narrowing is trusted.
-        updates += 400;
-        let (_, basis) = e
-            .report(report(
-                Phase::Openings,
-                updates,
-                1e-3,
-                updates as f64 / 100.0,
-            ))
-            .unwrap();
-        assert_eq!(basis, Basis::FirstValue);
-        updates += 400;
-        let (r, basis) = e
-            .report(report(
-                Phase::Openings,
-                updates,
-                1e-6,
-                updates as f64 / 100.0,
-            ))
-            .unwrap();
-        // 1e-6 to 1e-9 at a thousandth a sweep of 4 s: one more.
+        // The opening block repeats V's last block; its second sweep's narrowing is trusted:
+        // 1e-6 to 1e-9 at a thousandth a sweep of 4 s, one more.
+        assert_eq!(
+            step(Phase::Openings, 400, 1e-3).unwrap().1,
+            Basis::FirstValue
+        );
+        let (r, basis) = step(Phase::Openings, 400, 1e-6).unwrap();
         assert_eq!((basis, r.sweeps), (Basis::Narrowing, 1));
         assert!((r.seconds - 4.0).abs() < 1e-9, "{r:?}");
     }
