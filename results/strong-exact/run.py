@@ -69,6 +69,13 @@ def main():
     # The game value for the figures: the policy solve's, or by symmetry (the same die on a
     # symmetric board, the openings averaged) 0.5 for either seat when only exploitability
     # is measured; table.py recomputes every figure from the recorded P(win).
+    # Without the policy solve the value comes from the mirror symmetry, which holds only
+    # where B's start is half a track from A's (the same die on both sides): refused
+    # elsewhere rather than recorded wrong. It also assumes that optimal play ends every
+    # game (true on every board solved so far with 1..6: P(A wins | A starts) = (1 + v) / 2).
+    if not value_file.exists() and 2 * int(offset) != int(track):
+        sys.exit(f"{args.board}: not symmetric (offset {offset}, track {track}); run the "
+                 "policy solve first (--opponent both or optimal-policy) for the game value")
     value_from = "policy solve" if value_file.exists() else "symmetry"
     value = (json.loads(value_file.read_text()) if value_file.exists()
              else {"p_a": 0.5, "p_b": 0.5})

@@ -237,8 +237,9 @@ struct BlockWork {
 }
 
 impl BlockWork {
-    /// Records the updates of a sweep in `phase` (`updates` since the iteration began).
-    fn record(&mut self, phase: Phase, updates: u64) {
+    /// Records the updates of a sweep in `phase` (`updates` since the iteration began);
+    /// returns the sweep's own updates.
+    fn record(&mut self, phase: Phase, updates: u64) -> u64 {
         let sweep = updates.saturating_sub(self.updates);
         self.updates = updates;
         let block = match phase {
@@ -247,17 +248,18 @@ impl BlockWork {
             } => k,
             Phase::Block { block, .. } => {
                 *self.first.entry(block).or_default() += sweep;
-                return;
+                return sweep;
             }
             // The opening block of the second pass repeats the first pass's last block.
             Phase::Openings if self.current.is_some() => match self.first.keys().next_back() {
                 Some(&last) => last,
-                None => return,
+                None => return sweep,
             },
-            Phase::Openings => return,
+            Phase::Openings => return sweep,
         };
         self.current = Some(block);
         *self.second.entry(block).or_default() += sweep;
+        sweep
     }
 
     /// In the second value's pass: the updates still to go, the first pass's work on the
@@ -355,8 +357,7 @@ impl Estimator {
             self.recent.pop_front();
         }
         let (began, updates_then) = self.recent[0];
-        let last_sweep = updates.saturating_sub(self.blocks.updates);
-        self.blocks.record(phase, updates);
+        let last_sweep = self.blocks.record(phase, updates);
         let repeating = self.blocks.current.is_some();
         if phase == Phase::Openings {
             self.narrowing_sweeps += 1;
