@@ -253,6 +253,101 @@ fn training_with_the_same_seed_gives_the_same_player() {
     assert!(again.unwrap_err().to_string().contains("exists"));
 }
 
+/// What a best response gains against the player in `file` in seat A on 16/8/2/2 beyond
+/// the game value (0.5: the same die on a symmetric board), exactly.
+fn exploitability_on_the_small_board(file: &std::path::Path) -> f64 {
+    let strategy = format!("strong:{}", file.display());
+    let exact = json(&[
+        "solve",
+        "--format",
+        "json",
+        "--track",
+        "16",
+        "--pieces",
+        "2",
+        "--goal-fields",
+        "2",
+        "--profile",
+        "choice",
+        "--a",
+        "1..6",
+        "--b",
+        "1..6",
+        "--tolerance",
+        "1e-9",
+        "--strategy-a",
+        &strategy,
+    ]);
+    assert_eq!(exact["figures_certified"], true);
+    0.5 - exact["p_a"].as_f64().unwrap()
+}
+
+#[test]
+fn training_on_the_exact_values_is_reproducible_and_loses_less_than_self_play() {
+    let dir = temp_dir("strong", "train-exact");
+    let games = 20_000;
+    let run = |name: &str, seed: u64, exact: bool| {
+        let path = dir.join(name);
+        let _ = std::fs::remove_file(&path);
+        let mut options = train_options(&path, games, seed);
+        if exact {
+            options.targets = "exact".into();
+        }
+        let settings = TrainSettings::new(&options).unwrap();
+        // On one thread the solve's midpoints, and so the parameters, are the same.
+        let pool = rayon::ThreadPoolBuilder::new()
+            .num_threads(1)
+            .build()
+            .unwrap();
+        let report = pool.install(|| api::train(&settings, &Silent)).unwrap();
+        assert_eq!(report.targets, if exact { "exact" } else { "self-play" });
+        assert_eq!(report.counts.targets > 0, exact);
+        path
+    };
+    let fitted = run("fitted.json", 5, true);
+    let again = run("again.json", 5, true);
+    let text = std::fs::read_to_string(&fitted).unwrap();
+    assert_eq!(text, std::fs::read_to_string(&again).unwrap());
+    let player = StrongPlayer::from_json(&text).unwrap();
+    assert!(player.training().method.contains("exact values"));
+    assert!(player.training().command.contains("--targets exact"));
+    // The same games of self-play teach less: a best response gains less against the
+    // player fitted to the exact values.
+    let self_play = run("self-play.json", 5, false);
+    let (fitted_loss, self_play_loss) = (
+        exploitability_on_the_small_board(&fitted),
+        exploitability_on_the_small_board(&self_play),
+    );
+    assert!(
+        fitted_loss >= 0.0 && fitted_loss < self_play_loss,
+        "fitted {fitted_loss}, self-play {self_play_loss}"
+    );
+}
+
+#[test]
+fn exact_targets_settings_are_refused_where_they_would_mean_nothing() {
+    let dir = temp_dir("strong", "train-exact-refused");
+    let refused = |extra: serde_json::Value| {
+        let mut map = serde_json::json!({
+            "out": dir.join("x.json").display().to_string(), "games": 10,
+            "track": 16, "pieces": 2, "goal-fields": 2,
+        });
+        for (k, v) in extra.as_object().unwrap() {
+            map[k] = v.clone();
+        }
+        let options: TrainOptions = api::from_map("train", map.as_object().unwrap()).unwrap();
+        TrainSettings::new(&options).unwrap_err().to_string()
+    };
+    let why = refused(serde_json::json!({"explore": 0.1}));
+    assert!(why.contains("belong to --targets exact"), "{why}");
+    let why = refused(serde_json::json!({"targets": "exact", "players": 3}));
+    assert!(why.contains("two players only"), "{why}");
+    let why = refused(serde_json::json!({"targets": "exact", "explore": 1.5}));
+    assert!(why.contains("--explore 1.5"), "{why}");
+    let why = refused(serde_json::json!({"targets": "exact", "exact-tolerance": 0.0}));
+    assert!(why.contains("--exact-tolerance 0"), "{why}");
+}
+
 #[test]
 fn advise_on_the_full_board_scores_the_moves_with_the_learned_player() {
     use wuerfelglueck::exact::game::position::parse_position;

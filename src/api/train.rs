@@ -2,6 +2,7 @@
 
 use super::options::{RulesOptions, parse_die};
 use super::{Error, Progress, plot_error};
+use crate::learn::exact_targets::ExactTargets;
 use crate::learn::{TrainSettings as Run, TrainingCounts, train as self_play};
 use crate::report::{CsvTable, Format, OutputFile, Report};
 use crate::strategy::network::MAX_HIDDEN;
@@ -44,6 +45,19 @@ pub struct TrainOptions {
     /// must then be half the track).
     #[arg(long, default_value_t = 2)]
     pub players: usize,
+    /// What the network learns: `self-play` (TD(λ) returns of its own games) or `exact`
+    /// (the solved game's exact values, on a board the exact solver holds in memory; the
+    /// game is solved first).
+    #[arg(long, value_name = "SOURCE", default_value = "self-play", value_parser = ["self-play", "exact"])]
+    pub targets: String,
+    /// With `--targets exact`: the solve's tolerance (the width of the value bracket at
+    /// the openings) [default: 1e-6].
+    #[arg(long = "exact-tolerance")]
+    pub exact_tolerance: Option<f64>,
+    /// With `--targets exact`: the probability that a move of a training game is a random
+    /// legal one [default: 0.05].
+    #[arg(long)]
+    pub explore: Option<f32>,
     /// Board and rule profile (default profile: `choice`).
     #[command(flatten)]
     pub rules: RulesOptions,
@@ -92,6 +106,7 @@ impl TrainSettings {
                 .map_err(|e| Error::input(format!("--players {}: {e}", options.players)))?;
         }
         let die = parse_die("--die", &options.die)?;
+        let exact = exact_targets(options)?;
         let out = OutputFile::check(&options.out, options.overwrite).map_err(plot_error)?;
         let mut command = format!(
             "wuerfelglueck train --track {} --offset {} --pieces {} --goal-fields {} --profile {} \
@@ -113,6 +128,12 @@ impl TrainSettings {
         if options.players != 2 {
             command.push_str(&format!(" --players {}", options.players));
         }
+        if let Some(exact) = &exact {
+            command.push_str(&format!(
+                " --targets exact --exact-tolerance {:e} --explore {}",
+                exact.tolerance, exact.explore
+            ));
+        }
         command.push_str(" --out FILE");
         Ok(TrainSettings {
             run: Run {
@@ -126,10 +147,41 @@ impl TrainSettings {
                 lambda: options.lambda,
                 max_rolls: options.max_rolls,
                 command,
+                exact,
             },
             out,
         })
     }
+}
+
+/// The exact targets of `--targets exact`, checked: two players, a tolerance the solver
+/// accepts, a share of random moves from 0 to 1; `None` for self-play (whose options must
+/// then not name exact targets' settings: they would be silently ignored).
+fn exact_targets(options: &TrainOptions) -> Result<Option<ExactTargets>, Error> {
+    if options.targets != "exact" {
+        return match (options.exact_tolerance, options.explore) {
+            (None, None) => Ok(None),
+            _ => Err(Error::input(
+                "--exact-tolerance and --explore belong to --targets exact; self-play would ignore them",
+            )),
+        };
+    }
+    let tolerance = options.exact_tolerance.unwrap_or(1e-6);
+    let explore = options.explore.unwrap_or(0.05);
+    if options.players != 2 {
+        return Err(Error::input(format!(
+            "--targets exact with --players {}: the game is solved for two players only; a table player learns by self-play",
+            options.players
+        )));
+    }
+    crate::exact::SolveOptions::new(tolerance, 1, None)
+        .map_err(|e| Error::input(format!("--exact-tolerance {tolerance}: {e}")))?;
+    if !(0.0..=1.0).contains(&explore) {
+        return Err(Error::input(format!(
+            "--explore {explore}: expected a probability from 0 to 1"
+        )));
+    }
+    Ok(Some(ExactTargets { tolerance, explore }))
 }
 
 fn parse_rates(text: &str) -> Result<[f32; 2], Error> {
@@ -164,7 +216,9 @@ pub struct TrainReport {
     pub file: String,
     /// The file's checksum.
     pub checksum: String,
-    /// Games of self-play asked for.
+    /// What the network learnt: `self-play` or `exact` (the solved game's values).
+    pub targets: String,
+    /// Games asked for (of self-play, or played to find positions for the exact targets).
     pub games: u64,
     /// Seed.
     pub seed: u64,
@@ -182,7 +236,7 @@ impl Report for TrainReport {
     fn write_table(&self, out: &mut dyn Write) -> io::Result<()> {
         writeln!(
             out,
-            "trained a strong player for board {} with profile {}{}: {} games of self-play (seed {}, {} hidden units) in {:.1} s",
+            "trained a strong player for board {} with profile {}{}: {} games {} (seed {}, {} hidden units) in {:.1} s",
             self.board,
             self.profile,
             if self.players == 2 {
@@ -191,6 +245,11 @@ impl Report for TrainReport {
                 format!(" at a table of {}", self.players)
             },
             self.games,
+            if self.targets == "exact" {
+                "learning the solved game's exact values"
+            } else {
+                "of self-play"
+            },
             self.seed,
             self.hidden,
             self.seconds
@@ -203,6 +262,13 @@ impl Report for TrainReport {
             self.counts.rolls,
             self.counts.decisions
         )?;
+        if self.counts.targets > 0 {
+            writeln!(
+                out,
+                "  {} positions learnt from their exact values",
+                self.counts.targets
+            )?;
+        }
         writeln!(out, "written to {} ({})", self.file, self.checksum)
     }
 
@@ -227,6 +293,12 @@ pub fn train(settings: &TrainSettings, progress: &dyn Progress) -> Result<TrainR
         players: checked.players(),
         file: settings.out.path().display().to_string(),
         checksum: checked.checksum(),
+        targets: if settings.run.exact.is_some() {
+            "exact"
+        } else {
+            "self-play"
+        }
+        .to_string(),
         games: settings.run.games,
         seed: settings.run.seed,
         hidden: settings.run.hidden,

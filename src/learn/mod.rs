@@ -20,6 +20,12 @@
 //!
 //! One game after another on one thread, from one seeded stream: the same settings give
 //! the same parameters, bit for bit.
+//!
+//! # On the exact values of a solved game
+//! Where the game is solved, [`exact_targets`] fits the network to the solved values
+//! instead of λ-returns ([`TrainSettings::exact`]).
+
+pub mod exact_targets;
 
 use crate::api::{Error, Progress};
 use crate::dice::Die;
@@ -59,6 +65,9 @@ pub struct TrainSettings {
     pub max_rolls: u64,
     /// The command line that gives these settings, stored in the player file.
     pub command: String,
+    /// Learn the exact values of the solved game instead of λ-returns (`lambda` is then
+    /// unused); `None` for self-play.
+    pub exact: Option<exact_targets::ExactTargets>,
 }
 
 /// What a training run reports besides the player.
@@ -74,6 +83,8 @@ pub struct TrainingCounts {
     pub decisions: u64,
     /// Games won by the side that moved first.
     pub first_player_wins: u64,
+    /// Positions learned from their exact values (0 in self-play).
+    pub targets: u64,
 }
 
 /// Trains a player by self-play; see the module docs.
@@ -81,6 +92,9 @@ pub fn train(
     settings: &TrainSettings,
     progress: &dyn Progress,
 ) -> Result<(Trained, TrainingCounts), Error> {
+    if let Some(exact) = &settings.exact {
+        return exact_targets::train(settings, exact, progress);
+    }
     let rules = &settings.rules;
     let mut rng = GameRng::seed_from_u64(settings.seed);
     let mut counts = TrainingCounts::default();

@@ -1,0 +1,280 @@
+//! Training on the exact values of a solved game.
+//!
+//! Where the game with choices is solved (the boards of [`crate::exact::game`]), the value
+//! of every position is known: self-play's λ-returns, estimates of an estimate, are then
+//! not the best a network can learn from. Here the game is solved first (both players
+//! optimal, the value bracket of every state kept), and the network is fitted to the
+//! bracket's midpoints by the same squared-error step as self-play's
+//! ([`crate::strategy::network::Network::step_towards`]).
+//!
+//! Which positions it learns matters as much: the player compares the positions its legal
+//! moves lead to, so at every decision (a roll with two or more legal moves) of the games
+//! played during training, *every* legal move's next position is a training example, not
+//! only the one played. The games cover the positions the player will meet: in one game of
+//! three both sides play the network's choice, in the other two one side (A, then B) plays
+//! the exact best move, so the network also sees where strong opponents lead it; and every
+//! move is a uniformly random legal one with a small probability, so that positions after
+//! mistakes are seen too. The first side to move alternates from game to game.
+//!
+//! The solve runs on the threads of the pool; the training on one thread from one seeded
+//! stream. On one thread the solve's midpoints are the same from run to run, and so are
+//! the parameters, bit for bit; on several, the last bits of a midpoint can differ with the
+//! order in which the threads met the states.
+
+use super::{TrainSettings, TrainingCounts, self_play, training};
+use crate::api::{Error, Progress};
+use crate::exact::SolveOptions;
+use crate::exact::game::{GameRun, GameSolution, Progress as SolveProgress, Side, solve_game_with};
+use crate::rules::{GameState, PieceMove, Player, Rules, Turn};
+use crate::sim::GameRng;
+use crate::strategy::network::{Encoder, Evaluator, Network};
+use crate::strategy::{StrongPlayer, Trained};
+use rand::{RngExt, SeedableRng};
+
+/// How the exact targets are made and the positions chosen.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct ExactTargets {
+    /// The solve's tolerance: the widest value bracket at the openings (the midpoints are
+    /// then within half of it of the value there).
+    pub tolerance: f64,
+    /// The probability that a move of the training games is a uniformly random legal one.
+    pub explore: f32,
+}
+
+/// The most sweeps the solve may take: far more than any solved board needs at the
+/// tolerances allowed; a solve that has not closed its bracket by then is refused.
+const MAX_SWEEPS: usize = 10_000;
+
+/// The solved game's value of every position, from the side to move.
+struct ExactValues {
+    solution: GameSolution,
+}
+
+impl ExactValues {
+    /// The value `P(mover wins) - P(other wins)` of the position before `mover` rolls,
+    /// `own` being `mover`'s pieces: the midpoint of its certified bracket.
+    fn for_mover(&self, own: u64, other: u64, mover: Player) -> Result<f64, Error> {
+        let pieces = if mover == 0 {
+            [own, other]
+        } else {
+            [other, own]
+        };
+        let state = GameState {
+            pieces,
+            to_move: mover as u8,
+            tries: 0,
+        };
+        // Every position of legal play lies in the solved space (it is closed under every
+        // legal move): one outside it is a bug, never a silent zero.
+        let index = self.solution.space.encode(&state).ok_or_else(|| {
+            Error::failure(format!(
+                "training on exact values: the position {pieces:?} with {mover} to move is not in the solved game"
+            ))
+        })?;
+        let values = self
+            .solution
+            .values
+            .as_ref()
+            .expect("the solve keeps its values");
+        let [lo, hi] = values.load(index);
+        let value = 0.5 * (lo + hi);
+        Ok(if mover == 0 { value } else { -value })
+    }
+
+    /// The exact value for `mover` of where `turn` (a roll of `mover`'s) left the game: 1
+    /// for a win, else the next position's value from `mover`'s side.
+    fn after(&self, turn: &Turn, mover: Player) -> Result<f64, Error> {
+        Ok(if turn.won {
+            1.0
+        } else if turn.passes {
+            -self.for_mover(turn.other, turn.own, 1 - mover)?
+        } else {
+            self.for_mover(turn.own, turn.other, mover)?
+        })
+    }
+}
+
+/// Solves the game of `settings` and trains a player on its exact values; see the module
+/// docs.
+pub(super) fn train(
+    settings: &TrainSettings,
+    exact: &ExactTargets,
+    progress: &dyn Progress,
+) -> Result<(Trained, TrainingCounts), Error> {
+    if settings.players != 2 {
+        return Err(Error::input(
+            "exact targets: the game is solved for two players only; a table player learns by self-play",
+        ));
+    }
+    if !(0.0..=1.0).contains(&exact.explore) {
+        return Err(Error::input(format!(
+            "exact targets: the share of random moves {} is not between 0 and 1",
+            exact.explore
+        )));
+    }
+    let values = solve(settings, exact, progress)?;
+    let rules = &settings.rules;
+    let mut rng = GameRng::seed_from_u64(settings.seed);
+    let encoder = Encoder::new(rules);
+    let network = Network::random(encoder.inputs(), settings.hidden, 1, &mut rng);
+    let mut evaluator = Evaluator { encoder, network };
+    let mut counts = TrainingCounts::default();
+    let mut failure = None;
+    self_play(settings, progress, |game, rate| {
+        if failure.is_none()
+            && let Err(e) = learn_from_game(
+                &mut evaluator,
+                &values,
+                settings,
+                exact.explore,
+                rate,
+                game,
+                &mut rng,
+                &mut counts,
+            )
+        {
+            failure = Some(e);
+        }
+    })?;
+    if let Some(e) = failure {
+        return Err(e);
+    }
+    let method = format!(
+        "fitted to the exact values of the solved game (certified to {}, midpoints): every legal \
+         move's next position at each decision of games where both sides play the network (one \
+         game of three) or one side plays the exact best move, a random legal move with \
+         probability {}, {} hidden clipped linear units",
+        exact.tolerance, exact.explore, settings.hidden
+    );
+    let player = StrongPlayer::new(rules, evaluator.network, training(settings, method))
+        .map_err(|e| Error::input(format!("training: {e}")))?;
+    Ok((Trained::Duel(player), counts))
+}
+
+/// The game of `settings` solved with both players optimal and every value kept, its
+/// bracket closed to the tolerance (else refused).
+fn solve(
+    settings: &TrainSettings,
+    exact: &ExactTargets,
+    progress: &dyn Progress,
+) -> Result<ExactValues, Error> {
+    let options = SolveOptions::new(exact.tolerance, MAX_SWEEPS, None)
+        .map_err(|e| Error::input(format!("exact targets: {e}")))?;
+    let observer = |p: SolveProgress| {
+        match p {
+        SolveProgress::Planned { indices, bytes, .. } => progress.note(&format!(
+            "exact targets: solving the game first: {indices} joint indices, about {} at the peak (estimate)",
+            crate::exact::memory::format_bytes(bytes)
+        )),
+        SolveProgress::Sweep {
+            sweep, gap, seconds, ..
+        } => progress.status(&format!(
+            "exact targets: value sweep {sweep}, width {gap:.3e}, {seconds:.1} s"
+        )),
+        _ => {}
+    }
+    };
+    let run = GameRun {
+        keep_values: true,
+        evaluate_pair: false,
+        observer: &observer,
+        extract_policy: false,
+        mirror: true,
+    };
+    let die = &settings.die;
+    let solution = solve_game_with(
+        &settings.rules,
+        [die, die],
+        [Side::Optimal, Side::Optimal],
+        &options,
+        &run,
+    )
+    .map_err(|e| Error::input(format!("exact targets: {e}")))?;
+    if !solution.value_certified {
+        return Err(Error::failure(format!(
+            "exact targets: the solve's bracket stayed {:.3e} wide, not within the tolerance {:e}",
+            solution.value.width(),
+            exact.tolerance
+        )));
+    }
+    Ok(ExactValues { solution })
+}
+
+/// Which side plays the exact best move in training game `game`: neither in one game of
+/// three, A in the next, B in the third.
+fn optimal_side(game: u64) -> Option<Player> {
+    match (game / 2) % 3 {
+        0 => None,
+        k => Some(k as usize - 1),
+    }
+}
+
+/// One training game (see the module docs): at every decision, a step towards the exact
+/// value of every legal move's next position, then the move played.
+#[allow(clippy::too_many_arguments)]
+fn learn_from_game(
+    evaluator: &mut Evaluator,
+    values: &ExactValues,
+    settings: &TrainSettings,
+    explore: f32,
+    rate: f32,
+    game: u64,
+    rng: &mut GameRng,
+    counts: &mut TrainingCounts,
+) -> Result<(), Error> {
+    let rules: &Rules = &settings.rules;
+    let first = (game % 2) as usize;
+    let optimal = optimal_side(game);
+    let (mut own, mut other, mut mover) = (1u64, 1u64, first);
+    for _ in 0..settings.max_rolls {
+        let face = settings.die.roll(rng);
+        let legal = rules.legal_moves(own, other, mover, face);
+        let movement = if legal.len() >= 2 {
+            counts.decisions += 1;
+            let mut best: Option<(f64, PieceMove)> = None;
+            for m in legal.iter() {
+                let turn = rules.roll_with_move(own, other, mover, 0, face, Some(m));
+                let value = values.after(&turn, mover)?;
+                if !turn.won {
+                    let (o, t, next) = if turn.passes {
+                        (turn.other, turn.own, 1 - mover)
+                    } else {
+                        (turn.own, turn.other, mover)
+                    };
+                    let target = if next == mover { value } else { -value };
+                    let features = evaluator.encoder.encode(rules, o, t, next);
+                    evaluator
+                        .network
+                        .step_towards(&features, target as f32, rate);
+                    counts.targets += 1;
+                }
+                if best.is_none_or(|(b, _)| value > b) {
+                    best = Some((value, m));
+                }
+            }
+            if rng.random::<f32>() < explore {
+                legal.iter().nth(rng.random_range(0..legal.len()))
+            } else if optimal == Some(mover) {
+                best.map(|(_, m)| m)
+            } else {
+                evaluator.best_move(rules, own, other, mover, &legal)
+            }
+        } else {
+            legal.frontmost()
+        };
+        let turn = rules.roll_with_move(own, other, mover, 0, face, movement);
+        counts.rolls += 1;
+        if turn.won {
+            counts.games_finished += 1;
+            counts.first_player_wins += u64::from(mover == first);
+            return Ok(());
+        }
+        if turn.passes {
+            (own, other, mover) = (turn.other, turn.own, 1 - mover);
+        } else {
+            (own, other) = (turn.own, turn.other);
+        }
+    }
+    counts.games_capped += 1;
+    Ok(())
+}
