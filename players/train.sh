@@ -1,29 +1,51 @@
 #!/usr/bin/env bash
-# Trains the strong players that ship with wuerfelglueck, one per board, each on one
-# thread from seed 1: the same command gives the same file, bit for bit.
+# Trains the strong players that ship with wuerfelglueck, each from seed 1: the same command
+# gives the same file, bit for bit (the exact-value players on one thread: see below).
 #
-#   bash players/train.sh [BINARY]        (default: target/release/wuerfelglueck)
+#   bash players/train.sh [BINARY [NAME ...]]   (default: target/release/wuerfelglueck, all)
 #
-# Writes players/strong-BOARD-choice.json (two players) and
-# players/strong-BOARD-choice-N-players.json (tables), replacing the files there. Times on the
-# project's 2-core machine are in docs/src/strong.md.
+# NAME is a file's board part, e.g. 40-20-3-4 or 40-20-4-4-3-players. Writes
+# players/strong-BOARD-choice.json (two players) and players/strong-BOARD-choice-N-players.json
+# (tables), replacing the files there. Times on the project's 2-core machine are in
+# docs/src/strong.md.
+#
+# Where the game is solved (every board here but 40/20/4/4), the player is fitted to the
+# solved game's exact values (`--targets exact`, 256 hidden units); the game is solved first,
+# on every thread of the machine, whose order can change the last bits of a midpoint: for
+# the same file bit for bit run it on one thread (RAYON_NUM_THREADS=1, about twice as long).
+# 40/20/4/4 is beyond the solver and its players learn by self-play (TD(lambda)).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 BIN=${1:-target/release/wuerfelglueck}
-train() { # track offset pieces goal-fields games [players]
-    local players=${6:-2}
-    local name="strong-$1-$2-$3-$4-choice.json"
-    [ "$players" = 2 ] || name="strong-$1-$2-$3-$4-choice-$players-players.json"
-    "$BIN" train --track "$1" --offset "$2" --pieces "$3" --goal-fields "$4" \
-        --profile choice --games "$5" --seed 1 --hidden 64 --rate 0.02,0.002 --lambda 0.7 \
-        --players "$players" --out "players/$name" --overwrite
+shift || true
+ONLY=("$@")
+run() { # name, file, then train's options
+    local name=$1 file=$2
+    shift 2
+    if [ ${#ONLY[@]} -gt 0 ] && [[ " ${ONLY[*]} " != *" $name "* ]]; then
+        return
+    fi
+    "$BIN" train --profile choice --seed 1 "$@" --out "players/$file" --overwrite
 }
-train 16 8 2 2 2000000
-train 20 10 2 2 2000000
-train 40 20 2 4 4000000
-train 40 20 3 4 3000000
-train 20 10 4 4 3000000
-train 22 11 4 4 3000000
-train 40 20 4 4 3000000
-train 40 20 4 4 1500000 3
-train 40 20 4 4 1000000 4
+exact() { # track offset pieces goal-fields games
+    run "$1-$2-$3-$4" "strong-$1-$2-$3-$4-choice.json" --track "$1" --offset "$2" --pieces "$3" --goal-fields "$4" \
+        --games "$5" --hidden 256 --rate 0.1,0.001 --targets exact
+}
+self_play() { # track offset pieces goal-fields games [players]
+    local players=${6:-2} name="$1-$2-$3-$4" file="strong-$1-$2-$3-$4-choice.json"
+    if [ "$players" != 2 ]; then
+        name="$name-$players-players"
+        file="strong-$1-$2-$3-$4-choice-$players-players.json"
+    fi
+    run "$name" "$file" --track "$1" --offset "$2" --pieces "$3" --goal-fields "$4" --games "$5" \
+        --hidden 64 --rate 0.02,0.002 --lambda 0.7 --players "$players"
+}
+exact 16 8 2 2 2000000
+exact 20 10 2 2 2000000
+exact 40 20 2 4 4000000
+exact 40 20 3 4 4000000
+exact 20 10 4 4 3000000
+exact 22 11 4 4 4000000
+self_play 40 20 4 4 3000000
+self_play 40 20 4 4 1500000 3
+self_play 40 20 4 4 1000000 4

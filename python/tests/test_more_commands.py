@@ -265,6 +265,22 @@ def test_train_writes_a_player_that_plays(cli, tmp_path):
         wg.train(out, games=10, **SMALL)
 
 
+def test_train_on_exact_values_is_the_cli_s(cli, tmp_path):
+    out = tmp_path / "fitted.json"
+    # On one thread the solve, and so the file, is the same from run to run.
+    got = wg.train(out, games=500, seed=2, targets="exact", exact_tolerance=1e-7, explore=0.1,
+                   threads=1, **SMALL)
+    assert got.targets == "exact" and got.counts["targets"] > 0
+    again = tmp_path / "again.json"
+    cli("train", "--out", again, "--games", 500, "--seed", 2, "--targets", "exact",
+        "--exact-tolerance", "1e-7", "--explore", 0.1, "--threads", 1, *SMALL_ARGS,
+        "--format", "json")
+    assert out.read_bytes() == again.read_bytes()
+    # Settings of exact targets without them are refused, as on the command line.
+    refused(cli, lambda: wg.train(tmp_path / "x.json", games=10, explore=0.1, **SMALL),
+            "train", "--out", tmp_path / "x.json", "--games", 10, "--explore", 0.1, *SMALL_ARGS)
+
+
 def test_a_table_player_trains_and_plays_at_its_table(cli, tmp_path):
     out = tmp_path / "table-player.json"
     got = wg.train(out, games=2000, seed=3, players=3, **SMALL)

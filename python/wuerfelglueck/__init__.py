@@ -289,8 +289,8 @@ class AdviseResult(Result):
 
 class TrainResult(Result):
     """The result of :func:`train` (fields as in ``train --format json``: ``board``,
-    ``profile``, ``players``, ``file``, ``checksum``, ``games``, ``seed``, ``hidden``, ``counts``,
-    ``seconds``)."""
+    ``profile``, ``players``, ``file``, ``checksum``, ``targets``, ``games``, ``seed``,
+    ``hidden``, ``counts``, ``seconds``)."""
 
 
 class PlayResult(Result):
@@ -623,19 +623,27 @@ def train(out: Union[str, os.PathLike], *, overwrite: bool = False,
           max_rolls: Optional[int] = None, track: Optional[int] = None,
           offset: Optional[int] = None, pieces: Optional[int] = None,
           goal_fields: Optional[int] = None, profile: Optional[str] = None,
-          players: Optional[int] = None, rules: Optional[Rules] = None,
+          players: Optional[int] = None, targets: Optional[str] = None,
+          exact_tolerance: Optional[float] = None, explore: Optional[float] = None,
+          threads: Optional[int] = None, rules: Optional[Rules] = None,
           progress: Progress = None) -> TrainResult:
-    """Trains a learned player by self-play (``train``) and writes its player file ``out``
-    (refused if it exists, unless ``overwrite``), to be played as ``"strong:FILE"`` or
+    """Trains a learned player (``train``) and writes its player file ``out`` (refused if it
+    exists, unless ``overwrite``), to be played as ``"strong:FILE"`` or
     ``"strong-search:FILE"``. ``lambda_`` is the CLI's ``--lambda``; ``rate`` is
     ``"FIRST,LAST"``; ``players`` 3 or 4 trains a player for a table of that many seats
-    (played with :func:`table`). Options left at ``None`` take the command's defaults
-    (profile ``choice``, die 1..6, two players)."""
+    (played with :func:`table`). ``targets="exact"`` solves the game first and fits the
+    network to its exact values (``exact_tolerance``, ``explore``: the CLI's
+    ``--exact-tolerance`` and ``--explore``; ``threads`` those of the solve, 1 for the same
+    file on every run) instead of learning by self-play. Options left at
+    ``None`` take the command's defaults (profile ``choice``, die 1..6, two players,
+    self-play)."""
     return _run("train", TrainResult, progress, rules, out=out, overwrite=overwrite,
                 games=games, seed=seed, hidden=hidden, rate=rate,
                 die=None if die is None else _die_text(die, "--die"), max_rolls=max_rolls,
                 track=track, offset=offset, pieces=pieces, goal_fields=goal_fields,
-                profile=profile, players=players, **{"lambda": lambda_})
+                profile=profile, players=players, targets=targets,
+                exact_tolerance=exact_tolerance, explore=explore, threads=threads,
+                **{"lambda": lambda_})
 
 
 def search(file: Union[str, os.PathLike, None] = None, *, faces: Optional[int] = None,

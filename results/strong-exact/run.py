@@ -17,6 +17,12 @@ alone. Each solve is appended to results/strong-exact/BOARD-solves.jsonl as soon
 certified (one JSON line: strategy, seat, opponent, P(win) of the strategy's seat, its bounds,
 seconds), so an interrupted run keeps every solve it finished; a solve already in the file is
 not repeated. `table.py` assembles the figures from these lines.
+
+`strong` and `strong-search` are played from the board's player file in players/ (as
+`strong:FILE`, so the figure is that file's even if the binary was built with another), and
+their records name the file's checksum (`player`) and how it was trained (`trained`: `exact
+values` or `self-play`): a player trained again is measured again, and the records of the one
+before stay for comparison.
 """
 import argparse
 import json
@@ -43,9 +49,20 @@ def main():
     name = args.board.replace("/", "-")
     out = ROOT / "results/strong-exact" / f"{name}-solves.jsonl"
     policy = ROOT / "target" / f"optimal-{name}.policy"
+    player_file = ROOT / "players" / f"strong-{name}-choice.json"
+
+    def player_of(strategy):
+        """(what the solver plays, the player's checksum, how it was trained) of a strategy."""
+        if strategy not in ("strong", "strong-search"):
+            return strategy, None, None
+        player = json.loads(player_file.read_text())
+        trained = ("exact values" if "exact values" in player["training"]["method"]
+                   else "self-play")
+        return f"{strategy}:{player_file}", player["checksum"], trained
+
     done = set()
     if out.exists():
-        done = {(r["strategy"], r["seat"], r["opponent"])
+        done = {(r["strategy"], r["seat"], r["opponent"], r.get("player"))
                 for r in map(json.loads, out.read_text().splitlines()) if r}
 
     def solve(*extra):
@@ -81,20 +98,24 @@ def main():
              else {"p_a": 0.5, "p_b": 0.5})
     seats = ["A"] if args.seat == "a" else ["A", "B"]
     for strategy in args.strategies:
+        played, checksum, trained = player_of(strategy)
         for seat in seats:
             mine, theirs = ("--strategy-a", "--strategy-b") if seat == "A" else ("--strategy-b", "--strategy-a")
             key = "p_a" if seat == "A" else "p_b"
             for opponent, extra in [("optimal-policy", [theirs, f"table:{policy}"]),
                                     ("best-response", [])]:
-                if (strategy, seat, opponent) in done or args.opponent not in ("both", opponent):
+                if ((strategy, seat, opponent, checksum) in done
+                        or args.opponent not in ("both", opponent)):
                     continue
-                result = solve(mine, strategy, *extra)
+                result = solve(mine, played, *extra)
                 record = {
                     "board": args.board, "die": DIE, "strategy": strategy, "seat": seat,
                     "opponent": opponent, "value": value[key], "value_from": value_from,
                     "p_win": result[key],
                     "bounds": result["bounds"][key], "seconds": result["seconds"],
                 }
+                if checksum:
+                    record.update(player=checksum, trained=trained)
                 with out.open("a") as f:
                     f.write(json.dumps(record) + "\n")
                 what = "gap" if opponent == "optimal-policy" else "exploitability"

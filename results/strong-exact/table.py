@@ -4,7 +4,9 @@ strategy, gap and exploitability in points of P(win), per seat measured and thei
 
 Reads BOARD.jsonl (one line per strategy, both figures and seats complete) and
 BOARD-solves.jsonl (one line per certified solve, written by run.py as each finishes); a
-figure not yet solved is shown as "not measured"."""
+figure not yet solved is shown as "not measured". The learned players' rows say how the player
+was trained (`exact values` or `self-play`); of a kind, only the records of the player file
+shipped now count (an older file of the same kind was trained again and replaced)."""
 import json
 import pathlib
 
@@ -22,20 +24,40 @@ def points(d):
     return f"{', '.join(seats)}, **{100 * mean:.3f}**" if len(seats) > 1 else f"**{100 * mean:.3f}** (A)"
 
 
+def label(record, shipped):
+    """The row of a record, or None for a superseded player: the strategy, and for a
+    learned player how it was trained."""
+    if "player" not in record:
+        return record["strategy"]
+    if record["trained"] == shipped["trained"] and record["player"] != shipped["checksum"]:
+        return None
+    return f"{record['strategy']} ({record['trained']})"
+
+
 def figures(board):
-    """{strategy: {"gap": {seat: loss}, "exploitability": {seat: loss}}} for a board."""
+    """{row: {"gap": {seat: loss}, "exploitability": {seat: loss}}} for a board."""
     name = board.replace("/", "-")
+    player = json.loads((HERE.parents[1] / "players" / f"strong-{name}-choice.json").read_text())
+    shipped = {"checksum": player["checksum"],
+               "trained": "exact values" if "exact values" in player["training"]["method"]
+               else "self-play"}
     found = {}
     rows = HERE / f"{name}.jsonl"
     if rows.exists():
         for r in map(json.loads, filter(None, rows.read_text().splitlines())):
-            found[r["strategy"]] = {
+            row = label(r, shipped)
+            if row is None:
+                continue
+            found[row] = {
                 f: {s: r[f][s] for s in r["seats"]} for f in FIGURES}
     solves = HERE / f"{name}-solves.jsonl"
     if solves.exists():
         for r in map(json.loads, filter(None, solves.read_text().splitlines())):
             figure = next(f for f, opponent in FIGURES.items() if opponent == r["opponent"])
-            entry = found.setdefault(r["strategy"], {f: {} for f in FIGURES})
+            row = label(r, shipped)
+            if row is None:
+                continue
+            entry = found.setdefault(row, {f: {} for f in FIGURES})
             entry[figure][r["seat"]] = r["value"] - r["p_win"]
     return found
 
@@ -44,7 +66,10 @@ print("| board | strategy | gap (A, B, mean) | exploitability (A, B, mean) |")
 print("|---|---|---|---|")
 for board in BOARDS:
     found = figures(board)
-    for name in ORDER:
-        if name in found:
-            f = found[name]
-            print(f"| {board} | `{name}` | {points(f['gap'])} | {points(f['exploitability'])} |")
+    rows = sorted(found, key=lambda row: (ORDER.index(row.split(" ")[0]),
+                                           "self-play" in row))
+    for row in rows:
+        f = found[row]
+        strategy, _, trained = row.partition(" ")
+        name = f"`{strategy}` {trained}".strip()
+        print(f"| {board} | {name} | {points(f['gap'])} | {points(f['exploitability'])} |")

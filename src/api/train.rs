@@ -58,6 +58,12 @@ pub struct TrainOptions {
     /// legal one [default: 0.05].
     #[arg(long)]
     pub explore: Option<f32>,
+    /// Threads of the exact targets' solve (the training itself runs on one): default all
+    /// cores, or RAYON_NUM_THREADS if set. The order in which several threads meet the
+    /// states can change the last bits of the solved values; on one thread the same command
+    /// writes the same file, byte for byte.
+    #[arg(long)]
+    pub threads: Option<usize>,
     /// Board and rule profile (default profile: `choice`).
     #[command(flatten)]
     pub rules: RulesOptions,
@@ -68,6 +74,7 @@ pub struct TrainOptions {
 pub struct TrainSettings {
     run: Run,
     out: OutputFile,
+    threads: Option<usize>,
 }
 
 impl TrainSettings {
@@ -107,6 +114,7 @@ impl TrainSettings {
         }
         let die = parse_die("--die", &options.die)?;
         let exact = exact_targets(options)?;
+        super::options::check_threads(options.threads)?;
         let out = OutputFile::check(&options.out, options.overwrite).map_err(plot_error)?;
         let mut command = format!(
             "wuerfelglueck train --track {} --offset {} --pieces {} --goal-fields {} --profile {} \
@@ -150,6 +158,7 @@ impl TrainSettings {
                 exact,
             },
             out,
+            threads: options.threads,
         })
     }
 }
@@ -280,7 +289,8 @@ impl Report for TrainReport {
 /// Trains the player and writes its file.
 pub fn train(settings: &TrainSettings, progress: &dyn Progress) -> Result<TrainReport, Error> {
     let started = Instant::now();
-    let (player, counts) = self_play(&settings.run, progress)?;
+    let (player, counts) =
+        super::options::in_thread_pool(settings.threads, || self_play(&settings.run, progress))??;
     let seconds = started.elapsed().as_secs_f64();
     let text = player.to_json();
     // Read back what is written: the file must load as it will be loaded when played.

@@ -162,9 +162,14 @@ fn solve(
         .map_err(|e| Error::input(format!("exact targets: {e}")))?;
     let observer = |p: SolveProgress| {
         match p {
-        SolveProgress::Planned { indices, bytes, .. } => progress.note(&format!(
+        // No pair is evaluated or extracted here: the value bracket is the peak.
+        SolveProgress::Planned {
+            indices,
+            value_only_bytes,
+            ..
+        } => progress.note(&format!(
             "exact targets: solving the game first: {indices} joint indices, about {} at the peak (estimate)",
-            crate::exact::memory::format_bytes(bytes)
+            crate::exact::memory::format_bytes(value_only_bytes)
         )),
         SolveProgress::Sweep {
             sweep, gap, seconds, ..
