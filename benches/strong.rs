@@ -46,10 +46,18 @@ fn decisions(rules: &Rules, die: &Die, count: usize) -> Vec<(u64, u64, usize, Le
 }
 
 fn one_decision(c: &mut Criterion) {
-    let rules = Rules::new(Board::BWINF, "choice".parse().unwrap());
+    // The full board's player (self-play, 64 hidden units) and the player of the largest
+    // solved board with three pieces (fitted to the exact values, 256 hidden units).
+    for board in [Board::BWINF, Board::new(40, 20, 3, 4).unwrap()] {
+        decisions_on(c, board);
+    }
+}
+
+fn decisions_on(c: &mut Criterion, board: Board) {
+    let rules = Rules::new(board, "choice".parse().unwrap());
     let die = Die::standard();
     let positions = decisions(&rules, &die, 1024);
-    let mut group = c.benchmark_group("one decision, 40/20/4/4 choice");
+    let mut group = c.benchmark_group(format!("one decision, {board} choice"));
     group.throughput(Throughput::Elements(positions.len() as u64));
     for name in ["strong", "strong-search", "safe"] {
         let strategy = name.parse::<Strategy>().unwrap().seated([&die, &die], 0);
