@@ -311,6 +311,17 @@ fn training_on_the_exact_values_is_reproducible_and_loses_less_than_self_play() 
     let player = StrongPlayer::from_json(&text).unwrap();
     assert!(player.training().method.contains("exact values"));
     assert!(player.training().command.contains("--targets exact"));
+    assert!(!player.training().command.contains("--positions"));
+    // Learning the position before every roll too is a recorded setting of its own.
+    let path = dir.join("every-roll.json");
+    let mut options = train_options(&path, games, 5);
+    options.targets = "exact".into();
+    options.positions = Some("every-roll".into());
+    let every_roll = api::train(&TrainSettings::new(&options).unwrap(), &Silent).unwrap();
+    let player = StrongPlayer::from_json(&std::fs::read_to_string(&path).unwrap()).unwrap();
+    assert!(player.training().command.contains("--positions every-roll"));
+    assert!(player.training().method.contains("before every roll"));
+    assert!(every_roll.counts.targets > every_roll.counts.rolls);
     // The same games of self-play teach less: a best response gains less against the
     // player fitted to the exact values.
     let self_play = run("self-play.json", 5, false);
@@ -339,6 +350,8 @@ fn exact_targets_settings_are_refused_where_they_would_mean_nothing() {
         TrainSettings::new(&options).unwrap_err().to_string()
     };
     let why = refused(serde_json::json!({"explore": 0.1}));
+    assert!(why.contains("belong to --targets exact"), "{why}");
+    let why = refused(serde_json::json!({"positions": "every-roll"}));
     assert!(why.contains("belong to --targets exact"), "{why}");
     let why = refused(serde_json::json!({"targets": "exact", "players": 3}));
     assert!(why.contains("two players only"), "{why}");

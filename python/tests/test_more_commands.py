@@ -269,11 +269,12 @@ def test_train_on_exact_values_is_the_cli_s(cli, tmp_path):
     out = tmp_path / "fitted.json"
     # On one thread the solve, and so the file, is the same from run to run.
     got = wg.train(out, games=500, seed=2, targets="exact", exact_tolerance=1e-7, explore=0.1,
-                   threads=1, **SMALL)
+                   positions="every-roll", threads=1, **SMALL)
     assert got.targets == "exact" and got.counts["targets"] > 0
     again = tmp_path / "again.json"
     cli("train", "--out", again, "--games", 500, "--seed", 2, "--targets", "exact",
-        "--exact-tolerance", "1e-7", "--explore", 0.1, "--threads", 1, *SMALL_ARGS,
+        "--exact-tolerance", "1e-7", "--explore", 0.1, "--positions", "every-roll",
+        "--threads", 1, *SMALL_ARGS,
         "--format", "json")
     assert out.read_bytes() == again.read_bytes()
     # Settings of exact targets without them are refused, as on the command line.

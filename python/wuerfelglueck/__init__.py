@@ -625,16 +625,16 @@ def train(out: Union[str, os.PathLike], *, overwrite: bool = False,
           goal_fields: Optional[int] = None, profile: Optional[str] = None,
           players: Optional[int] = None, targets: Optional[str] = None,
           exact_tolerance: Optional[float] = None, explore: Optional[float] = None,
-          threads: Optional[int] = None, rules: Optional[Rules] = None,
-          progress: Progress = None) -> TrainResult:
+          positions: Optional[str] = None, threads: Optional[int] = None,
+          rules: Optional[Rules] = None, progress: Progress = None) -> TrainResult:
     """Trains a learned player (``train``) and writes its player file ``out`` (refused if it
     exists, unless ``overwrite``), to be played as ``"strong:FILE"`` or
     ``"strong-search:FILE"``. ``lambda_`` is the CLI's ``--lambda``; ``rate`` is
     ``"FIRST,LAST"``; ``players`` 3 or 4 trains a player for a table of that many seats
     (played with :func:`table`). ``targets="exact"`` solves the game first and fits the
-    network to its exact values (``exact_tolerance``, ``explore``: the CLI's
-    ``--exact-tolerance`` and ``--explore``; ``threads`` those of the solve, 1 for the same
-    file on every run) instead of learning by self-play. Options left at
+    network to its exact values (``exact_tolerance``, ``explore``, ``positions``: the CLI's
+    ``--exact-tolerance``, ``--explore`` and ``--positions``; ``threads`` those of the solve, 1
+    for the same file on every run) instead of learning by self-play. Options left at
     ``None`` take the command's defaults (profile ``choice``, die 1..6, two players,
     self-play)."""
     return _run("train", TrainResult, progress, rules, out=out, overwrite=overwrite,
@@ -642,7 +642,8 @@ def train(out: Union[str, os.PathLike], *, overwrite: bool = False,
                 die=None if die is None else _die_text(die, "--die"), max_rolls=max_rolls,
                 track=track, offset=offset, pieces=pieces, goal_fields=goal_fields,
                 profile=profile, players=players, targets=targets,
-                exact_tolerance=exact_tolerance, explore=explore, threads=threads,
+                exact_tolerance=exact_tolerance, explore=explore, positions=positions,
+                threads=threads,
                 **{"lambda": lambda_})
 
 

@@ -254,7 +254,8 @@ def train(out: PathLike, *, overwrite: bool = False, games: Optional[int] = None
           pieces: Optional[int] = None, goal_fields: Optional[int] = None,
           profile: Optional[str] = None, players: Optional[int] = None,
           targets: Optional[str] = None, exact_tolerance: Optional[float] = None,
-          explore: Optional[float] = None, threads: Optional[int] = None,
+          explore: Optional[float] = None, positions: Optional[str] = None,
+          threads: Optional[int] = None,
           rules: Optional[Rules] = None, progress: Progress = None) -> TrainResult: ...
 
 def converge(a: DieLike, b: DieLike, *, reps: Optional[int] = None,

@@ -2,7 +2,7 @@
 
 use super::options::{RulesOptions, parse_die};
 use super::{Error, Progress, plot_error};
-use crate::learn::exact_targets::ExactTargets;
+use crate::learn::exact_targets::{ExactTargets, Positions};
 use crate::learn::{TrainSettings as Run, TrainingCounts, train as self_play};
 use crate::report::{CsvTable, Format, OutputFile, Report};
 use crate::strategy::network::MAX_HIDDEN;
@@ -58,6 +58,12 @@ pub struct TrainOptions {
     /// legal one [default: 0.05].
     #[arg(long)]
     pub explore: Option<f32>,
+    /// With `--targets exact`: which positions of the training games are learnt:
+    /// `after-moves` (at each decision every legal move's next position) or `every-roll`
+    /// (those and the position before every roll, which `strong-search` needs)
+    /// [default: after-moves].
+    #[arg(long, value_name = "WHICH", value_parser = ["after-moves", "every-roll"])]
+    pub positions: Option<String>,
     /// Threads of the exact targets' solve (the training itself runs on one): default all
     /// cores, or RAYON_NUM_THREADS if set. The order in which several threads meet the
     /// states can change the last bits of the solved values; on one thread the same command
@@ -141,6 +147,11 @@ impl TrainSettings {
                 " --targets exact --exact-tolerance {:e} --explore {}",
                 exact.tolerance, exact.explore
             ));
+            // Named only when not the default, so that the commands recorded before the
+            // option existed stay the commands that train their files again.
+            if exact.positions != Positions::AfterMoves {
+                command.push_str(&format!(" --positions {}", exact.positions.name()));
+            }
         }
         command.push_str(" --out FILE");
         Ok(TrainSettings {
@@ -168,10 +179,10 @@ impl TrainSettings {
 /// then not name exact targets' settings: they would be silently ignored).
 fn exact_targets(options: &TrainOptions) -> Result<Option<ExactTargets>, Error> {
     if options.targets != "exact" {
-        return match (options.exact_tolerance, options.explore) {
-            (None, None) => Ok(None),
+        return match (options.exact_tolerance, options.explore, &options.positions) {
+            (None, None, None) => Ok(None),
             _ => Err(Error::input(
-                "--exact-tolerance and --explore belong to --targets exact; self-play would ignore them",
+                "--exact-tolerance, --explore and --positions belong to --targets exact; self-play would ignore them",
             )),
         };
     }
@@ -190,7 +201,15 @@ fn exact_targets(options: &TrainOptions) -> Result<Option<ExactTargets>, Error> 
             "--explore {explore}: expected a probability from 0 to 1"
         )));
     }
-    Ok(Some(ExactTargets { tolerance, explore }))
+    let positions = match options.positions.as_deref() {
+        Some("every-roll") => Positions::EveryRoll,
+        _ => Positions::AfterMoves,
+    };
+    Ok(Some(ExactTargets {
+        tolerance,
+        explore,
+        positions,
+    }))
 }
 
 fn parse_rates(text: &str) -> Result<[f32; 2], Error> {

@@ -14,7 +14,10 @@
 //! three both sides play the network's choice, in the other two one side (A, then B) plays
 //! the exact best move, so the network also sees where strong opponents lead it; and every
 //! move is a uniformly random legal one with a small probability, so that positions after
-//! mistakes are seen too. The first side to move alternates from game to game.
+//! mistakes are seen too. The first side to move alternates from game to game. With
+//! [`Positions::EveryRoll`] the position before every roll is learnt as well: play also
+//! reaches positions after forced moves and after rolls without a move, which the
+//! decisions' next positions do not include, and `strong-search` looks at them.
 //!
 //! The solve runs on the threads of the pool; the training on one thread from one seeded
 //! stream. On one thread the solve's midpoints are the same from run to run, and so are
@@ -39,6 +42,29 @@ pub struct ExactTargets {
     pub tolerance: f64,
     /// The probability that a move of the training games is a uniformly random legal one.
     pub explore: f32,
+    /// Which positions of the training games are learnt.
+    pub positions: Positions,
+}
+
+/// The positions of a training game whose exact values are learnt.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Positions {
+    /// At each decision, every legal move's next position: what `strong` compares.
+    AfterMoves,
+    /// Those, and the position before every roll: play also reaches positions after
+    /// forced moves and rolls without one, and the look-ahead of `strong-search` values
+    /// them.
+    EveryRoll,
+}
+
+impl Positions {
+    /// The name of the command line's `--positions`.
+    pub fn name(self) -> &'static str {
+        match self {
+            Positions::AfterMoves => "after-moves",
+            Positions::EveryRoll => "every-roll",
+        }
+    }
 }
 
 /// The most sweeps the solve may take: far more than any solved board needs at the
@@ -126,7 +152,7 @@ pub(super) fn train(
                 &mut evaluator,
                 &values,
                 settings,
-                exact.explore,
+                exact,
                 rate,
                 game,
                 &mut rng,
@@ -141,10 +167,16 @@ pub(super) fn train(
     }
     let method = format!(
         "fitted to the exact values of the solved game (certified to {}, midpoints): every legal \
-         move's next position at each decision of games where both sides play the network (one \
+         move's next position at each decision{} of games where both sides play the network (one \
          game of three) or one side plays the exact best move, a random legal move with \
          probability {}, {} hidden clipped linear units",
-        exact.tolerance, exact.explore, settings.hidden
+        exact.tolerance,
+        match exact.positions {
+            Positions::AfterMoves => "",
+            Positions::EveryRoll => " and the position before every roll",
+        },
+        exact.explore,
+        settings.hidden
     );
     let player = StrongPlayer::new(rules, evaluator.network, training(settings, method))
         .map_err(|e| Error::input(format!("training: {e}")))?;
@@ -215,13 +247,14 @@ fn optimal_side(game: u64) -> Option<Player> {
 }
 
 /// One training game (see the module docs): at every decision, a step towards the exact
-/// value of every legal move's next position, then the move played.
+/// value of every legal move's next position (and with [`Positions::EveryRoll`] of the
+/// position before every roll), then the move played.
 #[allow(clippy::too_many_arguments)]
 fn learn_from_game(
     evaluator: &mut Evaluator,
     values: &ExactValues,
     settings: &TrainSettings,
-    explore: f32,
+    exact: &ExactTargets,
     rate: f32,
     game: u64,
     rng: &mut GameRng,
@@ -230,8 +263,18 @@ fn learn_from_game(
     let rules: &Rules = &settings.rules;
     let first = (game % 2) as usize;
     let optimal = optimal_side(game);
+    let positions = exact.positions;
+    let explore = exact.explore;
     let (mut own, mut other, mut mover) = (1u64, 1u64, first);
     for _ in 0..settings.max_rolls {
+        if positions == Positions::EveryRoll {
+            let target = values.for_mover(own, other, mover)?;
+            let features = evaluator.encoder.encode(rules, own, other, mover);
+            evaluator
+                .network
+                .step_towards(&features, target as f32, rate);
+            counts.targets += 1;
+        }
         let face = settings.die.roll(rng);
         let legal = rules.legal_moves(own, other, mover, face);
         let movement = if legal.len() >= 2 {
