@@ -6,7 +6,7 @@
 #
 #   bash results/strong-training/grid.sh [BINARY]   (default: target/release/wuerfelglueck)
 #
-# About 25 minutes on two idle cores. The 512-unit line needs a build whose MAX_HIDDEN
+# About 40 minutes on two idle cores. The 512-unit line needs a build whose MAX_HIDDEN
 # (src/strategy/network.rs) is 512; with the shipped limit of 256 it is refused and skipped.
 set -euo pipefail
 cd "$(dirname "$0")/../.."
@@ -49,3 +49,8 @@ SEARCH=-search measure "64 units, 4M games, rate 0.1 to 0.001" --games 4000000 -
 measure "128 units, 1M games, rate 0.1 to 0.001" --games 1000000 --hidden 128 --rate 0.1,0.001
 measure "256 units, 1M games, rate 0.1 to 0.001" --games 1000000 --hidden 256 --rate 0.1,0.001
 measure "512 units, 1M games, rate 0.1 to 0.001" --games 1000000 --hidden 512 --rate 0.1,0.001
+SEARCH=-search measure "256 units, 1M games, rate 0.1 to 0.001" --games 1000000 --hidden 256 --rate 0.1,0.001
+measure "64 units, 1M games, rate 0.1 to 0.001, the position before every roll too" --games 1000000 --hidden 64 --rate 0.1,0.001 --positions every-roll
+SEARCH=-search measure "64 units, 1M games, rate 0.1 to 0.001, the position before every roll too" --games 1000000 --hidden 64 --rate 0.1,0.001 --positions every-roll
+measure "256 units, 1M games, rate 0.1 to 0.001, the position before every roll too" --games 1000000 --hidden 256 --rate 0.1,0.001 --positions every-roll
+SEARCH=-search measure "256 units, 1M games, rate 0.1 to 0.001, the position before every roll too" --games 1000000 --hidden 256 --rate 0.1,0.001 --positions every-roll
