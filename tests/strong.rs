@@ -14,6 +14,22 @@ mod common;
 
 use common::{die, json, rules, temp_dir};
 
+/// The 16/8/2/2 game under `choice`, 1..6 against 1..6, as command-line options.
+const SMALL_GAME: [&str; 12] = [
+    "--track",
+    "16",
+    "--pieces",
+    "2",
+    "--goal-fields",
+    "2",
+    "--profile",
+    "choice",
+    "--a",
+    "1..6",
+    "--b",
+    "1..6",
+];
+
 /// The shipped player of the 16/8/2/2 board, as its file's text.
 fn small_board_file() -> &'static str {
     SHIPPED
@@ -158,23 +174,10 @@ fn the_exact_value_of_strong_is_what_simulation_measures() {
     // The exact solver tabulates strong's choice in every reachable state; games played
     // move by move must agree with it within their sampling error.
     let board = [
-        "--track",
-        "16",
-        "--pieces",
-        "2",
-        "--goal-fields",
-        "2",
-        "--profile",
-        "choice",
-        "--a",
-        "1..6",
-        "--b",
-        "1..6",
-        "--strategy-a",
-        "strong",
-        "--strategy-b",
-        "safe",
-    ];
+        &SMALL_GAME[..],
+        &["--strategy-a", "strong", "--strategy-b", "safe"][..],
+    ]
+    .concat();
     let exact = json(&[&["solve", "--format", "json"][..], &board[..]].concat());
     assert_eq!(exact["figures_certified"], true);
     let p = exact["p_a"].as_f64().unwrap();
@@ -257,27 +260,14 @@ fn training_with_the_same_seed_gives_the_same_player() {
 /// the game value (0.5: the same die on a symmetric board), exactly.
 fn exploitability_on_the_small_board(file: &std::path::Path) -> f64 {
     let strategy = format!("strong:{}", file.display());
-    let exact = json(&[
-        "solve",
-        "--format",
-        "json",
-        "--track",
-        "16",
-        "--pieces",
-        "2",
-        "--goal-fields",
-        "2",
-        "--profile",
-        "choice",
-        "--a",
-        "1..6",
-        "--b",
-        "1..6",
-        "--tolerance",
-        "1e-9",
-        "--strategy-a",
-        &strategy,
-    ]);
+    let exact = json(
+        &[
+            &["solve", "--format", "json", "--tolerance", "1e-9"][..],
+            &SMALL_GAME[..],
+            &["--strategy-a", &strategy][..],
+        ]
+        .concat(),
+    );
     assert_eq!(exact["figures_certified"], true);
     0.5 - exact["p_a"].as_f64().unwrap()
 }
