@@ -300,6 +300,16 @@ fn training_on_the_exact_values_is_reproducible_and_loses_less_than_self_play() 
     assert_eq!(text, std::fs::read_to_string(&again).unwrap());
     let player = StrongPlayer::from_json(&text).unwrap();
     assert!(player.training().method.contains("exact values"));
+    // The file says how wide the brackets it learnt from were, not only the openings'.
+    let widest: f64 = player
+        .training()
+        .method
+        .split("the widest bracket learnt ")
+        .nth(1)
+        .and_then(|rest| rest.split(')').next())
+        .and_then(|number| number.parse().ok())
+        .expect("the widest bracket learnt is recorded");
+    assert!(widest > 0.0 && widest < 1.0, "{widest}");
     assert!(player.training().command.contains("--targets exact"));
     assert!(!player.training().command.contains("--positions"));
     // Learning the position before every roll too is a recorded setting of its own.
@@ -349,6 +359,24 @@ fn exact_targets_settings_are_refused_where_they_would_mean_nothing() {
     assert!(why.contains("--explore 1.5"), "{why}");
     let why = refused(serde_json::json!({"targets": "exact", "exact-tolerance": 0.0}));
     assert!(why.contains("--exact-tolerance 0"), "{why}");
+    let why = refused(serde_json::json!({"max-memory": "1GiB"}));
+    assert!(why.contains("belong to --targets exact"), "{why}");
+    // A solve beyond the memory allowed is refused before it allocates, with the figures.
+    let options: TrainOptions = api::from_map(
+        "train",
+        serde_json::json!({
+            "out": dir.join("y.json").display().to_string(), "games": 10, "track": 16,
+            "pieces": 2, "goal-fields": 2, "targets": "exact", "max-memory": "64KiB",
+        })
+        .as_object()
+        .unwrap(),
+    )
+    .unwrap();
+    let why = api::train(&TrainSettings::new(&options).unwrap(), &Silent)
+        .unwrap_err()
+        .to_string();
+    assert!(why.contains("more than the limit of 64.0 KiB"), "{why}");
+    assert!(!dir.join("y.json").exists());
 }
 
 #[test]

@@ -626,6 +626,7 @@ def train(out: Union[str, os.PathLike], *, overwrite: bool = False,
           players: Optional[int] = None, targets: Optional[str] = None,
           exact_tolerance: Optional[float] = None, explore: Optional[float] = None,
           positions: Optional[str] = None, threads: Optional[int] = None,
+          max_memory: Union[int, str, None] = None,
           rules: Optional[Rules] = None, progress: Progress = None) -> TrainResult:
     """Trains a learned player (``train``) and writes its player file ``out`` (refused if it
     exists, unless ``overwrite``), to be played as ``"strong:FILE"`` or
@@ -634,7 +635,7 @@ def train(out: Union[str, os.PathLike], *, overwrite: bool = False,
     (played with :func:`table`). ``targets="exact"`` solves the game first and fits the
     network to its exact values (``exact_tolerance``, ``explore``, ``positions``: the CLI's
     ``--exact-tolerance``, ``--explore`` and ``--positions``; ``threads`` those of the solve, 1
-    for the same file on every run) instead of learning by self-play. Options left at
+    for the same file on every run; ``max_memory`` the solve's limit, bytes or e.g. ``"12GiB"``) instead of learning by self-play. Options left at
     ``None`` take the command's defaults (profile ``choice``, die 1..6, two players,
     self-play)."""
     return _run("train", TrainResult, progress, rules, out=out, overwrite=overwrite,
@@ -643,7 +644,7 @@ def train(out: Union[str, os.PathLike], *, overwrite: bool = False,
                 track=track, offset=offset, pieces=pieces, goal_fields=goal_fields,
                 profile=profile, players=players, targets=targets,
                 exact_tolerance=exact_tolerance, explore=explore, positions=positions,
-                threads=threads,
+                threads=threads, max_memory=max_memory,
                 **{"lambda": lambda_})
 
 

@@ -255,7 +255,7 @@ def train(out: PathLike, *, overwrite: bool = False, games: Optional[int] = None
           profile: Optional[str] = None, players: Optional[int] = None,
           targets: Optional[str] = None, exact_tolerance: Optional[float] = None,
           explore: Optional[float] = None, positions: Optional[str] = None,
-          threads: Optional[int] = None,
+          threads: Optional[int] = None, max_memory: Union[int, str, None] = None,
           rules: Optional[Rules] = None, progress: Progress = None) -> TrainResult: ...
 
 def converge(a: DieLike, b: DieLike, *, reps: Optional[int] = None,

@@ -64,6 +64,10 @@ pub struct TrainOptions {
     /// [default: after-moves].
     #[arg(long, value_name = "WHICH", value_parser = ["after-moves", "every-roll"])]
     pub positions: Option<String>,
+    /// With `--targets exact`: refuse when the solve's estimated memory exceeds this:
+    /// bytes, or e.g. `12GiB` (default: 80 % of the machine's RAM).
+    #[arg(long = "max-memory", value_name = "SIZE")]
+    pub max_memory: Option<String>,
     /// Threads of the exact targets' solve (the training itself runs on one): default all
     /// cores, or RAYON_NUM_THREADS if set. The order in which several threads meet the
     /// states can change the last bits of the solved values; on one thread the same command
@@ -179,10 +183,15 @@ impl TrainSettings {
 /// then not name exact targets' settings: they would be silently ignored).
 fn exact_targets(options: &TrainOptions) -> Result<Option<ExactTargets>, Error> {
     if options.targets != "exact" {
-        return match (options.exact_tolerance, options.explore, &options.positions) {
-            (None, None, None) => Ok(None),
+        return match (
+            options.exact_tolerance,
+            options.explore,
+            &options.positions,
+            &options.max_memory,
+        ) {
+            (None, None, None, None) => Ok(None),
             _ => Err(Error::input(
-                "--exact-tolerance, --explore and --positions belong to --targets exact; self-play would ignore them",
+                "--exact-tolerance, --explore, --positions and --max-memory belong to --targets exact; self-play would ignore them",
             )),
         };
     }
@@ -202,13 +211,20 @@ fn exact_targets(options: &TrainOptions) -> Result<Option<ExactTargets>, Error> 
         )));
     }
     let positions = match options.positions.as_deref() {
+        None | Some("after-moves") => Positions::AfterMoves,
         Some("every-roll") => Positions::EveryRoll,
-        _ => Positions::AfterMoves,
+        Some(other) => {
+            return Err(Error::input(format!(
+                "--positions {other}: expected after-moves or every-roll"
+            )));
+        }
     };
+    let max_memory = super::options::memory_limit(options.max_memory.as_deref())?;
     Ok(Some(ExactTargets {
         tolerance,
         explore,
         positions,
+        max_memory,
     }))
 }
 

@@ -33,6 +33,7 @@ use crate::sim::GameRng;
 use crate::strategy::network::{Encoder, Evaluator, Network};
 use crate::strategy::{StrongPlayer, Trained};
 use rand::{RngExt, SeedableRng};
+use std::cell::Cell;
 
 /// How the exact targets are made and the positions chosen.
 #[derive(Clone, Copy, Debug, PartialEq)]
@@ -44,6 +45,8 @@ pub struct ExactTargets {
     pub explore: f32,
     /// Which positions of the training games are learnt.
     pub positions: Positions,
+    /// The solve is refused, before it allocates, if its estimated memory exceeds this.
+    pub max_memory: Option<u64>,
 }
 
 /// The positions of a training game whose exact values are learnt.
@@ -74,6 +77,9 @@ const MAX_SWEEPS: usize = 10_000;
 /// The solved game's value of every position, from the side to move.
 struct ExactValues {
     solution: GameSolution,
+    /// The widest bracket looked up so far: the stopping rule certifies those of the
+    /// openings only, and the player file says how wide the learnt ones really were.
+    widest: Cell<f64>,
 }
 
 impl ExactValues {
@@ -103,6 +109,7 @@ impl ExactValues {
             .as_ref()
             .expect("the solve keeps its values");
         let [lo, hi] = values.load(index);
+        self.widest.set(self.widest.get().max(hi - lo));
         let value = 0.5 * (lo + hi);
         Ok(if mover == 0 { value } else { -value })
     }
@@ -166,11 +173,13 @@ pub(super) fn train(
         return Err(e);
     }
     let method = format!(
-        "fitted to the exact values of the solved game (certified to {}, midpoints): every legal \
-         move's next position at each decision{} of games where both sides play the network (one \
-         game of three) or one side plays the exact best move, a random legal move with \
-         probability {}, {} hidden clipped linear units",
+        "fitted to the exact values of the solved game (brackets' midpoints; certified to {:e} at \
+         the openings, the widest bracket learnt {:.1e}): every legal move's next position at \
+         each decision{} of games where both sides play the network (one game of three) or one \
+         side plays the exact best move, a random legal move with probability {}, {} hidden \
+         clipped linear units",
         exact.tolerance,
+        values.widest.get(),
         match exact.positions {
             Positions::AfterMoves => "",
             Positions::EveryRoll => " and the position before every roll",
@@ -190,7 +199,7 @@ fn solve(
     exact: &ExactTargets,
     progress: &dyn Progress,
 ) -> Result<ExactValues, Error> {
-    let options = SolveOptions::new(exact.tolerance, MAX_SWEEPS, None)
+    let options = SolveOptions::new(exact.tolerance, MAX_SWEEPS, exact.max_memory)
         .map_err(|e| Error::input(format!("exact targets: {e}")))?;
     let observer = |p: SolveProgress| {
         match p {
@@ -234,7 +243,10 @@ fn solve(
             exact.tolerance
         )));
     }
-    Ok(ExactValues { solution })
+    Ok(ExactValues {
+        solution,
+        widest: Cell::new(0.0),
+    })
 }
 
 /// Which side plays the exact best move in training game `game`: neither in one game of

@@ -149,9 +149,11 @@ pub fn solve_game(
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub enum Progress {
     /// The solve is sized and about to allocate: its joint indices and the bytes it will
-    /// hold at its peak (the estimate the memory limit was checked against), and the bytes
-    /// when the value alone gives the figures (no end component, every state can be won,
-    /// the pair's evaluation not asked for: known only after the classification).
+    /// hold at its peak, and the bytes when the value alone gives the figures (no end
+    /// component, every state can be won, the pair's evaluation not asked for: known only
+    /// after the classification). The memory limit is checked against the second here and
+    /// against the first after the classification, before any sweep, where the pair's
+    /// chain must be evaluated.
     Planned {
         /// Joint indices.
         indices: u64,
@@ -380,17 +382,16 @@ pub fn solve_game_with(
     ) + players[0].heap_bytes()
         + players[1].heap_bytes()
         + tables_bytes;
-    if let Some(limit) = options.max_memory
-        && bytes > limit
-    {
-        return Err(ExactError::Memory {
+    let check_memory = |needed: u64| match options.max_memory {
+        Some(limit) if needed > limit => Err(ExactError::Memory {
             states: len as u64,
             exact_count: false,
             configs,
-            bytes,
+            bytes: needed,
             limit,
-        });
-    }
+        }),
+        _ => Ok(()),
+    };
     // Two fixed sides, or a pair asked for, always evaluate the pair's chain.
     let pair_always = run.evaluate_pair || sides.iter().all(|s| matches!(s, Side::Fixed(_)));
     let value_only_bytes = if pair_always {
@@ -406,6 +407,10 @@ pub fn solve_game_with(
             + tables_bytes)
             .min(bytes)
     };
+    // Up front, what the solve needs at least; whether the pair's chain must be evaluated
+    // too (and its store held) is known after the classification, checked there before any
+    // sweep.
+    check_memory(value_only_bytes)?;
     observer(Progress::Planned {
         indices: len as u64,
         bytes,
@@ -416,6 +421,23 @@ pub fn solve_game_with(
     let space = GameSpace::new(rules, dice)
         .ok_or_else(|| ExactError::TooLarge("the joint index overflows".into()))?;
     let end_component_states = classify(&space);
+    // Where no play can go on forever (no end component) and every reachable state can
+    // still be won, every pair ends with a win, so P(A wins) = (1 + v)/2 for *every* optimal
+    // pair: the value alone gives the figures, certified to half its width, and the pair's
+    // chain need not be evaluated unless asked (`evaluate_pair`), which also checks that the
+    // extracted table attains the value.
+    // Reached minus those that can reach a win (inclusion-exclusion), added before it is
+    // subtracted: `reached + both >= can_a + can_b`, so no step goes below 0.
+    let never_states = (space.count(flag::REACHED)
+        + space.count(flag::REACHED | flag::WIN_A | flag::WIN_B))
+        - space.count(flag::REACHED | flag::WIN_A)
+        - space.count(flag::REACHED | flag::WIN_B);
+    let both_fixed = sides.iter().all(|s| matches!(s, Side::Fixed(_)));
+    let from_value =
+        !run.evaluate_pair && !both_fixed && end_component_states == 0 && never_states == 0;
+    if !from_value {
+        check_memory(bytes)?;
+    }
     let openings = space.openings();
     let build_seconds = started.elapsed().as_secs_f64();
     observer(Progress::Classified {
@@ -481,7 +503,6 @@ pub fn solve_game_with(
             |gap| tell(false, done + 1, gap),
         )
     };
-    let both_fixed = fixed.iter().all(Option::is_some);
     let convergence = if both_fixed {
         // A chain, not a game: its value is the pair's `V - W`, evaluated below.
         fixpoint::Convergence {
@@ -514,19 +535,6 @@ pub fn solve_game_with(
     };
     let [mut va, mut vb] = openings.map(value_at);
 
-    // Where no play can go on forever (no end component) and every reachable state can
-    // still be won, every pair ends with a win, so P(A wins) = (1 + v)/2 for *every* optimal
-    // pair: the value alone gives the figures, certified to half its width, and the pair's
-    // chain need not be evaluated unless asked (`evaluate_pair`), which also checks that the
-    // extracted table attains the value.
-    // Reached minus those that can reach a win (inclusion-exclusion), added before it is
-    // subtracted: `reached + both >= can_a + can_b`, so no step goes below 0.
-    let never_states = (space.count(flag::REACHED)
-        + space.count(flag::REACHED | flag::WIN_A | flag::WIN_B))
-        - space.count(flag::REACHED | flag::WIN_A)
-        - space.count(flag::REACHED | flag::WIN_B);
-    let from_value =
-        !run.evaluate_pair && !both_fixed && end_component_states == 0 && never_states == 0;
     // The pair played (greedy for optimal sides), and whether a table can hold it.
     let extracted = if run.extract_policy || !from_value {
         Some(extract_pair(&space, &bracket, fixed, len, slots)?)
