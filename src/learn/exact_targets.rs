@@ -117,12 +117,9 @@ impl ExactValues {
     /// The exact value for `mover` of where `turn` (a roll of `mover`'s) left the game: 1
     /// for a win, else the next position's value from `mover`'s side.
     fn after(&self, turn: &Turn, mover: Player) -> Result<f64, Error> {
-        Ok(if turn.won {
-            1.0
-        } else if turn.passes {
-            -self.for_mover(turn.other, turn.own, 1 - mover)?
-        } else {
-            self.for_mover(turn.own, turn.other, mover)?
+        Ok(match turn.next_position(mover) {
+            None => 1.0,
+            Some(n) => n.seen_by(mover, self.for_mover(n.own, n.other, n.mover)?),
         })
     }
 }
@@ -295,14 +292,10 @@ fn learn_from_game(
             for m in legal.iter() {
                 let turn = rules.roll_with_move(own, other, mover, 0, face, Some(m));
                 let value = values.after(&turn, mover)?;
-                if !turn.won {
-                    let (o, t, next) = if turn.passes {
-                        (turn.other, turn.own, 1 - mover)
-                    } else {
-                        (turn.own, turn.other, mover)
-                    };
-                    let target = if next == mover { value } else { -value };
-                    let features = evaluator.encoder.encode(rules, o, t, next);
+                if let Some(n) = turn.next_position(mover) {
+                    // The network values a position from its mover's side.
+                    let target = n.seen_by(mover, value);
+                    let features = evaluator.encoder.encode(rules, n.own, n.other, n.mover);
                     evaluator
                         .network
                         .step_towards(&features, target as f32, rate);
@@ -329,10 +322,8 @@ fn learn_from_game(
             counts.first_player_wins += u64::from(mover == first);
             return Ok(());
         }
-        if turn.passes {
-            (own, other, mover) = (turn.other, turn.own, 1 - mover);
-        } else {
-            (own, other) = (turn.own, turn.other);
+        if let Some(n) = turn.next_position(mover) {
+            (own, other, mover) = (n.own, n.other, n.mover);
         }
     }
     counts.games_capped += 1;

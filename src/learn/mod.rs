@@ -231,27 +231,21 @@ fn play_and_learn(
         counts.rolls += 1;
         let features = evaluator.encoder.encode(rules, own, other, mover);
         let next_value = evaluator.value_after(rules, &turn, mover);
-        let continues = match (turn.won, turn.passes) {
-            (true, _) => 0.0,
-            (false, true) => -1.0,
-            (false, false) => 1.0,
-        };
+        // How the later return turns to this position's side: none after a win.
+        let next = turn.next_position(mover);
+        let continues = next.map_or(0.0, |n| n.seen_by(mover, 1.0));
         steps.push(Step {
             features,
             next_value,
             continues,
         });
-        if turn.won {
+        let Some(n) = next else {
             counts.games_finished += 1;
             counts.first_player_wins += u64::from(mover == first);
             finished = true;
             break;
-        }
-        if turn.passes {
-            (own, other, mover) = (turn.other, turn.own, 1 - mover);
-        } else {
-            (own, other) = (turn.own, turn.other);
-        }
+        };
+        (own, other, mover) = (n.own, n.other, n.mover);
     }
     if !finished {
         // Abandoned at the roll cap: its last positions have no return to learn from.

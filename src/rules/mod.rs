@@ -12,7 +12,9 @@ pub use board::{Board, BoardError};
 pub use profile::{Profile, ProfileError};
 pub use seats::{MAX_SEATS, SeatState, SeatTurn, Seats, SeatsError, TABLE_SWITCHES};
 pub use state::{GameState, Player};
-pub use turn::{IllegalMove, LegalMoves, MoveRule, PieceMove, RollOutcome, Rules, Turn};
+pub use turn::{
+    IllegalMove, LegalMoves, MoveRule, NextPosition, PieceMove, RollOutcome, Rules, Turn,
+};
 
 /// Marks the path it is called on as rare: the compiler then keeps a branch there, which
 /// the processor predicts, instead of a conditional move, which would make the common

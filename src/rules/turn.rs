@@ -228,6 +228,49 @@ struct Decision {
     rule: MoveRule,
 }
 
+/// The position a two-player roll leads to, from the side of whoever rolls next.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct NextPosition {
+    /// The pieces of the side to roll next.
+    pub own: u64,
+    /// The other side's pieces.
+    pub other: u64,
+    /// The side to roll next.
+    pub mover: Player,
+}
+
+impl Turn {
+    /// Where this roll of `mover`'s (two players) leaves the game, from the side of whoever
+    /// rolls next; `None` after the winning roll.
+    #[inline]
+    pub fn next_position(&self, mover: Player) -> Option<NextPosition> {
+        if self.won {
+            None
+        } else if self.passes {
+            Some(NextPosition {
+                own: self.other,
+                other: self.own,
+                mover: 1 - mover,
+            })
+        } else {
+            Some(NextPosition {
+                own: self.own,
+                other: self.other,
+                mover,
+            })
+        }
+    }
+}
+
+impl NextPosition {
+    /// `value`, a value of this position from its mover's side (the mover's chance to win
+    /// minus the other's), from `side`'s: the same, or negated.
+    #[inline]
+    pub fn seen_by<T: std::ops::Neg<Output = T>>(&self, side: Player, value: T) -> T {
+        if self.mover == side { value } else { -value }
+    }
+}
+
 impl Decision {
     /// The decision that plays `movement` (nothing when `None`).
     #[inline(always)]

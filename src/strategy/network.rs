@@ -518,13 +518,9 @@ impl Evaluator {
     /// passes to the opponent).
     #[inline]
     pub fn value_after(&self, rules: &Rules, turn: &Turn, mover: Player) -> f32 {
-        if turn.won {
-            1.0
-        } else if turn.passes {
-            -self.value(rules, turn.other, turn.own, 1 - mover)
-        } else {
-            self.value(rules, turn.own, turn.other, mover)
-        }
+        turn.next_position(mover).map_or(1.0, |n| {
+            n.seen_by(mover, self.value(rules, n.own, n.other, n.mover))
+        })
     }
 
     /// The legal move of highest value for `mover` (the first, i.e. frontmost, among equal
@@ -585,13 +581,11 @@ impl Evaluator {
     ) -> Option<PieceMove> {
         best_by(legal, |m| {
             let turn = rules.roll_with_move(own, other, mover, 0, legal.face(), Some(m));
-            if turn.won {
-                1.0
-            } else if turn.passes {
-                -self.value_one_roll_ahead(rules, turn.other, turn.own, 1 - mover, dice[1 - mover])
-            } else {
-                self.value_one_roll_ahead(rules, turn.own, turn.other, mover, dice[mover])
-            }
+            turn.next_position(mover).map_or(1.0, |n| {
+                let value =
+                    self.value_one_roll_ahead(rules, n.own, n.other, n.mover, dice[n.mover]);
+                n.seen_by(mover, value)
+            })
         })
     }
 }
