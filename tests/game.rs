@@ -753,3 +753,68 @@ fn the_style_of_simulated_play_agrees_with_the_heuristics_that_define_it() {
     assert_eq!(code, 2, "{err}");
     assert!(err.contains("--style") && err.contains("choice"), "{err}");
 }
+
+/// The memory limit holds what the solve will really keep: the pair's store only where the
+/// pair's chain is evaluated. With every value kept (the trainer's and the advisor's solve),
+/// a game whose value alone gives the figures fits in a limit below the pair's peak, and the
+/// same game with the pair's evaluation asked for is refused, before any sweep.
+#[test]
+fn the_memory_limit_counts_the_pairs_store_only_where_the_pair_is_evaluated() {
+    use std::sync::Mutex;
+    use wuerfelglueck::exact::ExactError;
+    use wuerfelglueck::exact::game::Progress;
+    let r = rules("16/8/2/2", "choice");
+    let d = die("1..6");
+    let planned = Mutex::new(None);
+    let observer = |p: Progress| {
+        if let Progress::Planned {
+            bytes,
+            value_only_bytes,
+            ..
+        } = p
+        {
+            *planned.lock().unwrap() = Some((bytes, value_only_bytes));
+        }
+        if let Progress::Sweep { .. } = p {
+            assert!(planned.lock().unwrap().is_some());
+        }
+    };
+    let run = |evaluate_pair: bool, max_memory: Option<u64>| {
+        let run = GameRun {
+            keep_values: true,
+            evaluate_pair,
+            observer: &observer,
+            ..GameRun::default()
+        };
+        let options = SolveOptions {
+            max_memory,
+            ..options(1e-9)
+        };
+        solve_game_with(&r, [&d, &d], [Side::Optimal, Side::Optimal], &options, &run)
+    };
+    let free = run(false, None).expect("solves");
+    assert_eq!(
+        free.pair_sweeps, 0,
+        "the value alone gives the figures here"
+    );
+    let (bytes, value_only) = planned.lock().unwrap().take().unwrap();
+    assert!(value_only < bytes, "{value_only} {bytes}");
+    let between = (value_only + bytes) / 2;
+    let limited = run(false, Some(between)).expect("fits without the pair's store");
+    assert!(limited.value_certified);
+    // Threads may meet the states in another order: the same value within the tolerance.
+    assert_abs_diff_eq!(limited.value.lo, free.value.lo, epsilon = 1e-9);
+    match run(true, Some(between)) {
+        Err(ExactError::Memory {
+            bytes: needed,
+            limit,
+            ..
+        }) => assert_eq!((needed, limit), (bytes, between)),
+        other => panic!("expected the memory limit to refuse the pair's evaluation: {other:?}"),
+    }
+    // Below what the value alone needs, refused up front.
+    assert!(matches!(
+        run(false, Some(value_only - 1)),
+        Err(ExactError::Memory { .. })
+    ));
+}
