@@ -454,38 +454,46 @@ impl<'p> SolveNotes<'p> {
     }
 }
 
-/// `solve --profile choice`: the game with choices ([`crate::exact::game`]).
-fn solve_game(
-    s: &SolveSettings,
-    game: &GameSettings,
-    started: Instant,
-    progress: &dyn Progress,
-) -> Result<SolveReport, Error> {
-    let rules = &s.rules;
-    let dice = [&s.dice[0], &s.dice[1]];
-    // Each fixed strategy seated with both dice.
-    let policies: [Option<Box<dyn MovePolicy>>; 2] = [0, 1].map(|p| {
-        game.fixed[p]
-            .as_ref()
-            .map(|st| Box::new(st.seated(dice, p)) as Box<dyn MovePolicy>)
-    });
-    let sides: [Side<'_>; 2] = [0, 1].map(|p| match &policies[p] {
-        None => Side::Optimal,
-        Some(policy) => Side::Fixed(policy.as_ref()),
-    });
-    // A long solve says what it is doing (a board like 40/20/3/4 takes minutes): its size
-    // before the work when it is large, then every sweep with the time still to go at the
-    // pace and narrowing of the last sweeps; a short one stays silent.
-    let tolerance = s.tolerance;
-    let pieces = rules.board().pieces();
-    let new_watch = || {
-        Estimator::new(tolerance, usual_game_sweeps(tolerance, pieces))
-            .trusting_narrowing_after(GAME_NARROWING_AFTER)
-    };
-    let eta = std::sync::Mutex::new((false, new_watch()));
-    // The time of the last line about a tabulation.
-    let tabulation_line = std::sync::Mutex::new(0.0f64);
-    let observer = |p: GameProgress| {
+/// The lines a game solve ([`solve_game_with`]) writes while it runs: a long one (a board
+/// like 40/20/3/4 takes minutes) says its size and memory before the work, its
+/// classification and the tabulation of a costly fixed strategy, then every sweep from the
+/// fifth second on with the time still to go at the pace and narrowing of the last sweeps;
+/// a short one stays silent.
+pub(crate) struct GameSolveNotes<'p> {
+    progress: &'p dyn Progress,
+    /// What the lines begin with, e.g. `solve`.
+    subject: &'static str,
+    new_watch: Box<dyn Fn() -> Estimator + Sync + 'p>,
+    /// The phase the watch is timing (`true`: the pair's evaluation) and the watch.
+    watch: std::sync::Mutex<(bool, Estimator)>,
+    /// Seconds of the last line about a tabulation.
+    tabulation_line: std::sync::Mutex<f64>,
+}
+
+impl<'p> GameSolveNotes<'p> {
+    /// Lines for a game solve to `tolerance` with `pieces` pieces a side, beginning with
+    /// `subject`, written as notes of `progress`.
+    pub(crate) fn new(
+        tolerance: f64,
+        pieces: u32,
+        subject: &'static str,
+        progress: &'p dyn Progress,
+    ) -> GameSolveNotes<'p> {
+        let new_watch = move || {
+            Estimator::new(tolerance, usual_game_sweeps(tolerance, pieces))
+                .trusting_narrowing_after(GAME_NARROWING_AFTER)
+        };
+        GameSolveNotes {
+            progress,
+            subject,
+            watch: std::sync::Mutex::new((false, new_watch())),
+            new_watch: Box::new(new_watch),
+            tabulation_line: std::sync::Mutex::new(0.0),
+        }
+    }
+
+    /// Takes a report of the solver.
+    pub(crate) fn report(&self, p: GameProgress) {
         let line = match p {
             GameProgress::Planned {
                 indices,
@@ -505,7 +513,7 @@ fn solve_game(
                     format!("about {} at the peak (estimate)", size(bytes))
                 };
                 format!(
-                    "solve: {indices} joint indices; {memory}; classifying the states, about {} \
+                    "{indices} joint indices; {memory}; classifying the states, about {} \
                      (estimate)",
                     estimate_text(classify_seconds)
                 )
@@ -513,7 +521,7 @@ fn solve_game(
             GameProgress::Planned { .. } => return,
             GameProgress::Classified { seconds, .. } if seconds < NOTE_EVERY => return,
             GameProgress::Classified { states, seconds } => {
-                format!("solve: {states} reachable states classified after {seconds:.1} s")
+                format!("{states} reachable states classified after {seconds:.1} s")
             }
             GameProgress::Tabulating {
                 side,
@@ -521,7 +529,10 @@ fn solve_game(
                 elapsed,
                 seconds,
             } => {
-                let mut last = tabulation_line.lock().unwrap_or_else(|e| e.into_inner());
+                let mut last = self
+                    .tabulation_line
+                    .lock()
+                    .unwrap_or_else(|e| e.into_inner());
                 if elapsed < NOTE_EVERY || seconds - *last < NOTE_EVERY || done >= 1.0 {
                     return;
                 }
@@ -529,7 +540,7 @@ fn solve_game(
                 // Blocks of joint indices cost alike on the whole (each thread takes its
                 // share of the range), so the time to go is the pace so far.
                 format!(
-                    "solve: asking {}'s strategy its move in every decision: {:.0} % after \
+                    "asking {}'s strategy its move in every decision: {:.0} % after \
                      {elapsed:.1} s; about {} more (at the pace so far)",
                     ["A", "B"][side],
                     100.0 * done,
@@ -542,10 +553,10 @@ fn solve_game(
                 gap,
                 seconds,
             } => {
-                let mut eta = eta.lock().unwrap_or_else(|e| e.into_inner());
+                let mut watch = self.watch.lock().unwrap_or_else(|e| e.into_inner());
                 // A new phase (the pair's evaluation after the value) starts a new watch.
-                if eta.0 != pair {
-                    *eta = (pair, new_watch());
+                if watch.0 != pair {
+                    *watch = (pair, (self.new_watch)());
                 }
                 // Every sweep of the game solver narrows the openings' width. The watch
                 // sees every sweep; a line is written from the fifth second on.
@@ -556,19 +567,42 @@ fn solve_game(
                     width: gap,
                     seconds,
                 };
-                let remaining = eta.1.report(report);
+                let remaining = watch.1.report(report);
                 if seconds < NOTE_EVERY {
                     return;
                 }
                 let left = remaining_text(remaining);
                 format!(
-                    "solve: {} sweep {sweep}, width {gap:.3e}, {seconds:.1} s{left}",
+                    "{} sweep {sweep}, width {gap:.3e}, {seconds:.1} s{left}",
                     if pair { "pair evaluation" } else { "value" }
                 )
             }
         };
-        progress.note(&line);
-    };
+        self.progress.note(&format!("{}: {line}", self.subject));
+    }
+}
+
+/// `solve --profile choice`: the game with choices ([`crate::exact::game`]).
+fn solve_game(
+    s: &SolveSettings,
+    game: &GameSettings,
+    started: Instant,
+    progress: &dyn Progress,
+) -> Result<SolveReport, Error> {
+    let rules = &s.rules;
+    let dice = [&s.dice[0], &s.dice[1]];
+    // Each fixed strategy seated with both dice.
+    let policies: [Option<Box<dyn MovePolicy>>; 2] = [0, 1].map(|p| {
+        game.fixed[p]
+            .as_ref()
+            .map(|st| Box::new(st.seated(dice, p)) as Box<dyn MovePolicy>)
+    });
+    let sides: [Side<'_>; 2] = [0, 1].map(|p| match &policies[p] {
+        None => Side::Optimal,
+        Some(policy) => Side::Fixed(policy.as_ref()),
+    });
+    let notes = GameSolveNotes::new(s.tolerance, rules.board().pieces(), "solve", progress);
+    let observer = |p: GameProgress| notes.report(p);
     // A written policy is checked to attain the value, so its pair is always evaluated.
     let run = GameRun {
         keep_values: false,

@@ -25,9 +25,10 @@
 //! order in which the threads met the states.
 
 use super::{TrainSettings, TrainingCounts, self_play, training};
+use crate::api::solve::GameSolveNotes;
 use crate::api::{Error, Progress};
 use crate::exact::SolveOptions;
-use crate::exact::game::{GameRun, GameSolution, Progress as SolveProgress, Side, solve_game_with};
+use crate::exact::game::{GameRun, GameSolution, Side, solve_game_with};
 use crate::rules::{GameState, PieceMove, Player, Rules, Turn};
 use crate::sim::GameRng;
 use crate::strategy::network::{Encoder, Evaluator, Network};
@@ -198,25 +199,15 @@ fn solve(
 ) -> Result<ExactValues, Error> {
     let options = SolveOptions::new(exact.tolerance, MAX_SWEEPS, exact.max_memory)
         .map_err(|e| Error::input(format!("exact targets: {e}")))?;
-    let observer = |p: SolveProgress| {
-        match p {
-        // No pair is evaluated or extracted here: the value bracket is the peak.
-        SolveProgress::Planned {
-            indices,
-            value_only_bytes,
-            ..
-        } => progress.note(&format!(
-            "exact targets: solving the game first: {indices} joint indices, about {} at the peak (estimate)",
-            crate::exact::memory::format_bytes(value_only_bytes)
-        )),
-        SolveProgress::Sweep {
-            sweep, gap, seconds, ..
-        } => progress.status(&format!(
-            "exact targets: value sweep {sweep}, width {gap:.3e}, {seconds:.1} s"
-        )),
-        _ => {}
-    }
-    };
+    // A board like 22/11/4/4 takes many minutes to solve: the solver's usual lines, with
+    // the memory and the time still to go.
+    let notes = GameSolveNotes::new(
+        exact.tolerance,
+        settings.rules.board().pieces(),
+        "exact targets: solving the game first",
+        progress,
+    );
+    let observer = |p| notes.report(p);
     let run = GameRun {
         keep_values: true,
         evaluate_pair: false,
