@@ -66,6 +66,7 @@
 //! ([`memory_bytes`]).
 
 pub mod advise;
+pub mod afterstates;
 pub mod classify;
 pub mod differences;
 pub mod evaluate;

@@ -3,6 +3,7 @@
 //! A move is named by its position in [`crate::rules::Rules::legal_moves`]'s list (frontmost
 //! first), the same numbering the simulator's strategies and the policy file use.
 
+use super::afterstates::AfterstateValue;
 use super::space::GameSpace;
 use crate::rules::{LegalMoves, Player, Rules};
 
@@ -51,6 +52,14 @@ pub trait MovePolicy: Sync {
     fn tabulate_first(&self) -> bool {
         false
     }
+
+    /// For a learned player that picks the move whose next position it values highest, how
+    /// it values a position, seated as `side` in the game of `rules`: the solver then values
+    /// every position once and picks from the values ([`super::afterstates`]) instead of
+    /// asking it in every decision.
+    fn afterstate_value(&self, _rules: &Rules, _side: Player) -> Option<AfterstateValue<'_>> {
+        None
+    }
 }
 
 /// The `bwinf` rule 3: the frontmost piece that can move.
@@ -72,6 +81,27 @@ impl MovePolicy for crate::strategy::Strategy {
             self,
             crate::strategy::Strategy::Strong(..) | crate::strategy::Strategy::StrongSearch(..)
         )
+    }
+
+    fn afterstate_value(&self, rules: &Rules, side: Player) -> Option<AfterstateValue<'_>> {
+        use crate::strategy::Strategy;
+        match self {
+            Strategy::Strong(s) => s
+                .for_game(rules)
+                .map(|p| AfterstateValue::Network(p.evaluator())),
+            Strategy::StrongSearch(s, Some(dice)) => {
+                // Seated dice are the seat's own first.
+                let [mine, theirs] = &**dice;
+                let by_player = if side == 0 {
+                    [mine, theirs]
+                } else {
+                    [theirs, mine]
+                };
+                s.for_game(rules)
+                    .map(|p| AfterstateValue::OneRollAhead(p.evaluator(), by_player))
+            }
+            _ => None,
+        }
     }
 
     fn pick(&self, d: &Decision<'_>) -> Pick {

@@ -468,7 +468,10 @@ pub fn solve_game_with(
                     seconds: started.elapsed().as_secs_f64(),
                 })
             };
-            tabulated[side] = Some(tabulate(&space, p, side, len, slots, &report)?);
+            tabulated[side] = Some(match p.afterstate_value(rules, side) {
+                Some(how) => super::afterstates::tabulate(&space, how, side, slots, &report)?,
+                None => tabulate(&space, p, side, len, slots, &report)?,
+            });
         }
     }
     // The value, from both ends.

@@ -1,0 +1,254 @@
+//! A learned player's move in every decision of the solved space, from one value per
+//! position.
+//!
+//! `strong` plays the legal move whose next position its network values highest;
+//! `strong-search` the move whose next position has the highest mean, over the faces of the
+//! die rolled there, of the best move's network value. Either way the value a move is judged
+//! by is a function of the position it leads to alone. Asking the player in each decision
+//! evaluates the network for every legal move of every face of every state (billions of
+//! evaluations on 40/20/3/4, and six times as many for the look-ahead); here the network
+//! values every reachable position once, the look-ahead is one more pass over the positions
+//! reading those values, and each decision picks from the values.
+//!
+//! The arithmetic is the player's own, in the same order and in the same `f32`
+//! ([`Evaluator::value_after`], [`Evaluator::value_one_roll_ahead`]), and ties go to the
+//! first move as the player breaks them, so the table holds the same moves as asking the
+//! player would (a test holds it).
+
+use super::policy::PolicyTable;
+use super::space::{GameSpace, Target, flag};
+use crate::dice::Die;
+use crate::exact::ExactError;
+use crate::rules::Player;
+use crate::strategy::network::Evaluator;
+use rayon::prelude::*;
+use std::sync::atomic::{AtomicUsize, Ordering::Relaxed};
+
+/// How a learned player values the position a move leads to.
+#[derive(Clone, Copy)]
+pub enum AfterstateValue<'a> {
+    /// `strong`: the network's value of the next position, from its mover's side.
+    Network(&'a Evaluator),
+    /// `strong-search`: one roll of look-ahead, with the die of each player (by player).
+    OneRollAhead(&'a Evaluator, [&'a Die; 2]),
+}
+
+impl AfterstateValue<'_> {
+    /// Bytes of the value arrays over `len` joint indices: one `f32` each for the network's
+    /// values, and one more for the look-ahead's.
+    pub fn bytes(&self, len: u64) -> Option<u64> {
+        let arrays = match self {
+            AfterstateValue::Network(_) => 1,
+            AfterstateValue::OneRollAhead(..) => 2,
+        };
+        len.checked_mul(4 * arrays)
+    }
+}
+
+/// Distinct faces a die may have in the look-ahead (a stack array per position).
+const MAX_SLOTS: usize = 64;
+
+/// Joint indices per block of the parallel passes (each tells `done` once).
+const BLOCK: usize = 1 << 16;
+
+/// The move of the player valued by `how` in every decision of `side` (joint indices with
+/// `index & 1 == side`), as a table; entries of the other side and of single moves stay 0.
+/// `done` hears the share of the work done.
+pub(super) fn tabulate(
+    space: &GameSpace,
+    how: AfterstateValue<'_>,
+    side: Player,
+    slots: usize,
+    done: &(dyn Fn(f64) + Sync),
+) -> Result<PolicyTable, ExactError> {
+    let len = space.len();
+    let mut table = PolicyTable::new(len, slots, space.rules.board().pieces())
+        .ok_or_else(|| ExactError::TooLarge("the policy table overflows".into()))?;
+    // The passes' shares of the work, about as they take on 40/20/3/4.
+    let (values, share) = match how {
+        AfterstateValue::Network(evaluator) => {
+            (network_values(space, evaluator, &|d| done(0.6 * d)), 0.6)
+        }
+        AfterstateValue::OneRollAhead(evaluator, dice) => {
+            let network = network_values(space, evaluator, &|d| done(0.4 * d));
+            let ahead = one_roll_ahead(space, &network, dice, &|d| done(0.4 + 0.3 * d))?;
+            (ahead, 0.7)
+        }
+    };
+    table.par_fill_observed(
+        |i, k| {
+            if i & 1 != side || space.flag(i) & flag::REACHED == 0 || k >= space.faces(i).len() {
+                return None;
+            }
+            let mut best: Option<(f32, usize)> = None;
+            let n = space.options(i, k, |m, t| {
+                let v = value_of(t, i, &values);
+                if best.is_none_or(|(b, _)| v > b) {
+                    best = Some((v, m));
+                }
+            });
+            if n < 2 { None } else { best.map(|(_, m)| m) }
+        },
+        |d| done(share + (1.0 - share) * d),
+    );
+    Ok(table)
+}
+
+/// The value for the mover at `from` of reaching `target`: 1 for a win, else the next
+/// position's value turned to the mover's side (the values are each position's mover's).
+#[inline(always)]
+fn value_of(target: Target, from: usize, values: &[f32]) -> f32 {
+    match target {
+        Target::Win(_) => 1.0,
+        Target::Next(j) if j & 1 == from & 1 => values[j],
+        Target::Next(j) => -values[j],
+    }
+}
+
+/// The network's value of every reached position, from its mover's side (0 elsewhere).
+fn network_values(
+    space: &GameSpace,
+    evaluator: &Evaluator,
+    done: &(dyn Fn(f64) + Sync),
+) -> Vec<f32> {
+    let rules = &space.rules;
+    fill(space.len(), done, |i| {
+        if space.flag(i) & flag::REACHED == 0 {
+            return 0.0;
+        }
+        let position = space.position(i);
+        let mover = position.mover();
+        evaluator.value(
+            rules,
+            position.pieces[mover],
+            position.pieces[1 - mover],
+            mover,
+        )
+    })
+}
+
+/// The one-roll look-ahead's value of every reached position from the network's `values`:
+/// the mean over the faces of the mover's die, in the die's order, of the best move's value,
+/// a roll without a move giving the value of where it leads.
+fn one_roll_ahead(
+    space: &GameSpace,
+    values: &[f32],
+    dice: [&Die; 2],
+    done: &(dyn Fn(f64) + Sync),
+) -> Result<Vec<f32>, ExactError> {
+    // The face slot of each face of each player's die, in the die's order.
+    let slots_in_die_order = |player: usize| -> Result<Vec<usize>, ExactError> {
+        // Joint index 0 is player 0's to move, 1 player 1's.
+        let slots = space.faces(player);
+        dice[player]
+            .faces()
+            .iter()
+            .map(|&face| {
+                slots.iter().position(|&(f, _)| f == face).ok_or_else(|| {
+                    ExactError::Profile(format!(
+                        "strong-search was seated with the die {}, not the solved game's",
+                        dice[player]
+                    ))
+                })
+            })
+            .collect()
+    };
+    let order = [slots_in_die_order(0)?, slots_in_die_order(1)?];
+    if space.faces(0).len().max(space.faces(1).len()) > MAX_SLOTS {
+        return Err(ExactError::TooLarge(format!(
+            "the look-ahead holds at most {MAX_SLOTS} distinct faces a die"
+        )));
+    }
+    Ok(fill(space.len(), done, |i| {
+        if space.flag(i) & flag::REACHED == 0 {
+            return 0.0;
+        }
+        let mut best_by_slot = [f32::NEG_INFINITY; MAX_SLOTS];
+        for (k, best) in best_by_slot
+            .iter_mut()
+            .enumerate()
+            .take(space.faces(i).len())
+        {
+            let n = space.options(i, k, |_, t| *best = best.max(value_of(t, i, values)));
+            if n == 0 {
+                let face = space.faces(i)[k].0;
+                *best = value_of(Target::Next(space.no_move_target(i, face)), i, values);
+            }
+        }
+        let faces = &order[i & 1];
+        let mut total = 0.0f32;
+        for &k in faces {
+            total += best_by_slot[k];
+        }
+        total / faces.len() as f32
+    }))
+}
+
+/// A value for every joint index below `len`, computed in parallel blocks; `done` hears the
+/// share of the blocks filled.
+fn fill(len: usize, done: &(dyn Fn(f64) + Sync), value: impl Fn(usize) -> f32 + Sync) -> Vec<f32> {
+    let mut values = vec![0.0f32; len];
+    let blocks = len.div_ceil(BLOCK).max(1);
+    let filled = AtomicUsize::new(0);
+    values
+        .par_chunks_mut(BLOCK)
+        .enumerate()
+        .for_each(|(block, chunk)| {
+            let first = block * BLOCK;
+            for (offset, v) in chunk.iter_mut().enumerate() {
+                *v = value(first + offset);
+            }
+            done((filled.fetch_add(1, Relaxed) + 1) as f64 / blocks as f64);
+        });
+    values
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::exact::game::classify;
+    use crate::exact::game::policy::{MovePolicy, Pick, decide};
+    use crate::rules::{Board, Profile, Rules};
+    use crate::strategy::Strategy;
+
+    /// In every decision of both sides, the table built from one value per position holds
+    /// the move the player picks when asked, for `strong` and for `strong-search` (with two
+    /// different dice, one with a repeated face, so the look-ahead's faces and order count).
+    #[test]
+    fn the_table_from_position_values_is_the_players_own_picks() {
+        let rules = Rules::new(
+            "16/8/2/2".parse::<Board>().unwrap(),
+            "choice".parse::<Profile>().unwrap(),
+        );
+        let dice: [Die; 2] = ["1..6".parse().unwrap(), "1,2,2,4,5,6".parse().unwrap()];
+        let dice = [&dice[0], &dice[1]];
+        let space = GameSpace::new(&rules, dice).unwrap();
+        classify(&space);
+        let slots = space.faces(0).len().max(space.faces(1).len());
+        for name in ["strong", "strong-search"] {
+            let strategy: Strategy = name.parse().unwrap();
+            for side in 0..2 {
+                let seated = strategy.seated(dice, side);
+                let how = seated.afterstate_value(&rules, side).expect(name);
+                let table = tabulate(&space, how, side, slots, &|_| {}).unwrap();
+                let mut decisions = 0;
+                for i in (side..space.len()).step_by(2) {
+                    if space.flag(i) & flag::REACHED == 0 {
+                        continue;
+                    }
+                    for k in 0..space.faces(i).len() {
+                        if space.options(i, k, |_, _| {}) < 2 {
+                            continue;
+                        }
+                        decisions += 1;
+                        let Pick::One(asked) = decide(&space, &seated, i, k) else {
+                            panic!("{name} mixes")
+                        };
+                        assert_eq!(table.get(i, k), asked, "{name}, side {side}, index {i}");
+                    }
+                }
+                assert!(decisions > 1000, "{name}: {decisions}");
+            }
+        }
+    }
+}
