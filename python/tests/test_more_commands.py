@@ -280,6 +280,12 @@ def test_train_on_exact_values_is_the_cli_s(cli, tmp_path):
     # Settings of exact targets without them are refused, as on the command line.
     refused(cli, lambda: wg.train(tmp_path / "x.json", games=10, explore=0.1, **SMALL),
             "train", "--out", tmp_path / "x.json", "--games", 10, "--explore", 0.1, *SMALL_ARGS)
+    # A solve beyond the memory allowed is refused before it allocates, as on the command line.
+    refused(cli, lambda: wg.train(tmp_path / "y.json", games=10, targets="exact",
+                                  max_memory="64KiB", **SMALL),
+            "train", "--out", tmp_path / "y.json", "--games", 10, "--targets", "exact",
+            "--max-memory", "64KiB", *SMALL_ARGS)
+    assert not (tmp_path / "y.json").exists()
 
 
 def test_a_table_player_trains_and_plays_at_its_table(cli, tmp_path):
