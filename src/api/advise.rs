@@ -1,6 +1,7 @@
 //! `advise`: the legal moves of one roll in a position, each with its value.
 
 use super::options::{RulesOptions, memory_limit, parse_die};
+use super::solve::GameSolveNotes;
 use super::{Error, Progress, run_in_pool};
 use crate::dice::Die;
 use crate::exact::game::advise::{MoveValue, advise_by_evaluator, advise_exact, advise_simulated};
@@ -148,8 +149,17 @@ pub fn advise(settings: &AdviseSettings, progress: &dyn Progress) -> Result<Advi
     let mut scorer: Option<(String, Arc<Strong>)> = Strong::shipped()
         .for_game(rules)
         .map(|_| ("strong".to_string(), Strong::shipped()));
+    // A board like 40/20/3/4 takes minutes to solve: the solver's usual lines.
+    let notes = GameSolveNotes::new(
+        s.solve.tolerance,
+        rules.board().pieces(),
+        "advise: solving the game",
+        progress,
+    );
     let (moves, method, strategies, note) = run_in_pool(None, progress, |_| {
-        let exact = advise_exact(rules, [a, b], &s.position, s.face, &s.solve);
+        let exact = advise_exact(rules, [a, b], &s.position, s.face, &s.solve, &|p| {
+            notes.report(p)
+        });
         Ok(match exact {
             Ok(moves) => (
                 moves,

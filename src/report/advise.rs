@@ -217,9 +217,13 @@ impl super::Report for AdviseReport {
             }
         )?;
         for m in &self.moves {
-            let interval = m
-                .interval
-                .map_or(String::new(), |i| format!("[{:.10}, {:.10}]", i[0], i[1]));
+            let mut interval = m.interval.map_or(String::new(), |i| {
+                format!("{:<30}", format!("[{:.10}, {:.10}]", i[0], i[1]))
+            });
+            // Two negative bounds fill the column: keep a blank before what follows.
+            if interval.len() >= 30 && !interval.ends_with(' ') {
+                interval.push(' ');
+            }
             let score = match m.strong {
                 Some(s) if scored => format!("{s:>9.4}   "),
                 _ => String::new(),
@@ -287,6 +291,24 @@ mod tests {
             value: Bounds { lo, hi },
             games: 100,
         }
+    }
+
+    /// Two negative bounds of ten decimals fill the interval's column; the mark of the
+    /// best move still stands apart from them.
+    #[test]
+    fn the_best_mark_stands_apart_from_a_full_interval() {
+        let r = report(
+            0,
+            &[
+                value(1, -0.0870723683, -0.0870723678),
+                value(5, -0.0527778173, -0.0527778168),
+            ],
+        );
+        let mut text = Vec::new();
+        super::super::Report::write_table(&r, &mut text).unwrap();
+        let text = String::from_utf8(text).unwrap();
+        let line = text.lines().find(|l| l.contains("best")).expect(&text);
+        assert!(line.ends_with("-0.0527778168] best"), "{line}");
     }
 
     fn report(mover: usize, moves: &[MoveValue]) -> AdviseReport {

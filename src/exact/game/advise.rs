@@ -4,7 +4,7 @@
 
 use super::options_error;
 use super::space::Target;
-use super::{GameSolution, Side, solve_game_keeping_values};
+use super::{GameRun, GameSolution, Progress, Side, solve_game_with};
 use crate::dice::Die;
 use crate::exact::{Bounds, ExactError, SolveOptions};
 use crate::rules::{GameState, PieceMove, Rules};
@@ -48,6 +48,7 @@ fn solved(
     rules: &Rules,
     dice: [&Die; 2],
     options: &SolveOptions,
+    observer: &(dyn Fn(Progress) + Sync),
 ) -> Result<Arc<GameSolution>, ExactError> {
     let key: SolvedKey = (
         *rules,
@@ -67,11 +68,23 @@ fn solved(
     if let Some(solution) = kept(&mut SOLVED.lock().unwrap_or_else(|e| e.into_inner())) {
         return Ok(solution);
     }
-    let solution = Arc::new(solve_game_keeping_values(
+    // Advice reads the values alone: the pair's chain is evaluated (and its table
+    // extracted) only where the value does not give the figures (an end component, a state
+    // that cannot be won), as the solver decides; elsewhere it would double the work and
+    // add 24 bytes a joint index.
+    let run = GameRun {
+        keep_values: true,
+        evaluate_pair: false,
+        extract_policy: false,
+        observer,
+        ..GameRun::default()
+    };
+    let solution = Arc::new(solve_game_with(
         rules,
         dice,
         [Side::Optimal, Side::Optimal],
         options,
+        &run,
     )?);
     if solution.space.len() <= KEPT_STATES {
         let mut list = SOLVED.lock().unwrap_or_else(|e| e.into_inner());
@@ -86,7 +99,8 @@ fn solved(
 }
 
 /// The legal moves of `face` in `position`, each with its exact value, from the game
-/// solved with both players optimal. Errors as [`super::solve_game`], and
+/// solved with both players optimal (`observer` hears the solve's progress; a game solved
+/// before in this process is not solved again). Errors as [`super::solve_game`], and
 /// [`ExactError::Profile`] for a position the dice cannot reach.
 pub fn advise_exact(
     rules: &Rules,
@@ -94,8 +108,9 @@ pub fn advise_exact(
     position: &GameState,
     face: u32,
     options: &SolveOptions,
+    observer: &(dyn Fn(Progress) + Sync),
 ) -> Result<Vec<MoveValue>, ExactError> {
-    let g = solved(rules, dice, options)?;
+    let g = solved(rules, dice, options, observer)?;
     let space = &g.space;
     let index = space
         .encode(position)
