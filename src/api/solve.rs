@@ -463,7 +463,8 @@ pub(crate) struct GameSolveNotes<'p> {
     progress: &'p dyn Progress,
     /// What the lines begin with, e.g. `solve`.
     subject: &'static str,
-    new_watch: Box<dyn Fn() -> Estimator + Sync + 'p>,
+    tolerance: f64,
+    pieces: u32,
     /// The phase the watch is timing (`true`: the pair's evaluation) and the watch.
     watch: std::sync::Mutex<(bool, Estimator)>,
     /// Seconds of the last line about a tabulation.
@@ -479,15 +480,12 @@ impl<'p> GameSolveNotes<'p> {
         subject: &'static str,
         progress: &'p dyn Progress,
     ) -> GameSolveNotes<'p> {
-        let new_watch = move || {
-            Estimator::new(tolerance, usual_game_sweeps(tolerance, pieces))
-                .trusting_narrowing_after(GAME_NARROWING_AFTER)
-        };
         GameSolveNotes {
             progress,
             subject,
-            watch: std::sync::Mutex::new((false, new_watch())),
-            new_watch: Box::new(new_watch),
+            tolerance,
+            pieces,
+            watch: std::sync::Mutex::new((false, new_watch(tolerance, pieces))),
             tabulation_line: std::sync::Mutex::new(0.0),
         }
     }
@@ -556,7 +554,7 @@ impl<'p> GameSolveNotes<'p> {
                 let mut watch = self.watch.lock().unwrap_or_else(|e| e.into_inner());
                 // A new phase (the pair's evaluation after the value) starts a new watch.
                 if watch.0 != pair {
-                    *watch = (pair, (self.new_watch)());
+                    *watch = (pair, new_watch(self.tolerance, self.pieces));
                 }
                 // Every sweep of the game solver narrows the openings' width. The watch
                 // sees every sweep; a line is written from the fifth second on.
@@ -580,6 +578,12 @@ impl<'p> GameSolveNotes<'p> {
         };
         self.progress.note(&format!("{}: {line}", self.subject));
     }
+}
+
+/// A fresh watch of a game solve's sweeps to `tolerance` with `pieces` pieces a side.
+fn new_watch(tolerance: f64, pieces: u32) -> Estimator {
+    Estimator::new(tolerance, usual_game_sweeps(tolerance, pieces))
+        .trusting_narrowing_after(GAME_NARROWING_AFTER)
 }
 
 /// `solve --profile choice`: the game with choices ([`crate::exact::game`]).

@@ -29,7 +29,7 @@ use crate::api::solve::GameSolveNotes;
 use crate::api::{Error, Progress};
 use crate::exact::SolveOptions;
 use crate::exact::game::{GameRun, GameSolution, Side, solve_game_with};
-use crate::rules::{GameState, PieceMove, Player, Rules, Turn};
+use crate::rules::{GameState, PieceMove, Player, Rules};
 use crate::sim::GameRng;
 use crate::strategy::network::{Encoder, Evaluator, Network};
 use crate::strategy::{StrongPlayer, Trained};
@@ -113,15 +113,6 @@ impl ExactValues {
         self.widest.set(self.widest.get().max(hi - lo));
         let value = 0.5 * (lo + hi);
         Ok(if mover == 0 { value } else { -value })
-    }
-
-    /// The exact value for `mover` of where `turn` (a roll of `mover`'s) left the game: 1
-    /// for a win, else the next position's value from `mover`'s side.
-    fn after(&self, turn: &Turn, mover: Player) -> Result<f64, Error> {
-        Ok(match turn.next_position(mover) {
-            None => 1.0,
-            Some(n) => n.seen_by(mover, self.for_mover(n.own, n.other, n.mover)?),
-        })
     }
 }
 
@@ -282,16 +273,20 @@ fn learn_from_game(
             let mut best: Option<(f64, PieceMove)> = None;
             for m in legal.iter() {
                 let turn = rules.roll_with_move(own, other, mover, 0, face, Some(m));
-                let value = values.after(&turn, mover)?;
-                if let Some(n) = turn.next_position(mover) {
-                    // The network values a position from its mover's side.
-                    let target = n.seen_by(mover, value);
-                    let features = evaluator.encoder.encode(rules, n.own, n.other, n.mover);
-                    evaluator
-                        .network
-                        .step_towards(&features, target as f32, rate);
-                    counts.targets += 1;
-                }
+                // The exact value for `mover`: 1 for a win, else the next position's, which
+                // (from its own mover's side, as the network values positions) is learnt.
+                let value = match turn.next_position(mover) {
+                    None => 1.0,
+                    Some(n) => {
+                        let target = values.for_mover(n.own, n.other, n.mover)?;
+                        let features = evaluator.encoder.encode(rules, n.own, n.other, n.mover);
+                        evaluator
+                            .network
+                            .step_towards(&features, target as f32, rate);
+                        counts.targets += 1;
+                        n.seen_by(mover, target)
+                    }
+                };
                 if best.is_none_or(|(b, _)| value > b) {
                     best = Some((value, m));
                 }

@@ -393,7 +393,8 @@ pub fn solve_game_with(
         _ => Ok(()),
     };
     // Two fixed sides, or a pair asked for, always evaluate the pair's chain.
-    let pair_always = run.evaluate_pair || sides.iter().all(|s| matches!(s, Side::Fixed(_)));
+    let both_fixed = sides.iter().all(|s| matches!(s, Side::Fixed(_)));
+    let pair_always = run.evaluate_pair || both_fixed;
     let value_only_bytes = if pair_always {
         bytes
     } else {
@@ -432,9 +433,7 @@ pub fn solve_game_with(
         + space.count(flag::REACHED | flag::WIN_A | flag::WIN_B))
         - space.count(flag::REACHED | flag::WIN_A)
         - space.count(flag::REACHED | flag::WIN_B);
-    let both_fixed = sides.iter().all(|s| matches!(s, Side::Fixed(_)));
-    let from_value =
-        !run.evaluate_pair && !both_fixed && end_component_states == 0 && never_states == 0;
+    let from_value = !pair_always && end_component_states == 0 && never_states == 0;
     if !from_value {
         check_memory(bytes)?;
     }
