@@ -33,18 +33,6 @@ pub enum AfterstateValue<'a> {
     OneRollAhead(&'a Evaluator, [&'a Die; 2]),
 }
 
-impl AfterstateValue<'_> {
-    /// Bytes of the value arrays over `len` joint indices: one `f32` each for the network's
-    /// values, and one more for the look-ahead's.
-    pub fn bytes(&self, len: u64) -> Option<u64> {
-        let arrays = match self {
-            AfterstateValue::Network(_) => 1,
-            AfterstateValue::OneRollAhead(..) => 2,
-        };
-        len.checked_mul(4 * arrays)
-    }
-}
-
 /// Distinct faces a die may have in the look-ahead (a stack array per position).
 const MAX_SLOTS: usize = 64;
 
