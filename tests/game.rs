@@ -769,11 +769,12 @@ fn the_memory_limit_counts_the_pairs_store_only_where_the_pair_is_evaluated() {
     let observer = |p: Progress| {
         if let Progress::Planned {
             bytes,
-            value_only_bytes,
+            ending_bytes,
+            indices,
             ..
         } = p
         {
-            *planned.lock().unwrap() = Some((bytes, value_only_bytes));
+            *planned.lock().unwrap() = Some((bytes, ending_bytes, indices));
         }
         if let Progress::Sweep { .. } = p {
             assert!(planned.lock().unwrap().is_some());
@@ -797,21 +798,26 @@ fn the_memory_limit_counts_the_pairs_store_only_where_the_pair_is_evaluated() {
         free.pair_sweeps, 0,
         "the value alone gives the figures here"
     );
-    let (bytes, value_only) = planned.lock().unwrap().take().unwrap();
+    let (bytes, value_only, indices) = planned.lock().unwrap().take().unwrap();
     assert!(value_only < bytes, "{value_only} {bytes}");
     let between = (value_only + bytes) / 2;
     let limited = run(false, Some(between)).expect("fits without the pair's store");
     assert!(limited.value_certified);
     // Threads may meet the states in another order: the same value within the tolerance.
     assert_abs_diff_eq!(limited.value.lo, free.value.lo, epsilon = 1e-9);
+    // Every play ends here, so the pair asked for is evaluated by its own value bracket:
+    // 8 bytes a joint index less than the `V`, `W`, `Z` of the upper bound, still above
+    // the limit (the game's bracket is kept beside it).
     match run(true, Some(between)) {
         Err(ExactError::Memory {
             bytes: needed,
             limit,
             ..
-        }) => assert_eq!((needed, limit), (bytes, between)),
+        }) => assert_eq!((needed, limit), (bytes - 8 * indices, between)),
         other => panic!("expected the memory limit to refuse the pair's evaluation: {other:?}"),
     }
+    let asked = run(true, Some(bytes - 8 * indices)).expect("fits with the pair's bracket");
+    assert!(asked.pair_sweeps > 0 && asked.pair_attains_value == Some(true));
     // Below what the value alone needs, refused up front.
     assert!(matches!(
         run(false, Some(value_only - 1)),

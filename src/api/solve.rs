@@ -496,15 +496,14 @@ impl<'p> GameSolveNotes<'p> {
             GameProgress::Planned {
                 indices,
                 bytes,
-                value_only_bytes,
+                ending_bytes,
                 classify_seconds,
             } if indices >= LARGE_SOLVE => {
                 let size = crate::exact::memory::format_bytes;
-                let memory = if value_only_bytes < bytes {
+                let memory = if ending_bytes < bytes {
                     format!(
-                        "about {} at the peak, {} if the pair's chain must be evaluated too \
-                         (estimates)",
-                        size(value_only_bytes),
+                        "about {} at the peak, {} if some play can go on forever (estimates)",
+                        size(ending_bytes),
                         size(bytes)
                     )
                 } else {

@@ -71,7 +71,7 @@ fn solved(
     // Advice reads the values alone: the pair's chain is evaluated (and its table
     // extracted) only where the value does not give the figures (an end component, a state
     // that cannot be won), as the solver decides; elsewhere it would double the work and
-    // add 24 bytes a joint index.
+    // add 16 to 24 bytes a joint index.
     let run = GameRun {
         keep_values: true,
         evaluate_pair: false,

@@ -1,8 +1,11 @@
 //! Exact evaluation of a fixed pair of policies: with both players' moves fixed the game is
-//! a Markov chain, solved as the rules-fixed solver solves its chain: `V`, `W`, `Z`
-//! (P(A wins), P(B wins), P(never)) iterated from 0, `Z = 1` held on the states from which
-//! the pair can reach no win, and the certified intervals `[V, 1 - W - Z]` and so on
-//! ([`crate::exact::StateBounds::certified`]).
+//! a Markov chain. Where every play of the game ends with a win, its value `P(A wins) -
+//! P(B wins)` is iterated from -1 and +1 as the game's value is, with each side's move
+//! fixed ([`pair_value_sweep`]): two values a state, and the bracket holds the value at
+//! every sweep. Otherwise it is solved as the rules-fixed solver solves its chain: `V`,
+//! `W`, `Z` (P(A wins), P(B wins), P(never)) iterated from 0, `Z = 1` held on the states
+//! from which the pair can reach no win, and the certified intervals `[V, 1 - W - Z]` and so
+//! on ([`crate::exact::StateBounds::certified`]).
 
 use super::policy::{MovePolicy, Pick, decide};
 use super::space::{At, GameSpace, Target, flag};
@@ -129,12 +132,45 @@ pub fn new_pair_store(pair: &PairSpace<'_>) -> Store<3> {
 /// One sweep of `V`, `W`, `Z` under the pair; returns the largest change, or `None` if a
 /// policy picked a move that does not exist.
 pub fn pair_sweep(pair: &PairSpace<'_>, store: &Store<3>) -> Option<f64> {
+    // The never-ending set holds [0, 0, 1] (see `new_pair_store`).
+    chain_sweep(
+        pair,
+        store,
+        [[1.0, 0.0, 0.0], [0.0, 1.0, 0.0]],
+        [0.0, 0.0, 1.0],
+        |index| pair.never(index),
+    )
+}
+
+/// One sweep of the pair's value bracket `[lower, upper]` of `V - W` (see
+/// [`super::value::new_bracket`]): the pair's chain, not the game, so each roll takes the
+/// move its side's policy plays. Only for a game in which every play ends with a win
+/// (no end component, every reached state can reach a win), where nothing is held at
+/// "never".
+pub fn pair_value_sweep(pair: &PairSpace<'_>, bracket: &Store<2>) -> Option<f64> {
+    chain_sweep(
+        pair,
+        bracket,
+        [[1.0, 1.0], [-1.0, -1.0]],
+        [0.0, 0.0],
+        |_| false,
+    )
+}
+
+/// One Gauss-Seidel sweep of the pair's chain with `K` values per state: a win of player
+/// `p` is worth `win[p]`, a state where `never(index)` holds `held` and is not swept.
+/// Returns the largest change, or `None` if a policy picked a move that does not exist.
+fn chain_sweep<const K: usize>(
+    pair: &PairSpace<'_>,
+    store: &Store<K>,
+    win: [[f64; K]; 2],
+    held: [f64; K],
+    never: impl Fn(usize) -> bool + Sync,
+) -> Option<f64> {
     let bad = std::sync::atomic::AtomicBool::new(false);
     let space = pair.space;
-    // The never-ending set holds [0, 0, 1] (see `new_pair_store`).
     let value = |t: Target| match t {
-        Target::Win(0) => [1.0, 0.0, 0.0],
-        Target::Win(_) => [0.0, 1.0, 0.0],
+        Target::Win(p) => win[p],
         Target::Next(j) => store.load(j),
     };
     // No mirror: an extracted pair breaks ties to the frontmost piece of each side, so it
@@ -143,22 +179,20 @@ pub fn pair_sweep(pair: &PairSpace<'_>, store: &Store<3>) -> Option<f64> {
         space,
         store,
         None,
-        |_| [0.0, 0.0, 1.0],
+        |_| held,
         |index| {
-            if space.flag(index) & flag::REACHED == 0 || pair.never(index) {
+            if space.flag(index) & flag::REACHED == 0 || never(index) {
                 return None;
             }
             let at = space.at(index);
-            let mut outside = [0.0; 3];
+            let mut outside = [0.0; K];
             let mut stay = [0.0; 2];
             for (k, &(_, p)) in space.faces(index).iter().enumerate() {
                 let ok = pair.played(&at, k, |w, t| match t {
-                    Target::Next(j) if j >> 1 == index >> 1 && !pair.never(j) => {
-                        stay[j & 1] += p * w
-                    }
+                    Target::Next(j) if j >> 1 == index >> 1 && !never(j) => stay[j & 1] += p * w,
                     t => {
                         let v = value(t);
-                        for c in 0..3 {
+                        for c in 0..K {
                             outside[c] += p * w * v[c];
                         }
                     }

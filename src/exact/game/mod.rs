@@ -40,10 +40,11 @@
 //!    bounds a fixed quantity.
 //! 5. The optimal pair ([`policy::PolicyTable`]): for every decision, the move with the
 //!    best midpoint value (ties to the frontmost piece). [`evaluate`] then solves the Markov
-//!    chain of that pair (or of any fixed pair) exactly: `V`, `W`, `Z` from 0 as the
-//!    rules-fixed solver does, with the certified intervals of
-//!    [`crate::exact::StateBounds::certified`]. This gives P(A wins), P(B wins) and
-//!    P(never) under the pair; its value `V - W` lies in the game's bracket up to the
+//!    chain of that pair (or of any fixed pair) exactly: where every play ends with a win,
+//!    by the pair's own value bracket from -1 and +1 (two values a state, P(never) = 0);
+//!    otherwise `V`, `W`, `Z` from 0 as the rules-fixed solver does, with the certified
+//!    intervals of [`crate::exact::StateBounds::certified`]. This gives P(A wins), P(B wins)
+//!    and P(never) under the pair; its value `V - W` lies in the game's bracket up to the
 //!    tolerance when the greedy pair is optimal, which the result checks and reports.
 //!
 //! # End components, and what is certified
@@ -62,8 +63,8 @@
 //! Under `choice` almost every placement of a player's pieces can occur, so the joint index
 //! is close to the product of the full configuration counts: for `p` pieces on a board of
 //! `F` fields, `(sum_{k <= p} C(F, k))^2 * 2` indices. The solver keeps 1 flag byte and two
-//! `f64` per index while iterating the value, then 3 `f64` per index and the packed pair
-//! ([`memory_bytes`]).
+//! `f64` per index while iterating the value, then for the pair's chain 2 `f64` per index
+//! (3 where some play can go on forever) and the packed pair ([`memory_bytes`]).
 
 pub mod advise;
 pub mod afterstates;

@@ -3,7 +3,7 @@
 //! returns, needs and reports while it runs.
 
 use super::classify::classify;
-use super::evaluate::{PairSpace, classify_pair, new_pair_store, pair_sweep};
+use super::evaluate::{PairSpace, classify_pair, new_pair_store, pair_sweep, pair_value_sweep};
 use super::policy::{MovePolicy, Pick, PolicyTable, decide};
 use super::space::{self, GameSpace, flag};
 use super::sweep::Store;
@@ -83,10 +83,17 @@ impl std::fmt::Debug for Store<2> {
 
 /// Peak bytes of a solve over `len` joint indices with `slots` face slots of `pieces`-piece
 /// configurations: the flags, then either the value bracket (2 `f64`) or, with the bracket
-/// freed, the pair's `V`, `W`, `Z` (3 `f64`) and the packed pair (plus the bracket if kept).
+/// freed, the pair's store and the packed pair (plus the bracket if kept). The pair's store
+/// counted is the larger, `V`, `W`, `Z` (3 `f64`), which a game where some play can go on
+/// forever needs; where every play ends, the pair's own bracket (2 `f64`) does.
 pub fn memory_bytes(len: u64, slots: u64, pieces: u32, keep_values: bool) -> u64 {
+    peak_bytes(len, slots, pieces, keep_values, PairEvaluation::Chain)
+}
+
+/// [`memory_bytes`] with the pair evaluated as `how` says.
+fn peak_bytes(len: u64, slots: u64, pieces: u32, keep_values: bool, how: PairEvaluation) -> u64 {
     let bracket = len * Bracket::BYTES_PER_INDEX;
-    let pair = len * Store::<3>::BYTES_PER_INDEX + policy_bytes(len, slots, pieces);
+    let pair = len * how.bytes_per_index() + policy_bytes(len, slots, pieces);
     len + if keep_values {
         bracket + pair
     } else {
@@ -148,19 +155,20 @@ pub fn solve_game(
 /// minutes, and its sweeps are the only sign of life.
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub enum Progress {
-    /// The solve is sized and about to allocate: its joint indices and the bytes it will
-    /// hold at its peak, and the bytes when the value alone gives the figures (no end
-    /// component, every state can be won, the pair's evaluation not asked for: known only
-    /// after the classification). The memory limit is checked against the second here and
-    /// against the first after the classification, before any sweep, where the pair's
-    /// chain must be evaluated.
+    /// The solve is sized and about to allocate: its joint indices, the bytes it will hold
+    /// at its peak where some play can go on forever (an upper bound), and the bytes where
+    /// every play ends with a win (no end component, every state can be won: known only
+    /// after the classification; then the value alone gives the optimal figures, and a
+    /// pair's chain, where asked for, is evaluated by its value bracket). The memory limit is
+    /// checked against the second here and against the one that applies after the
+    /// classification, before any sweep.
     Planned {
         /// Joint indices.
         indices: u64,
         /// Estimated peak bytes: an upper bound.
         bytes: u64,
-        /// Estimated peak bytes if the pair's chain is not evaluated.
-        value_only_bytes: u64,
+        /// Estimated peak bytes where every play ends with a win.
+        ending_bytes: u64,
         /// Estimated seconds of the search and classification of the states
         /// ([`Preparation::GameClassification`](crate::exact::progress::Preparation)).
         classify_seconds: f64,
@@ -286,15 +294,57 @@ fn sweep_report(
     }
 }
 
-/// The exact figures of the pair of `pair` at both openings (V, W, Z iterated from 0 to the
-/// stopping rule), and the sweeps it took.
+/// The figures of every pair in a game where every play ends with a win, from the pair's
+/// value bracket `[lo, hi]` of `v = P(A wins) - P(B wins)`: P(A wins) = (1 + v) / 2,
+/// P(B wins) = (1 - v) / 2, P(never) = 0, each certified to half the bracket's width.
+fn figures_from_value(v: &Bounds) -> StateBounds {
+    StateBounds {
+        a: Bounds {
+            lo: 0.5 * (1.0 + v.lo),
+            hi: 0.5 * (1.0 + v.hi),
+        },
+        b: Bounds {
+            lo: 0.5 * (1.0 - v.hi),
+            hi: 0.5 * (1.0 - v.lo),
+        },
+        never: Bounds::ZERO,
+    }
+}
+
+/// How the pair's chain is evaluated.
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum PairEvaluation {
+    /// Every play of the game ends with a win (no end component, every reached state can
+    /// reach a win): the pair's value bracket, two values a state iterated from -1 and +1,
+    /// gives all its figures ([`figures_from_value`]).
+    Value,
+    /// Some play can go on forever: `V`, `W`, `Z` iterated from 0, three values a state.
+    Chain,
+}
+
+impl PairEvaluation {
+    /// Bytes a joint index of its store.
+    fn bytes_per_index(self) -> u64 {
+        match self {
+            PairEvaluation::Value => Store::<2>::BYTES_PER_INDEX,
+            PairEvaluation::Chain => Store::<3>::BYTES_PER_INDEX,
+        }
+    }
+}
+
+/// The exact figures of the pair of `pair` at both openings, iterated to the stopping rule
+/// as `how` says, and the sweeps it took.
 fn evaluate_pair(
     pair: &PairSpace<'_>,
+    how: PairEvaluation,
     openings: [usize; 2],
     rule: &fixpoint::StopRule,
     both_fixed: bool,
     tell: &dyn Fn(bool, usize, f64),
 ) -> Result<(StateBounds, StateBounds, usize), ExactError> {
+    if how == PairEvaluation::Value {
+        return evaluate_pair_value(pair, openings, rule, tell);
+    }
     let space = pair.space;
     classify_pair(pair);
     let store: Store<3> = new_pair_store(pair);
@@ -341,6 +391,41 @@ fn evaluate_pair(
     Ok((sa, sb, convergence.sweeps))
 }
 
+/// [`evaluate_pair`] by the pair's value bracket ([`PairEvaluation::Value`]).
+fn evaluate_pair_value(
+    pair: &PairSpace<'_>,
+    openings: [usize; 2],
+    rule: &fixpoint::StopRule,
+    tell: &dyn Fn(bool, usize, f64),
+) -> Result<(StateBounds, StateBounds, usize), ExactError> {
+    let bracket = new_bracket(pair.space);
+    let value_at = |o: usize| {
+        let [lo, hi] = bracket.load(o);
+        Bounds {
+            lo: lo.max(-1.0),
+            hi: hi.min(1.0).max(lo),
+        }
+    };
+    let width = || {
+        openings
+            .map(|o| value_at(o).width())
+            .into_iter()
+            .fold(0.0, f64::max)
+    };
+    let mut bad = false;
+    let convergence = fixpoint::iterate(rule, |done| {
+        sweep_report(pair_value_sweep(pair, &bracket), width, &mut bad, |gap| {
+            tell(true, done + 1, gap)
+        })
+    })
+    .map_err(ExactError::NotConverged)?;
+    if bad {
+        return Err(bad_policy());
+    }
+    let [sa, sb] = openings.map(|o| figures_from_value(&value_at(o)));
+    Ok((sa, sb, convergence.sweeps))
+}
+
 /// [`solve_game`] run as `run` says.
 pub fn solve_game_with(
     rules: &Rules,
@@ -374,14 +459,17 @@ pub fn solve_game_with(
             .and_then(|b| b.checked_mul(tables))
             .ok_or_else(|| ExactError::TooLarge("the policy table overflows".into()))?
     };
-    let bytes = memory_bytes(
-        len as u64,
-        slots as u64,
-        rules.board().pieces(),
-        keep_values,
-    ) + players[0].heap_bytes()
-        + players[1].heap_bytes()
-        + tables_bytes;
+    let tables_and_tabulated = players[0].heap_bytes() + players[1].heap_bytes() + tables_bytes;
+    let peak = |how| {
+        peak_bytes(
+            len as u64,
+            slots as u64,
+            rules.board().pieces(),
+            keep_values,
+            how,
+        ) + tables_and_tabulated
+    };
+    let bytes = peak(PairEvaluation::Chain);
     let check_memory = |needed: u64| match options.max_memory {
         Some(limit) if needed > limit => Err(ExactError::Memory {
             states: len as u64,
@@ -395,27 +483,25 @@ pub fn solve_game_with(
     // Two fixed sides, or a pair asked for, always evaluate the pair's chain.
     let both_fixed = sides.iter().all(|s| matches!(s, Side::Fixed(_)));
     let pair_always = run.evaluate_pair || both_fixed;
-    let value_only_bytes = if pair_always {
-        bytes
+    let ending_bytes = if pair_always {
+        peak(PairEvaluation::Value)
     } else {
         (value_only_memory_bytes(
             len as u64,
             slots as u64,
             rules.board().pieces(),
             run.extract_policy,
-        ) + players[0].heap_bytes()
-            + players[1].heap_bytes()
-            + tables_bytes)
+        ) + tables_and_tabulated)
             .min(bytes)
     };
-    // Up front, what the solve needs at least; whether the pair's chain must be evaluated
-    // too (and its store held) is known after the classification, checked there before any
-    // sweep.
-    check_memory(value_only_bytes)?;
+    // Up front, what the solve needs at least; whether some play can go on forever (and a
+    // pair's chain needs `V`, `W`, `Z`) is known after the classification, checked there
+    // before any sweep.
+    check_memory(ending_bytes)?;
     observer(Progress::Planned {
         indices: len as u64,
         bytes,
-        value_only_bytes,
+        ending_bytes,
         classify_seconds: crate::exact::progress::Preparation::GameClassification
             .seconds(len as u64),
     });
@@ -433,10 +519,16 @@ pub fn solve_game_with(
         + space.count(flag::REACHED | flag::WIN_A | flag::WIN_B))
         - space.count(flag::REACHED | flag::WIN_A)
         - space.count(flag::REACHED | flag::WIN_B);
-    let from_value = !pair_always && end_component_states == 0 && never_states == 0;
-    if !from_value {
-        check_memory(bytes)?;
-    }
+    let every_play_wins = end_component_states == 0 && never_states == 0;
+    let from_value = !pair_always && every_play_wins;
+    // Where every play ends with a win, a pair's chain is evaluated by its value bracket,
+    // two values a state where `V`, `W`, `Z` take three.
+    let (how, needed_bytes) = if every_play_wins {
+        (PairEvaluation::Value, ending_bytes)
+    } else {
+        (PairEvaluation::Chain, bytes)
+    };
+    check_memory(needed_bytes)?;
     let openings = space.openings();
     let build_seconds = started.elapsed().as_secs_f64();
     observer(Progress::Classified {
@@ -548,18 +640,7 @@ pub fn solve_game_with(
     // The pair's figures: from the value where it gives them (above), else from the pair's
     // chain.
     let (sa, sb, pair_sweeps) = if from_value {
-        let figures = |v: &Bounds| StateBounds {
-            a: Bounds {
-                lo: 0.5 * (1.0 + v.lo),
-                hi: 0.5 * (1.0 + v.hi),
-            },
-            b: Bounds {
-                lo: 0.5 * (1.0 - v.hi),
-                hi: 0.5 * (1.0 - v.lo),
-            },
-            never: Bounds::ZERO,
-        };
-        (figures(&va), figures(&vb), 0)
+        (figures_from_value(&va), figures_from_value(&vb), 0)
     } else {
         let Some((table, representable)) = &extracted else {
             return Err(ExactError::TooLarge(
@@ -578,7 +659,7 @@ pub fn solve_game_with(
             space: &space,
             policies,
         };
-        evaluate_pair(&pair, openings, &rule, both_fixed, &tell)?
+        evaluate_pair(&pair, how, openings, &rule, both_fixed, &tell)?
     };
     let pair_certified = sa.width().max(sb.width()) <= options.tolerance;
     if both_fixed {
@@ -609,7 +690,7 @@ pub fn solve_game_with(
             transitions: 0,
             self_loops: 0,
             iterations: convergence.sweeps,
-            memory_bytes: bytes,
+            memory_bytes: needed_bytes,
             build_seconds,
             solve_seconds: started.elapsed().as_secs_f64() - build_seconds,
         },
@@ -723,4 +804,61 @@ fn extract_pair(
         return Err(bad_policy());
     }
     Ok((table, !mixes.into_inner()))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::rules::{Board, Profile};
+    use crate::strategy::Strategy;
+
+    /// Where every play ends with a win, a fixed pair's value bracket gives the figures its
+    /// `V`, `W`, `Z` chain gives: two different heuristics on two different dice (with a
+    /// repeated face), both certified to the tolerance and overlapping at both openings.
+    #[test]
+    fn the_pairs_value_bracket_gives_the_figures_of_its_chain() {
+        let rules = Rules::new(
+            "16/8/2/2".parse::<Board>().unwrap(),
+            "choice".parse::<Profile>().unwrap(),
+        );
+        let dice: [Die; 2] = ["1..6".parse().unwrap(), "1,2,2,4,5,6".parse().unwrap()];
+        let dice = [&dice[0], &dice[1]];
+        let space = GameSpace::new(&rules, dice).unwrap();
+        assert_eq!(classify(&space), 0, "no end component with these dice");
+        let strategies: [Strategy; 2] = [
+            "safe".parse::<Strategy>().unwrap().seated(dice, 0),
+            "capture".parse::<Strategy>().unwrap().seated(dice, 1),
+        ];
+        let pair = PairSpace {
+            space: &space,
+            policies: [&strategies[0], &strategies[1]],
+        };
+        let tolerance = 1e-11;
+        let options = SolveOptions {
+            tolerance,
+            ..SolveOptions::default()
+        };
+        let openings = space.openings();
+        let [value, chain] = [PairEvaluation::Value, PairEvaluation::Chain].map(|how| {
+            evaluate_pair(
+                &pair,
+                how,
+                openings,
+                &options.stop_rule(),
+                true,
+                &|_, _, _| {},
+            )
+            .unwrap()
+        });
+        assert!(value.2 > 0 && chain.2 > 0);
+        for (v, c) in [(value.0, chain.0), (value.1, chain.1)] {
+            assert!(v.width() <= tolerance && c.width() <= tolerance);
+            assert_eq!(v.never, Bounds::ZERO);
+            for (x, y) in [(v.a, c.a), (v.b, c.b)] {
+                assert!(x.lo <= y.hi && y.lo <= x.hi, "{x:?} against {y:?}");
+            }
+            // Not a game that ends at once: each side wins a fair share.
+            assert!(v.a.lo > 0.2 && v.b.lo > 0.2, "{v:?}");
+        }
+    }
 }
