@@ -7,7 +7,7 @@
 //! from which the pair can reach no win, and the certified intervals `[V, 1 - W - Z]` and so
 //! on ([`crate::exact::StateBounds::certified`]).
 
-use super::policy::{MovePolicy, Pick, decide};
+use super::policy::{MovePolicy, Pick, decide, table_target};
 use super::space::{At, GameSpace, Target, flag};
 use super::sweep::{RowUpdate, Store, sweep};
 use crate::exact::search::{self, Step, Successors};
@@ -30,21 +30,14 @@ impl PairSpace<'_> {
     #[inline(always)]
     pub fn played(&self, at: &At, k: usize, mut f: impl FnMut(f64, Target)) -> bool {
         if let Some(table) = self.policies[at.side].table() {
-            // The hot path of every evaluation sweep: one table read, the options walked
-            // once, nothing collected.
-            let wanted = table.get(at.index, k);
-            let target = match self.space.option_at(at, k, wanted) {
-                (0, _) => {
-                    let face = self.space.faces(at.index)[k].0;
-                    Some(Target::Next(self.space.no_move_target(at.index, face)))
-                }
-                // A single move needs no decision: the table's entry there is not read.
-                (1, _) if wanted != 0 => self.space.option_at(at, k, 0).1,
-                (_, picked) => picked,
-            };
-            return match target {
-                Some(t) => {
+            return match table_target(self.space, table, at, k) {
+                Some(Some(t)) => {
                     f(1.0, t);
+                    true
+                }
+                Some(None) => {
+                    let face = self.space.faces(at.index)[k].0;
+                    f(1.0, Target::Next(self.space.no_move_target(at.index, face)));
                     true
                 }
                 None => false,

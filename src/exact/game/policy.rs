@@ -4,7 +4,7 @@
 //! first), the same numbering the simulator's strategies and the policy file use.
 
 use super::afterstates::AfterstateValue;
-use super::space::GameSpace;
+use super::space::{At, GameSpace, Target};
 use crate::rules::{LegalMoves, Player, Rules};
 
 /// What a policy plays in one decision.
@@ -271,6 +271,26 @@ impl MovePolicy for PolicyTable {
 
     fn table(&self) -> Option<&PolicyTable> {
         Some(self)
+    }
+}
+
+/// Where the move `table` holds for `at`, face slot `k`, leads: `Some(None)` if the roll
+/// moves nothing, `None` if the table names a move that does not exist. Walks only the one
+/// move (no capture duty: see [`GameSpace::option_at`]): the hot path of every sweep with a
+/// side played from a table. A single move needs no decision, and the table's entry
+/// there is not read.
+#[inline(always)]
+pub fn table_target(
+    space: &GameSpace,
+    table: &PolicyTable,
+    at: &At,
+    k: usize,
+) -> Option<Option<Target>> {
+    let wanted = table.get(at.index, k);
+    match space.option_at(at, k, wanted) {
+        (0, _) => Some(None),
+        (1, _) if wanted != 0 => space.option_at(at, k, 0).1.map(Some),
+        (_, picked) => picked.map(Some),
     }
 }
 

@@ -11,7 +11,7 @@
 //! forever, the iterates can settle on other fixed points inside the end components and the
 //! bracket may stay open; the solver then reports the width it reached.
 
-use super::policy::{MovePolicy, Pick, decide};
+use super::policy::{MovePolicy, Pick, decide, table_target};
 use super::space::{At, GameSpace, Target, flag};
 use super::sweep::{Mirror, RowUpdate, Store, sweep};
 use crate::rules::Player;
@@ -75,6 +75,13 @@ pub fn fold_options(
         });
         return Ok(best);
     };
+    if let Some(table) = policy.table() {
+        // A tabulated side (a learned player, a policy file): only its move is walked.
+        return match table_target(space, table, at, k) {
+            Some(target) => Ok(target.map(|t| target_value(bracket, t))),
+            None => Err(IllegalPick),
+        };
+    }
     let index = at.index;
     let mut result = Ok(None);
     space.with_options(at, k, |targets| {
