@@ -9,15 +9,15 @@
 # (tables), replacing the files there. Times on the project's 2-core machine are in
 # docs/src/strong.md.
 #
-# On 16/8/2/2, 20/10/2/2, 40/20/2/4 and 40/20/3/4 the player is fitted to the solved game's
-# exact values (`--targets exact`, 256 hidden units; on 40/20/3/4 also the position before
-# every roll, `--positions every-roll`); the game is solved first, on every
+# On 16/8/2/2, 20/10/2/2, 40/20/2/4, 40/20/3/4 and 22/11/4/4 the player is fitted to the
+# solved game's exact values (`--targets exact`, 256 hidden units; on 40/20/3/4 and 22/11/4/4
+# also the position before every roll, `--positions every-roll`); the game is solved first, on every
 # thread of the machine, whose order can change the last bits of a midpoint: the shipped
 # exact-value files were trained so on two cores, and a run again gives a player trained the
 # same way, not necessarily the same bits; runs on one thread (RAYON_NUM_THREADS=1, the solve
-# about twice as long) give the same file every time. The players of 20/10/4/4 and
-# 22/11/4/4 (solved too) have not been fitted yet and still learn by self-play (TD(lambda)),
-# as do those of 40/20/4/4, which is beyond the solver.
+# about twice as long) give the same file every time. The player of 20/10/4/4 (solved too)
+# has not been fitted yet and still learns by self-play (TD(lambda)), as do those of
+# 40/20/4/4, which is beyond the solver.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 BIN=${1:-target/release/wuerfelglueck}
@@ -52,7 +52,7 @@ exact 20 10 2 2 2000000
 exact 40 20 2 4 4000000
 exact 40 20 3 4 4000000 --positions every-roll
 self_play 20 10 4 4 3000000
-self_play 22 11 4 4 3000000
+exact 22 11 4 4 4000000 --positions every-roll
 self_play 40 20 4 4 3000000
 self_play 40 20 4 4 1500000 3
 self_play 40 20 4 4 1000000 4
