@@ -347,3 +347,34 @@ fn random_against_itself_is_fair_and_safe_beats_frontmost() {
     let (lo, _) = duel("choice", "1..6", "safe", "1..6", "frontmost");
     assert!(lo > 0.6, "safe vs frontmost: lower bound {lo}");
 }
+
+#[test]
+fn the_look_ahead_takes_one_to_three_rolls_by_name() {
+    for (name, shown) in [
+        ("strong-search", "strong-search"),
+        ("Strong-Search-2", "strong-search-2"),
+        (" strong-search-3 ", "strong-search-3"),
+    ] {
+        let s: Strategy = name.parse().unwrap();
+        assert_eq!(s.name(), shown);
+        assert!(s.learned().is_some() && !s.plays_at_tables());
+    }
+    for bad in [
+        "strong-search-1",
+        "strong-search-4",
+        "strong-search-0",
+        "strong-search2",
+        "strong-search-",
+        "strong-search-x",
+    ] {
+        let err = bad.parse::<Strategy>().unwrap_err();
+        assert!(matches!(err, StrategyError::Unknown(_)), "{bad}: {err}");
+        assert!(err.to_string().contains("strong-search-3:FILE"), "{err}");
+    }
+    // With a file: the file is read (and here refused, named).
+    let err = "strong-search-2:/no/such/player.json"
+        .parse::<Strategy>()
+        .unwrap_err();
+    assert!(matches!(err, StrategyError::Strong(..)), "{err}");
+    assert!(err.to_string().contains("/no/such/player.json"), "{err}");
+}

@@ -149,6 +149,13 @@ fn bad_requests_are_refused_with_a_message_and_the_right_status() {
             "table:",
         ),
         (
+            "/api/duel",
+            json!({"a": "1..6", "b": "1..6", "profile": "choice", "strategy-b": "strong-search-2:/etc/passwd"})
+                .to_string(),
+            400,
+            "strong-search-2:",
+        ),
+        (
             "/api/solve",
             json!({"a": "1..6", "b": "1..6", "max-memory": "100GiB"}).to_string(),
             400,
@@ -458,15 +465,17 @@ fn the_learned_player_plays_the_full_board_and_is_refused_where_it_was_not_train
             .contains("no strong player was trained"),
         "{body}"
     );
-    // A player file would be read from the server's disk: refused.
-    let (status, body) = post(
-        address,
-        "/api/games",
-        json!({"a": "1..6", "b": "1..6", "opponent": "strong:/etc/passwd"}),
-    );
-    assert_eq!(status, 400, "{body}");
-    assert!(
-        body["error"].as_str().unwrap().contains("reads a file"),
-        "{body}"
-    );
+    // A player file would be read from the server's disk: refused, in every form.
+    for opponent in ["strong:/etc/passwd", " strong-search-3:/etc/passwd"] {
+        let (status, body) = post(
+            address,
+            "/api/games",
+            json!({"a": "1..6", "b": "1..6", "opponent": opponent}),
+        );
+        assert_eq!(status, 400, "{body}");
+        assert!(
+            body["error"].as_str().unwrap().contains("reads a file"),
+            "{body}"
+        );
+    }
 }

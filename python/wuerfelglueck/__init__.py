@@ -34,8 +34,8 @@ one table), :func:`search` (the best die of a family), :func:`advise` (every leg
 roll under ``profile="choice"``), :func:`play` (one game, roll by roll, as data),
 :func:`wubbel`, :func:`pig` and :func:`converge`. Strategies (``strategy``, ``strategy_a``,
 ``strategy_b``: ``"frontmost"``, ``"rearmost"``, ``"capture"``, ``"safe"``, ``"random"``,
-the learned players ``"strong"`` and ``"strong-search"`` on the boards they were trained
-for, ``"strong:FILE"`` for a player file written by :func:`train`) are taken wherever the
+the learned players ``"strong"`` and ``"strong-search"`` (``"strong-search-2"``,
+``"strong-search-3"``: more rolls of look-ahead) on the boards they were trained for, ``"strong:FILE"`` for a player file written by :func:`train`) are taken wherever the
 command takes them; anything but ``"frontmost"`` needs a profile
 with ``choice``.
 

@@ -9,7 +9,7 @@ the two openings by the solver. Every figure is a certified solve (`solve --prof
         [--opponent both|optimal-policy|best-response] [--binary B]
 
 BOARD is TRACK/OFFSET/PIECES/GOAL (e.g. 40/20/3/4); the strategies default to strong,
-strong-search, safe, capture and frontmost. With the same die on a symmetric board both seats
+strong-search, safe, capture and frontmost (strong-search-2 and -3 on request). With the same die on a symmetric board both seats
 give the same figures; `--seat a` measures seat A only (for the boards whose solves take many
 minutes). `--opponent best-response` measures the exploitability alone, which needs no
 optimal policy (so the policy's own solve is skipped); `--opponent optimal-policy` the gap
@@ -53,7 +53,7 @@ def main():
 
     def player_of(strategy):
         """(what the solver plays, the player's checksum, how it was trained) of a strategy."""
-        if strategy not in ("strong", "strong-search"):
+        if strategy != "strong" and not strategy.startswith("strong-search"):
             return strategy, None, None
         player = json.loads(player_file.read_text())
         trained = ("exact values" if "exact values" in player["training"]["method"]

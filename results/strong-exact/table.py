@@ -11,7 +11,8 @@ import json
 import pathlib
 
 HERE = pathlib.Path(__file__).resolve().parent
-ORDER = ["strong", "strong-search", "safe", "capture", "frontmost"]
+ORDER = ["strong", "strong-search", "strong-search-2", "strong-search-3", "safe", "capture",
+         "frontmost"]
 BOARDS = ["16/8/2/2", "20/10/2/2", "40/20/2/4", "40/20/3/4", "20/10/4/4", "22/11/4/4"]
 FIGURES = {"gap": "optimal-policy", "exploitability": "best-response"}
 

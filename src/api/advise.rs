@@ -191,8 +191,8 @@ pub fn advise(settings: &AdviseSettings, progress: &dyn Progress) -> Result<Advi
                     st.check_game(rules, [a, b]).map_err(Error::input)?;
                 }
                 if let Some(learned) = [&sa, &sb][mover].learned() {
-                    let name = [&sa, &sb][mover].name();
-                    let name = name.replace("strong-search", "strong");
+                    // The moves are scored by the network itself, named as `strong`.
+                    let name = Strategy::Strong(Arc::clone(learned)).name();
                     scorer = Some((name, Arc::clone(learned)));
                 }
                 let note = format!(

@@ -320,8 +320,9 @@ pub fn table_error(e: TableError) -> Error {
 #[derive(Args, Debug, Clone, Default)]
 pub struct StrategyOptions {
     /// Strategy of both players under --profile choice (default frontmost, the bwinf rule 3):
-    /// frontmost, rearmost, capture, safe, random, the learned strong or strong-search (on
-    /// the boards they were trained for), strong:FILE (a player written by train) or
+    /// frontmost, rearmost, capture, safe, random, the learned strong or strong-search (one
+    /// roll of look-ahead; strong-search-2 and strong-search-3: two and three) on the boards
+    /// they were trained for, strong:FILE or strong-search:FILE (a player written by train) or
     /// table:FILE. Other strategies than frontmost need --profile choice (or
     /// choice+capture-duty).
     #[arg(long, value_name = "NAME")]

@@ -74,9 +74,11 @@ pub enum Strategy {
     Strong(Arc<Strong>),
     /// `strong-search` or `strong-search:FILE`: the same evaluator with one roll of
     /// look-ahead: each legal move's next position is valued by the mean, over the faces of
-    /// whoever rolls there, of the best move's value ([`network::Evaluator::best_move_searching`]).
-    /// Holds both dice (own first) once seated ([`Strategy::seated`]).
-    StrongSearch(Arc<Strong>, Option<Arc<[Die; 2]>>),
+    /// whoever rolls there, of the best move's value ([`network::Evaluator::best_move_searching`]);
+    /// `strong-search-2` and `strong-search-3` (also `:FILE`) look two and three rolls
+    /// ahead, each roll the mean over the faces of the best move's value one roll further.
+    /// Holds both dice (own first) once seated ([`Strategy::seated`]), and the rolls.
+    StrongSearch(Arc<Strong>, Option<Arc<[Die; 2]>>, u32),
 }
 
 /// The strategy names [`Strategy::from_str`](std::str::FromStr) accepts.
@@ -89,6 +91,37 @@ pub const STRATEGY_NAMES: [&str; 7] = [
     "strong",
     "strong-search",
 ];
+
+/// The most rolls of look-ahead `strong-search-N` takes: each roll more costs about twenty
+/// times the evaluations of a decision (six faces, a few moves each).
+pub const MAX_SEARCH_ROLLS: u32 = 3;
+
+/// `strong-search`, `strong-search-N` (N from 2 to [`MAX_SEARCH_ROLLS`]), each optionally
+/// followed by `:FILE`: the rolls of look-ahead and the file, if any. `None` for any other
+/// name.
+fn parse_search(name: &str) -> Option<(u32, Option<&str>)> {
+    let rest = name.strip_prefix("strong-search")?;
+    let (rolls, file) = match rest.split_once(':') {
+        Some((rolls, file)) => (rolls, Some(file)),
+        None => (rest, None),
+    };
+    let rolls = match rolls {
+        "" => 1,
+        n => n
+            .strip_prefix('-')?
+            .parse::<u32>()
+            .ok()
+            .filter(|r| (2..=MAX_SEARCH_ROLLS).contains(r))?,
+    };
+    Some((rolls, file))
+}
+
+/// Whether a strategy name reads a file when parsed (`table:FILE`, `strong:FILE`,
+/// `strong-search:FILE`, `strong-search-N:FILE`): every such name, and no other, has a
+/// colon. For callers that must not open files (the web server).
+pub fn names_a_file(name: &str) -> bool {
+    name.contains(':')
+}
 
 /// Why a strategy name was rejected.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -108,7 +141,9 @@ impl fmt::Display for StrategyError {
         match self {
             StrategyError::Unknown(given) => write!(
                 f,
-                "unknown strategy {given}: expected one of {} (or table:FILE, strong:FILE, strong-search:FILE)",
+                "unknown strategy {given}: expected one of {}, strong-search-2, strong-search-3 (or \
+                 table:FILE, strong:FILE, strong-search:FILE, strong-search-2:FILE, \
+                 strong-search-3:FILE)",
                 STRATEGY_NAMES.join(", ")
             ),
             StrategyError::Table(file, why) => write!(f, "strategy table:{file}: {why}"),
@@ -137,7 +172,6 @@ pub fn parse_with(s: &str, load_table: &LoadTable) -> Result<Strategy, StrategyE
         "safe" => Ok(Strategy::Safe(Threats::unresolved())),
         "random" => Ok(Strategy::Random),
         "strong" => Ok(Strategy::Strong(Strong::shipped())),
-        "strong-search" => Ok(Strategy::StrongSearch(Strong::shipped(), None)),
         _ => {
             if let Some(file) = s.trim().strip_prefix("table:") {
                 load_table(Path::new(file))
@@ -147,10 +181,12 @@ pub fn parse_with(s: &str, load_table: &LoadTable) -> Result<Strategy, StrategyE
                 Strong::from_file(Path::new(file))
                     .map(|player| Strategy::Strong(Arc::new(player)))
                     .map_err(|e| StrategyError::Strong(excerpt(file), e))
-            } else if let Some(file) = s.trim().strip_prefix("strong-search:") {
+            } else if let Some((rolls, Some(file))) = parse_search(s.trim()) {
                 Strong::from_file(Path::new(file))
-                    .map(|player| Strategy::StrongSearch(Arc::new(player), None))
+                    .map(|player| Strategy::StrongSearch(Arc::new(player), None, rolls))
                     .map_err(|e| StrategyError::Strong(excerpt(file), e))
+            } else if let Some((rolls, None)) = parse_search(&name) {
+                Ok(Strategy::StrongSearch(Strong::shipped(), None, rolls))
             } else {
                 Err(StrategyError::Unknown(excerpt(s)))
             }
@@ -183,7 +219,7 @@ impl Strategy {
     /// `None` for the other strategies.
     pub fn learned(&self) -> Option<&Arc<Strong>> {
         match self {
-            Strategy::Strong(s) | Strategy::StrongSearch(s, _) => Some(s),
+            Strategy::Strong(s) | Strategy::StrongSearch(s, ..) => Some(s),
             _ => None,
         }
     }
@@ -202,10 +238,16 @@ impl Strategy {
                 Some(path) => return format!("strong:{}", path.display()),
                 None => "strong",
             },
-            Strategy::StrongSearch(s, _) => match s.path() {
-                Some(path) => return format!("strong-search:{}", path.display()),
-                None => "strong-search",
-            },
+            Strategy::StrongSearch(s, _, rolls) => {
+                let name = match rolls {
+                    1 => "strong-search".to_string(),
+                    n => format!("strong-search-{n}"),
+                };
+                return match s.path() {
+                    Some(path) => format!("{name}:{}", path.display()),
+                    None => name,
+                };
+            }
         }
         .to_string()
     }
@@ -216,7 +258,7 @@ impl Strategy {
     pub fn check_game(&self, rules: &Rules, dice: [&Die; 2]) -> Result<(), String> {
         match self {
             Strategy::Table(t) => t.check_game(rules, dice),
-            Strategy::Strong(s) | Strategy::StrongSearch(s, _) => s.check_game(rules),
+            Strategy::Strong(s) | Strategy::StrongSearch(s, ..) => s.check_game(rules),
             _ => Ok(()),
         }
     }
@@ -237,9 +279,10 @@ impl Strategy {
     pub fn seated(&self, dice: [&Die; 2], seat: Player) -> Strategy {
         match self {
             Strategy::Safe(_) => Strategy::Safe(Threats::of_die(dice[1 - seat])),
-            Strategy::StrongSearch(s, _) => Strategy::StrongSearch(
+            Strategy::StrongSearch(s, _, rolls) => Strategy::StrongSearch(
                 s.clone(),
                 Some(Arc::new([dice[seat].clone(), dice[1 - seat].clone()])),
+                *rolls,
             ),
             other => other.clone(),
         }
@@ -297,7 +340,7 @@ impl Strategy {
                 .for_game(rules)
                 .expect("Strategy::Strong is checked with Strategy::check_game before it chooses")
                 .choose(rules, own, other, mover, legal),
-            Strategy::StrongSearch(s, dice) => {
+            Strategy::StrongSearch(s, dice, rolls) => {
                 let [mine, theirs] = dice.as_deref().expect(
                     "Strategy::StrongSearch must be seated (Strategy::seated) before it chooses",
                 );
@@ -309,7 +352,7 @@ impl Strategy {
                 s.for_game(rules)
                     .expect("Strategy::StrongSearch is checked with Strategy::check_game before it chooses")
                     .evaluator()
-                    .best_move_searching(rules, own, other, mover, legal, by_player)
+                    .best_move_searching(rules, own, other, mover, legal, by_player, *rolls)
             }
             heuristic => unreachable!("{} is chosen in Strategy::choose itself", heuristic.name()),
         }

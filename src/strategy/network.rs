@@ -567,9 +567,50 @@ impl Evaluator {
         total / die.faces().len() as f32
     }
 
-    /// The legal move of highest value for `mover` with one roll of look-ahead: each move's
-    /// next position is valued by [`Evaluator::value_one_roll_ahead`] with the die of whoever
-    /// rolls there (`dice[mover]` after a 6, else the opponent's).
+    /// The value for `mover` of the position before `mover` rolls, looking `rolls` rolls
+    /// ahead with each player's die (`dice`, by player): the network's value for 0 rolls,
+    /// for 1 [`Evaluator::value_one_roll_ahead`], and for more the mean over the faces of
+    /// `mover`'s die of the best move's value `rolls - 1` rolls further (a roll without a
+    /// move: the value of where it leads; a win: 1).
+    pub fn value_rolls_ahead(
+        &self,
+        rules: &Rules,
+        own: u64,
+        other: u64,
+        mover: Player,
+        dice: [&Die; 2],
+        rolls: u32,
+    ) -> f32 {
+        match rolls {
+            0 => return self.value(rules, own, other, mover),
+            1 => return self.value_one_roll_ahead(rules, own, other, mover, dice[mover]),
+            _ => {}
+        }
+        let after = |turn: &Turn| {
+            turn.next_position(mover).map_or(1.0, |n| {
+                let value = self.value_rolls_ahead(rules, n.own, n.other, n.mover, dice, rolls - 1);
+                n.seen_by(mover, value)
+            })
+        };
+        let die = dice[mover];
+        let mut total = 0.0;
+        for &face in die.faces() {
+            let legal = rules.legal_moves(own, other, mover, face);
+            total += match legal.len() {
+                0 => after(&rules.roll_with_move(own, other, mover, 0, face, None)),
+                _ => legal
+                    .iter()
+                    .map(|m| after(&rules.roll_with_move(own, other, mover, 0, face, Some(m))))
+                    .fold(f32::NEG_INFINITY, f32::max),
+            };
+        }
+        total / die.faces().len() as f32
+    }
+
+    /// The legal move of highest value for `mover` with `rolls` rolls of look-ahead (at
+    /// least 1): each move's next position is valued by [`Evaluator::value_rolls_ahead`],
+    /// starting with the die of whoever rolls there (`dice[mover]` after a 6, else the
+    /// opponent's).
     pub fn best_move_searching(
         &self,
         rules: &Rules,
@@ -578,12 +619,12 @@ impl Evaluator {
         mover: Player,
         legal: &LegalMoves,
         dice: [&Die; 2],
+        rolls: u32,
     ) -> Option<PieceMove> {
         best_by(legal, |m| {
             let turn = rules.roll_with_move(own, other, mover, 0, legal.face(), Some(m));
             turn.next_position(mover).map_or(1.0, |n| {
-                let value =
-                    self.value_one_roll_ahead(rules, n.own, n.other, n.mover, dice[n.mover]);
+                let value = self.value_rolls_ahead(rules, n.own, n.other, n.mover, dice, rolls);
                 n.seen_by(mover, value)
             })
         })

@@ -42,7 +42,8 @@ struct GameOptions {
     seat: String,
     /// How the server plays its seat: `optimal` (the optimal pair's policy, solved when the
     /// game is created: boards whose solve fits the server's memory and time bounds) or a
-    /// strategy: frontmost, rearmost, capture, safe, random, strong or strong-search.
+    /// strategy: frontmost, rearmost, capture, safe, random, strong or strong-search
+    /// (strong-search-2, strong-search-3).
     #[arg(long, default_value = "frontmost")]
     opponent: String,
     /// Who starts: `a` or `b` (under roll-off the dice decide).
@@ -321,10 +322,7 @@ fn new_game(options: &GameOptions, max_memory: u64) -> Result<Game, crate::api::
         optimal(&rules, [&a, &b], max_memory)?
     } else {
         // Refused before parsing: parsing such a name would open the file.
-        if ["table:", "strong:", "strong-search:"]
-            .iter()
-            .any(|prefix| options.opponent.trim_start().starts_with(prefix))
-        {
+        if crate::strategy::names_a_file(&options.opponent) {
             return Err(Error::input(
                 "--opponent: a table:FILE or strong:FILE strategy reads a file, which the server does not do",
             ));

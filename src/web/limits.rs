@@ -119,12 +119,10 @@ impl Limits {
         }
         for key in ["strategy", "strategy-a", "strategy-b"] {
             if let Some(Value::String(s)) = options.get(key)
-                && let Some(kind) = ["table:", "strong:", "strong-search:"]
-                    .into_iter()
-                    .find(|prefix| s.trim_start().starts_with(prefix))
+                && crate::strategy::names_a_file(s)
             {
                 return Err(HttpError::bad_request(format!(
-                    "{key} {s}: refused here (a {kind}FILE strategy reads a file)"
+                    "{key} {s}: refused here (a strategy naming a FILE reads a file)"
                 )));
             }
         }

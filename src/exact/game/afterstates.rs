@@ -3,12 +3,13 @@
 //!
 //! `strong` plays the legal move whose next position its network values highest;
 //! `strong-search` the move whose next position has the highest mean, over the faces of the
-//! die rolled there, of the best move's network value. Either way the value a move is judged
-//! by is a function of the position it leads to alone. Asking the player in each decision
-//! evaluates the network for every legal move of every face of every state (billions of
-//! evaluations on 40/20/3/4, and six times as many for the look-ahead); here the network
-//! values every reachable position once, the look-ahead is one more pass over the positions
-//! reading those values, and each decision picks from the values.
+//! die rolled there, of the best move's network value (`strong-search-N`: of the best move's
+//! value `N - 1` rolls further). Either way the value a move is judged by is a function of
+//! the position it leads to alone. Asking the player in each decision evaluates the network
+//! for every legal move of every face of every state (billions of evaluations on 40/20/3/4,
+//! and six times as many for each roll of look-ahead); here the network values every
+//! reachable position once, each roll of look-ahead is one more pass over the positions
+//! reading the values of the pass before, and each decision picks from the values.
 //!
 //! The arithmetic is the player's own, in the same order and in the same `f32`
 //! ([`Evaluator::value_after`], [`Evaluator::value_one_roll_ahead`]), and ties go to the
@@ -29,8 +30,9 @@ use std::sync::atomic::{AtomicUsize, Ordering::Relaxed};
 pub enum AfterstateValue<'a> {
     /// `strong`: the network's value of the next position, from its mover's side.
     Network(&'a Evaluator),
-    /// `strong-search`: one roll of look-ahead, with the die of each player (by player).
-    OneRollAhead(&'a Evaluator, [&'a Die; 2]),
+    /// `strong-search` (`strong-search-N`): this many rolls of look-ahead (at least 1), with
+    /// the die of each player (by player).
+    RollsAhead(&'a Evaluator, [&'a Die; 2], u32),
 }
 
 /// Distinct faces a die may have in the look-ahead (a stack array per position).
@@ -57,10 +59,17 @@ pub(super) fn tabulate(
         AfterstateValue::Network(evaluator) => {
             (network_values(space, evaluator, &|d| done(0.6 * d)), 0.6)
         }
-        AfterstateValue::OneRollAhead(evaluator, dice) => {
-            let network = network_values(space, evaluator, &|d| done(0.4 * d));
-            let ahead = one_roll_ahead(space, &network, dice, &|d| done(0.4 + 0.3 * d))?;
-            (ahead, 0.7)
+        AfterstateValue::RollsAhead(evaluator, dice, rolls) => {
+            // Each roll of look-ahead is one pass over the positions, reading the values one
+            // roll further: the player's recursion, unrolled.
+            let rolls = rolls.max(1);
+            let pass = 0.3 / f64::from(rolls);
+            let mut values = network_values(space, evaluator, &|d| done(0.4 * d));
+            for roll in 0..rolls {
+                let first = 0.4 + pass * f64::from(roll);
+                values = one_roll_ahead(space, &values, dice, &|d| done(first + pass * d))?;
+            }
+            (values, 0.7)
         }
     };
     table.par_fill_observed(
@@ -200,8 +209,9 @@ mod tests {
     use crate::strategy::Strategy;
 
     /// In every decision of both sides, the table built from one value per position holds
-    /// the move the player picks when asked, for `strong` and for `strong-search` (with two
-    /// different dice, one with a repeated face, so the look-ahead's faces and order count).
+    /// the move the player picks when asked, for `strong`, `strong-search` and
+    /// `strong-search-2` (the passes against the player's recursion; with two different
+    /// dice, one with a repeated face, so the look-ahead's faces and order count).
     #[test]
     fn the_table_from_position_values_is_the_players_own_picks() {
         let rules = Rules::new(
@@ -213,7 +223,7 @@ mod tests {
         let space = GameSpace::new(&rules, dice).unwrap();
         classify(&space);
         let slots = space.faces(0).len().max(space.faces(1).len());
-        for name in ["strong", "strong-search"] {
+        for name in ["strong", "strong-search", "strong-search-2"] {
             let strategy: Strategy = name.parse().unwrap();
             for side in 0..2 {
                 let seated = strategy.seated(dice, side);

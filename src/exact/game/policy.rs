@@ -89,7 +89,7 @@ impl MovePolicy for crate::strategy::Strategy {
             Strategy::Strong(s) => s
                 .for_game(rules)
                 .map(|p| AfterstateValue::Network(p.evaluator())),
-            Strategy::StrongSearch(s, Some(dice)) => {
+            Strategy::StrongSearch(s, Some(dice), rolls) => {
                 // Seated dice are the seat's own first.
                 let [mine, theirs] = &**dice;
                 let by_player = if side == 0 {
@@ -98,7 +98,7 @@ impl MovePolicy for crate::strategy::Strategy {
                     [theirs, mine]
                 };
                 s.for_game(rules)
-                    .map(|p| AfterstateValue::OneRollAhead(p.evaluator(), by_player))
+                    .map(|p| AfterstateValue::RollsAhead(p.evaluator(), by_player, *rolls))
             }
             _ => None,
         }
