@@ -352,7 +352,17 @@ impl Strategy {
                 s.for_game(rules)
                     .expect("Strategy::StrongSearch is checked with Strategy::check_game before it chooses")
                     .evaluator()
-                    .best_move_searching(rules, own, other, mover, legal, by_player, *rolls)
+                    .best_move_searching(
+                        rules,
+                        own,
+                        other,
+                        mover,
+                        legal,
+                        network::LookAhead {
+                            dice: by_player,
+                            rolls: *rolls,
+                        },
+                    )
             }
             heuristic => unreachable!("{} is chosen in Strategy::choose itself", heuristic.name()),
         }

@@ -480,6 +480,16 @@ fn softmax(network: &Network, sum: &[f32; MAX_HIDDEN]) -> [f32; MAX_OUTPUTS] {
     out
 }
 
+/// How far [`Evaluator::best_move_searching`] looks: each player's die (by player) and the
+/// rolls of look-ahead.
+#[derive(Clone, Copy, Debug)]
+pub struct LookAhead<'a> {
+    /// Player 0's and player 1's dice.
+    pub dice: [&'a Die; 2],
+    /// Rolls of look-ahead, at least 1.
+    pub rolls: u32,
+}
+
 /// A network with the encoder of its board: the value of positions given as piece masks.
 #[derive(Clone, Debug)]
 pub struct Evaluator {
@@ -607,10 +617,10 @@ impl Evaluator {
         total / die.faces().len() as f32
     }
 
-    /// The legal move of highest value for `mover` with `rolls` rolls of look-ahead (at
+    /// The legal move of highest value for `mover` looking `search.rolls` rolls ahead (at
     /// least 1): each move's next position is valued by [`Evaluator::value_rolls_ahead`],
-    /// starting with the die of whoever rolls there (`dice[mover]` after a 6, else the
-    /// opponent's).
+    /// starting with the die of whoever rolls there (`search.dice[mover]` after a 6, else
+    /// the opponent's).
     pub fn best_move_searching(
         &self,
         rules: &Rules,
@@ -618,9 +628,9 @@ impl Evaluator {
         other: u64,
         mover: Player,
         legal: &LegalMoves,
-        dice: [&Die; 2],
-        rolls: u32,
+        search: LookAhead<'_>,
     ) -> Option<PieceMove> {
+        let LookAhead { dice, rolls } = search;
         best_by(legal, |m| {
             let turn = rules.roll_with_move(own, other, mover, 0, legal.face(), Some(m));
             turn.next_position(mover).map_or(1.0, |n| {
