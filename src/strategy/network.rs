@@ -560,21 +560,9 @@ impl Evaluator {
         mover: Player,
         die: &Die,
     ) -> f32 {
-        let mut total = 0.0;
-        for &face in die.faces() {
-            let legal = rules.legal_moves(own, other, mover, face);
-            total += match legal.len() {
-                0 => {
-                    let turn = rules.roll_with_move(own, other, mover, 0, face, None);
-                    self.value_after(rules, &turn, mover)
-                }
-                _ => legal
-                    .iter()
-                    .map(|m| self.value_of_move(rules, own, other, mover, face, m))
-                    .fold(f32::NEG_INFINITY, f32::max),
-            };
-        }
-        total / die.faces().len() as f32
+        mean_of_best_moves(rules, own, other, mover, die, |turn| {
+            self.value_after(rules, turn, mover)
+        })
     }
 
     /// The value for `mover` of the position before `mover` rolls, looking `rolls` rolls
@@ -602,19 +590,7 @@ impl Evaluator {
                 n.seen_by(mover, value)
             })
         };
-        let die = dice[mover];
-        let mut total = 0.0;
-        for &face in die.faces() {
-            let legal = rules.legal_moves(own, other, mover, face);
-            total += match legal.len() {
-                0 => after(&rules.roll_with_move(own, other, mover, 0, face, None)),
-                _ => legal
-                    .iter()
-                    .map(|m| after(&rules.roll_with_move(own, other, mover, 0, face, Some(m))))
-                    .fold(f32::NEG_INFINITY, f32::max),
-            };
-        }
-        total / die.faces().len() as f32
+        mean_of_best_moves(rules, own, other, mover, dice[mover], after)
     }
 
     /// The legal move of highest value for `mover` looking `search.rolls` rolls ahead (at
@@ -639,6 +615,32 @@ impl Evaluator {
             })
         })
     }
+}
+
+/// The mean over the faces of `die` (in its order) of the best value `after` gives a roll's
+/// outcome for `mover`: the best legal move's, or where a roll without a move leads. One
+/// roll of every look-ahead.
+#[inline]
+fn mean_of_best_moves(
+    rules: &Rules,
+    own: u64,
+    other: u64,
+    mover: Player,
+    die: &Die,
+    after: impl Fn(&Turn) -> f32,
+) -> f32 {
+    let mut total = 0.0;
+    for &face in die.faces() {
+        let legal = rules.legal_moves(own, other, mover, face);
+        total += match legal.len() {
+            0 => after(&rules.roll_with_move(own, other, mover, 0, face, None)),
+            _ => legal
+                .iter()
+                .map(|m| after(&rules.roll_with_move(own, other, mover, 0, face, Some(m))))
+                .fold(f32::NEG_INFINITY, f32::max),
+        };
+    }
+    total / die.faces().len() as f32
 }
 
 /// The legal move of highest `value` (the first, i.e. frontmost, among equal values);
