@@ -1,9 +1,9 @@
 //! Speed of the learned player on the BwInf board under `choice`, single-threaded.
 //!
-//! `cargo bench --bench strong`: the time of one decision of `strong` and of
-//! `strong-search` (positions from games of `strong` against itself, only rolls with at
-//! least two legal moves), complete games of `strong` against `strong` and against
-//! `safe` per second, and complete games at tables of three and four with the table players.
+//! `cargo bench --bench strong`: the time of one decision of `strong`, `strong-search` and
+//! `strong-search-2` (positions from games of `strong` against itself, only rolls with at
+//! least two legal moves), complete games of `strong` against `strong` and against `safe`
+//! per second, and complete games at tables of three and four with the table players.
 
 use criterion::{Criterion, Throughput, criterion_group, criterion_main};
 use rand::SeedableRng;
@@ -59,7 +59,7 @@ fn decisions_on(c: &mut Criterion, board: Board) {
     let positions = decisions(&rules, &die, 1024);
     let mut group = c.benchmark_group(format!("one decision, {board} choice"));
     group.throughput(Throughput::Elements(positions.len() as u64));
-    for name in ["strong", "strong-search", "safe"] {
+    for name in ["strong", "strong-search", "strong-search-2", "safe"] {
         let strategy = name.parse::<Strategy>().unwrap().seated([&die, &die], 0);
         let mut rng = rand_xoshiro::Xoshiro256PlusPlus::seed_from_u64(1);
         group.bench_function(name, |bench| {

@@ -26,6 +26,16 @@ for opponent in strong safe; do
     mv "$out.part" "$out"
 done
 
+# Two rolls of look-ahead against the plain player, one roll and safe (twenty times the
+# work of a strong-search decision, so fewer games).
+for opponent in strong strong-search safe; do
+    out="results/strong-full/strong-search-2-vs-$opponent.json"
+    [ -e "$out" ] && continue
+    "$BIN" duel --a 1..6 --b 1..6 --profile choice --strategy-a strong-search-2 \
+        --strategy-b "$opponent" --games 100000 --seed 24 --format json > "$out.part"
+    mv "$out.part" "$out"
+done
+
 # The example files ranked with both players strong, every pair to +-0.002.
 for n in 0 1 2 3; do
     out="results/strong-full/rank-wuerfel$n.json"

@@ -18,16 +18,18 @@ for opponent in ["frontmost", "rearmost", "capture", "safe", "random", "strong"]
           f"{r['mean_rolls']:.1f} |")
 
 print()
-print("| strong-search against | P(strong-search wins) [95 % interval] | when it starts / when it does not | games |")
-print("|---|---|---|---|")
-for opponent in ["strong", "safe"]:
-    path = HERE / f"strong-search-vs-{opponent}.json"
-    if path.exists():
-        r = json.loads(path.read_text())
-        assert r["unfinished"] == 0, path
-        lo, hi = r["ci95"]
-        print(f"| `{opponent}` | {r['p_a']:.4f} [{lo:.4f}, {hi:.4f}] | "
-              f"{r['p_a_if_a_starts']:.4f} / {r['p_a_if_b_starts']:.4f} | {r['games']:,} |")
+print("| look-ahead player | against | P(it wins) [95 % interval] | when it starts / when it does not | games |")
+print("|---|---|---|---|---|")
+for player, opponents in [("strong-search", ["strong", "safe"]),
+                          ("strong-search-2", ["strong", "strong-search", "safe"])]:
+    for opponent in opponents:
+        path = HERE / f"{player}-vs-{opponent}.json"
+        if path.exists():
+            r = json.loads(path.read_text())
+            assert r["unfinished"] == 0, path
+            lo, hi = r["ci95"]
+            print(f"| `{player}` | `{opponent}` | {r['p_a']:.4f} [{lo:.4f}, {hi:.4f}] | "
+                  f"{r['p_a_if_a_starts']:.4f} / {r['p_a_if_b_starts']:.4f} | {r['games']:,} |")
 
 print()
 print("| file | ranking with both players `strong` (mean P; opponents beaten) | undecided pairs |")
