@@ -485,12 +485,31 @@ impl GameSpace {
         parallel: bool,
         visit: impl Fn(usize) -> bool + Sync,
     ) -> bool {
-        search::in_order(self.cells(), self.nb, forwards, parallel, |cells| {
+        self.for_rows(forwards, parallel, |_, cells| {
             let mut any = false;
             for c in cells {
                 any |= visit(c);
             }
             any
+        })
+    }
+
+    /// [`GameSpace::for_cells`] a row at a time: `visit(a, cells)` gets the configuration
+    /// of A of one row and its cells in order, so that work shared by the row's cells is
+    /// done once.
+    pub fn for_rows(
+        &self,
+        forwards: bool,
+        parallel: bool,
+        visit: impl Fn(usize, &mut dyn Iterator<Item = usize>) -> bool + Sync,
+    ) -> bool {
+        // One unit of `in_order` is `nb` cells: exactly one row.
+        search::in_order(self.cells(), self.nb, forwards, parallel, |mut cells| {
+            let mut cells = cells.by_ref().peekable();
+            match cells.peek() {
+                Some(&first) => visit(first / self.nb, &mut cells),
+                None => false,
+            }
         })
     }
 

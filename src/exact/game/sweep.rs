@@ -120,54 +120,85 @@ pub fn sweep<const K: usize>(
     fixed: impl Fn(usize) -> [f64; K] + Sync,
     row: impl Fn(usize) -> Option<RowUpdate<K>> + Sync,
 ) -> f64 {
+    sweep_by_rows(space, store, mirror, fixed, |_| &row)
+}
+
+/// [`sweep`] with the updates made a row of configurations at a time: `rows(a)` is called
+/// once for each configuration `a` of A, before the row's cells, and gives the `row`
+/// function of [`sweep`] for them (with a `mirror`, for the cells `(a, b)` with `b >= a`).
+pub fn sweep_by_rows<const K: usize, R: FnMut(usize) -> Option<RowUpdate<K>>>(
+    space: &GameSpace,
+    store: &Store<K>,
+    mirror: Option<Mirror<K>>,
+    fixed: impl Fn(usize) -> [f64; K] + Sync,
+    rows: impl Fn(usize) -> R + Sync,
+) -> f64 {
     let change = AtomicU64::new(0);
     let fixed = &fixed;
-    space.for_cells(false, true, |c| {
-        let mut delta = 0.0f64;
-        let mut put = |index: usize, x: [f64; K]| delta = delta.max(store.store(index, x));
-        let fixed_at = |index: usize| move || fixed(index);
-        // With a mirror, the cell (b, a) whose values are the mirror images of this one's.
-        let (rows, image) = match mirror {
-            None => ([row(2 * c), row(2 * c + 1)], None),
-            Some(m) => {
-                let image = space.mirror_cell(c);
-                if image < c {
-                    // Written as the mirror image of the cell (b, a).
-                    return false;
-                }
-                if image == c {
-                    // The cell (a, a) is its own mirror image: side 0 is side 1 mirrored.
-                    let own = row(2 * c + 1);
-                    ([own.map(|u| mirrored(u, m)), own], Some((m, image)))
-                } else {
-                    ([row(2 * c), row(2 * c + 1)], Some((m, image)))
-                }
-            }
-        };
-        let Some(mut x) = solve_cell(&rows, [&fixed_at(2 * c), &fixed_at(2 * c + 1)]) else {
-            return false;
-        };
-        if let Some((m, image)) = image
-            && image == c
-        {
-            // Exactly antisymmetric, not up to the rounding of the closed form.
-            x[0] = (m.map)(x[1]);
-        }
-        for r in 0..2 {
-            if rows[r].is_some() {
-                put(2 * c + r, x[r]);
-                if let Some((m, image)) = image
-                    && image != c
-                {
-                    put(2 * image + 1 - r, (m.map)(x[r]));
-                }
-            }
-        }
-        if delta > 0.0 {
-            change.fetch_max(delta.to_bits(), Relaxed);
+    space.for_rows(false, true, |a, cells| {
+        let mut row = rows(a);
+        for c in cells {
+            update_cell(space, store, mirror, fixed, &mut row, &change, c);
         }
         false
     });
     // Non-negative doubles order as their bit patterns.
     f64::from_bits(change.into_inner())
+}
+
+/// Solves cell `c` of a sweep and writes its values (and their mirror image); the largest
+/// change goes into `change`.
+#[inline(always)]
+fn update_cell<const K: usize>(
+    space: &GameSpace,
+    store: &Store<K>,
+    mirror: Option<Mirror<K>>,
+    fixed: &(impl Fn(usize) -> [f64; K] + Sync),
+    row: &mut impl FnMut(usize) -> Option<RowUpdate<K>>,
+    change: &AtomicU64,
+    c: usize,
+) {
+    let mut delta = 0.0f64;
+    let mut put = |index: usize, x: [f64; K]| delta = delta.max(store.store(index, x));
+    let fixed_at = |index: usize| move || fixed(index);
+    // With a mirror, the cell (b, a) whose values are the mirror images of this one's.
+    let (rows, image) = match mirror {
+        None => ([row(2 * c), row(2 * c + 1)], None),
+        Some(m) => {
+            let image = space.mirror_cell(c);
+            if image < c {
+                // Written as the mirror image of the cell (b, a).
+                return;
+            }
+            if image == c {
+                // The cell (a, a) is its own mirror image: side 0 is side 1 mirrored.
+                let own = row(2 * c + 1);
+                ([own.map(|u| mirrored(u, m)), own], Some((m, image)))
+            } else {
+                ([row(2 * c), row(2 * c + 1)], Some((m, image)))
+            }
+        }
+    };
+    let Some(mut x) = solve_cell(&rows, [&fixed_at(2 * c), &fixed_at(2 * c + 1)]) else {
+        return;
+    };
+    if let Some((m, image)) = image
+        && image == c
+    {
+        // Exactly antisymmetric, not up to the rounding of the closed form.
+        x[0] = (m.map)(x[1]);
+    }
+    for r in 0..2 {
+        if rows[r].is_some() {
+            put(2 * c + r, x[r]);
+            if let Some((m, image)) = image
+                && image != c
+            {
+                put(2 * image + 1 - r, (m.map)(x[r]));
+            }
+        }
+    }
+    if delta > 0.0 {
+        change.fetch_max(delta.to_bits(), Relaxed);
+    }
 }

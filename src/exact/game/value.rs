@@ -12,8 +12,9 @@
 //! bracket may stay open; the solver then reports the width it reached.
 
 use super::policy::{MovePolicy, Pick, decide, table_target};
+use super::space::NO_HIT;
 use super::space::{At, GameSpace, Target, flag};
-use super::sweep::{Mirror, RowUpdate, Store, sweep};
+use super::sweep::{Mirror, RowUpdate, Store, sweep_by_rows};
 use crate::rules::Player;
 
 /// A fixed policy picked a move that is not in the list of legal moves.
@@ -132,33 +133,209 @@ pub fn value_sweep(
     fixed: [Option<&dyn MovePolicy>; 2],
     use_mirror: bool,
 ) -> Option<f64> {
+    // A's options lead out of the row, into rows done earlier in the sweep: where they are
+    // A's whole choice (A optimises, no capture duty narrows it), a row's A-to-move updates
+    // are made together, each option's targets read along a row of the bracket.
+    let by_rows = fixed[0].is_none() && !space.rules.profile().capture_duty;
+    value_sweep_with(space, bracket, fixed, use_mirror, by_rows)
+}
+
+/// [`value_sweep`], A's updates a row at a time ([`RowOfA`]) if `by_rows`, else cell by
+/// cell.
+fn value_sweep_with(
+    space: &GameSpace,
+    bracket: &Bracket,
+    fixed: [Option<&dyn MovePolicy>; 2],
+    use_mirror: bool,
+    by_rows: bool,
+) -> Option<f64> {
     debug_assert!(!use_mirror || mirror_applies(space, fixed));
     let bad = std::sync::atomic::AtomicBool::new(false);
-    let change = sweep(
+    let iterated = |index: usize| space.flag(index) & flag::REACHED != 0 && !never(space, index);
+    let change = sweep_by_rows(
         space,
         bracket,
         use_mirror.then_some(MIRROR),
         |_| [0.0, 0.0],
-        |index| {
-            let f = space.flag(index);
-            if f & flag::REACHED == 0 || never(space, index) {
-                return None;
-            }
-            let at = space.at(index);
-            let mut outside = [0.0; 2];
-            let mut stay = [0.0; 2];
-            for (k, &(face, p)) in space.faces(index).iter().enumerate() {
-                match fold_options(space, bracket, &at, k, fixed[at.side]) {
-                    Ok(Some(v)) => {
-                        outside[0] += p * v[0];
-                        outside[1] += p * v[1];
-                    }
-                    Ok(None) => stay[space.no_move_target(index, face) & 1] += p,
-                    Err(IllegalPick) => bad.store(true, std::sync::atomic::Ordering::Relaxed),
+        |a| {
+            let mut ahead = by_rows.then(|| RowOfA::new(space, bracket, a));
+            let bad = &bad;
+            move |index: usize| {
+                if !iterated(index) {
+                    return None;
                 }
+                if let Some(row) = &mut ahead
+                    && index & 1 == 0
+                {
+                    return Some(row.update(space.decode(index).1));
+                }
+                let at = space.at(index);
+                let mut outside = [0.0; 2];
+                let mut stay = [0.0; 2];
+                for (k, &(face, p)) in space.faces(index).iter().enumerate() {
+                    match fold_options(space, bracket, &at, k, fixed[at.side]) {
+                        Ok(Some(v)) => {
+                            outside[0] += p * v[0];
+                            outside[1] += p * v[1];
+                        }
+                        Ok(None) => stay[space.no_move_target(index, face) & 1] += p,
+                        Err(IllegalPick) => bad.store(true, std::sync::atomic::Ordering::Relaxed),
+                    }
+                }
+                Some(RowUpdate { outside, stay })
             }
-            Some(RowUpdate { outside, stay })
         },
     );
     (!bad.into_inner()).then_some(change)
+}
+
+/// The A-to-move updates of one row `a`, where A optimises and no capture duty narrows A's
+/// options (which then depend on `a` and the face alone), made for [`RowOfA::CHUNK`] cells
+/// `(a, b)` at a time as the sweep reaches them: per face, each option's values are read for
+/// the chunk's `b` in order, a stream along one row of the bracket, instead of fifteen or so
+/// scattered reads per cell. The same arithmetic in the same order as a cell alone
+/// ([`fold_options`]).
+struct RowOfA<'a> {
+    space: &'a GameSpace,
+    bracket: &'a Bracket,
+    a: usize,
+    /// The first `b` of the chunk made, and its updates' sums outside the cell.
+    start: usize,
+    outside: Vec<[f64; 2]>,
+    best: Vec<[f64; 2]>,
+    stay: [f64; 2],
+}
+
+impl<'a> RowOfA<'a> {
+    /// Cells a chunk: a few kilobytes of sums, long enough streams to be prefetched.
+    const CHUNK: usize = 2048;
+
+    fn new(space: &'a GameSpace, bracket: &'a Bracket, a: usize) -> RowOfA<'a> {
+        let me = &space.players[0];
+        let mut stay = [0.0; 2];
+        for (k, &(face, p)) in me.faces.iter().enumerate() {
+            if me.moves(a, k).is_empty() {
+                // Side 0 to move: a 6 keeps the turn, another face passes it.
+                stay[space.no_move_target(0, face) & 1] += p;
+            }
+        }
+        RowOfA {
+            space,
+            bracket,
+            a,
+            start: usize::MAX,
+            outside: Vec::with_capacity(Self::CHUNK),
+            best: vec![[0.0; 2]; Self::CHUNK],
+            stay,
+        }
+    }
+
+    /// The update of the row `(a, b)` with A to move; the cells of a row must be asked in
+    /// increasing `b`.
+    #[inline(always)]
+    fn update(&mut self, b: usize) -> RowUpdate<2> {
+        if !(self.start..self.start.saturating_add(self.outside.len())).contains(&b) {
+            self.make_chunk(b);
+        }
+        RowUpdate {
+            outside: self.outside[b - self.start],
+            stay: self.stay,
+        }
+    }
+
+    /// The sums of the cells `b..` (a chunk, or to the end of the row).
+    fn make_chunk(&mut self, start: usize) {
+        let [me, them] = &self.space.players;
+        let cells = Self::CHUNK.min(them.configs.len() - start);
+        self.start = start;
+        self.outside.clear();
+        self.outside.resize(cells, [0.0; 2]);
+        let best = &mut self.best[..cells];
+        for (k, &(face, p)) in me.faces.iter().enumerate() {
+            let moves = me.moves(self.a, k);
+            if moves.is_empty() {
+                continue;
+            }
+            let next_side = if face == 6 { 0 } else { 1 };
+            for (m, mv) in moves.iter().enumerate() {
+                for (i, slot) in best.iter_mut().enumerate() {
+                    let v = if mv.wins {
+                        [1.0, 1.0]
+                    } else {
+                        let b = start + i;
+                        let hits = mv.hit != NO_HIT
+                            && them.configs.mask(b as u32) >> (mv.hit & 63) & 1 != 0;
+                        let b_after = if hits {
+                            them.captured(b, mv.hit as usize)
+                        } else {
+                            b
+                        };
+                        self.bracket
+                            .load(self.space.index(mv.next as usize, b_after, next_side))
+                    };
+                    *slot = if m == 0 {
+                        v
+                    } else {
+                        [slot[0].max(v[0]), slot[1].max(v[1])]
+                    };
+                }
+            }
+            for (sum, v) in self.outside.iter_mut().zip(best.iter()) {
+                sum[0] += p * v[0];
+                sum[1] += p * v[1];
+            }
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::dice::Die;
+    use crate::exact::game::classify;
+    use crate::rules::{Board, Profile, Rules};
+
+    /// A's updates made a row at a time give the bracket the cell-by-cell sweep gives, bit
+    /// for bit on one thread (A's options read rows finished earlier in the sweep either
+    /// way): with the mirror (the same die) and without (two dice, a repeated face).
+    #[test]
+    fn a_row_at_a_time_sweeps_as_cell_by_cell() {
+        let rules = Rules::new(
+            "16/8/2/2".parse::<Board>().unwrap(),
+            "choice".parse::<Profile>().unwrap(),
+        );
+        let one_thread = rayon::ThreadPoolBuilder::new()
+            .num_threads(1)
+            .build()
+            .unwrap();
+        for (a, b) in [("1..6", "1..6"), ("1..6", "1,2,2,4,5,6")] {
+            let dice: [Die; 2] = [a.parse().unwrap(), b.parse().unwrap()];
+            let space = GameSpace::new(&rules, [&dice[0], &dice[1]]).unwrap();
+            classify(&space);
+            let use_mirror = mirror_applies(&space, [None, None]);
+            assert_eq!(use_mirror, a == b);
+            let [by_rows, by_cells] = [true, false].map(|rows| {
+                let bracket = new_bracket(&space);
+                let changes: Vec<f64> = (0..6)
+                    .map(|_| {
+                        one_thread
+                            .install(|| {
+                                value_sweep_with(&space, &bracket, [None, None], use_mirror, rows)
+                            })
+                            .unwrap()
+                    })
+                    .collect();
+                let values: Vec<[u64; 2]> = (0..space.len())
+                    .map(|i| bracket.load(i).map(f64::to_bits))
+                    .collect();
+                (changes, values)
+            });
+            assert!(
+                by_cells.0[5] < by_cells.0[0],
+                "the sweeps narrow the bracket"
+            );
+            assert_eq!(by_rows.0, by_cells.0, "{a} against {b}: changes");
+            assert!(by_rows.1 == by_cells.1, "{a} against {b}: values");
+        }
+    }
 }
