@@ -435,22 +435,25 @@ fn the_optimal_opponent_is_solved_where_it_fits_and_refused_where_not() {
 #[test]
 fn the_learned_player_plays_the_full_board_and_is_refused_where_it_was_not_trained() {
     let address = server(1, 60);
-    let full = json!({"a": "1..6", "b": "1..6", "opponent": "strong", "seat": "b"});
-    let (status, mut state) = post(address, "/api/games", full);
-    assert_eq!(status, 201, "{state}");
-    assert_eq!(state["opponent"], "strong");
-    let id = state["id"].as_str().unwrap().to_string();
-    while state["end"].is_null() {
-        let from = state["legal"][0]["from"].clone();
-        let (status, next) = post(
-            address,
-            &format!("/api/games/{id}/move"),
-            json!({"from": from}),
-        );
-        assert_eq!(status, 200, "{next}");
-        state = next;
+    // The plain player and the one with two rolls of look-ahead (the app's opponents).
+    for opponent in ["strong", "strong-search-2"] {
+        let full = json!({"a": "1..6", "b": "1..6", "opponent": opponent, "seat": "b"});
+        let (status, mut state) = post(address, "/api/games", full);
+        assert_eq!(status, 201, "{state}");
+        assert_eq!(state["opponent"], opponent);
+        let id = state["id"].as_str().unwrap().to_string();
+        while state["end"].is_null() {
+            let from = state["legal"][0]["from"].clone();
+            let (status, next) = post(
+                address,
+                &format!("/api/games/{id}/move"),
+                json!({"from": from}),
+            );
+            assert_eq!(status, 200, "{next}");
+            state = next;
+        }
+        assert_eq!(state["end"], "won", "{opponent}");
     }
-    assert_eq!(state["end"], "won");
     // No player was trained for this board: refused with the reason, before any game.
     let (status, body) = post(
         address,
