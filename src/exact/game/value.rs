@@ -230,8 +230,8 @@ impl<'a> RowOfA<'a> {
         }
     }
 
-    /// The update of the row `(a, b)` with A to move; the cells of a row must be asked in
-    /// increasing `b`.
+    /// The update of the row `(a, b)` with A to move. Asked in increasing `b`, as a sweep
+    /// does, each chunk is made once.
     #[inline(always)]
     fn update(&mut self, b: usize) -> RowUpdate<2> {
         if !(self.start..self.start.saturating_add(self.outside.len())).contains(&b) {
