@@ -391,13 +391,9 @@ fn the_pages_and_the_example_files_are_served_from_the_binary() {
     assert_eq!(examples[0]["name"], "wuerfel0.txt");
 }
 
-#[test]
-fn the_optimal_opponent_is_solved_where_it_fits_and_refused_where_not() {
-    let address = server(1, 60);
-    let small = json!({"a": "1..6", "b": "1..6", "track": 16, "pieces": 2, "goal-fields": 2, "opponent": "optimal"});
-    let (status, mut state) = post(address, "/api/games", small);
-    assert_eq!(status, 201, "{state}");
-    assert_eq!(state["opponent"], "optimal");
+/// Plays the game `state` was started with to its end, the first legal move every turn;
+/// every move must be accepted. Returns the final state.
+fn play_first_legal_moves_to_the_end(address: SocketAddr, mut state: Value) -> Value {
     let id = state["id"].as_str().unwrap().to_string();
     while state["end"].is_null() {
         let from = state["legal"][0]["from"].clone();
@@ -409,6 +405,17 @@ fn the_optimal_opponent_is_solved_where_it_fits_and_refused_where_not() {
         assert_eq!(status, 200, "{next}");
         state = next;
     }
+    state
+}
+
+#[test]
+fn the_optimal_opponent_is_solved_where_it_fits_and_refused_where_not() {
+    let address = server(1, 60);
+    let small = json!({"a": "1..6", "b": "1..6", "track": 16, "pieces": 2, "goal-fields": 2, "opponent": "optimal"});
+    let (status, state) = post(address, "/api/games", small);
+    assert_eq!(status, 201, "{state}");
+    assert_eq!(state["opponent"], "optimal");
+    let state = play_first_legal_moves_to_the_end(address, state);
     assert_eq!(state["end"], "won");
     // The rules fix every move under bwinf: nothing to optimise.
     let (status, body) = post(
@@ -438,20 +445,10 @@ fn the_learned_player_plays_the_full_board_and_is_refused_where_it_was_not_train
     // The plain player and the one with two rolls of look-ahead (the app's opponents).
     for opponent in ["strong", "strong-search-2"] {
         let full = json!({"a": "1..6", "b": "1..6", "opponent": opponent, "seat": "b"});
-        let (status, mut state) = post(address, "/api/games", full);
+        let (status, state) = post(address, "/api/games", full);
         assert_eq!(status, 201, "{state}");
         assert_eq!(state["opponent"], opponent);
-        let id = state["id"].as_str().unwrap().to_string();
-        while state["end"].is_null() {
-            let from = state["legal"][0]["from"].clone();
-            let (status, next) = post(
-                address,
-                &format!("/api/games/{id}/move"),
-                json!({"from": from}),
-            );
-            assert_eq!(status, 200, "{next}");
-            state = next;
-        }
+        let state = play_first_legal_moves_to_the_end(address, state);
         assert_eq!(state["end"], "won", "{opponent}");
     }
     // No player was trained for this board: refused with the reason, before any game.

@@ -203,9 +203,8 @@ fn fill(len: usize, done: &(dyn Fn(f64) + Sync), value: impl Fn(usize) -> f32 + 
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::exact::game::classify;
     use crate::exact::game::policy::{MovePolicy, Pick, decide};
-    use crate::rules::{Board, Profile, Rules};
+    use crate::exact::game::small_test_space;
     use crate::strategy::Strategy;
 
     /// In every decision of both sides, the table built from one value per position holds
@@ -214,14 +213,10 @@ mod tests {
     /// dice, one with a repeated face, so the look-ahead's faces and order count).
     #[test]
     fn the_table_from_position_values_is_the_players_own_picks() {
-        let rules = Rules::new(
-            "16/8/2/2".parse::<Board>().unwrap(),
-            "choice".parse::<Profile>().unwrap(),
-        );
         let dice: [Die; 2] = ["1..6".parse().unwrap(), "1,2,2,4,5,6".parse().unwrap()];
         let dice = [&dice[0], &dice[1]];
-        let space = GameSpace::new(&rules, dice).unwrap();
-        classify(&space);
+        let (space, _) = small_test_space(dice);
+        let rules = space.rules;
         let slots = space.faces(0).len().max(space.faces(1).len());
         for name in ["strong", "strong-search", "strong-search-2"] {
             let strategy: Strategy = name.parse().unwrap();

@@ -89,3 +89,16 @@ pub use solve::{
     solve_game_keeping_values, solve_game_with,
 };
 pub use table_strategy::TableStrategy;
+
+/// The space of 16/8/2/2 under `choice` with `dice`, classified, and its number of
+/// end-component states: the small game the unit tests of the solver's parts share.
+#[cfg(test)]
+pub(crate) fn small_test_space(dice: [&crate::dice::Die; 2]) -> (space::GameSpace, u64) {
+    let rules = crate::rules::Rules::new(
+        "16/8/2/2".parse().expect("a valid board"),
+        "choice".parse().expect("a valid profile"),
+    );
+    let space = space::GameSpace::new(&rules, dice).expect("a small space");
+    let end_states = classify(&space);
+    (space, end_states)
+}

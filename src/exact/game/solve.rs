@@ -816,7 +816,7 @@ fn extract_pair(
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::rules::{Board, Profile};
+    use crate::exact::game::small_test_space;
     use crate::strategy::Strategy;
 
     /// Where every play ends with a win, a fixed pair's value bracket gives the figures its
@@ -824,14 +824,10 @@ mod tests {
     /// repeated face), both certified to the tolerance and overlapping at both openings.
     #[test]
     fn the_pairs_value_bracket_gives_the_figures_of_its_chain() {
-        let rules = Rules::new(
-            "16/8/2/2".parse::<Board>().unwrap(),
-            "choice".parse::<Profile>().unwrap(),
-        );
         let dice: [Die; 2] = ["1..6".parse().unwrap(), "1,2,2,4,5,6".parse().unwrap()];
         let dice = [&dice[0], &dice[1]];
-        let space = GameSpace::new(&rules, dice).unwrap();
-        assert_eq!(classify(&space), 0, "no end component with these dice");
+        let (space, end_states) = small_test_space(dice);
+        assert_eq!(end_states, 0, "no end component with these dice");
         let strategies: [Strategy; 2] = [
             "safe".parse::<Strategy>().unwrap().seated(dice, 0),
             "capture".parse::<Strategy>().unwrap().seated(dice, 1),

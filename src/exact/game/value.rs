@@ -292,26 +292,20 @@ impl<'a> RowOfA<'a> {
 mod tests {
     use super::*;
     use crate::dice::Die;
-    use crate::exact::game::classify;
-    use crate::rules::{Board, Profile, Rules};
+    use crate::exact::game::small_test_space;
 
     /// A's updates made a row at a time give the bracket the cell-by-cell sweep gives, bit
     /// for bit on one thread (A's options read rows finished earlier in the sweep either
     /// way): with the mirror (the same die) and without (two dice, a repeated face).
     #[test]
     fn a_row_at_a_time_sweeps_as_cell_by_cell() {
-        let rules = Rules::new(
-            "16/8/2/2".parse::<Board>().unwrap(),
-            "choice".parse::<Profile>().unwrap(),
-        );
         let one_thread = rayon::ThreadPoolBuilder::new()
             .num_threads(1)
             .build()
             .unwrap();
         for (a, b) in [("1..6", "1..6"), ("1..6", "1,2,2,4,5,6")] {
             let dice: [Die; 2] = [a.parse().unwrap(), b.parse().unwrap()];
-            let space = GameSpace::new(&rules, [&dice[0], &dice[1]]).unwrap();
-            classify(&space);
+            let (space, _) = small_test_space([&dice[0], &dice[1]]);
             let use_mirror = mirror_applies(&space, [None, None]);
             assert_eq!(use_mirror, a == b);
             let [by_rows, by_cells] = [true, false].map(|rows| {
