@@ -4,7 +4,9 @@ strategy, gap and exploitability in points of P(win), per seat measured and thei
 
 Reads BOARD.jsonl (one line per strategy, both figures and seats complete) and
 BOARD-solves.jsonl (one line per certified solve, written by run.py as each finishes); a
-figure not yet solved is shown as "not measured". The learned players' rows say how the player
+figure not yet solved is shown as "not measured", except a gap whose exploitability is
+measured: it is at most that (a best response holds the player to no more than the optimal
+policy does, where every game ends), shown as "at most". The learned players' rows say how the player
 was trained (`exact values` or `self-play`); of a kind, only the records of the player file
 shipped now count (an older file of the same kind was trained again and replaced)."""
 import json
@@ -17,9 +19,11 @@ BOARDS = ["16/8/2/2", "20/10/2/2", "40/20/2/4", "40/20/3/4", "20/10/4/4", "22/11
 FIGURES = {"gap": "optimal-policy", "exploitability": "best-response"}
 
 
-def points(d):
+def points(d, bound=None):
+    """A figure per seat and its mean; without one, `bound`'s (an upper bound) or "not
+    measured"."""
     if not d:
-        return "not measured"
+        return f"at most {points(bound)}" if bound else "not measured"
     seats = [f"{100 * d[s]:.3f}" for s in ("A", "B") if s in d]
     mean = sum(d[s] for s in ("A", "B") if s in d) / len(seats)
     return f"{', '.join(seats)}, **{100 * mean:.3f}**" if len(seats) > 1 else f"**{100 * mean:.3f}** (A)"
@@ -73,4 +77,5 @@ for board in BOARDS:
         f = found[row]
         strategy, _, trained = row.partition(" ")
         name = f"`{strategy}` {trained}".strip()
-        print(f"| {board} | {name} | {points(f['gap'])} | {points(f['exploitability'])} |")
+        gap = points(f["gap"], bound=f["exploitability"])
+        print(f"| {board} | {name} | {gap} | {points(f['exploitability'])} |")
