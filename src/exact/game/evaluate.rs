@@ -7,9 +7,11 @@
 //! from which the pair can reach no win, and the certified intervals `[V, 1 - W - Z]` and so
 //! on ([`crate::exact::StateBounds::certified`]).
 
+use super::policy::PolicyTable;
 use super::policy::{MovePolicy, Pick, decide, table_target};
 use super::space::{At, GameSpace, Target, flag};
-use super::sweep::{RowUpdate, Store, sweep};
+use super::sweep::{FillRow, RowOfA, RowUpdate, Store, sweep, sweep_by_rows};
+use super::value::target_value;
 use crate::exact::search::{self, Step, Successors};
 
 /// The pair's flags: "A can win" and "B can win" under the pair.
@@ -141,12 +143,78 @@ pub fn pair_sweep(pair: &PairSpace<'_>, store: &Store<3>) -> Option<f64> {
 /// (no end component, every reached state can reach a win), where nothing is held at
 /// "never".
 pub fn pair_value_sweep(pair: &PairSpace<'_>, bracket: &Store<2>) -> Option<f64> {
-    chain_sweep(
-        pair,
+    let win = [[1.0, 1.0], [-1.0, -1.0]];
+    let space = pair.space;
+    // A played from a table, without capture duty: A's options depend on A's
+    // configuration and the face alone, so A's updates are made a row at a time
+    // ([`RowOfA`]).
+    let Some(table) = pair.policies[0]
+        .table()
+        .filter(|_| !space.rules.profile().capture_duty)
+    else {
+        return chain_sweep(pair, bracket, win, [0.0, 0.0], |_| false);
+    };
+    let bad = std::sync::atomic::AtomicBool::new(false);
+    let cell_by_cell = chain_row(pair, bracket, win, |_| false, &bad);
+    let change = sweep_by_rows(
+        space,
         bracket,
-        [[1.0, 1.0], [-1.0, -1.0]],
-        [0.0, 0.0],
-        |_| false,
+        None,
+        |_| [0.0, 0.0],
+        |a| {
+            let mut row = table_row_of_a(space, bracket, table, a);
+            let (cell_by_cell, bad) = (&cell_by_cell, &bad);
+            move |index: usize| {
+                if index & 1 == 1 || space.flag(index) & flag::REACHED == 0 {
+                    return cell_by_cell(index);
+                }
+                let update = row.update(space.decode(index).1);
+                if update.is_none() {
+                    bad.store(true, std::sync::atomic::Ordering::Relaxed);
+                }
+                update
+            }
+        },
+    );
+    drop(cell_by_cell);
+    (!bad.into_inner()).then_some(change)
+}
+
+/// The A-to-move updates of the pair's value bracket in row `a`, A played from `table`
+/// ([`RowOfA`]): per face, the table's move of each cell of the chunk, its value read along
+/// the rows of A's few options in order. The same sums in the same order as [`chain_row`].
+fn table_row_of_a<'a>(
+    space: &'a GameSpace,
+    bracket: &'a Store<2>,
+    table: &'a PolicyTable,
+    a: usize,
+) -> RowOfA<impl FillRow + 'a> {
+    RowOfA::new(
+        space,
+        a,
+        move |start, sums: &mut [[f64; 2]], illegal: &mut [bool]| {
+            let me = &space.players[0];
+            for (k, &(face, p)) in me.faces.iter().enumerate() {
+                let moves = me.moves(a, k);
+                for (i, sum) in sums.iter_mut().enumerate() {
+                    let b = start + i;
+                    // One legal move needs no decision: the table's entry is not read there
+                    // (as in `table_target`).
+                    let m = match moves.len() {
+                        0 => continue,
+                        1 => 0,
+                        _ => table.get(space.index(a, b, 0), k),
+                    };
+                    let Some(mv) = moves.get(m) else {
+                        illegal[i] = true;
+                        continue;
+                    };
+                    let v = target_value(bracket, space.a_target(mv, b, face));
+                    sum[0] += p * v[0];
+                    sum[1] += p * v[1];
+                }
+            }
+        },
     )
 }
 
@@ -161,41 +229,126 @@ fn chain_sweep<const K: usize>(
     never: impl Fn(usize) -> bool + Sync,
 ) -> Option<f64> {
     let bad = std::sync::atomic::AtomicBool::new(false);
-    let space = pair.space;
-    let value = |t: Target| match t {
-        Target::Win(p) => win[p],
-        Target::Next(j) => store.load(j),
-    };
     // No mirror: an extracted pair breaks ties to the frontmost piece of each side, so it
     // need not be its own mirror image even where the game is.
     let change = sweep(
-        space,
+        pair.space,
         store,
         None,
         |_| held,
-        |index| {
-            if space.flag(index) & flag::REACHED == 0 || never(index) {
-                return None;
-            }
-            let at = space.at(index);
-            let mut outside = [0.0; K];
-            let mut stay = [0.0; 2];
-            for (k, &(_, p)) in space.faces(index).iter().enumerate() {
-                let ok = pair.played(&at, k, |w, t| match t {
-                    Target::Next(j) if j >> 1 == index >> 1 && !never(j) => stay[j & 1] += p * w,
-                    t => {
-                        let v = value(t);
-                        for c in 0..K {
-                            outside[c] += p * w * v[c];
-                        }
-                    }
-                });
-                if !ok {
-                    bad.store(true, std::sync::atomic::Ordering::Relaxed);
-                }
-            }
-            Some(RowUpdate { outside, stay })
-        },
+        chain_row(pair, store, win, never, &bad),
     );
     (!bad.into_inner()).then_some(change)
+}
+
+/// The update of a row of the pair's chain, cell by cell (see [`chain_sweep`]); a policy's
+/// pick of a move that does not exist sets `bad`.
+fn chain_row<'a, const K: usize>(
+    pair: &'a PairSpace<'_>,
+    store: &'a Store<K>,
+    win: [[f64; K]; 2],
+    never: impl Fn(usize) -> bool + Sync + 'a,
+    bad: &'a std::sync::atomic::AtomicBool,
+) -> impl Fn(usize) -> Option<RowUpdate<K>> + Sync + 'a {
+    let space = pair.space;
+    move |index| {
+        if space.flag(index) & flag::REACHED == 0 || never(index) {
+            return None;
+        }
+        let value = |t: Target| match t {
+            Target::Win(p) => win[p],
+            Target::Next(j) => store.load(j),
+        };
+        let at = space.at(index);
+        let mut outside = [0.0; K];
+        let mut stay = [0.0; 2];
+        for (k, &(_, p)) in space.faces(index).iter().enumerate() {
+            let ok = pair.played(&at, k, |w, t| match t {
+                Target::Next(j) if j >> 1 == index >> 1 && !never(j) => stay[j & 1] += p * w,
+                t => {
+                    let v = value(t);
+                    for c in 0..K {
+                        outside[c] += p * w * v[c];
+                    }
+                }
+            });
+            if !ok {
+                bad.store(true, std::sync::atomic::Ordering::Relaxed);
+            }
+        }
+        Some(RowUpdate { outside, stay })
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::dice::Die;
+    use crate::exact::SolveOptions;
+    use crate::exact::game::policy::MovePolicy;
+    use crate::exact::game::value::new_bracket;
+    use crate::exact::game::{Side, solve_game};
+    use crate::rules::Rules;
+    use crate::strategy::Strategy;
+
+    /// With A played from a table, A's updates made a row at a time give the bracket the
+    /// cell-by-cell sweep gives, bit for bit on one thread: the optimal pair's own table on
+    /// both sides, and that table against a heuristic B, on dice with and without a repeated
+    /// face.
+    #[test]
+    fn a_tables_row_at_a_time_sweeps_as_cell_by_cell() {
+        let one_thread = rayon::ThreadPoolBuilder::new()
+            .num_threads(1)
+            .build()
+            .unwrap();
+        let rules = Rules::new("16/8/2/2".parse().unwrap(), "choice".parse().unwrap());
+        for (a, b) in [("1..6", "1..6"), ("1..6", "1,2,2,4,5,6")] {
+            let dice: [Die; 2] = [a.parse().unwrap(), b.parse().unwrap()];
+            let dice = [&dice[0], &dice[1]];
+            let solution = solve_game(
+                &rules,
+                dice,
+                [Side::Optimal, Side::Optimal],
+                &SolveOptions::default(),
+            )
+            .unwrap();
+            let table = solution.policy.expect("the optimal pair as a table");
+            let space = &solution.space;
+            let safe = "safe".parse::<Strategy>().unwrap().seated(dice, 1);
+            let opponents: [&dyn MovePolicy; 2] = [&table, &safe];
+            for b_policy in opponents {
+                let pair = PairSpace {
+                    space,
+                    policies: [&table, b_policy],
+                };
+                let [by_rows, by_cells] = [true, false].map(|rows| {
+                    let bracket = new_bracket(space);
+                    let changes: Vec<f64> = (0..6)
+                        .map(|_| {
+                            one_thread
+                                .install(|| {
+                                    if rows {
+                                        pair_value_sweep(&pair, &bracket)
+                                    } else {
+                                        let win = [[1.0, 1.0], [-1.0, -1.0]];
+                                        chain_sweep(&pair, &bracket, win, [0.0, 0.0], |_| false)
+                                    }
+                                })
+                                .unwrap()
+                        })
+                        .collect();
+                    let values: Vec<[u64; 2]> = (0..space.len())
+                        .map(|i| bracket.load(i).map(f64::to_bits))
+                        .collect();
+                    (changes, values)
+                });
+                assert!(
+                    by_cells.0[5] < by_cells.0[0],
+                    "the sweeps narrow the bracket"
+                );
+                assert_eq!(by_rows.0, by_cells.0, "{a} against {b}: changes");
+                assert!(by_rows.1 == by_cells.1, "{a} against {b}: values");
+            }
+        }
+    }
 }

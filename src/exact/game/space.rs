@@ -403,6 +403,25 @@ impl GameSpace {
         Target::Next(self.index(na, nb, next_side))
     }
 
+    /// Where A's move `m` with `face` leads from a pair with B's configuration `b`: the
+    /// target of [`GameSpace::option_at`] for side 0, from `b` alone (A's own configuration
+    /// is in `m`), for the sweeps that make a row of A's updates at a time.
+    #[inline(always)]
+    pub fn a_target(&self, m: &TableMove, b: usize, face: u32) -> Target {
+        if m.wins {
+            return Target::Win(0);
+        }
+        let them = &self.players[1];
+        // `hit` is below 64 whenever it is not NO_HIT, so the shift is in range.
+        let hits = m.hit != NO_HIT && them.configs.mask(b as u32) >> (m.hit & 63) & 1 != 0;
+        let b_after = if hits {
+            them.captured(b, m.hit as usize)
+        } else {
+            b
+        };
+        Target::Next(self.index(m.next as usize, b_after, if face == 6 { 0 } else { 1 }))
+    }
+
     /// Where option `m` of the roll of face slot `k` at `at` leads, with the number of
     /// options: `(0, None)` if nothing moves, `(n, None)` if `m >= n`. Walks only the
     /// one move when no capture duty narrows the list (the evaluation of a fixed pair

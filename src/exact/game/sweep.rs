@@ -146,6 +146,77 @@ pub fn sweep_by_rows<const K: usize, R: FnMut(usize) -> Option<RowUpdate<K>>>(
     f64::from_bits(change.into_inner())
 }
 
+/// The A-to-move updates of one row `a` of a sweep (the cells `(a, b)`), where A's moves
+/// depend on `a` and the face alone (no capture duty narrows them), made
+/// [`ROW_CHUNK`] cells at a time as the sweep reaches them: `fill(start, sums,
+/// illegal)` adds, face by face, the value of A's move in each cell `b = start + i` to
+/// `sums[i]` (or marks `illegal[i]`), reading each move's values along its target row in
+/// order instead of a scattered read per cell and face. The rolls that move nothing
+/// depend on `a` and the face alone too.
+pub struct RowOfA<F> {
+    /// The first `b` of the chunk made, its cells' sums outside the cell, and whether a
+    /// fixed side's pick was not a legal move there.
+    start: usize,
+    sums: Vec<[f64; 2]>,
+    illegal: Vec<bool>,
+    /// Configurations of B: the row's length.
+    row_len: usize,
+    /// Probability of a roll moving nothing, to side 0 (a 6) and side 1.
+    stay: [f64; 2],
+    fill: F,
+}
+
+/// How a [`RowOfA`] makes a chunk: `fill(start, sums, illegal)`.
+pub trait FillRow: FnMut(usize, &mut [[f64; 2]], &mut [bool]) {}
+
+impl<F: FnMut(usize, &mut [[f64; 2]], &mut [bool])> FillRow for F {}
+
+/// Cells a chunk of [`RowOfA`]: a few kilobytes of sums, long enough streams to be
+/// prefetched.
+pub const ROW_CHUNK: usize = 2048;
+
+impl<F: FnMut(usize, &mut [[f64; 2]], &mut [bool])> RowOfA<F> {
+    /// The row `a` of `space`, its chunks made by `fill`.
+    pub fn new(space: &GameSpace, a: usize, fill: F) -> RowOfA<F> {
+        let me = &space.players[0];
+        let mut stay = [0.0; 2];
+        for (k, &(face, p)) in me.faces.iter().enumerate() {
+            if me.moves(a, k).is_empty() {
+                // Side 0 to move: a 6 keeps the turn, another face passes it.
+                stay[space.no_move_target(0, face) & 1] += p;
+            }
+        }
+        RowOfA {
+            start: usize::MAX,
+            sums: Vec::with_capacity(ROW_CHUNK),
+            illegal: Vec::with_capacity(ROW_CHUNK),
+            row_len: space.players[1].configs.len(),
+            stay,
+            fill,
+        }
+    }
+
+    /// The update of the row `(a, b)` with A to move, `None` where a fixed side's pick was
+    /// not a legal move. Asked in increasing `b`, as a sweep does, each chunk is made once.
+    #[inline(always)]
+    pub fn update(&mut self, b: usize) -> Option<RowUpdate<2>> {
+        if !(self.start..self.start.saturating_add(self.sums.len())).contains(&b) {
+            let cells = ROW_CHUNK.min(self.row_len - b);
+            self.start = b;
+            self.sums.clear();
+            self.sums.resize(cells, [0.0; 2]);
+            self.illegal.clear();
+            self.illegal.resize(cells, false);
+            (self.fill)(b, &mut self.sums, &mut self.illegal);
+        }
+        let i = b - self.start;
+        (!self.illegal[i]).then(|| RowUpdate {
+            outside: self.sums[i],
+            stay: self.stay,
+        })
+    }
+}
+
 /// Solves cell `c` of a sweep and writes its values (and their mirror image); the largest
 /// change goes into `change`.
 #[inline(always)]

@@ -12,9 +12,8 @@
 //! bracket may stay open; the solver then reports the width it reached.
 
 use super::policy::{MovePolicy, Pick, decide, table_target};
-use super::space::NO_HIT;
 use super::space::{At, GameSpace, Target, flag};
-use super::sweep::{Mirror, RowUpdate, Store, sweep_by_rows};
+use super::sweep::{FillRow, Mirror, ROW_CHUNK, RowOfA, RowUpdate, Store, sweep_by_rows};
 use crate::rules::Player;
 
 /// A fixed policy picked a move that is not in the list of legal moves.
@@ -158,7 +157,7 @@ fn value_sweep_with(
         use_mirror.then_some(MIRROR),
         |_| [0.0, 0.0],
         |a| {
-            let mut ahead = by_rows.then(|| RowOfA::new(space, bracket, a));
+            let mut ahead = by_rows.then(|| optimal_row_of_a(space, bracket, a));
             let bad = &bad;
             move |index: usize| {
                 if !iterated(index) {
@@ -167,7 +166,8 @@ fn value_sweep_with(
                 if let Some(row) = &mut ahead
                     && index & 1 == 0
                 {
-                    return Some(row.update(space.decode(index).1));
+                    // A optimises: every pick is legal.
+                    return row.update(space.decode(index).1);
                 }
                 let at = space.at(index);
                 let mut outside = [0.0; 2];
@@ -189,103 +189,43 @@ fn value_sweep_with(
     (!bad.into_inner()).then_some(change)
 }
 
-/// The A-to-move updates of one row `a`, where A optimises and no capture duty narrows A's
-/// options (which then depend on `a` and the face alone), made for [`RowOfA::CHUNK`] cells
-/// `(a, b)` at a time as the sweep reaches them: per face, each option's values are read for
-/// the chunk's `b` in order, a stream along one row of the bracket, instead of fifteen or so
-/// scattered reads per cell. The same arithmetic in the same order as a cell alone
-/// ([`fold_options`]).
-struct RowOfA<'a> {
+/// The A-to-move updates of row `a` where A optimises ([`RowOfA`]): per face, each option's
+/// values read for the chunk's cells in order, their maximum added. The same arithmetic in
+/// the same order as a cell alone ([`fold_options`]).
+fn optimal_row_of_a<'a>(
     space: &'a GameSpace,
     bracket: &'a Bracket,
     a: usize,
-    /// The first `b` of the chunk made, and its updates' sums outside the cell.
-    start: usize,
-    outside: Vec<[f64; 2]>,
-    best: Vec<[f64; 2]>,
-    stay: [f64; 2],
-}
-
-impl<'a> RowOfA<'a> {
-    /// Cells a chunk: a few kilobytes of sums, long enough streams to be prefetched.
-    const CHUNK: usize = 2048;
-
-    fn new(space: &'a GameSpace, bracket: &'a Bracket, a: usize) -> RowOfA<'a> {
-        let me = &space.players[0];
-        let mut stay = [0.0; 2];
-        for (k, &(face, p)) in me.faces.iter().enumerate() {
-            if me.moves(a, k).is_empty() {
-                // Side 0 to move: a 6 keeps the turn, another face passes it.
-                stay[space.no_move_target(0, face) & 1] += p;
-            }
-        }
-        RowOfA {
-            space,
-            bracket,
-            a,
-            start: usize::MAX,
-            outside: Vec::with_capacity(Self::CHUNK),
-            best: vec![[0.0; 2]; Self::CHUNK],
-            stay,
-        }
-    }
-
-    /// The update of the row `(a, b)` with A to move. Asked in increasing `b`, as a sweep
-    /// does, each chunk is made once.
-    #[inline(always)]
-    fn update(&mut self, b: usize) -> RowUpdate<2> {
-        if !(self.start..self.start.saturating_add(self.outside.len())).contains(&b) {
-            self.make_chunk(b);
-        }
-        RowUpdate {
-            outside: self.outside[b - self.start],
-            stay: self.stay,
-        }
-    }
-
-    /// The sums of the cells `b..` (a chunk, or to the end of the row).
-    fn make_chunk(&mut self, start: usize) {
-        let [me, them] = &self.space.players;
-        let cells = Self::CHUNK.min(them.configs.len() - start);
-        self.start = start;
-        self.outside.clear();
-        self.outside.resize(cells, [0.0; 2]);
-        let best = &mut self.best[..cells];
-        for (k, &(face, p)) in me.faces.iter().enumerate() {
-            let moves = me.moves(self.a, k);
-            if moves.is_empty() {
-                continue;
-            }
-            let next_side = if face == 6 { 0 } else { 1 };
-            for (m, mv) in moves.iter().enumerate() {
-                for (i, slot) in best.iter_mut().enumerate() {
-                    let v = if mv.wins {
-                        [1.0, 1.0]
-                    } else {
-                        let b = start + i;
-                        let hits = mv.hit != NO_HIT
-                            && them.configs.mask(b as u32) >> (mv.hit & 63) & 1 != 0;
-                        let b_after = if hits {
-                            them.captured(b, mv.hit as usize)
+) -> RowOfA<impl FillRow + 'a> {
+    let mut best = vec![[0.0; 2]; ROW_CHUNK];
+    RowOfA::new(
+        space,
+        a,
+        move |start, sums: &mut [[f64; 2]], _: &mut [bool]| {
+            let me = &space.players[0];
+            let best = &mut best[..sums.len()];
+            for (k, &(face, p)) in me.faces.iter().enumerate() {
+                let moves = me.moves(a, k);
+                if moves.is_empty() {
+                    continue;
+                }
+                for (m, mv) in moves.iter().enumerate() {
+                    for (i, slot) in best.iter_mut().enumerate() {
+                        let v = target_value(bracket, space.a_target(mv, start + i, face));
+                        *slot = if m == 0 {
+                            v
                         } else {
-                            b
+                            [slot[0].max(v[0]), slot[1].max(v[1])]
                         };
-                        self.bracket
-                            .load(self.space.index(mv.next as usize, b_after, next_side))
-                    };
-                    *slot = if m == 0 {
-                        v
-                    } else {
-                        [slot[0].max(v[0]), slot[1].max(v[1])]
-                    };
+                    }
+                }
+                for (sum, v) in sums.iter_mut().zip(best.iter()) {
+                    sum[0] += p * v[0];
+                    sum[1] += p * v[1];
                 }
             }
-            for (sum, v) in self.outside.iter_mut().zip(best.iter()) {
-                sum[0] += p * v[0];
-                sum[1] += p * v[1];
-            }
-        }
-    }
+        },
+    )
 }
 
 #[cfg(test)]
