@@ -285,8 +285,8 @@ mod tests {
     use super::*;
     use crate::dice::Die;
     use crate::exact::SolveOptions;
+    use crate::exact::game::assert_rows_sweep_as_cells;
     use crate::exact::game::policy::MovePolicy;
-    use crate::exact::game::value::new_bracket;
     use crate::exact::game::{Side, solve_game};
     use crate::rules::Rules;
     use crate::strategy::Strategy;
@@ -297,10 +297,6 @@ mod tests {
     /// face.
     #[test]
     fn a_tables_row_at_a_time_sweeps_as_cell_by_cell() {
-        let one_thread = rayon::ThreadPoolBuilder::new()
-            .num_threads(1)
-            .build()
-            .unwrap();
         let rules = Rules::new("16/8/2/2".parse().unwrap(), "choice".parse().unwrap());
         for (a, b) in [("1..6", "1..6"), ("1..6", "1,2,2,4,5,6")] {
             let dice: [Die; 2] = [a.parse().unwrap(), b.parse().unwrap()];
@@ -315,39 +311,24 @@ mod tests {
             let table = solution.policy.expect("the optimal pair as a table");
             let space = &solution.space;
             let safe = "safe".parse::<Strategy>().unwrap().seated(dice, 1);
-            let opponents: [&dyn MovePolicy; 2] = [&table, &safe];
-            for b_policy in opponents {
+            let opponents: [(&dyn MovePolicy, &str); 2] = [(&table, "its table"), (&safe, "safe")];
+            for (b_policy, b_name) in opponents {
                 let pair = PairSpace {
                     space,
                     policies: [&table, b_policy],
                 };
-                let [by_rows, by_cells] = [true, false].map(|rows| {
-                    let bracket = new_bracket(space);
-                    let changes: Vec<f64> = (0..6)
-                        .map(|_| {
-                            one_thread
-                                .install(|| {
-                                    if rows {
-                                        pair_value_sweep(&pair, &bracket)
-                                    } else {
-                                        let win = [[1.0, 1.0], [-1.0, -1.0]];
-                                        chain_sweep(&pair, &bracket, win, [0.0, 0.0], |_| false)
-                                    }
-                                })
-                                .unwrap()
-                        })
-                        .collect();
-                    let values: Vec<[u64; 2]> = (0..space.len())
-                        .map(|i| bracket.load(i).map(f64::to_bits))
-                        .collect();
-                    (changes, values)
-                });
-                assert!(
-                    by_cells.0[5] < by_cells.0[0],
-                    "the sweeps narrow the bracket"
+                let win = [[1.0, 1.0], [-1.0, -1.0]];
+                assert_rows_sweep_as_cells(
+                    space,
+                    |bracket, rows| {
+                        if rows {
+                            pair_value_sweep(&pair, bracket)
+                        } else {
+                            chain_sweep(&pair, bracket, win, [0.0, 0.0], |_| false)
+                        }
+                    },
+                    &format!("{a} against {b}, B {b_name}"),
                 );
-                assert_eq!(by_rows.0, by_cells.0, "{a} against {b}: changes");
-                assert!(by_rows.1 == by_cells.1, "{a} against {b}: values");
             }
         }
     }

@@ -102,3 +102,39 @@ pub(crate) fn small_test_space(dice: [&crate::dice::Die; 2]) -> (space::GameSpac
     let end_states = classify(&space);
     (space, end_states)
 }
+
+/// Two ways of sweeping that must agree bit for bit (a row at a time and cell by cell):
+/// six sweeps of each, `sweep(bracket, by_rows)`, on one thread from a fresh bracket of
+/// `space`; asserts that the sweeps narrow the bracket and that both ways give the same
+/// changes and the same bracket to the last bit (`what` names the case).
+#[cfg(test)]
+pub(crate) fn assert_rows_sweep_as_cells(
+    space: &space::GameSpace,
+    sweep: impl Fn(&value::Bracket, bool) -> Option<f64> + Sync,
+    what: &str,
+) {
+    let one_thread = rayon::ThreadPoolBuilder::new()
+        .num_threads(1)
+        .build()
+        .expect("a thread pool");
+    let [by_rows, by_cells] = [true, false].map(|rows| {
+        let bracket = value::new_bracket(space);
+        let changes: Vec<f64> = (0..6)
+            .map(|_| {
+                one_thread
+                    .install(|| sweep(&bracket, rows))
+                    .expect("legal picks")
+            })
+            .collect();
+        let values: Vec<[u64; 2]> = (0..space.len())
+            .map(|i| bracket.load(i).map(f64::to_bits))
+            .collect();
+        (changes, values)
+    });
+    assert!(
+        by_cells.0[5] < by_cells.0[0],
+        "{what}: the sweeps narrow the bracket"
+    );
+    assert_eq!(by_rows.0, by_cells.0, "{what}: changes");
+    assert!(by_rows.1 == by_cells.1, "{what}: values");
+}

@@ -232,44 +232,23 @@ fn optimal_row_of_a<'a>(
 mod tests {
     use super::*;
     use crate::dice::Die;
-    use crate::exact::game::small_test_space;
+    use crate::exact::game::{assert_rows_sweep_as_cells, small_test_space};
 
     /// A's updates made a row at a time give the bracket the cell-by-cell sweep gives, bit
     /// for bit on one thread (A's options read rows finished earlier in the sweep either
     /// way): with the mirror (the same die) and without (two dice, a repeated face).
     #[test]
     fn a_row_at_a_time_sweeps_as_cell_by_cell() {
-        let one_thread = rayon::ThreadPoolBuilder::new()
-            .num_threads(1)
-            .build()
-            .unwrap();
         for (a, b) in [("1..6", "1..6"), ("1..6", "1,2,2,4,5,6")] {
             let dice: [Die; 2] = [a.parse().unwrap(), b.parse().unwrap()];
             let (space, _) = small_test_space([&dice[0], &dice[1]]);
             let use_mirror = mirror_applies(&space, [None, None]);
             assert_eq!(use_mirror, a == b);
-            let [by_rows, by_cells] = [true, false].map(|rows| {
-                let bracket = new_bracket(&space);
-                let changes: Vec<f64> = (0..6)
-                    .map(|_| {
-                        one_thread
-                            .install(|| {
-                                value_sweep_with(&space, &bracket, [None, None], use_mirror, rows)
-                            })
-                            .unwrap()
-                    })
-                    .collect();
-                let values: Vec<[u64; 2]> = (0..space.len())
-                    .map(|i| bracket.load(i).map(f64::to_bits))
-                    .collect();
-                (changes, values)
-            });
-            assert!(
-                by_cells.0[5] < by_cells.0[0],
-                "the sweeps narrow the bracket"
+            assert_rows_sweep_as_cells(
+                &space,
+                |bracket, rows| value_sweep_with(&space, bracket, [None, None], use_mirror, rows),
+                &format!("{a} against {b}"),
             );
-            assert_eq!(by_rows.0, by_cells.0, "{a} against {b}: changes");
-            assert!(by_rows.1 == by_cells.1, "{a} against {b}: values");
         }
     }
 }
