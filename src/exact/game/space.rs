@@ -126,6 +126,18 @@ impl PlayerTable {
         &self.moves[self.offsets[at] as usize..self.offsets[at + 1] as usize]
     }
 
+    /// This player's configuration `i` (its pieces `pieces`) after the opponent's move `m`:
+    /// without the piece `m` lands on, if one stands there.
+    #[inline(always)]
+    pub fn after_move_of_other(&self, i: usize, pieces: u64, m: &TableMove) -> usize {
+        // `hit` is below 64 whenever it is not NO_HIT, so the shift is in range.
+        if m.hit != NO_HIT && pieces >> (m.hit & 63) & 1 != 0 {
+            self.captured(i, m.hit as usize)
+        } else {
+            i
+        }
+    }
+
     /// Whether configuration `i` has all its pieces in the goal.
     #[inline(always)]
     pub fn won(&self, i: usize) -> bool {
@@ -388,13 +400,7 @@ impl GameSpace {
         if m.wins {
             return Target::Win(at.side);
         }
-        // `hit` is below 64 whenever it is not NO_HIT, so the shift is in range.
-        let hits = m.hit != NO_HIT && at.other_pieces >> (m.hit & 63) & 1 != 0;
-        let other_after = if hits {
-            them.captured(at.other, m.hit as usize)
-        } else {
-            at.other
-        };
+        let other_after = them.after_move_of_other(at.other, at.other_pieces, m);
         let (na, nb) = if at.side == 0 {
             (m.next as usize, other_after)
         } else {
@@ -412,13 +418,7 @@ impl GameSpace {
             return Target::Win(0);
         }
         let them = &self.players[1];
-        // `hit` is below 64 whenever it is not NO_HIT, so the shift is in range.
-        let hits = m.hit != NO_HIT && them.configs.mask(b as u32) >> (m.hit & 63) & 1 != 0;
-        let b_after = if hits {
-            them.captured(b, m.hit as usize)
-        } else {
-            b
-        };
+        let b_after = them.after_move_of_other(b, them.configs.mask(b as u32), m);
         Target::Next(self.index(m.next as usize, b_after, if face == 6 { 0 } else { 1 }))
     }
 
