@@ -7,11 +7,10 @@
 //! from which the pair can reach no win, and the certified intervals `[V, 1 - W - Z]` and so
 //! on ([`crate::exact::StateBounds::certified`]).
 
-use super::policy::PolicyTable;
 use super::policy::{MovePolicy, Pick, decide, table_target};
 use super::space::{At, GameSpace, Target, flag};
-use super::sweep::{FillRow, RowOfA, RowUpdate, Store, sweep, sweep_by_rows};
-use super::value::target_value;
+use super::sweep::{RowUpdate, Store, sweep, sweep_by_rows};
+use super::value::row_of_a;
 use crate::exact::search::{self, Step, Successors};
 
 /// The pair's flags: "A can win" and "B can win" under the pair.
@@ -147,7 +146,7 @@ pub fn pair_value_sweep(pair: &PairSpace<'_>, bracket: &Store<2>) -> Option<f64>
     let space = pair.space;
     // A played from a table, without capture duty: A's options depend on A's
     // configuration and the face alone, so A's updates are made a row at a time
-    // ([`RowOfA`]).
+    // ([`super::sweep::RowOfA`]).
     let Some(table) = pair.policies[0]
         .table()
         .filter(|_| !space.rules.profile().capture_duty)
@@ -162,7 +161,7 @@ pub fn pair_value_sweep(pair: &PairSpace<'_>, bracket: &Store<2>) -> Option<f64>
         None,
         |_| [0.0, 0.0],
         |a| {
-            let mut row = table_row_of_a(space, bracket, table, a);
+            let mut row = row_of_a(space, bracket, a, Some(table));
             let (cell_by_cell, bad) = (&cell_by_cell, &bad);
             move |index: usize| {
                 if index & 1 == 1 || space.flag(index) & flag::REACHED == 0 {
@@ -178,44 +177,6 @@ pub fn pair_value_sweep(pair: &PairSpace<'_>, bracket: &Store<2>) -> Option<f64>
     );
     drop(cell_by_cell);
     (!bad.into_inner()).then_some(change)
-}
-
-/// The A-to-move updates of the pair's value bracket in row `a`, A played from `table`
-/// ([`RowOfA`]): per face, the table's move of each cell of the chunk, its value read along
-/// the rows of A's few options in order. The same sums in the same order as [`chain_row`].
-fn table_row_of_a<'a>(
-    space: &'a GameSpace,
-    bracket: &'a Store<2>,
-    table: &'a PolicyTable,
-    a: usize,
-) -> RowOfA<impl FillRow + 'a> {
-    RowOfA::new(
-        space,
-        a,
-        move |start, sums: &mut [[f64; 2]], illegal: &mut [bool]| {
-            let me = &space.players[0];
-            for (k, &(face, p)) in me.faces.iter().enumerate() {
-                let moves = me.moves(a, k);
-                for (i, sum) in sums.iter_mut().enumerate() {
-                    let b = start + i;
-                    // One legal move needs no decision: the table's entry is not read there
-                    // (as in `table_target`).
-                    let m = match moves.len() {
-                        0 => continue,
-                        1 => 0,
-                        _ => table.get(space.index(a, b, 0), k),
-                    };
-                    let Some(mv) = moves.get(m) else {
-                        illegal[i] = true;
-                        continue;
-                    };
-                    let v = target_value(bracket, space.a_target(mv, b, face));
-                    sum[0] += p * v[0];
-                    sum[1] += p * v[1];
-                }
-            }
-        },
-    )
 }
 
 /// One Gauss-Seidel sweep of the pair's chain with `K` values per state: a win of player

@@ -53,6 +53,13 @@ pub trait MovePolicy: Sync {
         false
     }
 
+    /// Whether the policy always plays one move (never mixes): the solver may then ask it
+    /// once per decision and play its answers from a table wherever the value iteration
+    /// would ask it again in every sweep.
+    fn picks_one(&self) -> bool {
+        false
+    }
+
     /// For a learned player that picks the move whose next position it values highest, how
     /// it values a position, seated as `side` in the game of `rules`: the solver then values
     /// every position once and picks from the values ([`super::afterstates`]) instead of
@@ -70,6 +77,10 @@ impl MovePolicy for FrontmostPolicy {
     fn pick(&self, _: &Decision<'_>) -> Pick {
         Pick::One(0)
     }
+
+    fn picks_one(&self) -> bool {
+        true
+    }
 }
 
 /// A strategy of the simulator as a policy: `random` is the uniform mix over the legal
@@ -81,6 +92,10 @@ impl MovePolicy for crate::strategy::Strategy {
             self,
             crate::strategy::Strategy::Strong(..) | crate::strategy::Strategy::StrongSearch(..)
         )
+    }
+
+    fn picks_one(&self) -> bool {
+        !matches!(self, crate::strategy::Strategy::Random)
     }
 
     fn afterstate_value(&self, rules: &Rules, side: Player) -> Option<AfterstateValue<'_>> {

@@ -450,7 +450,15 @@ pub fn solve_game_with(
         .filter(|&l| l < usize::MAX / 64)
         .ok_or_else(|| ExactError::TooLarge("the joint index overflows".into()))?;
     let slots = players[0].faces.len().max(players[1].faces.len());
-    let to_tabulate = sides.map(|s| matches!(s, Side::Fixed(p) if p.tabulate_first()));
+    // A costly policy is asked once per decision and played from a table; so is one that
+    // plays a single move wherever the value iteration would ask it in every sweep (the
+    // other side optimises): a lookup instead of the heuristic's work (`safe` builds the
+    // opponent's threats), and A from a table is swept a row at a time.
+    let value_iterated = sides.iter().any(|s| matches!(s, Side::Optimal));
+    let to_tabulate = sides.map(|s| {
+        matches!(s, Side::Fixed(p) if p.table().is_none()
+            && (p.tabulate_first() || (value_iterated && p.picks_one())))
+    });
     let tables = to_tabulate.iter().filter(|&&t| t).count() as u64;
     let tables_bytes = if tables == 0 {
         0
@@ -544,7 +552,7 @@ pub fn solve_game_with(
         })
     };
 
-    // A costly fixed policy is asked once per decision, here, and played from its table.
+    // A fixed policy to tabulate is asked once per decision, here, and played from its table.
     let mut tabulated: [Option<PolicyTable>; 2] = [None, None];
     for side in 0..2 {
         if let Side::Fixed(p) = sides[side]
@@ -816,8 +824,54 @@ fn extract_pair(
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::exact::game::policy::Decision;
     use crate::exact::game::small_test_space;
     use crate::strategy::Strategy;
+
+    /// A policy asked in every decision of every sweep: the one it wraps, never tabulated.
+    struct AskedEverySweep<'a>(&'a dyn MovePolicy);
+
+    impl MovePolicy for AskedEverySweep<'_> {
+        fn pick(&self, decision: &Decision<'_>) -> Pick {
+            self.0.pick(decision)
+        }
+    }
+
+    /// A heuristic against an optimising opponent is played from its table: the same
+    /// figures to the last bit (one thread) as when it is asked in every sweep, in either
+    /// seat, on dice with and without a repeated face.
+    #[test]
+    fn a_tabulated_heuristic_gives_the_figures_of_one_asked_every_sweep() {
+        let rules = Rules::new("16/8/2/2".parse().unwrap(), "choice".parse().unwrap());
+        let one_thread = rayon::ThreadPoolBuilder::new()
+            .num_threads(1)
+            .build()
+            .unwrap();
+        for (a, b) in [("1..6", "1..6"), ("1..6", "1,2,2,4,5,6")] {
+            let dice: [Die; 2] = [a.parse().unwrap(), b.parse().unwrap()];
+            let dice = [&dice[0], &dice[1]];
+            for (name, seat) in [("safe", 0), ("capture", 1)] {
+                let heuristic = name.parse::<Strategy>().unwrap().seated(dice, seat);
+                assert!(heuristic.picks_one());
+                let asked = AskedEverySweep(&heuristic);
+                let figures = |fixed: &dyn MovePolicy| {
+                    let mut sides = [Side::Optimal, Side::Optimal];
+                    sides[seat] = Side::Fixed(fixed);
+                    let solution = one_thread
+                        .install(|| solve_game(&rules, dice, sides, &SolveOptions::default()))
+                        .unwrap();
+                    assert!(solution.value_certified);
+                    [solution.value_if_a_starts, solution.value_if_b_starts]
+                        .map(|v| [v.lo.to_bits(), v.hi.to_bits()])
+                };
+                assert_eq!(
+                    figures(&heuristic),
+                    figures(&asked),
+                    "{name} in seat {seat}, {a} against {b}"
+                );
+            }
+        }
+    }
 
     /// Where every play ends with a win, a fixed pair's value bracket gives the figures its
     /// `V`, `W`, `Z` chain gives: two different heuristics on two different dice (with a

@@ -11,7 +11,7 @@
 //! forever, the iterates can settle on other fixed points inside the end components and the
 //! bracket may stay open; the solver then reports the width it reached.
 
-use super::policy::{MovePolicy, Pick, decide, table_target};
+use super::policy::{MovePolicy, Pick, PolicyTable, decide, table_target};
 use super::space::{At, GameSpace, Target, flag};
 use super::sweep::{FillRow, Mirror, ROW_CHUNK, RowOfA, RowUpdate, Store, sweep_by_rows};
 use crate::rules::Player;
@@ -133,9 +133,11 @@ pub fn value_sweep(
     use_mirror: bool,
 ) -> Option<f64> {
     // A's options lead out of the row, into rows done earlier in the sweep: where they are
-    // A's whole choice (A optimises, no capture duty narrows it), a row's A-to-move updates
-    // are made together, each option's targets read along a row of the bracket.
-    let by_rows = fixed[0].is_none() && !space.rules.profile().capture_duty;
+    // A's whole choice (no capture duty narrows them) and A optimises or plays from a table,
+    // a row's A-to-move updates are made together, each move's targets read along a row of
+    // the bracket.
+    let by_rows =
+        !space.rules.profile().capture_duty && fixed[0].is_none_or(|p| p.table().is_some());
     value_sweep_with(space, bracket, fixed, use_mirror, by_rows)
 }
 
@@ -151,13 +153,14 @@ fn value_sweep_with(
     debug_assert!(!use_mirror || mirror_applies(space, fixed));
     let bad = std::sync::atomic::AtomicBool::new(false);
     let iterated = |index: usize| space.flag(index) & flag::REACHED != 0 && !never(space, index);
+    let a_table = fixed[0].and_then(|p| p.table());
     let change = sweep_by_rows(
         space,
         bracket,
         use_mirror.then_some(MIRROR),
         |_| [0.0, 0.0],
         |a| {
-            let mut ahead = by_rows.then(|| optimal_row_of_a(space, bracket, a));
+            let mut ahead = by_rows.then(|| row_of_a(space, bracket, a, a_table));
             let bad = &bad;
             move |index: usize| {
                 if !iterated(index) {
@@ -166,8 +169,11 @@ fn value_sweep_with(
                 if let Some(row) = &mut ahead
                     && index & 1 == 0
                 {
-                    // A optimises: every pick is legal.
-                    return row.update(space.decode(index).1);
+                    let update = row.update(space.decode(index).1);
+                    if update.is_none() {
+                        bad.store(true, std::sync::atomic::Ordering::Relaxed);
+                    }
+                    return update;
                 }
                 let at = space.at(index);
                 let mut outside = [0.0; 2];
@@ -189,43 +195,93 @@ fn value_sweep_with(
     (!bad.into_inner()).then_some(change)
 }
 
-/// The A-to-move updates of row `a` where A optimises ([`RowOfA`]): per face, each option's
-/// values read for the chunk's cells in order, their maximum added. The same arithmetic in
-/// the same order as a cell alone ([`fold_options`]).
-fn optimal_row_of_a<'a>(
+/// The A-to-move updates of row `a` ([`RowOfA`]), A optimising (`table` is `None`) or
+/// playing from `table`; only where no capture duty narrows A's moves. The same sums in the
+/// same order as a cell alone ([`fold_options`]), so the bracket is the cell-by-cell
+/// sweep's.
+pub fn row_of_a<'a>(
     space: &'a GameSpace,
     bracket: &'a Bracket,
     a: usize,
+    table: Option<&'a PolicyTable>,
 ) -> RowOfA<impl FillRow + 'a> {
-    let mut best = vec![[0.0; 2]; ROW_CHUNK];
+    let mut best = vec![[0.0; 2]; if table.is_none() { ROW_CHUNK } else { 0 }];
     RowOfA::new(
         space,
         a,
-        move |start, sums: &mut [[f64; 2]], _: &mut [bool]| {
-            let me = &space.players[0];
-            let best = &mut best[..sums.len()];
-            for (k, &(face, p)) in me.faces.iter().enumerate() {
-                let moves = me.moves(a, k);
-                if moves.is_empty() {
-                    continue;
-                }
-                for (m, mv) in moves.iter().enumerate() {
-                    for (i, slot) in best.iter_mut().enumerate() {
-                        let v = target_value(bracket, space.a_target(mv, start + i, face));
-                        *slot = if m == 0 {
-                            v
-                        } else {
-                            [slot[0].max(v[0]), slot[1].max(v[1])]
-                        };
-                    }
-                }
-                for (sum, v) in sums.iter_mut().zip(best.iter()) {
-                    sum[0] += p * v[0];
-                    sum[1] += p * v[1];
-                }
-            }
+        move |start, sums: &mut [[f64; 2]], illegal: &mut [bool]| match table {
+            None => fill_optimal(space, bracket, a, start, sums, &mut best[..sums.len()]),
+            Some(table) => fill_from_table(space, bracket, table, a, start, sums, illegal),
         },
     )
+}
+
+/// A optimising in the cells `b = start + i` of row `a`: per face, each option's values
+/// read for the cells in order, their maximum added to `sums[i]`.
+fn fill_optimal(
+    space: &GameSpace,
+    bracket: &Bracket,
+    a: usize,
+    start: usize,
+    sums: &mut [[f64; 2]],
+    best: &mut [[f64; 2]],
+) {
+    let me = &space.players[0];
+    for (k, &(face, p)) in me.faces.iter().enumerate() {
+        let moves = me.moves(a, k);
+        if moves.is_empty() {
+            continue;
+        }
+        for (m, mv) in moves.iter().enumerate() {
+            for (i, slot) in best.iter_mut().enumerate() {
+                let v = target_value(bracket, space.a_target(mv, start + i, face));
+                *slot = if m == 0 {
+                    v
+                } else {
+                    [slot[0].max(v[0]), slot[1].max(v[1])]
+                };
+            }
+        }
+        for (sum, v) in sums.iter_mut().zip(best.iter()) {
+            sum[0] += p * v[0];
+            sum[1] += p * v[1];
+        }
+    }
+}
+
+/// A playing from `table` in the cells `b = start + i` of row `a`: per face, the value of
+/// the table's move added to `sums[i]`, or `illegal[i]` marked where the table names a move
+/// that does not exist.
+fn fill_from_table(
+    space: &GameSpace,
+    bracket: &Bracket,
+    table: &PolicyTable,
+    a: usize,
+    start: usize,
+    sums: &mut [[f64; 2]],
+    illegal: &mut [bool],
+) {
+    let me = &space.players[0];
+    for (k, &(face, p)) in me.faces.iter().enumerate() {
+        let moves = me.moves(a, k);
+        for (i, sum) in sums.iter_mut().enumerate() {
+            let b = start + i;
+            // One legal move needs no decision: the table's entry is not read there (as in
+            // `table_target`).
+            let m = match moves.len() {
+                0 => continue,
+                1 => 0,
+                _ => table.get(space.index(a, b, 0), k),
+            };
+            let Some(mv) = moves.get(m) else {
+                illegal[i] = true;
+                continue;
+            };
+            let v = target_value(bracket, space.a_target(mv, b, face));
+            sum[0] += p * v[0];
+            sum[1] += p * v[1];
+        }
+    }
 }
 
 #[cfg(test)]
@@ -248,6 +304,35 @@ mod tests {
                 &space,
                 |bracket, rows| value_sweep_with(&space, bracket, [None, None], use_mirror, rows),
                 &format!("{a} against {b}"),
+            );
+        }
+    }
+
+    /// The same with A played from a table against an optimising B (a best response to a
+    /// fixed A): the table of `safe` against B's best response, as the solver extracts it.
+    #[test]
+    fn a_table_row_at_a_time_sweeps_as_cell_by_cell() {
+        use crate::exact::SolveOptions;
+        use crate::exact::game::{Side, solve_game};
+        use crate::strategy::Strategy;
+        for (a, b) in [("1..6", "1..6"), ("1..6", "1,2,2,4,5,6")] {
+            let dice: [Die; 2] = [a.parse().unwrap(), b.parse().unwrap()];
+            let dice = [&dice[0], &dice[1]];
+            let safe = "safe".parse::<Strategy>().unwrap().seated(dice, 0);
+            let (space, _) = small_test_space(dice);
+            let solution = solve_game(
+                &space.rules,
+                dice,
+                [Side::Fixed(&safe), Side::Optimal],
+                &SolveOptions::default(),
+            )
+            .unwrap();
+            let table = solution.policy.expect("safe against its best response");
+            let fixed: [Option<&dyn MovePolicy>; 2] = [Some(&table), None];
+            assert_rows_sweep_as_cells(
+                &space,
+                |bracket, rows| value_sweep_with(&space, bracket, fixed, false, rows),
+                &format!("{a} against {b}, A safe's table"),
             );
         }
     }
