@@ -45,8 +45,9 @@ pub struct PlayerTable {
     pub faces: Vec<(u32, f64)>,
     offsets: Vec<u32>,
     moves: Vec<TableMove>,
-    /// `capture[i * track + f]`: configuration `i` without its piece on track field `f`
-    /// (`u32::MAX` if it has none there).
+    /// `capture[f * configs + i]`: configuration `i` without its piece on track field `f`
+    /// (`u32::MAX` if it has none there). By field, then configuration: a row of the sweeps
+    /// asks one field of consecutive configurations, which this order keeps side by side.
     capture: Vec<u32>,
     won: Vec<bool>,
     track: usize,
@@ -72,6 +73,7 @@ impl PlayerTable {
         let mut offsets = Vec::with_capacity(configs.len() * faces.len() + 1);
         let mut moves = Vec::new();
         let mut capture = vec![u32::MAX; configs.len() * track];
+        let n = configs.len();
         let mut won = Vec::with_capacity(configs.len());
         for (i, &own) in configs.masks().iter().enumerate() {
             won.push(rules.has_won(own));
@@ -101,7 +103,7 @@ impl PlayerTable {
             let mut on_track = own & rules.board().track_mask();
             while on_track != 0 {
                 let f = on_track.trailing_zeros() as usize;
-                capture[i * track + f] = configs
+                capture[f * n + i] = configs
                     .index(own & !(1u64 << f))
                     .expect("the configurations are closed under captures");
                 on_track &= on_track - 1;
@@ -147,7 +149,7 @@ impl PlayerTable {
     /// Configuration `i` after its piece on track field `f` was captured (`i` if none).
     #[inline(always)]
     pub fn captured(&self, i: usize, f: usize) -> usize {
-        match self.capture[i * self.track + f] {
+        match self.capture[f * self.won.len() + i] {
             u32::MAX => i,
             j => j as usize,
         }
