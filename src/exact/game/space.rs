@@ -72,8 +72,8 @@ impl PlayerTable {
         let track = board.track_len() as usize;
         let mut offsets = Vec::with_capacity(configs.len() * faces.len() + 1);
         let mut moves = Vec::new();
-        let mut capture = vec![u32::MAX; configs.len() * track];
         let n = configs.len();
+        let mut capture = vec![u32::MAX; n * track];
         let mut won = Vec::with_capacity(configs.len());
         for (i, &own) in configs.masks().iter().enumerate() {
             won.push(rules.has_won(own));
@@ -149,7 +149,7 @@ impl PlayerTable {
     /// Configuration `i` after its piece on track field `f` was captured (`i` if none).
     #[inline(always)]
     pub fn captured(&self, i: usize, f: usize) -> usize {
-        match self.capture[f * self.won.len() + i] {
+        match self.capture[f * self.configs.len() + i] {
             u32::MAX => i,
             j => j as usize,
         }
