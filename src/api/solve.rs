@@ -324,6 +324,37 @@ fn estimate_text(seconds: f64) -> String {
 /// Seconds between two progress lines of a long rules-fixed solve.
 const NOTE_EVERY: f64 = 5.0;
 
+/// How far a step may take from its printed estimate before its end line says so: the
+/// estimates aim to be within a factor of 1.5.
+const ESTIMATE_FACTOR: f64 = 1.5;
+
+/// ` (2.13 times the estimate)` where a step that was said to take `said` seconds took `took`
+/// and that is off by more than [`ESTIMATE_FACTOR`], else empty. The estimates before a
+/// solve's first phase are fixed costs fitted on the development machine, so a slower
+/// machine (or day, or dice unlike the fitted ones) makes them short; the line that ends the
+/// step checks the claim against what happened rather than leaving it standing.
+fn estimate_check(took: f64, said: f64) -> String {
+    if !(said > 0.0 && took.is_finite()) {
+        return String::new();
+    }
+    let ratio = took / said;
+    if (1.0 / ESTIMATE_FACTOR..=ESTIMATE_FACTOR).contains(&ratio) {
+        String::new()
+    } else {
+        format!(" ({} times the estimate)", significant(ratio))
+    }
+}
+
+/// `ratio` to two decimals below 10 (`2.13`, `0.11`: `1.51` does not read as `1.5`), to
+/// one from 10 on.
+fn significant(ratio: f64) -> String {
+    if ratio >= 10.0 {
+        format!("{ratio:.1}")
+    } else {
+        format!("{ratio:.2}")
+    }
+}
+
 /// The lines a large rules-fixed solve writes while it runs: its states and memory once they
 /// are known, then, at most every [`NOTE_EVERY`] seconds, its work so far and the time
 /// still to go ([`Estimator`]); the first estimate as soon as there is one. A small solve
@@ -346,6 +377,8 @@ struct NoteState {
     last_line: f64,
     /// A line with an estimate of the time still to go has been written.
     estimated: bool,
+    /// The search's printed estimate, checked when the search ends.
+    search_said: Option<f64>,
 }
 
 impl NoteState {
@@ -356,6 +389,7 @@ impl NoteState {
             large: false,
             last_line: 0.0,
             estimated: false,
+            search_said: None,
         }
     }
 }
@@ -394,6 +428,7 @@ impl<'p> SolveNotes<'p> {
                 if joint_indices < LARGE_SOLVE {
                     return;
                 }
+                state.search_said = Some(search_seconds);
                 format!(
                     "{joint_indices} joint indices; finding the reachable states, about {} \
                      (estimate)",
@@ -418,8 +453,11 @@ impl<'p> SolveNotes<'p> {
                         estimate_text(b)
                     )
                 });
+                let check = state
+                    .search_said
+                    .map_or(String::new(), |said| estimate_check(seconds, said));
                 format!(
-                    "{states} reachable states found in {seconds:.1} s; {solver} solver, \
+                    "{states} reachable states found in {seconds:.1} s{check}; {solver} solver, \
                      about {} at the peak (estimate){build}",
                     crate::exact::memory::format_bytes(bytes)
                 )
@@ -469,6 +507,8 @@ pub(crate) struct GameSolveNotes<'p> {
     watch: std::sync::Mutex<(bool, Estimator)>,
     /// Seconds of the last line about a tabulation.
     tabulation_line: std::sync::Mutex<f64>,
+    /// The classification's printed estimate, checked when it ends.
+    classify_said: std::sync::Mutex<Option<f64>>,
 }
 
 impl<'p> GameSolveNotes<'p> {
@@ -487,6 +527,7 @@ impl<'p> GameSolveNotes<'p> {
             pieces,
             watch: std::sync::Mutex::new((false, new_watch(tolerance, pieces))),
             tabulation_line: std::sync::Mutex::new(0.0),
+            classify_said: std::sync::Mutex::new(None),
         }
     }
 
@@ -509,6 +550,8 @@ impl<'p> GameSolveNotes<'p> {
                 } else {
                     format!("about {} at the peak (estimate)", size(bytes))
                 };
+                *self.classify_said.lock().unwrap_or_else(|e| e.into_inner()) =
+                    Some(classify_seconds);
                 format!(
                     "{indices} joint indices; {memory}; classifying the states, about {} \
                      (estimate)",
@@ -518,7 +561,9 @@ impl<'p> GameSolveNotes<'p> {
             GameProgress::Planned { .. } => return,
             GameProgress::Classified { seconds, .. } if seconds < NOTE_EVERY => return,
             GameProgress::Classified { states, seconds } => {
-                format!("{states} reachable states classified after {seconds:.1} s")
+                let said = *self.classify_said.lock().unwrap_or_else(|e| e.into_inner());
+                let check = said.map_or(String::new(), |said| estimate_check(seconds, said));
+                format!("{states} reachable states classified after {seconds:.1} s{check}")
             }
             GameProgress::Tabulating {
                 side,
@@ -887,6 +932,82 @@ mod tests {
             ),
             "{}",
             lines[5]
+        );
+    }
+
+    #[test]
+    fn an_estimate_off_by_more_than_half_again_is_named_at_the_end_of_its_step() {
+        assert_eq!(estimate_check(32.0, 15.0), " (2.13 times the estimate)");
+        assert_eq!(estimate_check(1.0, 9.5), " (0.11 times the estimate)");
+        assert_eq!(estimate_check(22.7, 15.0), " (1.51 times the estimate)");
+        assert_eq!(estimate_check(160.0, 10.0), " (16.0 times the estimate)");
+        // Within a factor of 1.5 either way, the estimate held: nothing is added.
+        for took in [10.0, 15.0, 22.5, 16.0] {
+            assert_eq!(estimate_check(took, 15.0), "", "{took}");
+        }
+        // No estimate to check against.
+        assert_eq!(estimate_check(5.0, 0.0), "");
+    }
+
+    #[test]
+    fn the_search_line_says_how_far_the_search_took_from_its_estimate() {
+        let lines = |took: f64| {
+            let notes = Notes::default();
+            let watch = SolveNotes::new(1e-9, &notes);
+            watch.report(SolveProgress::Sizing {
+                joint_indices: 437_961_608,
+                search_seconds: 15.0,
+                faces: 12,
+            });
+            watch.report(SolveProgress::Planned {
+                solver: SolverUsed::Sparse,
+                states: 275_461_146,
+                bytes: 7 << 30,
+                seconds: took,
+                build_seconds: None,
+            });
+            notes.0.lock().unwrap().clone()
+        };
+        let slow = lines(32.0);
+        assert!(
+            slow[1].starts_with(
+                "solve: 275461146 reachable states found in 32.0 s (2.13 times the estimate); "
+            ),
+            "{}",
+            slow[1]
+        );
+        let held = lines(15.9);
+        assert!(
+            held[1].starts_with("solve: 275461146 reachable states found in 15.9 s; "),
+            "{}",
+            held[1]
+        );
+    }
+
+    #[test]
+    fn the_classification_line_says_how_far_it_took_from_its_estimate() {
+        let lines = |took: f64| {
+            let notes = Notes::default();
+            let watch = GameSolveNotes::new(1e-9, 3, "solve", &notes);
+            watch.report(GameProgress::Planned {
+                indices: 405_270_450,
+                bytes: 10 << 30,
+                ending_bytes: 6 << 30,
+                classify_seconds: 40.0,
+            });
+            watch.report(GameProgress::Classified {
+                states: 336_067_942,
+                seconds: took,
+            });
+            notes.0.lock().unwrap().clone()
+        };
+        assert_eq!(
+            lines(106.7)[1],
+            "solve: 336067942 reachable states classified after 106.7 s (2.67 times the estimate)"
+        );
+        assert_eq!(
+            lines(43.0)[1],
+            "solve: 336067942 reachable states classified after 43.0 s"
         );
     }
 }
