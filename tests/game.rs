@@ -824,3 +824,97 @@ fn the_memory_limit_counts_the_pairs_store_only_where_the_pair_is_evaluated() {
         Err(ExactError::Memory { .. })
     ));
 }
+
+/// Whether a certified interval holds `truth`, compared exactly: the rounding of the
+/// solver's sums must never carry a bound past an exact 0 or 1.
+fn holds(bounds: &wuerfelglueck::exact::Bounds, truth: f64) -> bool {
+    bounds.lo <= truth && truth <= bounds.hi
+}
+
+proptest::proptest! {
+    #![proptest_config(proptest::prelude::ProptestConfig::with_cases(48))]
+
+    /// A die of even faces only cannot win where a piece must reach an odd distance (the
+    /// second of two goal fields on an even track; captures send it back to an even
+    /// start): P(its side wins) = 0 exactly, so its interval must hold 0 and the other
+    /// two figures' intervals must allow P(other wins) + P(never) = 1, under the value
+    /// bracket and under the pair's evaluation, from either seat, against any opponent
+    /// (another even die makes a game no one can win).
+    #[test]
+    fn a_side_that_cannot_win_gets_an_interval_holding_exactly_zero(
+        even in proptest::sample::select(vec!["2,4,6", "6,2", "2,6,6", "4,6", "6,4,4,2"]),
+        other in proptest::sample::select(vec!["1..6", "6,1", "1,2,6", "3,6", "2,4,6", "1,1,6,6,5"]),
+        track in proptest::sample::select(vec![8u32, 10, 12, 14]),
+        even_seat in 0usize..2,
+        evaluate_pair in proptest::bool::ANY,
+    ) {
+        let rules = rules(&format!("{track}/{}/2/2", track / 2), "choice");
+        let dice = if even_seat == 0 { [die(even), die(other)] } else { [die(other), die(even)] };
+        let run = GameRun { evaluate_pair, ..GameRun::default() };
+        let solved = solve_game_with(
+            &rules,
+            [&dice[0], &dice[1]],
+            [Side::Optimal, Side::Optimal],
+            &options(1e-12),
+            &run,
+        )
+        .expect("solves");
+        let b = &solved.pair.bounds;
+        let (cannot, can) = if even_seat == 0 {
+            ([b.p_a, b.p_a_if_a_starts, b.p_a_if_b_starts], [b.p_b, b.p_b_if_a_starts, b.p_b_if_b_starts])
+        } else {
+            ([b.p_b, b.p_b_if_a_starts, b.p_b_if_b_starts], [b.p_a, b.p_a_if_a_starts, b.p_a_if_b_starts])
+        };
+        let never = [b.p_never, b.p_never_if_a_starts, b.p_never_if_b_starts];
+        for i in 0..3 {
+            proptest::prop_assert!(holds(&cannot[i], 0.0), "{:?} of the even die {even}", cannot[i]);
+            proptest::prop_assert!(
+                can[i].lo + never[i].lo <= 1.0 && can[i].hi + never[i].hi >= 1.0,
+                "{:?} and never {:?}: their sum cannot be 1", can[i], never[i]
+            );
+            for bounds in [cannot[i], can[i], never[i]] {
+                proptest::prop_assert!(0.0 <= bounds.lo && bounds.lo <= bounds.hi && bounds.hi <= 1.0);
+            }
+        }
+        // The value v = P(A) - P(B) at both openings holds the truth's sign: a side
+        // that cannot win has v on its losing side of 0, or at 0.
+        for v in [solved.value_if_a_starts, solved.value_if_b_starts] {
+            let truth_side = if even_seat == 0 { v.lo <= 0.0 } else { v.hi >= 0.0 };
+            proptest::prop_assert!(truth_side, "{v:?}");
+        }
+    }
+}
+
+/// The case that was reported: 2,4,6 against 1..6 on 12/6/2/2 under `choice` is lost by
+/// 2,4,6 with probability 1 (every play ends, and only 1..6 can finish): both intervals are
+/// points, [0, 0] and [1, 1], and so is the value's, [-1, -1], with or without the pair's
+/// evaluation and from B's seat too.
+#[test]
+fn a_game_only_one_side_can_win_is_certified_as_exactly_lost() {
+    for evaluate_pair in [false, true] {
+        let run = GameRun {
+            evaluate_pair,
+            ..GameRun::default()
+        };
+        for (a, b, p_a) in [("2,4,6", "1..6", 0.0), ("1..6", "2,4,6", 1.0)] {
+            let solved = solve_game_with(
+                &rules("12/6/2/2", "choice"),
+                [&die(a), &die(b)],
+                [Side::Optimal, Side::Optimal],
+                &options(1e-12),
+                &run,
+            )
+            .unwrap();
+            let b_ = &solved.pair.bounds;
+            let point = |x: f64| wuerfelglueck::exact::Bounds { lo: x, hi: x };
+            assert_eq!(
+                b_.p_a,
+                point(p_a),
+                "{a} vs {b}, pair evaluated: {evaluate_pair}"
+            );
+            assert_eq!(b_.p_b, point(1.0 - p_a), "{a} vs {b}");
+            assert_eq!(b_.p_never, point(0.0), "{a} vs {b}");
+            assert_eq!(solved.value, point(2.0 * p_a - 1.0), "{a} vs {b}");
+        }
+    }
+}

@@ -154,6 +154,11 @@ pub enum Lookup {
     TooWide(StoredPair),
     /// A bad record, now moved aside: solve again.
     Rejected(Rejection),
+    /// A record of format 1, written before the checksum existed, that passes every other
+    /// check. Without a checksum an edit that keeps the figures plausible (A's and B's
+    /// swapped, say) cannot be told from the solver's own output, so its figures are not
+    /// certified: solve the pair again and compare ([`StoredPair::agrees_with`]).
+    Unverified(StoredPair),
 }
 
 /// A bad record, and where it was moved.
@@ -436,6 +441,23 @@ impl StoredPair {
         .with_checksum()
     }
 
+    /// Whether the record carries a checksum (format 2); a format-1 record has none and is
+    /// certified only once a new solve agrees with it ([`Lookup::Unverified`]).
+    pub fn has_checksum(&self) -> bool {
+        self.format == FORMAT
+    }
+
+    /// Whether a new solve's figures `fresh` agree with this record's: every certified
+    /// interval of one meets the other's (allowing [`ROUNDING`]). Both contain the truth if
+    /// both are right, so intervals that do not meet show that one of them is not.
+    pub fn agrees_with(&self, fresh: &ExactResult) -> bool {
+        let meet = |x: &Bounds, y: &Bounds| x.lo <= y.hi + ROUNDING && y.lo <= x.hi + ROUNDING;
+        figures(&self.result)
+            .iter()
+            .zip(figures(fresh).iter())
+            .all(|((_, _, x), (_, _, y))| meet(x, y))
+    }
+
     /// The record with its checksum set to that of its content.
     fn with_checksum(mut self) -> Self {
         self.checksum = Some(self.content_checksum());
@@ -591,6 +613,7 @@ impl PairStore {
         }
         .and_then(|record| record.check(rules, a, b).map(|width| (record, width)));
         match checked {
+            Ok((record, _)) if !record.has_checksum() => Ok(Lookup::Unverified(record)),
             Ok((record, width)) if width <= tolerance => Ok(Lookup::Usable(record)),
             Ok((record, _)) => Ok(Lookup::TooWide(record)),
             Err(problem) => {
@@ -602,6 +625,13 @@ impl PairStore {
                 }))
             }
         }
+    }
+
+    /// Moves the record of `a` against `b` under `rules` aside, as [`PairStore::load`]
+    /// does with a bad one (a record without a checksum that a new solve contradicts), and
+    /// returns where it went.
+    pub fn move_aside(&self, rules: &Rules, a: &Die, b: &Die) -> Result<PathBuf, StoreError> {
+        move_aside(&self.path(rules, a, b))
     }
 
     /// Writes `record` to the file of `a` against `b` under `rules` (through a temporary

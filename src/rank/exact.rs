@@ -275,6 +275,8 @@ pub fn exact_pair(
     // A valid record wider than the tolerance (and the note on it): still better than a
     // simulation, and than a new solve that stalls wider.
     let mut too_wide = None;
+    // A record without a checksum (format 1): compared with the new solve, never used.
+    let mut unverified = None;
     if let Some(store) = store {
         let path = store.path(rules, a, b);
         match store
@@ -306,6 +308,16 @@ pub fn exact_pair(
             Lookup::Rejected(rejection) => {
                 notes.push(format!("{a} vs {b}: {rejection}; treated as missing"));
             }
+            Lookup::Unverified(record) => {
+                unverified = Some((
+                    record,
+                    format!(
+                        "{a} vs {b}: the record in {} has no checksum (format 1, written \
+                         before checksums existed), so its figures are not certified",
+                        path.display()
+                    ),
+                ));
+            }
             Lookup::Missing => {}
         }
     }
@@ -322,6 +334,9 @@ pub fn exact_pair(
                     "{note}; used, because a new solve does not fit: {e}"
                 ));
                 return Ok(Some(record));
+            }
+            if let Some((_, note)) = unverified {
+                notes.push(format!("{note}; not used, and not verified: {e}"));
             }
             notes.push(format!("{a} vs {b}: simulated, because {e}"));
             return Ok(None);
@@ -346,6 +361,19 @@ pub fn exact_pair(
             return Ok(Some(old));
         }
         notes.push(format!("{note}; solved again"));
+    }
+    if let (Some((old, note)), Some(store)) = (unverified, store) {
+        if old.agrees_with(&record.result) {
+            notes.push(format!(
+                "{note}; solved again, the new solve agrees: rewritten with a checksum"
+            ));
+        } else {
+            let moved_to = store.move_aside(rules, a, b).map_err(PairFailure::Store)?;
+            notes.push(format!(
+                "{note}; solved again, and the new solve contradicts it: moved to {}",
+                moved_to.display()
+            ));
+        }
     }
     if let Some(store) = store {
         store

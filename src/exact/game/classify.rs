@@ -6,8 +6,9 @@ use super::space::{GameSpace, Target, flag};
 use super::value::never;
 use crate::exact::search::{self, Successors};
 
-/// Marks on `space` the reached states, what they can reach under some play, and the end
-/// components ([`flag::STAY`]); returns the number of end-component states.
+/// Marks on `space` the reached states, what they can reach under some play, the end
+/// components ([`flag::STAY`]) and, where every play ends with a win, the states that only
+/// one side can win ([`flag::SETTLED`]); returns the number of end-component states.
 pub fn classify(space: &GameSpace) -> u64 {
     let openings = space.openings();
     search::reach(space, &openings, flag::REACHED, flag::SPREAD);
@@ -46,5 +47,28 @@ pub fn classify(space: &GameSpace) -> u64 {
         }
         leaves
     }) {}
-    space.count(flag::STAY)
+    let end_component_states = space.count(flag::STAY);
+    settle(space, end_component_states);
+    end_component_states
+}
+
+/// Marks [`flag::SETTLED`] the reached states that only one side can win, where every play
+/// of the game ends with a win (no end component, no reached state from which no win is
+/// reachable): there that side wins with probability 1, whatever is played. Held at exactly
+/// +1 or -1, such a state's value never carries the rounding of the sweeps' sums (with
+/// probabilities such as 1/6 a sum of `-1` over every face rounds to `-1 + 1e-16`, and
+/// Gauss-Seidel sweeps compound it): a side that cannot win gets P(win) = 0 exactly.
+fn settle(space: &GameSpace, end_component_states: u64) {
+    let reached = |i: usize| space.flag(i) & flag::REACHED != 0;
+    let never_reached = space.pass(false, |_, i| reached(i) && never(space, i));
+    if end_component_states > 0 || never_reached {
+        return;
+    }
+    space.pass(false, |_, i| {
+        let wins = space.flag(i) & (flag::WIN_A | flag::WIN_B);
+        if reached(i) && (wins == flag::WIN_A || wins == flag::WIN_B) {
+            space.add_flags(i, flag::SETTLED);
+        }
+        false
+    });
 }

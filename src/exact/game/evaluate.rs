@@ -10,7 +10,7 @@
 use super::policy::{MovePolicy, Pick, decide, table_target};
 use super::space::{At, GameSpace, Target, flag};
 use super::sweep::{RowUpdate, Store, sweep, sweep_by_rows};
-use super::value::row_of_a;
+use super::value::{row_of_a, settled_bracket, settled_value};
 use crate::exact::search::{self, Step, Successors};
 
 /// The pair's flags: "A can win" and "B can win" under the pair.
@@ -131,7 +131,7 @@ pub fn pair_sweep(pair: &PairSpace<'_>, store: &Store<3>) -> Option<f64> {
         pair,
         store,
         [[1.0, 0.0, 0.0], [0.0, 1.0, 0.0]],
-        [0.0, 0.0, 1.0],
+        |_| [0.0, 0.0, 1.0],
         |index| pair.never(index),
     )
 }
@@ -144,6 +144,10 @@ pub fn pair_sweep(pair: &PairSpace<'_>, store: &Store<3>) -> Option<f64> {
 pub fn pair_value_sweep(pair: &PairSpace<'_>, bracket: &Store<2>) -> Option<f64> {
     let win = [[1.0, 1.0], [-1.0, -1.0]];
     let space = pair.space;
+    // The states the game settles (see `super::value::settled_value`) are held at their
+    // exact value under every pair.
+    let settled = |index: usize| settled_value(space, index).is_some();
+    let held = |index: usize| settled_bracket(space, index);
     // A played from a table, without capture duty: A's options depend on A's
     // configuration and the face alone, so A's updates are made a row at a time
     // ([`super::sweep::RowOfA`]).
@@ -151,42 +155,37 @@ pub fn pair_value_sweep(pair: &PairSpace<'_>, bracket: &Store<2>) -> Option<f64>
         .table()
         .filter(|_| !space.rules.profile().capture_duty)
     else {
-        return chain_sweep(pair, bracket, win, [0.0, 0.0], |_| false);
+        return chain_sweep(pair, bracket, win, held, settled);
     };
     let bad = std::sync::atomic::AtomicBool::new(false);
-    let cell_by_cell = chain_row(pair, bracket, win, |_| false, &bad);
-    let change = sweep_by_rows(
-        space,
-        bracket,
-        None,
-        |_| [0.0, 0.0],
-        |a| {
-            let mut row = row_of_a(space, bracket, a, Some(table));
-            let (cell_by_cell, bad) = (&cell_by_cell, &bad);
-            move |index: usize| {
-                if index & 1 == 1 || space.flag(index) & flag::REACHED == 0 {
-                    return cell_by_cell(index);
-                }
-                let update = row.update(space.decode(index).1);
-                if update.is_none() {
-                    bad.store(true, std::sync::atomic::Ordering::Relaxed);
-                }
-                update
+    let cell_by_cell = chain_row(pair, bracket, win, settled, &bad);
+    let change = sweep_by_rows(space, bracket, None, held, |a| {
+        let mut row = row_of_a(space, bracket, a, Some(table));
+        let (cell_by_cell, bad) = (&cell_by_cell, &bad);
+        move |index: usize| {
+            if index & 1 == 1 || space.flag(index) & flag::REACHED == 0 || settled(index) {
+                return cell_by_cell(index);
             }
-        },
-    );
+            let update = row.update(space.decode(index).1);
+            if update.is_none() {
+                bad.store(true, std::sync::atomic::Ordering::Relaxed);
+            }
+            update
+        }
+    });
     drop(cell_by_cell);
     (!bad.into_inner()).then_some(change)
 }
 
 /// One Gauss-Seidel sweep of the pair's chain with `K` values per state: a win of player
-/// `p` is worth `win[p]`, a state where `never(index)` holds `held` and is not swept.
-/// Returns the largest change, or `None` if a policy picked a move that does not exist.
+/// `p` is worth `win[p]`, a state where `never(index)` holds `held(index)` and is not
+/// swept. Returns the largest change, or `None` if a policy picked a move that does not
+/// exist.
 fn chain_sweep<const K: usize>(
     pair: &PairSpace<'_>,
     store: &Store<K>,
     win: [[f64; K]; 2],
-    held: [f64; K],
+    held: impl Fn(usize) -> [f64; K] + Sync,
     never: impl Fn(usize) -> bool + Sync,
 ) -> Option<f64> {
     let bad = std::sync::atomic::AtomicBool::new(false);
@@ -196,7 +195,7 @@ fn chain_sweep<const K: usize>(
         pair.space,
         store,
         None,
-        |_| held,
+        held,
         chain_row(pair, store, win, never, &bad),
     );
     (!bad.into_inner()).then_some(change)
@@ -285,7 +284,13 @@ mod tests {
                         if rows {
                             pair_value_sweep(&pair, bracket)
                         } else {
-                            chain_sweep(&pair, bracket, win, [0.0, 0.0], |_| false)
+                            chain_sweep(
+                                &pair,
+                                bracket,
+                                win,
+                                |i| settled_bracket(space, i),
+                                |i| settled_value(space, i).is_some(),
+                            )
                         }
                     },
                     &format!("{a} against {b}, B {b_name}"),

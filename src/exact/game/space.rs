@@ -223,6 +223,10 @@ pub mod flag {
     pub const PAIR_WIN_A: u8 = 32;
     /// B can win from here under the policy pair being evaluated.
     pub const PAIR_WIN_B: u8 = 64;
+    /// Only one side can win from here, and every play of the game ends with a win: its
+    /// value is exactly +1 or -1 whatever is played (set by
+    /// [`classify`](super::super::classify::classify)).
+    pub const SETTLED: u8 = 128;
 }
 
 /// The joint state space of the game with choices.

@@ -29,6 +29,29 @@ pub fn never(space: &GameSpace, index: usize) -> bool {
     space.flag(index) & (flag::WIN_A | flag::WIN_B) == 0
 }
 
+/// The value of `index` where the game alone fixes it, whatever is played: 0 where no win
+/// is reachable, +1 or -1 where only one side can win and every play ends with a win
+/// ([`flag::SETTLED`]). Such states are held, not iterated, so no rounding reaches them.
+#[inline(always)]
+pub fn settled_value(space: &GameSpace, index: usize) -> Option<f64> {
+    let f = space.flag(index);
+    if f & (flag::WIN_A | flag::WIN_B) == 0 {
+        Some(0.0)
+    } else if f & flag::SETTLED != 0 {
+        Some(if f & flag::WIN_A != 0 { 1.0 } else { -1.0 })
+    } else {
+        None
+    }
+}
+
+/// The settled value of `index` as a bracket (`[0, 0]` for a state that is not settled:
+/// the sweeps never ask for one).
+#[inline(always)]
+pub fn settled_bracket(space: &GameSpace, index: usize) -> [f64; 2] {
+    let v = settled_value(space, index).unwrap_or(0.0);
+    [v, v]
+}
+
 /// The value of a target under the bracket: `+1` / `-1` for a win, else the stored pair
 /// (the never-ending set holds 0, see [`new_bracket`]).
 #[inline(always)]
@@ -40,12 +63,13 @@ pub fn target_value(bracket: &Bracket, t: Target) -> [f64; 2] {
     }
 }
 
-/// The bracket to start from: `[-1, +1]`, and `[0, 0]` where no win is reachable.
+/// The bracket to start from: `[-1, +1]`, and the exact value where the game settles it
+/// ([`settled_value`]).
 pub fn new_bracket(space: &GameSpace) -> Bracket {
     let bracket = Store::new(space.len(), [-1.0, 1.0]);
     for i in 0..space.len() {
-        if never(space, i) {
-            bracket.store(i, [0.0, 0.0]);
+        if let Some(v) = settled_value(space, i) {
+            bracket.store(i, [v, v]);
         }
     }
     bracket
@@ -152,13 +176,15 @@ fn value_sweep_with(
 ) -> Option<f64> {
     debug_assert!(!use_mirror || mirror_applies(space, fixed));
     let bad = std::sync::atomic::AtomicBool::new(false);
-    let iterated = |index: usize| space.flag(index) & flag::REACHED != 0 && !never(space, index);
+    let iterated = |index: usize| {
+        space.flag(index) & flag::REACHED != 0 && settled_value(space, index).is_none()
+    };
     let a_table = fixed[0].and_then(|p| p.table());
     let change = sweep_by_rows(
         space,
         bracket,
         use_mirror.then_some(MIRROR),
-        |_| [0.0, 0.0],
+        |index| settled_bracket(space, index),
         |a| {
             let mut ahead = by_rows.then(|| row_of_a(space, bracket, a, a_table));
             let bad = &bad;
