@@ -38,3 +38,28 @@ fn the_cli_chapter_shows_every_command_help_as_the_binary_prints_it() {
         );
     }
 }
+
+/// The README's layout table names every folder of `src/`, so a new one cannot go
+/// unmentioned.
+#[test]
+fn the_readme_layout_names_every_folder_of_src() {
+    let root = env!("CARGO_MANIFEST_DIR");
+    let readme = std::fs::read_to_string(format!("{root}/README.md")).unwrap();
+    let layout = readme
+        .split_once("## Repository layout")
+        .map(|(_, rest)| rest.split("\n## ").next().unwrap_or(rest))
+        .expect("the README has a layout section");
+    let mut folders = 0;
+    for entry in std::fs::read_dir(format!("{root}/src")).unwrap() {
+        let entry = entry.unwrap();
+        if entry.file_type().unwrap().is_dir() {
+            let name = entry.file_name().into_string().unwrap();
+            assert!(
+                layout.contains(&format!("| `src/{name}/` |")),
+                "README.md's layout table does not name src/{name}/"
+            );
+            folders += 1;
+        }
+    }
+    assert!(folders >= 10, "{folders} folders");
+}
