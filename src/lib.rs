@@ -12,6 +12,7 @@ pub mod dice;
 pub mod dice_search;
 pub mod exact;
 pub mod experiments;
+pub mod files;
 pub mod fixpoint;
 pub mod learn;
 pub mod pig;

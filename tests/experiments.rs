@@ -448,18 +448,22 @@ fn plot_targets_are_checked_before_the_work() {
     std::fs::remove_dir_all(&dir).unwrap();
 }
 
-/// When the picture cannot be written after the work (here: `/dev/full`, which accepts the
-/// file but not its contents), the results are printed all the same and the exit code
-/// says that something failed.
+/// When the picture cannot be written after the work (here: a file in `/proc`, a folder
+/// that passes the check before the work but where no file can be created, even by root;
+/// a device such as `/dev/full` is refused before the work), the results are printed all
+/// the same and the exit code says that something failed.
 #[cfg(target_os = "linux")]
 #[test]
 fn results_are_printed_when_the_plot_fails() {
-    let full = std::path::Path::new("/dev/full");
+    let unwritable = std::path::Path::new("/proc/wuerfelglueck-test-plot.svg");
     for command in plotting_commands() {
-        let out = run_with_plot(&command, full, &["--overwrite", "--format", "json"]);
+        let out = run_with_plot(&command, unwritable, &["--overwrite", "--format", "json"]);
         assert_eq!(out.status.code(), Some(1), "{command:?}");
         let err = String::from_utf8_lossy(&out.stderr);
-        assert!(err.contains("/dev/full"), "{err}");
+        assert!(
+            err.contains("--plot: could not write /proc/wuerfelglueck-test-plot.svg"),
+            "{err}"
+        );
         let v: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
         assert!(v.get("board").is_some(), "{command:?}: results printed");
     }

@@ -192,9 +192,10 @@ fn decision_map_target_is_checked_before_the_solve() {
     std::fs::remove_dir_all(&dir).unwrap();
 }
 
-/// The results come first: when the decision map cannot be written (here: `/dev/full`,
-/// which accepts the file but not its contents), they are printed all the same and the exit
-/// code says that something failed. The map used to be written before the results, so a
+/// The results come first: when the decision map cannot be written (here: a file in
+/// `/proc`, a folder that passes the check before the work but where no file can be
+/// created, even by root), they are printed all the same and the exit code says that
+/// something failed. The map used to be written before the results, so a
 /// failing map took them along.
 #[cfg(target_os = "linux")]
 #[test]
@@ -203,13 +204,13 @@ fn results_are_printed_when_the_decision_map_fails() {
         let out = output(&[
             command,
             "--plot",
-            "/dev/full",
+            "/proc/wuerfelglueck-test-map.svg",
             "--overwrite",
             "--format",
             "json",
         ]);
         assert_eq!(out.status.code(), Some(1), "{command}");
-        assert!(String::from_utf8_lossy(&out.stderr).contains("/dev/full"));
+        assert!(String::from_utf8_lossy(&out.stderr).contains("/proc/wuerfelglueck-test-map.svg"));
         let v: Value = serde_json::from_slice(&out.stdout).expect("the results, printed");
         assert!(v["p_start"].as_f64().unwrap() > 0.5);
     }

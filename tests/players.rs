@@ -877,11 +877,27 @@ fn a_table_plays_the_strategies_it_is_given_and_refuses_the_others() {
     );
     let duty = choosing_table("choice+capture-duty");
     let duty_table = Table::new(&duty, &dice, 100_000, Seating::All).unwrap();
-    assert_eq!(
-        duty_table
-            .playing(names(&["safe", "strong", "safe", "safe"]))
-            .unwrap_err(),
-        TableError::NoTablePlayer { die: 1, players: 4 }
+    let refused = duty_table
+        .playing(names(&["safe", "strong", "safe", "safe"]))
+        .unwrap_err();
+    assert!(
+        matches!(
+            refused,
+            TableError::NoTablePlayer {
+                die: 1,
+                players: 4,
+                ..
+            }
+        ),
+        "{refused}"
+    );
+    // It names the table's board and what the shipped players play.
+    let message = refused.to_string();
+    assert!(
+        message.contains("capture-duty, 4 seats")
+            && message.contains("the shipped players play")
+            && message.contains("40/20/4/4 with profile bwinf+choice at a table of 4"),
+        "{message}"
     );
     // At a table of two `strong` is the two-player player of the game, where there is one.
     let two = Seats::new(Rules::new(Board::BWINF, "choice".parse().unwrap()), 2).unwrap();
@@ -891,7 +907,17 @@ fn a_table_plays_the_strategies_it_is_given_and_refuses_the_others() {
     let short = Seats::new(common::rules("18/9/2/2", "choice"), 2).unwrap();
     let short_table = Table::new(&short, &pair, 100_000, Seating::All).unwrap();
     let refused = short_table.playing(names(&["strong", "safe"])).unwrap_err();
-    assert_eq!(refused, TableError::NoTablePlayer { die: 0, players: 2 });
+    assert!(
+        matches!(
+            refused,
+            TableError::NoTablePlayer {
+                die: 0,
+                players: 2,
+                ..
+            }
+        ),
+        "{refused}"
+    );
     assert!(refused.to_string().contains("game of two"), "{refused}");
     let bwinf = Seats::new(Rules::bwinf(), 4).unwrap();
     let plain = Table::new(&bwinf, &dice, 100_000, Seating::All).unwrap();

@@ -92,3 +92,265 @@ fn every_documented_refusal_is_refused_as_documented() {
         assert!(!stderr.contains("panicked"), "{args:?}: {stderr}");
     }
 }
+
+// ---- Files (docs/src/refusals.md, "Files"): tests that need a FIFO or a link. ----
+
+use std::os::unix::fs::{FileTypeExt, MetadataExt};
+use std::path::Path;
+
+/// Runs the binary with `args` in `dir`, killed after a minute (a reader given a FIFO used
+/// to wait forever): exit code (`None` if a signal ended it), stdout and stderr.
+fn run_in(dir: &Path, args: &[&str]) -> (Option<i32>, String, String) {
+    let out = std::process::Command::new("timeout")
+        .args(["-s", "KILL", "60"])
+        .arg(env!("CARGO_BIN_EXE_wuerfelglueck"))
+        .args(args)
+        .current_dir(dir)
+        .output()
+        .unwrap();
+    (
+        out.status.code().filter(|&c| c != 137),
+        String::from_utf8_lossy(&out.stdout).into_owned(),
+        String::from_utf8_lossy(&out.stderr).into_owned(),
+    )
+}
+
+fn mkfifo(path: &Path) {
+    let made = std::process::Command::new("mkfifo").arg(path).status();
+    assert!(made.unwrap().success(), "mkfifo {}", path.display());
+}
+
+fn is_fifo(path: &Path) -> bool {
+    std::fs::symlink_metadata(path).is_ok_and(|m| m.file_type().is_fifo())
+}
+
+/// Two dice on the board 12/6/2/2, quick to rank exactly.
+const DICE: &str = "2\n6 1 2 3 4 5 6\n6 1 1 1 6 6 6\n";
+const SMALL: [&str; 6] = ["--track", "12", "--pieces", "2", "--goal-fields", "2"];
+const TINY: [&str; 8] = [
+    "--track",
+    "8",
+    "--offset",
+    "4",
+    "--pieces",
+    "2",
+    "--goal-fields",
+    "2",
+];
+
+/// Every file the program reads is read only if it is a regular file, checked before it
+/// is opened: a FIFO (whose opening waits for a writer) given as a dice file, a player file
+/// (`strong:`, `strong-search:`), a policy file (`table:`), a pair record of `--store` or a
+/// search state is refused at once, naming the file, and left as it is.
+#[test]
+fn every_file_read_is_a_regular_file_and_a_fifo_never_waits() {
+    let dir = common::temp_dir("refusals", "read-fifo");
+    let fifo = dir.join("fifo");
+    mkfifo(&fifo);
+    std::fs::write(dir.join("dice.txt"), DICE).unwrap();
+    // The record of the one pair of dice.txt in the store `records`.
+    let records = dir.join("records");
+    let store = wuerfelglueck::exact::store::PairStore::open(&records).unwrap();
+    let record = store.path(
+        &common::rules("12/6/2/2", "bwinf"),
+        &common::die("1..6"),
+        &common::die("1,1,1,6,6,6"),
+    );
+    mkfifo(&record);
+    let search = dir.join("search");
+    std::fs::create_dir(&search).unwrap();
+    let state = search.join(wuerfelglueck::dice_search::checkpoint::STATE_FILE);
+    mkfifo(&state);
+    let duel = [
+        "duel",
+        "--a",
+        "1..6",
+        "--b",
+        "1..6",
+        "--games",
+        "100",
+        "--profile",
+        "choice",
+    ];
+    fn with<'a>(base: &[&'a str], extra: &[&'a str]) -> Vec<&'a str> {
+        [base, extra].concat()
+    }
+    let record_name = record.file_name().unwrap().to_str().unwrap().to_string();
+    let cases: Vec<(Vec<&str>, &str)> = vec![
+        (vec!["rank", "fifo"], "fifo"),
+        (
+            with(&duel, &["--strategy-a", "strong:fifo"]),
+            "strong:'fifo'",
+        ),
+        (
+            with(&duel, &["--strategy-a", "strong-search:fifo"]),
+            "strong:'fifo'",
+        ),
+        (with(&duel, &["--strategy-b", "table:fifo"]), "table:'fifo'"),
+        (
+            with(
+                &["rank", "dice.txt", "--exact", "--store", "records"],
+                &SMALL,
+            ),
+            &record_name,
+        ),
+        (
+            with(
+                &[
+                    "search", "--faces", "2", "--values", "5..6", "--store", "search",
+                ],
+                &TINY,
+            ),
+            "search-state.json",
+        ),
+    ];
+    for (args, names) in cases {
+        let (code, _, err) = run_in(&dir, &args);
+        assert!(matches!(code, Some(1 | 2)), "{args:?}: {code:?} {err}");
+        assert!(
+            err.contains("not a regular file (it is a FIFO)") && err.contains(names),
+            "{args:?}: {err}"
+        );
+    }
+    for left in [&fifo, &record, &state] {
+        assert!(is_fifo(left), "{} is left as it is", left.display());
+    }
+    std::fs::remove_dir_all(&dir).unwrap();
+}
+
+/// The commands that write a file, with the option naming it and the flag that lets it
+/// replace a file: `train --out`, `rank --plot`, `solve --policy-out`.
+fn writers() -> Vec<(Vec<&'static str>, &'static str, &'static str)> {
+    vec![
+        (
+            [&["train", "--games", "10"][..], &TINY].concat(),
+            "--out",
+            "--overwrite",
+        ),
+        (
+            [&["rank", "dice.txt", "--games", "200"][..], &SMALL].concat(),
+            "--plot",
+            "--overwrite",
+        ),
+        (
+            [
+                &["solve", "--a", "1..6", "--b", "1..6", "--profile", "choice"][..],
+                &TINY,
+            ]
+            .concat(),
+            "--policy-out",
+            "--force",
+        ),
+    ]
+}
+
+/// A target that exists and is not a regular file (a device, a FIFO), or a dangling
+/// symbolic link, is refused before the work, with or without the flag that lets a
+/// regular file be replaced, naming the option and the file; it is left as it is.
+#[test]
+fn every_written_file_refuses_a_special_target_before_the_work() {
+    let dir = common::temp_dir("refusals", "special-targets");
+    std::fs::write(dir.join("dice.txt"), DICE).unwrap();
+    mkfifo(&dir.join("fifo"));
+    std::os::unix::fs::symlink("nowhere", dir.join("dangling")).unwrap();
+    for (command, option, flag) in writers() {
+        for (target, what) in [
+            (
+                "/dev/full",
+                "/dev/full is a character device, not a regular file",
+            ),
+            ("fifo", "fifo is a FIFO, not a regular file"),
+            ("dangling", "dangling is a symbolic link to no file"),
+        ] {
+            for flags in [&[flag][..], &[]] {
+                let args = [&command[..], &[option, target], flags].concat();
+                let (code, out, err) = run_in(&dir, &args);
+                assert_eq!(code, Some(2), "{args:?}: {err}");
+                assert!(
+                    err.contains(&format!("{option}: {what}")),
+                    "{args:?}: {err}"
+                );
+                assert!(out.is_empty(), "{args:?}: refused before the work");
+            }
+        }
+    }
+    let full = std::fs::metadata("/dev/full").unwrap();
+    assert!(full.file_type().is_char_device());
+    assert!(is_fifo(&dir.join("fifo")));
+    assert!(
+        std::fs::symlink_metadata(dir.join("dangling"))
+            .unwrap()
+            .is_symlink()
+    );
+    assert!(!dir.join("nowhere").exists());
+    std::fs::remove_dir_all(&dir).unwrap();
+}
+
+/// A file written with the flag replaces the old one whole: a new file, written beside it
+/// and renamed over it (a reader of the old one still reads all of it), never the old one
+/// truncated and written into, which a full disk left as a fragment. No temporary file
+/// stays behind. A symbolic link to the file is kept and names the new content.
+#[test]
+fn every_written_file_is_replaced_whole_never_written_into() {
+    use std::io::Read;
+    for (k, (command, option, flag)) in writers().into_iter().enumerate() {
+        let dir = common::temp_dir("refusals", &format!("whole-{k}"));
+        std::fs::write(dir.join("dice.txt"), DICE).unwrap();
+        let out = dir.join("out");
+        let args = [&command[..], &[option, "out"]].concat();
+        let (code, _, err) = run_in(&dir, &args);
+        assert_eq!(code, Some(0), "{args:?}: {err}");
+        // Without the flag: refused, untouched.
+        let (code, _, err) = run_in(&dir, &args);
+        assert_eq!(code, Some(2), "{args:?}: {err}");
+        assert!(err.contains(&format!("{option}: out exists")), "{err}");
+        let old = std::fs::read(&out).unwrap();
+        let inode = std::fs::metadata(&out).unwrap().ino();
+        let mut reader = std::fs::File::open(&out).unwrap();
+        std::os::unix::fs::symlink("out", dir.join("link")).unwrap();
+        let again = [&command[..], &[option, "link", flag]].concat();
+        let (code, _, err) = run_in(&dir, &again);
+        assert_eq!(code, Some(0), "{again:?}: {err}");
+        assert_ne!(std::fs::metadata(&out).unwrap().ino(), inode, "{again:?}");
+        assert!(
+            std::fs::symlink_metadata(dir.join("link"))
+                .unwrap()
+                .is_symlink()
+        );
+        let mut before = Vec::new();
+        reader.read_to_end(&mut before).unwrap();
+        assert_eq!(before, old, "{again:?}: the old file was not written into");
+        let mut names: Vec<String> = std::fs::read_dir(&dir)
+            .unwrap()
+            .map(|e| e.unwrap().file_name().into_string().unwrap())
+            .collect();
+        names.sort();
+        assert_eq!(names, ["dice.txt", "link", "out"], "{again:?}");
+        std::fs::remove_dir_all(&dir).unwrap();
+    }
+}
+
+/// `train`'s errors about its file name `--out`, the option it was given to, in the check
+/// before the work and when writing fails after it (here: a file in `/proc`, where no file
+/// can be created, even by root).
+#[test]
+fn train_errors_name_out_not_plot() {
+    let dir = common::temp_dir("refusals", "train-out");
+    std::fs::write(dir.join("p.json"), "mine").unwrap();
+    let train = [&["train", "--games", "10"][..], &TINY].concat();
+    for (target, code, message) in [
+        ("p.json", 2, "--out: p.json exists; not overwriting it"),
+        (
+            "/proc/wuerfelglueck-test-player.json",
+            1,
+            "--out: could not write /proc/wuerfelglueck-test-player.json",
+        ),
+    ] {
+        let args = [&train[..], &["--out", target]].concat();
+        let (got, _, err) = run_in(&dir, &args);
+        assert_eq!(got, Some(code), "{args:?}: {err}");
+        assert!(err.contains(message) && !err.contains("plot"), "{err}");
+    }
+    assert_eq!(std::fs::read_to_string(dir.join("p.json")).unwrap(), "mine");
+    std::fs::remove_dir_all(&dir).unwrap();
+}

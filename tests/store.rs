@@ -379,7 +379,7 @@ fn every_kind_of_bad_record_is_rejected_and_moved_aside() {
     std::fs::remove_dir_all(&dir).unwrap();
 }
 
-/// Writes go through `NAME.json.partial` and a rename: a partial file is never read, and a
+/// Writes go through a temporary file and a rename: a partial file is never read, and a
 /// truncated record under the final name (a writer that did not do this) is rejected.
 #[test]
 fn a_partial_or_truncated_record_is_never_trusted() {
@@ -394,9 +394,12 @@ fn a_partial_or_truncated_record_is_never_trusted() {
     let partial = dir.join("bwinf_12-6-2-2_1..6_vs_2..7.json.partial");
     std::fs::write(&partial, &text).unwrap();
     assert_eq!(store.load(&rules, &a, &b, 1.0).unwrap(), Lookup::Missing);
-    // Saving replaces it.
+    // Saving writes the record beside it (through a temporary file of its own).
     store.save(&record, &rules, &a, &b).unwrap();
-    assert!(!partial.exists());
+    assert_eq!(
+        store.load(&rules, &a, &b, 1.0).unwrap(),
+        Lookup::Usable(record.clone())
+    );
     // Truncated anywhere, the record is not a record.
     for cut in [0, 1, text.len() / 2, text.len() - 2] {
         std::fs::write(&path, &text[..cut]).unwrap();
@@ -783,5 +786,70 @@ fn a_record_too_wide_is_solved_again_or_used_when_a_solve_does_not_fit() {
         Lookup::Usable(record) => assert!(record.certified_width() <= 1e-9),
         other => panic!("{other:?}"),
     }
+    std::fs::remove_dir_all(&dir).unwrap();
+}
+
+/// A record that is not a regular file (a FIFO, whose reading would wait forever; a
+/// folder) is refused, naming it, and left as it is: it is never opened.
+#[test]
+fn a_record_that_is_not_a_regular_file_is_refused_without_waiting() {
+    use std::os::unix::fs::FileTypeExt;
+    let dir = temp_dir("store", "fifo");
+    let store = PairStore::open(&dir).unwrap();
+    let rules = small();
+    let (a, b) = dice();
+    let path = store.path(&rules, &a, &b);
+    let made = std::process::Command::new("mkfifo").arg(&path).status();
+    assert!(made.unwrap().success());
+    let (send, receive) = std::sync::mpsc::channel();
+    let reader = store.clone();
+    std::thread::spawn(move || {
+        let found = reader.load(&rules, &a, &b, 1.0).map(|_| ());
+        send.send(found).unwrap();
+    });
+    let e = receive
+        .recv_timeout(std::time::Duration::from_secs(10))
+        .expect("refused, not waiting for a writer")
+        .unwrap_err();
+    assert_eq!(e.path, path);
+    assert!(
+        e.to_string().contains("not a regular file (it is a FIFO)"),
+        "{e}"
+    );
+    assert!(
+        std::fs::symlink_metadata(&path)
+            .unwrap()
+            .file_type()
+            .is_fifo()
+    );
+    std::fs::remove_file(&path).unwrap();
+    std::fs::create_dir(&path).unwrap();
+    let (a, b) = dice();
+    let e = store.load(&small(), &a, &b, 1.0).unwrap_err();
+    assert!(e.to_string().contains("(it is a folder)"), "{e}");
+    std::fs::remove_dir_all(&dir).unwrap();
+}
+
+/// A record is replaced by a new file under its name, never written into: a reader of the
+/// old one reads it whole, and a disk that fills up cannot leave half a record.
+#[test]
+fn a_record_is_replaced_whole_never_written_into() {
+    use std::io::Read;
+    use std::os::unix::fs::MetadataExt;
+    let dir = temp_dir("store", "whole");
+    let store = PairStore::open(&dir).unwrap();
+    let rules = small();
+    let (a, b) = dice();
+    let record = solved(&rules, &a, &b, 1e-9);
+    let path = store.save(&record, &rules, &a, &b).unwrap();
+    let old = std::fs::read_to_string(&path).unwrap();
+    let inode = std::fs::metadata(&path).unwrap().ino();
+    let mut reader = std::fs::File::open(&path).unwrap();
+    store.save(&record, &rules, &a, &b).unwrap();
+    assert_ne!(std::fs::metadata(&path).unwrap().ino(), inode);
+    let mut before = String::new();
+    reader.read_to_string(&mut before).unwrap();
+    assert_eq!(before, old);
+    assert_eq!(names(&dir), vec!["bwinf_12-6-2-2_1..6_vs_2..7.json"]);
     std::fs::remove_dir_all(&dir).unwrap();
 }

@@ -114,11 +114,26 @@ fn a_damaged_or_foreign_player_file_is_refused_with_the_reason() {
         "{err}"
     );
     // A file far longer than any player is refused without being read whole.
-    let err = "strong:/dev/zero"
+    let long = path.with_extension("long");
+    std::fs::File::create(&long)
+        .unwrap()
+        .set_len(wuerfelglueck::strategy::strong::MAX_FILE_BYTES + 1)
+        .unwrap();
+    let err = format!("strong:{}", long.display())
         .parse::<Strategy>()
         .unwrap_err()
         .to_string();
     assert!(err.contains("longer than"), "{err}");
+    std::fs::remove_file(&long).unwrap();
+    // A device (endless) is not read at all.
+    let err = "strong:/dev/zero"
+        .parse::<Strategy>()
+        .unwrap_err()
+        .to_string();
+    assert!(
+        err.contains("not a regular file (it is a character device)"),
+        "{err}"
+    );
     let err = "strong:/no/such/player.json"
         .parse::<Strategy>()
         .unwrap_err()

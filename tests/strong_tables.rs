@@ -116,6 +116,18 @@ fn strong_plays_only_at_the_table_it_was_trained_for() {
         assert_ne!(code, 0);
         assert!(err.contains("no learned player for this table"), "{err}");
     }
+    // The refusal names the table's board, the file and the board its player plays: not
+    // the shipped players, which are not asked for.
+    let (_, _, err) = table(4, &file);
+    let three = dir.join("three.json").display().to_string();
+    assert!(
+        err.contains("board 16/8/2/2 with profile bwinf+choice, 4 seats")
+            && err.contains(&format!(
+                "the player of {three} plays 16/8/2/2 with profile bwinf+choice at a table of 3"
+            ))
+            && !err.contains("shipped"),
+        "{err}"
+    );
     // strong-search stays a player for two.
     let (code, _, err) = table(3, "strong-search");
     assert_ne!(code, 0);

@@ -285,12 +285,18 @@ pub fn rule_error(e: crate::fixpoint::RuleError) -> Error {
 }
 
 /// Maps a plotting error to the exit codes: a refused target is the user's input (2), a
-/// failure while drawing or writing is not (1).
+/// failure while drawing or writing is not (1). The message names `--plot`.
 pub fn plot_error(e: PlotError) -> Error {
+    file_error("--plot", e)
+}
+
+/// Maps the error of an output file given to `option` (`--plot`, `train`'s `--out`) to the
+/// exit codes, as [`plot_error`] does, naming `option`.
+pub fn file_error(option: &str, e: PlotError) -> Error {
     if e.is_bad_target() {
-        Error::input(format!("--plot: {e}"))
+        Error::input(format!("{option}: {e}"))
     } else {
-        Error::failure(format!("--plot: {e}"))
+        Error::failure(format!("{option}: {e}"))
     }
 }
 

@@ -1,7 +1,7 @@
 //! `train`: trains a `strong` player by self-play and writes its player file.
 
 use super::options::{RulesOptions, parse_die};
-use super::{Error, Progress, plot_error};
+use super::{Error, Progress, file_error};
 use crate::learn::exact_targets::{ExactTargets, Positions};
 use crate::learn::{TrainSettings as Run, TrainingCounts, train as self_play};
 use crate::report::{CsvTable, Format, OutputFile, Report};
@@ -125,7 +125,8 @@ impl TrainSettings {
         let die = parse_die("--die", &options.die)?;
         let exact = exact_targets(options)?;
         super::options::check_threads(options.threads)?;
-        let out = OutputFile::check(&options.out, options.overwrite).map_err(plot_error)?;
+        let out = OutputFile::check(&options.out, options.overwrite)
+            .map_err(|e| file_error("--out", e))?;
         let mut command = format!(
             "wuerfelglueck train --track {} --offset {} --pieces {} --goal-fields {} --profile {} \
              --games {} --seed {} --hidden {} --rate {},{} --lambda {} --die {} --max-rolls {}",
@@ -331,7 +332,10 @@ pub fn train(settings: &TrainSettings, progress: &dyn Progress) -> Result<TrainR
     // Read back what is written: the file must load as it will be loaded when played.
     let checked = crate::strategy::Trained::from_json(&text)
         .map_err(|e| Error::input(format!("the trained player does not read back: {e}")))?;
-    settings.out.write(&text).map_err(plot_error)?;
+    settings
+        .out
+        .write(&text)
+        .map_err(|e| file_error("--out", e))?;
     Ok(TrainReport {
         board: checked.board().to_string(),
         profile: checked.profile().to_string(),

@@ -79,10 +79,11 @@ fn parse_count(token: &str, what: &str) -> Result<u32, String> {
     })
 }
 
-/// Reads and parses a dice file.
+/// Reads and parses a dice file, which must be a regular file (a FIFO would make the
+/// reading wait, a device such as `/dev/zero` would never end).
 pub fn read_dice_file(path: &Path) -> Result<Vec<Die>, DiceError> {
     let source = path.display().to_string();
-    let bytes = std::fs::read(path).map_err(|e| DiceError {
+    let bytes = crate::files::read_regular(path, None).map_err(|e| DiceError {
         source: source.clone(),
         line: 0,
         message: format!("cannot read the file: {e}"),

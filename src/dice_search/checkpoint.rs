@@ -29,7 +29,6 @@ use crate::rules::Rules;
 use crate::sim::CHUNK_GAMES;
 use serde::{Deserialize, Serialize};
 use std::fmt;
-use std::io::Write;
 use std::path::{Path, PathBuf};
 
 /// The name of the state file in the store directory.
@@ -265,9 +264,21 @@ impl Checkpoint {
     /// an error if the file is for another search, damaged or unreadable. `config` gives the
     /// caps the counts are checked against.
     pub fn load(&self, config: &RaceConfig) -> Result<Option<RaceState>, CheckpointError> {
-        let bytes = match std::fs::read(&self.path) {
+        // Only a regular file is read: a FIFO would make the reading wait forever.
+        let bytes = match crate::files::read_regular(&self.path, None) {
             Ok(bytes) => bytes,
-            Err(e) if e.kind() == std::io::ErrorKind::NotFound => return Ok(None),
+            Err(e)
+                if e.kind() == std::io::ErrorKind::NotFound
+                    && std::fs::symlink_metadata(&self.path).is_err() =>
+            {
+                return Ok(None);
+            }
+            Err(e) if crate::files::is_not_regular(&e) => {
+                return Err(CheckpointError::Damaged {
+                    path: self.path.clone(),
+                    why: e.to_string(),
+                });
+            }
             Err(error) => {
                 return Err(CheckpointError::Io {
                     path: self.path.clone(),
@@ -316,13 +327,10 @@ impl Checkpoint {
         Ok(Some(file.state))
     }
 
-    /// Writes `state` (after a round): a temporary file in the same directory, flushed to
-    /// disk, renamed over the state file, so the file is always a complete round.
+    /// Writes `state` (after a round), whole or not at all ([`crate::files::write_atomic`]:
+    /// a temporary file in the same directory, flushed to disk, renamed over the state
+    /// file), so the file is always a complete round.
     pub fn save(&self, state: &RaceState) -> Result<(), CheckpointError> {
-        let io = |path: &Path| {
-            let path = path.to_path_buf();
-            move |error| CheckpointError::Io { path, error }
-        };
         let mut file = StateFile {
             format: FORMAT.to_string(),
             version: VERSION,
@@ -335,19 +343,17 @@ impl Checkpoint {
             path: self.path.clone(),
             error: std::io::Error::other(e),
         })?;
-        // The process id keeps two runs on one directory from writing into each other's
-        // temporary file; the rename is atomic on one file system.
-        let tmp = self
-            .path
-            .with_file_name(format!("{STATE_FILE}.{}.partial", std::process::id()));
-        std::fs::File::create(&tmp)
-            .and_then(|mut f| {
-                f.write_all(&text)?;
-                f.write_all(b"\n")?;
-                f.sync_all()
-            })
-            .map_err(io(&tmp))?;
-        std::fs::rename(&tmp, &self.path).map_err(io(&self.path))
+        crate::files::write_atomic(&self.path, true, |f| {
+            f.write_all(&text)?;
+            f.write_all(b"\n")
+        })
+        .map_err(|e| match e {
+            crate::files::WriteError::Target(e) => CheckpointError::Damaged {
+                path: self.path.clone(),
+                why: e.to_string(),
+            },
+            crate::files::WriteError::Io { path, error } => CheckpointError::Io { path, error },
+        })
     }
 }
 
@@ -662,6 +668,45 @@ mod tests {
             true,
         );
         assert!(e.contains("answers disagree with its counts"), "{e}");
+        std::fs::remove_dir_all(&dir).unwrap();
+    }
+
+    #[test]
+    fn a_state_file_that_is_not_a_regular_file_is_refused_without_waiting() {
+        let (rules, family, config) = setup(Design::Racing);
+        let dir = std::env::temp_dir().join(format!("wg-checkpoint-fifo-{}", std::process::id()));
+        let _ = std::fs::remove_dir_all(&dir);
+        std::fs::create_dir_all(&dir).unwrap();
+        let checkpoint = Checkpoint::new(&dir, RunOptions::new(&rules, &family, &config));
+        crate::files::mkfifo(checkpoint.path());
+        let (loading, config_copy) = (checkpoint.clone(), config.clone());
+        let e = crate::files::within_seconds(move || loading.load(&config_copy).map(|_| ()))
+            .unwrap_err()
+            .to_string();
+        assert!(
+            e.contains(STATE_FILE) && e.contains("not a regular file (it is a FIFO)"),
+            "{e}"
+        );
+        std::fs::remove_dir_all(&dir).unwrap();
+    }
+
+    #[test]
+    fn a_state_file_is_replaced_whole_never_written_into() {
+        use std::os::unix::fs::MetadataExt;
+        let (rules, family, config) = setup(Design::Racing);
+        let (_, saved) = saved_states(Design::Racing);
+        let dir = std::env::temp_dir().join(format!("wg-checkpoint-whole-{}", std::process::id()));
+        let _ = std::fs::remove_dir_all(&dir);
+        std::fs::create_dir_all(&dir).unwrap();
+        let checkpoint = Checkpoint::new(&dir, RunOptions::new(&rules, &family, &config));
+        checkpoint.save(&saved[0]).unwrap();
+        let before = std::fs::read(checkpoint.path()).unwrap();
+        let inode = std::fs::metadata(checkpoint.path()).unwrap().ino();
+        checkpoint.save(saved.last().unwrap()).unwrap();
+        assert_ne!(std::fs::metadata(checkpoint.path()).unwrap().ino(), inode);
+        assert_ne!(std::fs::read(checkpoint.path()).unwrap(), before);
+        let names: Vec<_> = std::fs::read_dir(&dir).unwrap().collect();
+        assert_eq!(names.len(), 1, "no temporary file left");
         std::fs::remove_dir_all(&dir).unwrap();
     }
 }

@@ -248,7 +248,8 @@ pub fn estimate_memory(rules: &Rules, a: &Die, b: &Die) -> MemoryEstimate {
 
 /// The machine's RAM from `/proc/meminfo` (`MemTotal`), `None` where that is not readable.
 pub fn machine_memory() -> Option<u64> {
-    let text = std::fs::read_to_string("/proc/meminfo").ok()?;
+    let bytes = crate::files::read_regular(std::path::Path::new("/proc/meminfo"), None).ok()?;
+    let text = String::from_utf8(bytes).ok()?;
     let line = text.lines().find(|l| l.starts_with("MemTotal:"))?;
     let kib: u64 = line.split_whitespace().nth(1)?.parse().ok()?;
     kib.checked_mul(1024)

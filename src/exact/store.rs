@@ -64,21 +64,24 @@
 //! [`Die`]'s display (`bwinf_40-20-4-4_1..6_vs_2..7.json`). A name longer than
 //! [`MAX_NAME_BYTES`] (long dice lists, e.g. 300 faces that are not one run) is replaced by
 //! an abbreviated readable part and the FNV-1a hash of the full name
-//! (`..._fnv0123456789abcdef.json`), so no name nor its `.partial` and `.rejectedN`
-//! companions exceed the 255 bytes file systems allow. Every name that fits keeps the form
-//! it always had, so existing records are found as before.
+//! (`..._fnv0123456789abcdef.json`), so no name nor its `.rejectedN` companions (nor the
+//! temporary files of writing, whose names are shorter) exceed the 255 bytes file systems
+//! allow. Every name that fits keeps the form it always had, so existing records are found
+//! as before.
 //!
 //! # Writing
-//! [`PairStore::save`] writes `NAME.json.partial`, flushes it to disk and renames it to
-//! `NAME.json`: a crash leaves at most a `.partial` file, which is never read. It refuses
-//! to write a record that would fail the checks above.
+//! [`PairStore::save`] writes a record whole or not at all ([`crate::files::write_atomic`]):
+//! a temporary file beside it (`.NAME.json.PID-N.tmp`, the name cut to 64 bytes), flushed
+//! to disk and renamed to `NAME.json`, so a crash or a full disk leaves at most a temporary
+//! file, which is never read. It refuses to write a record that would fail the checks
+//! above. A record is read only if it is a regular file ([`crate::files::read_regular`]).
 
 use super::{Bounds, ExactResult, SolverUsed};
 use crate::dice::Die;
 use crate::rules::Rules;
 use serde::{Deserialize, Serialize};
 use std::fmt;
-use std::io::{Read, Write};
+use std::io::Write;
 use std::path::{Path, PathBuf};
 
 /// The version tag of the records written: a file without a known tag is a bad record.
@@ -96,8 +99,8 @@ pub const ROUNDING: f64 = 1e-14;
 /// number to an indented line (at most 16 bytes a face), fit with room to spare.
 pub const MAX_RECORD_BYTES: u64 = 64 << 20;
 
-/// The longest file name of a record, `.json` included. Leaves room for the `.partial`
-/// (8 bytes) and `.rejected999` (12 bytes) companions within the usual 255-byte limit.
+/// The longest file name of a record, `.json` included. Leaves room for the `.rejected999`
+/// (12 bytes) companions within the usual 255-byte limit.
 pub const MAX_NAME_BYTES: usize = 240;
 
 /// The most rejected copies of one record kept side by side (`.rejected` to
@@ -552,15 +555,12 @@ impl PairStore {
             ));
         }
         std::fs::create_dir_all(dir).map_err(|e| refuse("cannot create the directory", e))?;
-        let probe = dir.join(format!(".wuerfelglueck-probe-{}", std::process::id()));
-        // Not `create_new`: a probe left by a crashed run of the same process id must not
-        // make the store look unwritable.
-        let written = std::fs::OpenOptions::new()
-            .write(true)
-            .create(true)
-            .truncate(true)
-            .open(&probe)
-            .and_then(|mut file| file.write_all(b"probe"));
+        // A fresh file (never one that exists, such as a probe left by a crashed run, or a
+        // FIFO, whose opening would wait), as the records' temporary files are.
+        let (probe, mut file) = crate::files::create_temporary(dir, "wuerfelglueck-probe")
+            .map_err(|e| refuse("cannot write in the directory", e))?;
+        let written = file.write_all(b"probe");
+        drop(file);
         // Remove the probe even if writing to it failed half way.
         let removed = std::fs::remove_file(&probe);
         written.map_err(|e| refuse("cannot write in the directory", e))?;
@@ -583,7 +583,9 @@ impl PairStore {
 
     /// What the store holds for `a` against `b` under `rules`, for a solve to `tolerance`.
     /// A bad record is moved aside (and reported as [`Lookup::Rejected`]); a file that
-    /// cannot be read, or a bad one that cannot be moved, is an error.
+    /// cannot be read, one that is not a regular file (a FIFO, which would make the reading
+    /// wait forever, a device, a folder; never opened), a dangling symbolic link, or a bad
+    /// record that cannot be moved, is an error.
     pub fn load(
         &self,
         rules: &Rules,
@@ -594,13 +596,15 @@ impl PairStore {
         let path = self.path(rules, a, b);
         // A record is a few kilobytes (more for dice of many faces): a file past the bound
         // is not one, and is not read whole to find that out.
-        let bytes = match std::fs::File::open(&path).and_then(|file| {
-            let mut bytes = Vec::new();
-            file.take(MAX_RECORD_BYTES + 1).read_to_end(&mut bytes)?;
-            Ok(bytes)
-        }) {
+        let bytes = match crate::files::read_regular(&path, Some(MAX_RECORD_BYTES + 1)) {
             Ok(bytes) => bytes,
-            Err(e) if e.kind() == std::io::ErrorKind::NotFound => return Ok(Lookup::Missing),
+            // A dangling link would be found only when the solved pair is written.
+            Err(e)
+                if e.kind() == std::io::ErrorKind::NotFound
+                    && std::fs::symlink_metadata(&path).is_err() =>
+            {
+                return Ok(Lookup::Missing);
+            }
             Err(e) => return Err(error(&path, format!("cannot read: {e}"))),
         };
         let checked = if bytes.len() as u64 > MAX_RECORD_BYTES {
@@ -634,10 +638,11 @@ impl PairStore {
         move_aside(&self.path(rules, a, b))
     }
 
-    /// Writes `record` to the file of `a` against `b` under `rules` (through a temporary
-    /// file, flushed to disk, and a rename, so an interrupted run never leaves half a
-    /// record) and returns its path. Replaces a record of the same pair that
-    /// [`PairStore::load`] found too wide; refuses a record that fails its checks.
+    /// Writes `record` to the file of `a` against `b` under `rules` (whole or not at all,
+    /// [`crate::files::write_atomic`]: a temporary file, flushed to disk, and a rename, so
+    /// an interrupted run or a full disk never leaves half a record) and returns its path.
+    /// Replaces a record of the same pair that [`PairStore::load`] found too wide; refuses a
+    /// record that fails its checks.
     pub fn save(
         &self,
         record: &StoredPair,
@@ -649,17 +654,18 @@ impl PairStore {
         record
             .check(rules, a, b)
             .map_err(|e| error(&path, format!("refusing to write a bad record: {e}")))?;
-        let tmp = with_suffix(&path, ".partial");
         let text = serde_json::to_string_pretty(record)
             .map_err(|e| error(&path, format!("cannot encode: {e}")))?;
-        std::fs::File::create(&tmp)
-            .and_then(|mut file| {
-                file.write_all(text.as_bytes())?;
-                file.write_all(b"\n")?;
-                file.sync_all()
-            })
-            .map_err(|e| error(&tmp, format!("cannot write: {e}")))?;
-        std::fs::rename(&tmp, &path).map_err(|e| error(&path, format!("cannot write: {e}")))?;
+        crate::files::write_atomic(&path, true, |file| {
+            file.write_all(text.as_bytes())?;
+            file.write_all(b"\n")
+        })
+        .map_err(|e| match e {
+            crate::files::WriteError::Target(e) => error(&path, format!("cannot write: {e}")),
+            crate::files::WriteError::Io { error: e, .. } => {
+                error(&path, format!("cannot write: {e}"))
+            }
+        })?;
         Ok(path)
     }
 }

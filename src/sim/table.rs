@@ -85,7 +85,7 @@ impl Seating {
 }
 
 /// Why a table cannot be played.
-#[derive(Clone, Copy, Debug, PartialEq)]
+#[derive(Clone, Debug, PartialEq)]
 pub enum TableError {
     /// Not one die per seat.
     DiceCount {
@@ -135,6 +135,11 @@ pub enum TableError {
         die: usize,
         /// Seats at the table.
         players: usize,
+        /// The table's board and profile, in words (`board 16/8/2/2 with profile choice`).
+        game: String,
+        /// Whose players the strategy has (the file's, or the shipped ones) and what they
+        /// were trained for ([`crate::strategy::Strong::trained_for`]).
+        trained: String,
     },
 }
 
@@ -174,18 +179,27 @@ impl fmt::Display for TableError {
                  safe, random or strong",
                 die + 1
             ),
-            TableError::NoTablePlayer { die, players: 2 } => write!(
+            TableError::NoTablePlayer {
+                die,
+                players: 2,
+                game,
+                trained,
+            } => write!(
                 f,
-                "die {}'s strategy has no learned player for this game of two (its board and \
-                 profile); train one with `wuerfelglueck train` and play it as strong:FILE",
+                "die {}'s strategy has no learned player for this game of two ({game}): \
+                 {trained}; train one with `wuerfelglueck train` and play it as strong:FILE",
                 die + 1
             ),
-            TableError::NoTablePlayer { die, players } => write!(
+            TableError::NoTablePlayer {
+                die,
+                players,
+                game,
+                trained,
+            } => write!(
                 f,
-                "die {}'s strategy has no learned player for this table (its board and profile, \
-                 {players} seats): the shipped table players play 40/20/4/4 with choice at \
-                 tables of three and four; train one with `wuerfelglueck train --players \
-                 {players}` and play it as strong:FILE",
+                "die {}'s strategy has no learned player for this table ({game}, {players} \
+                 seats): {trained}; train one with `wuerfelglueck train --players {players}` \
+                 and play it as strong:FILE",
                 die + 1
             ),
         }
@@ -300,9 +314,12 @@ impl<'a> Table<'a> {
             if let Some(learned) = strategy.learned()
                 && !learned.plays_at(self.seats)
             {
+                let rules = self.seats.rules();
                 return Err(TableError::NoTablePlayer {
                     die,
                     players: self.seats.players(),
+                    game: format!("board {} with profile {}", rules.board(), rules.profile()),
+                    trained: learned.trained_for(),
                 });
             }
             if !strategy.is_frontmost() && !self.seats.rules().profile().choice {

@@ -275,21 +275,18 @@ impl StrongPlayer {
     }
 }
 
-/// Reads at most [`MAX_FILE_BYTES`] of a file, so that a huge or endless file is refused
-/// before it is held in memory.
+/// Reads at most [`MAX_FILE_BYTES`] of a file, so that a huge file is refused before it is
+/// held in memory; only a regular file (a FIFO would make the reading wait, a device such
+/// as `/dev/zero` would never end).
 fn read_text(path: &Path) -> Result<String, String> {
-    use std::io::Read;
-    let file = std::fs::File::open(path).map_err(|e| format!("cannot read: {e}"))?;
-    let mut text = String::new();
-    file.take(MAX_FILE_BYTES + 1)
-        .read_to_string(&mut text)
+    let bytes = crate::files::read_regular(path, Some(MAX_FILE_BYTES + 1))
         .map_err(|e| format!("cannot read: {e}"))?;
-    if text.len() as u64 > MAX_FILE_BYTES {
+    if bytes.len() as u64 > MAX_FILE_BYTES {
         return Err(format!(
             "longer than {MAX_FILE_BYTES} bytes: a player file of at most {MAX_HIDDEN} hidden units is far shorter"
         ));
     }
-    Ok(text)
+    String::from_utf8(bytes).map_err(|_| "cannot read: stream did not contain valid UTF-8".into())
 }
 
 /// The player file of a network trained for `board`, `profile` and `players` seats.
@@ -700,12 +697,18 @@ impl Strong {
         duels.chain(tables).collect::<Vec<_>>().join(", ")
     }
 
-    fn whose(&self) -> &'static str {
-        if self.path.is_some() {
-            "this file's player plays"
-        } else {
-            "the shipped players play"
+    fn whose(&self) -> String {
+        match &self.path {
+            Some(path) => format!("the player of {} plays", path.display()),
+            None => "the shipped players play".into(),
         }
+    }
+
+    /// Whose players these are and the games they were trained for, in words: "the player of
+    /// p.json plays 16/8/2/2 with profile choice at a table of 3", "the shipped players play
+    /// ...".
+    pub fn trained_for(&self) -> String {
+        format!("{} {}", self.whose(), self.games())
     }
 
     /// Refuses a game no player here was trained for, naming the games there are.
@@ -714,11 +717,10 @@ impl Strong {
             return Ok(());
         }
         Err(format!(
-            "no strong player was trained for board {} with profile {}: {} {}; train one with `wuerfelglueck train` and play it as strong:FILE",
+            "no strong player was trained for board {} with profile {}: {}; train one with `wuerfelglueck train` and play it as strong:FILE",
             rules.board(),
             rules.profile(),
-            self.whose(),
-            self.games()
+            self.trained_for()
         ))
     }
 }

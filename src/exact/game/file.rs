@@ -22,7 +22,6 @@ use crate::dice::Die;
 use crate::rules::Rules;
 use serde::{Deserialize, Serialize};
 use std::fmt;
-use std::io::{Read, Write};
 use std::path::Path;
 
 /// The format name in every header.
@@ -117,69 +116,42 @@ pub fn header(
     }
 }
 
-/// Refuses an existing `path` unless `force` (checked before a solve starts, and again when
-/// writing).
+/// Checks `path` as the target of a policy file before a solve starts (and again when
+/// writing; see [`crate::files::check_target`]): its folder exists, it is not a folder, a
+/// device, a FIFO, a socket or a dangling link (whatever `force` says), and an existing
+/// file is refused unless `force`.
 pub fn check_target(path: &Path, force: bool) -> Result<(), PolicyFileError> {
-    if path.is_dir() {
-        return Err(PolicyFileError::Io(format!(
-            "{} is a folder",
-            path.display()
-        )));
-    }
-    if !force && path.exists() {
-        return Err(PolicyFileError::Exists(path.display().to_string()));
-    }
-    let folder = path.parent().filter(|p| !p.as_os_str().is_empty());
-    if let Some(folder) = folder
-        && !folder.is_dir()
-    {
-        return Err(PolicyFileError::Io(format!(
-            "folder {} does not exist",
-            folder.display()
-        )));
-    }
-    Ok(())
+    crate::files::check_target(path, force)
+        .map(|_| ())
+        .map_err(target_error)
 }
 
-/// Writes the policy file atomically: to a temporary file next to `path`, then moved into
-/// place; without `force` an existing file (even one that appeared meanwhile) is kept.
+fn target_error(e: crate::files::TargetError) -> PolicyFileError {
+    match e {
+        crate::files::TargetError::Exists(p) => PolicyFileError::Exists(p.display().to_string()),
+        e => PolicyFileError::Io(e.to_string()),
+    }
+}
+
+/// Writes the policy file whole or not at all ([`crate::files::write_atomic`]: a temporary
+/// file next to `path`, flushed to disk, then moved into place); without `force` an
+/// existing file (even one that appeared meanwhile) is kept.
 pub fn write(
     path: &Path,
     header: &PolicyHeader,
     table: &PolicyTable,
     force: bool,
 ) -> Result<(), PolicyFileError> {
-    check_target(path, force)?;
-    let io = |e: std::io::Error| PolicyFileError::Io(format!("{}: {e}", path.display()));
-    let mut tmp = path.as_os_str().to_owned();
-    tmp.push(format!(".tmp{}", std::process::id()));
-    let tmp = std::path::PathBuf::from(tmp);
-    {
-        let mut f = std::io::BufWriter::new(std::fs::File::create(&tmp).map_err(io)?);
-        let line = serde_json::to_string(header).expect("a header serializes");
-        f.write_all(line.as_bytes()).map_err(io)?;
-        f.write_all(b"\n").map_err(io)?;
-        f.write_all(&body_of(table)).map_err(io)?;
-        f.into_inner()
-            .map_err(|e| io(e.into_error()))?
-            .sync_all()
-            .map_err(io)?;
-    }
-    let placed = if force {
-        std::fs::rename(&tmp, path)
-    } else {
-        // A hard link fails if the target exists, atomically.
-        std::fs::hard_link(&tmp, path).and_then(|()| std::fs::remove_file(&tmp))
-    };
-    if let Err(e) = placed {
-        let _ = std::fs::remove_file(&tmp);
-        return Err(if e.kind() == std::io::ErrorKind::AlreadyExists {
-            PolicyFileError::Exists(path.display().to_string())
-        } else {
-            io(e)
-        });
-    }
-    Ok(())
+    let line = serde_json::to_string(header).expect("a header serializes");
+    crate::files::write_atomic(path, force, |f| {
+        f.write_all(line.as_bytes())?;
+        f.write_all(b"\n")?;
+        f.write_all(&body_of(table))
+    })
+    .map_err(|e| match e {
+        crate::files::WriteError::Target(e) => target_error(e),
+        e @ crate::files::WriteError::Io { .. } => PolicyFileError::Io(e.to_string()),
+    })
 }
 
 /// A policy file read and checked against the game it is used for.
@@ -212,18 +184,10 @@ fn split(path: &Path, bytes: &[u8]) -> Result<(PolicyHeader, usize), PolicyFileE
     Ok((header, newline + 1))
 }
 
+/// At most `limit` bytes of `path`, which must be a regular file.
 fn read_bytes(path: &Path, limit: Option<u64>) -> Result<Vec<u8>, PolicyFileError> {
-    let mut bytes = Vec::new();
-    std::fs::File::open(path)
-        .and_then(|f| match limit {
-            Some(n) => f.take(n).read_to_end(&mut bytes),
-            None => {
-                let mut f = f;
-                f.read_to_end(&mut bytes)
-            }
-        })
-        .map_err(|e| PolicyFileError::Io(format!("{}: {e}", path.display())))?;
-    Ok(bytes)
+    crate::files::read_regular(path, limit)
+        .map_err(|e| PolicyFileError::Io(format!("{}: {e}", path.display())))
 }
 
 /// Reads only the header of the policy file at `path` (format and version checked).

@@ -311,6 +311,17 @@ fn figures_from_value(v: &Bounds) -> StateBounds {
     }
 }
 
+/// A bracket `[lo, hi]` of the value as its certified interval: both ends within `[-1, 1]`,
+/// where the value lies (rounding can carry an iterate a few ulps past either end), and the
+/// upper end not below the lower one after the lower one is clamped.
+fn value_bounds([lo, hi]: [f64; 2]) -> Bounds {
+    let lo = lo.clamp(-1.0, 1.0);
+    Bounds {
+        lo,
+        hi: hi.clamp(lo, 1.0),
+    }
+}
+
 /// How the pair's chain is evaluated.
 #[derive(Clone, Copy, PartialEq, Eq)]
 enum PairEvaluation {
@@ -399,13 +410,7 @@ fn evaluate_pair_value(
     tell: &dyn Fn(bool, usize, f64),
 ) -> Result<(StateBounds, StateBounds, usize), ExactError> {
     let bracket = new_bracket(pair.space);
-    let value_at = |o: usize| {
-        let [lo, hi] = bracket.load(o);
-        Bounds {
-            lo: lo.max(-1.0),
-            hi: hi.min(1.0).max(lo),
-        }
-    };
+    let value_at = |o: usize| value_bounds(bracket.load(o));
     let width = || {
         openings
             .map(|o| value_at(o).width())
@@ -628,11 +633,7 @@ pub fn solve_game_with(
         if never(&space, o) {
             Bounds::ZERO
         } else {
-            let [lo, hi] = bracket.load(o);
-            Bounds {
-                lo: lo.max(-1.0),
-                hi: hi.min(1.0).max(lo),
-            }
+            value_bounds(bracket.load(o))
         }
     };
     let [mut va, mut vb] = openings.map(value_at);
@@ -824,6 +825,35 @@ fn extract_pair(
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// An iterate rounded a few ulps past -1 or +1 gives an interval inside [-1, 1] whose
+    /// upper end is not below its lower end, and so figures inside [0, 1].
+    #[test]
+    fn a_bracket_rounded_past_an_end_gives_a_valid_interval() {
+        let below = -1.0 - 2.0 * f64::EPSILON;
+        let above = 1.0 + 2.0 * f64::EPSILON;
+        for bracket in [
+            [below, below],
+            [below, -1.0],
+            [above, above],
+            [0.5, above],
+            [-0.25, 0.25],
+        ] {
+            let v = value_bounds(bracket);
+            assert!(
+                -1.0 <= v.lo && v.lo <= v.hi && v.hi <= 1.0,
+                "{bracket:?}: {v:?}"
+            );
+            let s = figures_from_value(&v);
+            for b in [s.a, s.b] {
+                assert!(
+                    0.0 <= b.lo && b.lo <= b.hi && b.hi <= 1.0,
+                    "{bracket:?}: {b:?}"
+                );
+            }
+        }
+        assert_eq!(value_bounds([below, below]), Bounds { lo: -1.0, hi: -1.0 });
+    }
     use crate::exact::game::policy::Decision;
     use crate::exact::game::small_test_space;
     use crate::strategy::Strategy;
