@@ -158,6 +158,28 @@ fn rank_takes_dice_from_the_command_line() {
 }
 
 #[test]
+fn a_table_never_prints_an_interval_as_a_point() {
+    // Regression: 1..4 never wins, and over 100,000 games the table printed
+    // `[0.0000, 0.0000]` where the JSON's Wilson interval ends at 3.8e-5.
+    let args = [
+        "duel", "--a", "1..4", "--b", "1..6", "--games", "100000", "--seed", "1",
+    ];
+    let v = json(&[&args[..], &["--format", "json"]].concat());
+    assert_eq!(v["p_a"], 0.0);
+    let hi = v["ci95"][1].as_f64().unwrap();
+    assert!(hi > 3.8e-5 && hi < 3.9e-5, "{hi}");
+    let table = stdout_of(&args);
+    assert!(table.contains("95 % CI [0.0000, 3.8e-5]"), "{table}");
+    assert!(table.contains("P(B wins)     1.0000"), "{table}");
+    // The ranking's matrix likewise, both ways round: 1 - 3.8e-5 is not 1.
+    let ranked = stdout_of(&[
+        "rank", "--die", "1..6", "--die", "1..4", "--games", "100000",
+    ]);
+    assert!(ranked.contains("[0.99996, 1.00000]"), "{ranked}");
+    assert!(ranked.contains("[0.0000, 3.8e-5]"), "{ranked}");
+}
+
+#[test]
 fn play_shows_a_game_roll_by_roll() {
     let text = stdout_of(&["play", "--a", "1..6", "--b", "1..6", "--seed", "4"]);
     let last = text.lines().last().unwrap();

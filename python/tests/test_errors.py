@@ -125,7 +125,7 @@ def test_an_integer_out_of_its_range_names_the_argument_and_the_range(command, n
 
 @pytest.mark.parametrize("value", [1.5, "10", True])
 def test_a_non_integer_names_the_argument(value):
-    with pytest.raises(TypeError, match=r"^games must be an integer in 0\.\.=18446744073709551615, not "):
+    with pytest.raises(TypeError, match=r"^games must be an integer in 0\.\.=18446744073709551615 or None, not "):
         wg.duel("1..6", "1..6", games=value)
 
 
@@ -146,7 +146,8 @@ def test_faces_and_board_values_out_of_range_name_the_argument():
 
 @pytest.mark.parametrize("rules", ["x", "bwinf", 40, wg.Board()])
 def test_rules_must_be_a_rules_value(rules):
-    with pytest.raises(ValueError, match=r"^rules must be None or a wuerfelglueck\.Rules"):
+    # A wrong type is a TypeError, as for every argument (test_argument_types.py).
+    with pytest.raises(TypeError, match=r"^rules must be a Rules or None \(e\.g\. Rules\("):
         wg.duel("1..6", "1..6", games=1024, rules=rules)
 
 

@@ -190,3 +190,84 @@ def test_ctrl_c_stops_a_solve_within_a_sweep(python_sigint):
     assert delay < PROMPT
     assert no_work_threads_left()
     assert time.monotonic() - started < whole / 2, (time.monotonic() - started, whole)
+
+
+# Ctrl-C after about a second of work, in a process of its own: the call raises at once and
+# its work stops within a fraction of a second, whatever the call (issue 52: a duel of 10^11
+# games and `wubbel(goal=300)` kept a core busy for about 7 s after KeyboardInterrupt, a
+# table of 6 * 10^9 games for minutes). The child reports when its process stopped using
+# the CPU; it exits then, so a call whose work runs on is seen as a process that does not end.
+CHILD = r"""
+import os, signal, sys, time
+import wuerfelglueck as wg
+
+signal.signal(signal.SIGINT, signal.default_int_handler)
+
+def cpu_in(seconds):
+    start = time.process_time()
+    time.sleep(seconds)
+    return time.process_time() - start
+
+print("started", flush=True)
+try:
+    eval(sys.argv[1])
+    print("finished before the interrupt", flush=True)
+    sys.exit(1)
+except KeyboardInterrupt:
+    interrupted = time.monotonic()
+# Quiet: a tenth of a second in which the process used less than 3 % of a core, then a
+# second of confirmation (work that ran on, even starved on a loaded machine, uses more).
+while cpu_in(0.1) >= 0.003 and time.monotonic() - interrupted < 60:
+    pass
+quiet = time.monotonic() - interrupted
+print(f"quiet {quiet:.3f} confirmation {cpu_in(1.0):.3f}", flush=True)
+os._exit(0)  # at once: nothing is left to finish
+"""
+
+LONG_CALLS = [
+    # The lanes path (AVX-512) or chunk by chunk: 10^11 games are about 3 core-hours.
+    'wg.duel("1..6", "1..6", games=10**11)',
+    # A searching strategy: a chunk of its games takes about 25 s.
+    'wg.duel("1..6", "1..6", games=10**8, profile="choice", strategy="strong-search-2")',
+    'wg.table(["1..6", "2..7", "0..9"], games=6 * 10**9)',
+    # The blocks of Wubbel's solve run on the pool's threads (about 7 s in all).
+    "wg.wubbel(goal=300)",
+    "wg.wubbel(compare=True, simulate=10**9)",
+    # A position too large to solve in 1 GB: simulated, game by game.
+    'wg.advise("1..6", "1..6", "A:2,9,17,27 B:4,12,15,33 turn:A", 3, rollouts=10**7, '
+    'max_memory="1GB")',
+    # The sparse solver's search and build of the transitions (seconds before a sweep).
+    'wg.solve("1..6", "2..7", pieces=3)',
+    # The stopping rules' replicates, each many games for a fine precision.
+    'wg.converge("1..6", "2..7", stopping=True, precision=0.0002)',
+]
+
+# The work must stop within this many seconds of the signal: measured 0.0 to 0.2 s on two
+# cores under the load of other builds (a tenth of a second is the child's resolution),
+# against 2 to over 120 s before. The process must end within WAIT.
+STOPPED = 2.0
+WAIT = 30.0
+
+
+@pytest.mark.parametrize("call", LONG_CALLS)
+def test_ctrl_c_stops_the_work_of_any_long_call_at_once(call, tmp_path):
+    import subprocess
+    import sys
+
+    child = subprocess.Popen([sys.executable, "-c", CHILD, call], cwd=tmp_path,
+                             stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    try:
+        assert child.stdout.readline().strip() == "started", child.stderr.read()
+        time.sleep(1.0)
+        child.send_signal(signal.SIGINT)
+        out, err = child.communicate(timeout=WAIT)
+    except subprocess.TimeoutExpired:
+        child.kill()
+        child.communicate()
+        pytest.fail(f"{call}: still running {WAIT} s after Ctrl-C")
+    assert child.returncode == 0, (out, err)
+    words = out.split()
+    assert words[0] == "quiet", out
+    quiet, confirmation = float(words[1]), float(words[3])
+    assert quiet < STOPPED, f"{call}: the work ran on for {quiet} s after Ctrl-C"
+    assert confirmation < 0.1, f"{call}: {confirmation} s of CPU in the second after it stopped"

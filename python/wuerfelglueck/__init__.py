@@ -10,9 +10,12 @@ running). The Rust library does all the work; this module only names the options
 The board is given by ``track``, ``offset``, ``pieces``, ``goal_fields`` and ``profile``
 (the BwInf board 40/20/4/4 and profile ``"bwinf"`` when left at ``None``), or all at once by
 ``rules=`` (a :class:`Rules`), not both: ``rules=`` with any board option is a ``ValueError``.
-An integer option must be a Python ``int`` in the range of the library's type (``games`` in
-``0..=2**64-1``, ``track`` in ``0..=2**32-1``, ...): outside it, ``ValueError`` naming the
-argument and the range; a non-integer is a ``TypeError``.
+Every argument is checked against the function's signature before anything runs: a value
+of another type (``bytes`` or a ``dict`` for a die, ``None`` where the signature has no
+``Optional``, a ``str`` for a number) is a ``TypeError`` naming the argument and the types
+allowed. An integer option must be in the range of the library's type (``games`` in
+``0..=2**64-1``, ``track`` in ``0..=2**32-1``, ...), a float finite and a list not empty:
+otherwise a ``ValueError`` naming the argument.
 
 Ctrl-C (``SIGINT``) during a long call raises ``KeyboardInterrupt`` within about 0.1 s
 through Python's own SIGINT handler: the call polls ``signal``'s handler while it waits. A
@@ -25,9 +28,10 @@ Dice are written as in the CLI (``"1..6"``, ``"1,1,1,6,6,6"``), as lists of face
 :class:`Die` values. Long calls release the GIL, can be stopped with Ctrl-C, and report
 progress to an optional ``progress(games_played, message)`` callback (called about every
 0.1 s on the calling thread when something changed). After Ctrl-C the work stops at its
-next checkpoint (a chunk of games, the start of a pair, the next sweep of an exact solve; a
-solve cut off is not stored), and a store record is only ever written whole (a ``.partial``
-file renamed into place).
+next checkpoint, within a fraction of a second (before a chunk of games, or a pair of games
+where games are slow; the start of a pair; the next sweep of an exact solve, or the next pass
+of its search; a solve cut off is not stored), and a store record is only ever written whole
+(a ``.partial`` file renamed into place).
 
 The functions: :func:`duel`, :func:`rank`, :func:`solve`, :func:`table` (2 to 4 dice at
 one table), :func:`search` (the best die of a family), :func:`advise` (every legal move of a
@@ -51,12 +55,17 @@ Distributed rankings on a Dask cluster: :mod:`wuerfelglueck.distributed`.
 
 from __future__ import annotations
 
+import collections.abc
 import copy
+import functools
+import inspect
 import io
 import json
+import math
 import numbers
 import operator
 import os
+import typing
 from typing import Any, Callable, Optional, Sequence, Union
 
 from . import _native
@@ -92,6 +101,165 @@ __all__ = [
 __version__ = "0.2.0"
 
 
+# ---------------------------------------------------------------------------------------
+# Every argument of every public function is checked against the function's annotation
+# before anything runs (``_checked``): a value of another type is a ``TypeError`` that names
+# the argument and the types allowed; ``None`` is allowed exactly where the annotation says
+# ``Optional``; a float must be finite, a sequence non-empty, an integer within the range of
+# the library's type (``ValueError``, naming the argument). What a value means (a die's
+# notation, ``games`` even, a board that fits) the library checks, with the CLI's messages.
+
+_NOT_SEQUENCES = (str, bytes, bytearray, memoryview, collections.abc.Mapping,
+                  collections.abc.Set)
+
+# What some arguments look like, added to their message.
+_EXAMPLES = {
+    "position": "a position such as 'A:3,10 B:A,5 turn:A'",
+    "rules": "e.g. Rules(Board(20, 10, 2, 2), 'bwinf+goal-last'); a rule profile alone "
+             "goes to profile=",
+}
+
+
+def _is_sequence(value) -> bool:
+    """A list-like value: a ``Sequence`` (a list, a tuple, a range) or a one-dimensional
+    array, but not text, bytes, a mapping or a set."""
+    if isinstance(value, _NOT_SEQUENCES):
+        return False
+    return isinstance(value, collections.abc.Sequence) or (
+        getattr(value, "ndim", None) == 1 and hasattr(value, "__len__")
+        and hasattr(value, "__getitem__"))
+
+
+def _accepts(value, hint) -> bool:
+    """Whether ``value`` is of the annotated type ``hint``."""
+    if hint is Any:
+        return True
+    origin = typing.get_origin(hint)
+    if origin is Union:
+        return any(_accepts(value, h) for h in typing.get_args(hint))
+    if hint is type(None):
+        return value is None
+    if hint is bool:
+        return isinstance(value, bool)
+    if hint is int:
+        return isinstance(value, numbers.Integral) and not isinstance(value, bool)
+    if hint is float:
+        return isinstance(value, numbers.Real) and not isinstance(value, bool)
+    if origin is collections.abc.Sequence:
+        (item,) = typing.get_args(hint)
+        return _is_sequence(value) and all(_accepts(v, item) for v in value)
+    if origin is collections.abc.Callable:
+        return callable(value)
+    return isinstance(value, origin or hint)
+
+
+def _members(hint) -> tuple:
+    """The types of a ``Union`` (``Optional``), or ``hint`` alone."""
+    return typing.get_args(hint) if typing.get_origin(hint) is Union else (hint,)
+
+
+def _kinds(name: str, hint) -> list:
+    """The types ``hint`` allows, in words (``"a str"``, ``"a sequence of int"``)."""
+    members = _members(hint)
+    if len(members) > 1:
+        kinds = []
+        for h in members:
+            if h is str and os.PathLike in members:
+                kinds.append("a path (str or os.PathLike)")
+            elif not (h is os.PathLike and str in members):
+                kinds += _kinds(name, h)
+        return kinds
+    if hint is type(None):
+        return ["None"]
+    if hint is bool:
+        return ["True or False"]
+    if hint is int:
+        top = _INTEGERS.get(name)
+        return [f"an integer in 0..={top}" if top is not None else "an int"]
+    if hint is float:
+        return ["a finite number (int or float)"]
+    if hint is str:
+        return ["a str"]
+    origin = typing.get_origin(hint)
+    if origin is collections.abc.Sequence:
+        (item,) = typing.get_args(hint)
+        if item == DieLike:
+            return ["a sequence of dice"]
+        return ["a sequence of " + " or ".join(k.split(" ", 1)[1] for k in _kinds(name, item))]
+    if origin is collections.abc.Callable:
+        return ["a callable"]
+    return [f"an {hint.__name__}" if hint.__name__[0] in "AEIOU" else f"a {hint.__name__}"]
+
+
+def _expected(name: str, hint) -> str:
+    """What argument ``name`` of the annotated type ``hint`` may be, in words."""
+    kinds = list(dict.fromkeys(_kinds(name, hint)))
+    text = kinds[0] if len(kinds) == 1 else ", ".join(kinds[:-1]) + " or " + kinds[-1]
+    members = _members(hint)
+    if name in _EXAMPLES:
+        text += f" ({_EXAMPLES[name]})"
+    elif set(typing.get_args(DieLike)) <= set(members):
+        text += " (a die such as '1..6', [1, 1, 1, 6, 6, 6] or Die('1..6'))"
+    elif Sequence[DieLike] in members:
+        text += " (dice such as ['1..6', '2..7'], each a str, a sequence of int or a Die)"
+    return text
+
+
+def _shown(value) -> str:
+    """``value`` for a message: its type and a short ``repr``."""
+    if value is None:
+        return "None"
+    text = repr(value)
+    if len(text) > 60:
+        text = text[:57] + "..."
+    return f"{type(value).__name__} {text}"
+
+
+def _check(name: str, value, hint) -> None:
+    """Raises the ``TypeError`` or ``ValueError`` of argument ``name`` if ``value`` is not
+    an allowed value of the annotated type ``hint``."""
+    if not _accepts(value, hint):
+        detail = ""
+        sequences = [typing.get_args(h)[0] for h in _members(hint)
+                     if typing.get_origin(h) is collections.abc.Sequence]
+        if sequences and _is_sequence(value):
+            bad = next((i, v) for i, v in enumerate(value)
+                       if not any(_accepts(v, item) for item in sequences))
+            detail = f" (item {bad[0]} is {_shown(bad[1])})"
+        raise TypeError(f"{name} must be {_expected(name, hint)}, not {_shown(value)}{detail}")
+    if isinstance(value, numbers.Real) and not isinstance(value, numbers.Integral) \
+            and not math.isfinite(value):
+        raise ValueError(f"{name} must be a finite number, got {value!r}")
+    if isinstance(value, numbers.Integral) and not isinstance(value, bool) \
+            and name in _INTEGERS:
+        _integer(name, value, _INTEGERS[name])
+    if _is_sequence(value) and len(value) == 0:
+        raise ValueError(f"{name} must not be empty: expected {_expected(name, hint)}")
+
+
+def _checked(function):
+    """``function`` with every argument checked against its annotation (``_check``) before
+    it runs; the signature stays the function's own."""
+    signature = inspect.signature(function)
+    hints = {}
+
+    @functools.wraps(function)
+    def checked(*args, **kwargs):
+        if not hints:
+            hints.update(typing.get_type_hints(function))
+        bound = signature.bind(*args, **kwargs)
+        for name, value in bound.arguments.items():
+            hint = hints.get(name, Any)
+            if signature.parameters[name].kind is inspect.Parameter.VAR_POSITIONAL:
+                for v in value:
+                    _check(name, v, hint)
+            else:
+                _check(name, value, hint)
+        return function(*args, **kwargs)
+
+    return checked
+
+
 class Die:
     """A die: a non-empty list of faces, each equally likely.
 
@@ -101,6 +269,7 @@ class Die:
 
     __slots__ = ("faces", "_text")
 
+    @_checked
     def __init__(self, faces: Union[str, Sequence[int], "Die"]):
         if isinstance(faces, Die):
             faces = faces.faces
@@ -126,6 +295,7 @@ class Board:
 
     __slots__ = ("track", "offset", "pieces", "goal_fields")
 
+    @_checked
     def __init__(self, track: int = 40, offset: Optional[int] = None, pieces: int = 4,
                  goal_fields: int = 4):
         if offset is None and isinstance(track, numbers.Integral) and not isinstance(track, bool):
@@ -148,6 +318,7 @@ class Rules:
 
     __slots__ = ("board", "profile", "_names")
 
+    @_checked
     def __init__(self, board: Optional[Board] = None, profile: str = "bwinf"):
         if board is None:
             board = Board.__new__(Board)
@@ -331,8 +502,9 @@ _U64 = 2**64 - 1
 _INTEGERS = dict(
     games=_U64, seed=_U64, max_rolls=_U64, threads=_U64, max_sweeps=_U64, reps=_U64,
     min_games=_U64, max_games=_U64, points_per_decade=_U64, look_every=_U64, top=_U64,
-    max_die_games=_U64, confirm=_U64, simulate=_U64, players=_U64, face=_U64, goal=_U64,
-    bust=_U64, track=_U32, offset=_U32, pieces=_U32, goal_fields=_U32,
+    max_die_games=_U64, confirm=_U64, simulate=_U64, players=_U64, face=_U32, goal=_U32,
+    bust=_U32, track=_U32, offset=_U32, pieces=_U32, goal_fields=_U32, rollouts=_U64,
+    hidden=_U64,
 )
 
 
@@ -393,12 +565,16 @@ def _options(command: str, given: dict, rules: Optional[Rules] = None) -> dict:
     for name, value in given.items():
         if value is None or value is False:
             continue
-        if name in _INTEGERS:
+        if name == "max_memory":
+            value = str(value)
+        elif name in _INTEGERS:
             value = _integer(name, value, _INTEGERS[name])
+        elif isinstance(value, numbers.Integral) and not isinstance(value, bool):
+            value = operator.index(value)  # e.g. a NumPy integer, as JSON
+        elif isinstance(value, numbers.Real) and not isinstance(value, bool):
+            value = float(value)
         elif isinstance(value, os.PathLike):
             value = os.fspath(value)
-        elif name == "max_memory":
-            value = str(value)
         if _is_default(command, name, value):
             continue
         options[name] = value
@@ -443,6 +619,7 @@ def _dice(dice) -> dict:
     return dict(die=[_die_text(d, "--die") for d in dice])
 
 
+@_checked
 def duel(a: DieLike, b: DieLike, *, games: Optional[int] = None,
          precision: Optional[float] = None, seed: int = 1, max_rolls: int = 100_000,
          threads: Optional[int] = None, track: Optional[int] = None,
@@ -467,9 +644,10 @@ def duel(a: DieLike, b: DieLike, *, games: Optional[int] = None,
                 strategy_a=strategy_a, strategy_b=strategy_b, style=style)
 
 
-def rank(dice, *, exact: bool = False, games: Optional[int] = None,
-         precision: Optional[float] = None, seed: int = 1, max_rolls: int = 100_000,
-         threads: Optional[int] = None, track: Optional[int] = None,
+@_checked
+def rank(dice: Union[str, os.PathLike, Sequence[DieLike]], *, exact: bool = False,
+         games: Optional[int] = None, precision: Optional[float] = None, seed: int = 1,
+         max_rolls: int = 100_000, threads: Optional[int] = None, track: Optional[int] = None,
          offset: Optional[int] = None, pieces: Optional[int] = None,
          goal_fields: Optional[int] = None, profile: Optional[str] = None,
          rules: Optional[Rules] = None,
@@ -496,6 +674,7 @@ def rank(dice, *, exact: bool = False, games: Optional[int] = None,
                 plot=plot, overwrite=overwrite, strategy=strategy, players=players)
 
 
+@_checked
 def solve(a: DieLike, b: DieLike, *, tolerance: float = 1e-12, max_sweeps: int = 100_000,
           max_memory: Union[int, str, None] = None, threads: Optional[int] = None,
           matrix_free: bool = False, f32: bool = False,
@@ -524,6 +703,7 @@ def solve(a: DieLike, b: DieLike, *, tolerance: float = 1e-12, max_sweeps: int =
                 no_mirror=no_mirror, style=style)
 
 
+@_checked
 def table(dice: Sequence[DieLike], *, games: Optional[int] = None,
           precision: Optional[float] = None, seed: int = 1, seating: str = "all",
           max_rolls: int = 100_000, threads: Optional[int] = None,
@@ -553,26 +733,34 @@ def table(dice: Sequence[DieLike], *, games: Optional[int] = None,
                 die=[_die_text(d, "--die") for d in dice], games=games, precision=precision,
                 seed=seed, seating=seating, max_rolls=max_rolls, threads=threads, track=track,
                 offset=offset, pieces=pieces, goal_fields=goal_fields, profile=profile,
-                strategy=[strategy] if isinstance(strategy, str) else strategy, style=style)
+                strategy=[strategy] if isinstance(strategy, str) else _list_of(strategy),
+                style=style)
+
+
+def _list_of(value) -> Optional[list]:
+    """A sequence as a list (``None`` stays ``None``)."""
+    return None if value is None else list(value)
 
 
 def _list(value) -> Union[str, None]:
     """A list option (``hold``, ``query``) as the command line writes it: comma-separated."""
-    if isinstance(value, (list, tuple)):
+    if _is_sequence(value):
         return ",".join(str(v) for v in value)
     return value
 
 
 def _game(command: str, goal, bust, faces, tolerance, query, compare, hold, simulate, seed,
           plot, overwrite) -> GameResult:
-    return _run(command, GameResult, goal=goal, bust=bust, faces=_list(faces),
+    return _run(command, GameResult, goal=goal, bust=bust, faces=_die_text(faces, "--faces"),
                 tolerance=tolerance, query=_list(query), compare=compare, hold=_list(hold),
                 simulate=simulate, seed=seed, plot=plot, overwrite=overwrite)
 
 
+@_checked
 def wubbel(*, goal: Optional[int] = None, bust: Optional[int] = None, faces: DieLike = "1..6",
-           tolerance: Optional[float] = None, query=None, compare: bool = False,
-           hold: Optional[Sequence[int]] = None, simulate: Optional[int] = None,
+           tolerance: Optional[float] = None, query: Union[str, Sequence[int], None] = None,
+           compare: bool = False,
+           hold: Union[str, Sequence[int], None] = None, simulate: Optional[int] = None,
            seed: Optional[int] = None, plot: Union[str, os.PathLike, None] = None,
            overwrite: bool = False) -> GameResult:
     """Wubbel (goal 50, bust face 6): optimal play (``wubbel``); ``query=(e, g)`` adds the
@@ -583,9 +771,11 @@ def wubbel(*, goal: Optional[int] = None, bust: Optional[int] = None, faces: Die
                  plot, overwrite)
 
 
+@_checked
 def pig(*, goal: Optional[int] = None, bust: Optional[int] = None, faces: DieLike = "1..6",
-        tolerance: Optional[float] = None, query=None, compare: bool = False,
-        hold: Optional[Sequence[int]] = None, simulate: Optional[int] = None,
+        tolerance: Optional[float] = None, query: Union[str, Sequence[int], None] = None,
+        compare: bool = False,
+        hold: Union[str, Sequence[int], None] = None, simulate: Optional[int] = None,
         seed: Optional[int] = None, plot: Union[str, os.PathLike, None] = None,
         overwrite: bool = False) -> GameResult:
     """Pig (goal 100, bust face 1): the same as :func:`wubbel` with Pig's defaults."""
@@ -593,10 +783,12 @@ def pig(*, goal: Optional[int] = None, bust: Optional[int] = None, faces: DieLik
                  plot, overwrite)
 
 
+@_checked
 def converge(a: DieLike, b: DieLike, *, reps: Optional[int] = None,
              min_games: Optional[int] = None, max_games: Optional[int] = None,
              points_per_decade: Optional[int] = None, stopping: bool = False,
-             stopping_rules: Optional[Sequence[str]] = None, precision: Optional[float] = None,
+             stopping_rules: Union[str, Sequence[str], None] = None,
+             precision: Optional[float] = None,
              look_every: Optional[int] = None, seed: Optional[int] = None,
              max_rolls: Optional[int] = None, threads: Optional[int] = None,
              track: Optional[int] = None, offset: Optional[int] = None,
@@ -616,6 +808,7 @@ def converge(a: DieLike, b: DieLike, *, reps: Optional[int] = None,
                 overwrite=overwrite)
 
 
+@_checked
 def train(out: Union[str, os.PathLike], *, overwrite: bool = False,
           games: Optional[int] = None, seed: Optional[int] = None,
           hidden: Optional[int] = None, rate: Optional[str] = None,
@@ -648,6 +841,7 @@ def train(out: Union[str, os.PathLike], *, overwrite: bool = False,
                 **{"lambda": lambda_})
 
 
+@_checked
 def search(file: Union[str, os.PathLike, None] = None, *, faces: Optional[int] = None,
            values: Union[str, Sequence[int], None] = None,
            error_probability: Optional[float] = None, epsilon: Optional[float] = None,
@@ -673,7 +867,7 @@ def search(file: Union[str, os.PathLike, None] = None, *, faces: Optional[int] =
     pair by pair. ``store`` keeps the search in a directory so that it resumes. Options left
     at ``None`` take the command's defaults.
     """
-    if isinstance(values, (list, tuple)):
+    if _is_sequence(values):
         if len(values) != 2:
             raise ValueError(f"values must be 'A..B' or (A, B), got {values!r}")
         values = f"{values[0]}..{values[1]}"
@@ -686,6 +880,7 @@ def search(file: Union[str, os.PathLike, None] = None, *, faces: Optional[int] =
                 plot=plot, overwrite=overwrite)
 
 
+@_checked
 def advise(a: DieLike, b: DieLike, position: str, face: int, *,
            track: Optional[int] = None, offset: Optional[int] = None,
            pieces: Optional[int] = None, goal_fields: Optional[int] = None,
@@ -710,6 +905,7 @@ def advise(a: DieLike, b: DieLike, position: str, face: int, *,
                 max_rolls=max_rolls)
 
 
+@_checked
 def play(a: DieLike, b: DieLike, *more: DieLike, seed: int = 1, first: str = "a",
          max_rolls: Optional[int] = None, players: Optional[int] = None,
          track: Optional[int] = None, offset: Optional[int] = None,

@@ -235,13 +235,13 @@ def play(a: DieLike, b: DieLike, *more: DieLike, seed: int = 1, first: str = "a"
          strategy: Optional[str] = None, strategy_a: Optional[str] = None,
          strategy_b: Optional[str] = None) -> PlayResult: ...
 def wubbel(*, goal: Optional[int] = None, bust: Optional[int] = None, faces: DieLike = "1..6",
-           tolerance: Optional[float] = None, query: Optional[Sequence[int]] = None,
-           compare: bool = False, hold: Optional[Sequence[int]] = None,
+           tolerance: Optional[float] = None, query: Union[str, Sequence[int], None] = None,
+           compare: bool = False, hold: Union[str, Sequence[int], None] = None,
            simulate: Optional[int] = None, seed: Optional[int] = None,
            plot: Optional[PathLike] = None, overwrite: bool = False) -> GameResult: ...
 def pig(*, goal: Optional[int] = None, bust: Optional[int] = None, faces: DieLike = "1..6",
-        tolerance: Optional[float] = None, query: Optional[Sequence[int]] = None,
-        compare: bool = False, hold: Optional[Sequence[int]] = None,
+        tolerance: Optional[float] = None, query: Union[str, Sequence[int], None] = None,
+        compare: bool = False, hold: Union[str, Sequence[int], None] = None,
         simulate: Optional[int] = None, seed: Optional[int] = None,
         plot: Optional[PathLike] = None, overwrite: bool = False) -> GameResult: ...
 class TrainResult(Result): ...
@@ -261,7 +261,7 @@ def train(out: PathLike, *, overwrite: bool = False, games: Optional[int] = None
 def converge(a: DieLike, b: DieLike, *, reps: Optional[int] = None,
              min_games: Optional[int] = None, max_games: Optional[int] = None,
              points_per_decade: Optional[int] = None, stopping: bool = False,
-             stopping_rules: Optional[Sequence[str]] = None,
+             stopping_rules: Union[str, Sequence[str], None] = None,
              precision: Optional[float] = None, look_every: Optional[int] = None,
              seed: Optional[int] = None, max_rolls: Optional[int] = None,
              threads: Optional[int] = None, track: Optional[int] = None,

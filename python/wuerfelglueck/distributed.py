@@ -53,9 +53,9 @@ from __future__ import annotations
 import json
 import os
 import time
-from typing import Any, Callable, Optional, Union
+from typing import Any, Callable, Optional, Sequence, Union
 
-from . import RankResult, Rules, _dice, _native, _options
+from . import DieLike, RankResult, Rules, _checked, _dice, _native, _options
 
 __all__ = ["rank"]
 
@@ -102,10 +102,11 @@ def _max_memory_bytes(max_memory) -> Optional[int]:
     return int(_native.memory_bytes(str(max_memory)))
 
 
-def rank(dice, client, *, exact: bool = False, store: Union[str, os.PathLike, None] = None,
-         games: Optional[int] = None, precision: Optional[float] = None, seed: int = 1,
-         max_rolls: int = 100_000, threads: Optional[int] = None,
-         track: Optional[int] = None, offset: Optional[int] = None,
+@_checked
+def rank(dice: Union[str, os.PathLike, Sequence[DieLike]], client: Any, *, exact: bool = False,
+         store: Union[str, os.PathLike, None] = None, games: Optional[int] = None,
+         precision: Optional[float] = None, seed: int = 1, max_rolls: int = 100_000,
+         threads: Optional[int] = None, track: Optional[int] = None, offset: Optional[int] = None,
          pieces: Optional[int] = None, goal_fields: Optional[int] = None,
          profile: Optional[str] = None, rules: Optional[Rules] = None, tolerance: float = 1e-9,
          max_memory: Union[int, str, None] = None, memory_constrained: bool = True,

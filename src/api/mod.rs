@@ -219,8 +219,12 @@ impl<'a> Watch<'a> {
         self.checkpoint();
     }
 
+    /// `n` more games were played; 0 is a checkpoint only (the simulation's loops report 0
+    /// before each chunk, and within a chunk of slow games), not passed on.
     pub(crate) fn games(&self, n: u64) {
-        self.progress.games(n);
+        if n > 0 {
+            self.progress.games(n);
+        }
         self.checkpoint();
     }
 
@@ -256,7 +260,11 @@ pub(crate) fn run_in_pool<T: Send>(
         }));
         match outcome {
             Ok(result) => result,
-            Err(payload) if payload.is::<Cancelled>() => Err(Error::cancelled()),
+            Err(payload)
+                if payload.is::<Cancelled>() || payload.is::<crate::fixpoint::Cancelled>() =>
+            {
+                Err(Error::cancelled())
+            }
             Err(payload) => std::panic::resume_unwind(payload),
         }
     })?

@@ -103,6 +103,8 @@ pub fn reach<S: Successors>(space: &S, starts: &[S::State], reached: u8, spread:
         });
         true
     }) {
+        // Between passes: a caller that gave up stops the search here.
+        crate::fixpoint::checkpoint();
         passes += 1;
     }
     passes
@@ -130,6 +132,8 @@ pub fn can_reach<S: Successors>(space: &S, mask: u8, wins: [u8; 2], only: u8) ->
         }
         new != 0
     }) {
+        // Between passes: a caller that gave up stops the search here.
+        crate::fixpoint::checkpoint();
         passes += 1;
     }
     passes

@@ -47,7 +47,8 @@
 use super::{Reference, quantile};
 use crate::rules::Player;
 use crate::sim::{
-    DuelCounts, GameEnd, GameRng, Matchup, PlanError, Stopping, StreamKey, run_duel, splitmix64,
+    CHUNK_GAMES, DuelCounts, GameEnd, GameRng, Matchup, PlanError, Stopping, StreamKey, run_duel,
+    splitmix64,
 };
 use crate::stats::{self, Z95};
 pub use crate::stats::{CS_ALPHA, bernoulli_cs, cs_half_width, cs_half_width_at};
@@ -379,21 +380,46 @@ fn games(matchup: &Matchup, seed: u64, rep: u64) -> impl Iterator<Item = bool> {
 
 /// Plays replicate `rep` of `rule`.
 pub fn run_rule(matchup: &Matchup, rule: Rule, config: &StoppingConfig, rep: u64) -> RepOutcome {
+    run_rule_watched(matchup, rule, config, rep, &|_| {})
+}
+
+/// [`run_rule`] that tells `progress` 0 before every chunk of games (a duel's chunks, or
+/// [`CHUNK_GAMES`] games of a rule that looks at every game), so that a caller that gives up
+/// unwinds from there instead of waiting for the replicate, whose games are many for a fine
+/// `--precision`.
+pub fn run_rule_watched(
+    matchup: &Matchup,
+    rule: Rule,
+    config: &StoppingConfig,
+    rep: u64,
+    progress: &(dyn Fn(u64) + Sync),
+) -> RepOutcome {
     let key = StreamKey::new(config.seed).with_stream(rep);
     let h = config.precision;
     let duel = || {
         let stopping = duel_stopping(rule, h)
             .expect("called for the rules that run a duel")
             .expect("converge checks duel_stopping before it plays");
-        let counts = run_duel(matchup, key, stopping, &|_| {})
+        let counts = run_duel(matchup, key, stopping, &|_| progress(0))
             .expect("a checked stopping rule runs; the worst case reaches the precision");
         RepOutcome::from_counts(&counts)
+    };
+    // The replicate's games one by one, with a report of 0 before every chunk of them.
+    let watched_games = || {
+        games(matchup, config.seed, rep)
+            .enumerate()
+            .map(|(i, won)| {
+                if (i as u64).is_multiple_of(CHUNK_GAMES) {
+                    progress(0);
+                }
+                won
+            })
     };
     match rule {
         Rule::Fixed(_) | Rule::Precision | Rule::WorstCase | Rule::ConfidenceSequence => duel(),
         Rule::Change => {
             let (games, a_wins) = change_rule_stop(
-                games(matchup, config.seed, rep),
+                watched_games(),
                 config.change_threshold,
                 config.change_min_games,
             )
@@ -406,7 +432,7 @@ pub fn run_rule(matchup: &Matchup, rule: Rule, config: &StoppingConfig, rep: u64
             // it bounds the loop whatever the settings.
             let cap = worst_case_n(h).div_ceil(look) * look;
             let (mut n, mut wins) = (0u64, 0u64);
-            for won in games(matchup, config.seed, rep) {
+            for won in watched_games() {
                 n += 1;
                 wins += u64::from(won);
                 if n % look == 0 && (stats::wilson(wins, n, Z95).half_width() <= h || n >= cap) {
@@ -483,10 +509,11 @@ pub fn compare_rules(
             let outcomes: Vec<RepOutcome> = (0..u64::from(config.reps))
                 .into_par_iter()
                 .map(|rep| {
-                    let outcome = run_rule(matchup, rule, config, rep);
+                    let outcome = run_rule_watched(matchup, rule, config, rep, progress);
                     progress(1);
                     outcome
                 })
+                .panic_fuse()
                 .collect();
             summarise_rule(rule, config, reference, outcomes)
         })

@@ -256,6 +256,22 @@ pub fn cancellable<T>(flag: Arc<AtomicBool>, work: impl FnOnce() -> T) -> T {
     work()
 }
 
+/// The cancellation in force on this thread ([`cancellable`]), to hand to work that runs
+/// on other threads: the threads of a pool do not see this thread's flag, so an iteration
+/// driven there runs under [`cancellable_under`] with this flag.
+pub fn cancel_flag() -> Option<Arc<AtomicBool>> {
+    CANCEL.with(|c| c.borrow().clone())
+}
+
+/// Runs `work` under `flag` (the [`cancel_flag`] of the thread that handed the work out),
+/// or as it is when there is none.
+pub fn cancellable_under<T>(flag: Option<&Arc<AtomicBool>>, work: impl FnOnce() -> T) -> T {
+    match flag {
+        Some(flag) => cancellable(Arc::clone(flag), work),
+        None => work(),
+    }
+}
+
 /// Whether the caller of [`cancellable`] on this thread has given up.
 pub fn cancelled() -> bool {
     CANCEL.with(|c| {
@@ -263,6 +279,21 @@ pub fn cancelled() -> bool {
             .as_ref()
             .is_some_and(|flag| flag.load(Ordering::Relaxed))
     })
+}
+
+/// The unwinding payload of [`checkpoint`], caught by the front end that set the flag
+/// (the library API's pool, which returns its "cancelled" error).
+#[derive(Debug)]
+pub struct Cancelled;
+
+/// Stops the work here, by unwinding with [`Cancelled`], if the caller of [`cancellable`]
+/// on this thread has given up: for the long steps outside a value iteration (a solver's
+/// search of its states, the build of its transitions), between pieces of work that keep
+/// nothing half-done. Without a caller's flag it does nothing.
+pub fn checkpoint() {
+    if cancelled() {
+        std::panic::resume_unwind(Box::new(Cancelled));
+    }
 }
 
 fn drive(

@@ -5,7 +5,7 @@ use super::game::{Decision, Game, Layout};
 use super::solve::{
     Chooser, Half, Kernel, Solution, SolveError, SolveStats, level_blocks, save_values, solve_block,
 };
-use crate::fixpoint::StopRule;
+use crate::fixpoint::{self, StopRule};
 use rayon::prelude::*;
 
 /// A stationary strategy: after a roll that did not bust, whether to bank.
@@ -91,6 +91,8 @@ pub fn evaluate(
     let mut va = vec![f64::NAN; layout.total()];
     let mut vb = vec![f64::NAN; layout.total()];
     let mut stats = SolveStats::default();
+    // The blocks are iterated on the pool's threads, under the caller's cancellation.
+    let cancel = fixpoint::cancel_flag();
     for s in (0..=2 * (goal - 1)).rev() {
         let blocks = level_blocks(goal, s, true);
         let results = blocks
@@ -106,8 +108,10 @@ pub fn evaluate(
                     save: save_values(&layout, &va, g, e),
                     chooser: fixed(b, g, e, len_b),
                 };
-                solve_block(&kernel, &half_a, Some(&half_b), rule, &mut |_| {})
-                    .map_err(SolveError::block(e, g))
+                fixpoint::cancellable_under(cancel.as_ref(), || {
+                    solve_block(&kernel, &half_a, Some(&half_b), rule, &mut |_| {})
+                })
+                .map_err(SolveError::block(e, g))
             })
             .collect::<Result<Vec<_>, _>>()?;
         for (&(e, g), r) in blocks.iter().zip(&results) {

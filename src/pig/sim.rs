@@ -11,6 +11,7 @@ use super::policy::Strategy;
 use rand::{Rng, SeedableRng};
 use rand_xoshiro::Xoshiro256PlusPlus;
 use rayon::prelude::*;
+use std::sync::atomic::Ordering;
 
 /// Games per chunk (one generator stream each).
 pub const CHUNK: u64 = 4096;
@@ -84,6 +85,9 @@ pub fn half_width(p: f64, games: u64, z: f64) -> f64 {
 }
 
 /// Plays `games` games of `first` (moving first) against `second`, in parallel chunks.
+///
+/// Under a caller's cancellation ([`crate::fixpoint::cancellable`]) that is set, the chunks
+/// not yet begun are not played: the tally then counts fewer games than `games`.
 pub fn simulate(
     game: &Game,
     first: &dyn Strategy,
@@ -100,16 +104,21 @@ pub fn simulate(
             start
         })
         .collect();
-    let first_wins = starts
+    let cancel = crate::fixpoint::cancel_flag();
+    let (games, first_wins) = starts
         .into_par_iter()
         .enumerate()
         .map(|(i, mut rng)| {
+            if cancel.as_ref().is_some_and(|f| f.load(Ordering::Relaxed)) {
+                return (0, 0);
+            }
             let n = CHUNK.min(games - i as u64 * CHUNK);
-            (0..n)
+            let wins = (0..n)
                 .filter(|_| play(game, first, second, &mut rng))
-                .count() as u64
+                .count() as u64;
+            (n, wins)
         })
-        .sum();
+        .reduce(|| (0, 0), |(n, w), (m, v)| (n + m, w + v));
     Tally { games, first_wins }
 }
 

@@ -295,14 +295,18 @@ pub fn solve(game: &Game, rule: &StopRule) -> Result<Solution, SolveError> {
     let goal = game.goal() as usize;
     let mut values = vec![f64::NAN; layout.total()];
     let mut stats = SolveStats::default();
+    // The blocks are iterated on the pool's threads, under the caller's cancellation.
+    let cancel = fixpoint::cancel_flag();
     for s in (0..=2 * (goal - 1)).rev() {
         let blocks = level_blocks(goal, s, false);
         let results = blocks
             .par_iter()
             .map(|&(e, g)| {
                 let (mover, other) = optimal_halves(&layout, &values, e, g);
-                solve_block(&kernel, &mover, other.as_ref(), rule, &mut |_| {})
-                    .map_err(SolveError::block(e, g))
+                fixpoint::cancellable_under(cancel.as_ref(), || {
+                    solve_block(&kernel, &mover, other.as_ref(), rule, &mut |_| {})
+                })
+                .map_err(SolveError::block(e, g))
             })
             .collect::<Result<Vec<_>, _>>()?;
         for (&(e, g), r) in blocks.iter().zip(&results) {

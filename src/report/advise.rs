@@ -1,6 +1,6 @@
 //! The report of `advise`: every legal move of a roll with its value.
 
-use super::{CsvTable, csv_number, header};
+use super::{CsvTable, csv_number, header, interval};
 use crate::exact::game::advise::MoveValue;
 use serde::Serialize;
 use std::io::{self, Write};
@@ -218,7 +218,7 @@ impl super::Report for AdviseReport {
         )?;
         for m in &self.moves {
             let mut interval = m.interval.map_or(String::new(), |i| {
-                format!("{:<30}", format!("[{:.10}, {:.10}]", i[0], i[1]))
+                format!("{:<30}", interval(i[0], i[1], 10))
             });
             // Two negative bounds fill the column: keep a blank before what follows.
             if interval.len() >= 30 && !interval.ends_with(' ') {

@@ -18,7 +18,7 @@
 //! `estimates[k][r]` (convergence) or `rules`, each with every replicate's `outcomes`
 //! (stopping rules).
 
-use super::{CsvTable, csv_number, csv_optional, fixed, header, thousands};
+use super::{CsvTable, csv_number, csv_optional, fixed, header, interval, thousands};
 use crate::exact::ExactResult;
 use crate::experiments::convergence::Convergence;
 use crate::experiments::stopping::{Claim, StoppingComparison};
@@ -158,9 +158,8 @@ fn write_header(out: &mut dyn Write, h: &Header) -> io::Result<()> {
     )?;
     writeln!(
         out,
-        "              certified in [{:.12}, {:.12}]; {} states, {:.2} s",
-        e.p_a_bounds[0],
-        e.p_a_bounds[1],
+        "              certified in {}; {} states, {:.2} s",
+        interval(e.p_a_bounds[0], e.p_a_bounds[1], 12),
         thousands(e.states),
         e.seconds
     )

@@ -1,6 +1,6 @@
 //! The report of one simulated duel.
 
-use super::{CsvTable, csv_number, csv_optional, defined, header, prob, thousands};
+use super::{CsvTable, csv_number, csv_optional, defined, header, interval, prob, thousands};
 use crate::dice::Die;
 use crate::exact::game::style::{Style, Tally};
 use crate::sim::DuelCounts;
@@ -213,10 +213,9 @@ impl super::Report for DuelReport {
         )?;
         writeln!(
             out,
-            "P(A wins)     {}   95 % CI [{}, {}]",
+            "P(A wins)     {}   95 % CI {}",
             prob(r.p_a),
-            prob(r.ci95[0]),
-            prob(r.ci95[1])
+            interval(r.ci95[0], r.ci95[1], 4)
         )?;
         let optional = |p: Option<f64>| p.map_or("-".to_string(), prob);
         writeln!(

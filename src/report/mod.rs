@@ -166,6 +166,58 @@ pub(crate) fn prob(p: f64) -> String {
     fixed(p, 4)
 }
 
+/// The most decimals [`interval`] tries before it writes both ends in full (`{:e}`): beyond
+/// 17 decimals an `f64` in `[-1, 1]` has no more to tell.
+const MAX_DECIMALS: usize = 17;
+
+/// An interval `[lo, hi]` for tables, the one way every table prints one: each end with
+/// `decimals` decimals, or as many more as the text needs to say what the numbers say:
+///
+/// - two different ends never read the same (an interval never reads as a point);
+/// - an end that is not 0 never reads as 0: written in scientific notation instead
+///   (`[0.0000, 3.8e-5]`), with more significant digits where the ends need them apart;
+/// - an end that is not a whole number never reads as one (`0.99996` is not `1.0000`, nor
+///   `-0.99999` `-1.0000`).
+///
+/// Both ends get the same decimals. An undefined end (NaN, infinite) is `-`, as in
+/// [`fixed`]. Equal ends stay equal: a point is printed as one.
+pub(crate) fn interval(lo: f64, hi: f64, decimals: usize) -> String {
+    let (lo, hi) = interval_ends(lo, hi, decimals);
+    format!("[{lo}, {hi}]")
+}
+
+/// The texts of the ends of [`interval`].
+fn interval_ends(lo: f64, hi: f64, decimals: usize) -> (String, String) {
+    // `x` with `k` decimals, or in scientific notation (`extra + 1` significant digits)
+    // where the decimals would round it to 0.
+    let end = |x: f64, k: usize, extra: usize| -> String {
+        let Some(v) = defined(x) else {
+            return "-".to_string();
+        };
+        let text = format!("{v:.k$}");
+        if v != 0.0 && text.parse::<f64>().is_ok_and(|r| r == 0.0) {
+            format!("{v:.extra$e}", extra = extra + 1)
+        } else {
+            text
+        }
+    };
+    // Whether `text` says what `x` is, as far as an interval needs.
+    let honest = |x: f64, text: &str| match (defined(x), text.parse::<f64>()) {
+        (Some(v), Ok(read)) => read == v || read.fract() != 0.0,
+        _ => true,
+    };
+    for k in decimals..=decimals.max(MAX_DECIMALS) {
+        let (a, b) = (end(lo, k, k - decimals), end(hi, k, k - decimals));
+        let apart = a != b || lo == hi || defined(lo).is_none() || defined(hi).is_none();
+        if apart && honest(lo, &a) && honest(hi, &b) {
+            return (a, b);
+        }
+    }
+    // Every digit there is: the shortest texts that read back as the numbers themselves.
+    let full = |x: f64| defined(x).map_or("-".to_string(), |v| format!("{v:e}"));
+    (full(lo), full(hi))
+}
+
 /// `1234567` as `1,234,567`.
 pub(crate) fn thousands(n: u64) -> String {
     let digits = n.to_string();
@@ -198,6 +250,60 @@ mod tests {
         assert_eq!(fixed(0.5, 3), "0.500");
         assert_eq!(prob(f64::NEG_INFINITY), "-");
         assert_eq!(defined(f64::NAN), None);
+    }
+
+    #[test]
+    fn an_interval_has_its_decimals_where_they_tell_the_truth() {
+        assert_eq!(interval(0.2, 0.3, 4), "[0.2000, 0.3000]");
+        assert_eq!(interval(0.51234, 0.51236, 4), "[0.5123, 0.5124]");
+        assert_eq!(interval(0.25, 0.75, 10), "[0.2500000000, 0.7500000000]");
+        // A point is printed as one; undefined ends are dashes.
+        assert_eq!(interval(0.5, 0.5, 4), "[0.5000, 0.5000]");
+        assert_eq!(interval(0.0, 0.0, 4), "[0.0000, 0.0000]");
+        assert_eq!(interval(f64::NAN, 0.5, 4), "[-, 0.5000]");
+        assert_eq!(interval(f64::NAN, f64::INFINITY, 4), "[-, -]");
+    }
+
+    #[test]
+    fn an_interval_never_reads_as_a_point() {
+        // Regression: p = 0 over 100,000 games printed `[0.0000, 0.0000]`.
+        assert_eq!(interval(0.0, 3.8e-5, 4), "[0.0000, 3.8e-5]");
+        assert_eq!(interval(0.51231, 0.51234, 4), "[0.51231, 0.51234]");
+        assert_eq!(
+            interval(0.503763089, 0.503763090, 4),
+            "[0.503763089, 0.503763090]"
+        );
+        // Tiny ends apart in scientific notation too.
+        assert_eq!(interval(1e-20, 1.04e-20, 15), "[1.00e-20, 1.04e-20]");
+        assert_eq!(interval(0.0, 1e-20, 15), "[0.000000000000000, 1.0e-20]");
+    }
+
+    #[test]
+    fn an_interval_never_rounds_an_end_to_a_whole_number_it_is_not() {
+        assert_eq!(interval(0.99996, 1.0, 4), "[0.99996, 1.00000]");
+        assert_eq!(
+            interval(0.9, 1.0 - 1e-12, 4),
+            "[0.900000000000, 0.999999999999]"
+        );
+        assert_eq!(interval(-0.99999, -0.5, 4), "[-0.99999, -0.50000]");
+        assert_eq!(interval(-2e-7, 0.1, 4), "[-2.0e-7, 0.1000]");
+        assert_eq!(interval(0.0, 1.0, 4), "[0.0000, 1.0000]");
+    }
+
+    #[test]
+    fn any_two_different_numbers_give_two_different_texts() {
+        let mut x = 1.0f64;
+        for _ in 0..2000 {
+            let y = f64::from_bits(x.to_bits() - 1);
+            for (lo, hi) in [(y, x), (1.0 - x, 1.0 - y), (y / 3.0, x / 3.0)] {
+                if lo < hi {
+                    let text = interval(lo, hi, 4);
+                    let (a, b) = text[1..text.len() - 1].split_once(", ").unwrap();
+                    assert_ne!(a, b, "{lo} {hi}");
+                }
+            }
+            x *= 0.97;
+        }
     }
 
     #[test]

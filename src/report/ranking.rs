@@ -1,6 +1,6 @@
 //! The report of a ranking.
 
-use super::{CsvTable, csv_number, defined, header, prob, thousands};
+use super::{CsvTable, csv_number, defined, header, interval, prob, thousands};
 use crate::rank::{Method, PairFigure, RankEntry, Tournament};
 use crate::strategy::Strategy;
 
@@ -218,32 +218,43 @@ fn write_table(out: &mut dyn Write, report: &RankReport) -> io::Result<()> {
             ""
         }
     )?;
-    let width = 26;
+    let cells: Vec<Vec<String>> = matrix
+        .iter()
+        .map(|row| {
+            row.iter()
+                .map(|f| match f {
+                    None => "-".to_string(),
+                    Some(f) => {
+                        let mark = if f.undecided() { "*" } else { " " };
+                        let sim = if exact && f.method == Method::Simulated {
+                            "~"
+                        } else {
+                            ""
+                        };
+                        format!(
+                            "{sim}{} {}{mark}",
+                            prob(f.p),
+                            interval(f.interval.lo, f.interval.hi, 4)
+                        )
+                    }
+                })
+                .collect()
+        })
+        .collect();
+    // Wide enough for every cell: an interval takes the digits it needs.
+    let width = cells
+        .iter()
+        .flatten()
+        .map(|c| c.len() + 2)
+        .fold(26, usize::max);
     write!(out, "{:>5}", "")?;
     for label in &labels {
         write!(out, "{label:>width$}")?;
     }
     writeln!(out)?;
-    for (i, row) in matrix.iter().enumerate() {
+    for (i, row) in cells.iter().enumerate() {
         write!(out, "{:>5}", labels[i])?;
-        for f in row {
-            let text = match f {
-                None => "-".to_string(),
-                Some(f) => {
-                    let mark = if f.undecided() { "*" } else { " " };
-                    let sim = if exact && f.method == Method::Simulated {
-                        "~"
-                    } else {
-                        ""
-                    };
-                    format!(
-                        "{sim}{} [{},{}]{mark}",
-                        prob(f.p),
-                        prob(f.interval.lo),
-                        prob(f.interval.hi)
-                    )
-                }
-            };
+        for text in row {
             write!(out, "{text:>width$}")?;
         }
         writeln!(out)?;

@@ -1,6 +1,8 @@
 //! The report of a search for the best die (`search`).
 
-use super::{CsvTable, Report, csv_number, csv_optional, defined, header, prob, thousands};
+use super::{
+    CsvTable, Report, csv_number, csv_optional, defined, header, interval, prob, thousands,
+};
 use crate::dice::Die;
 use crate::dice_search::{
     Condorcet, Confirmation, Family, Race, RaceConfig, RaceOutcome, RaceStatus,
@@ -336,7 +338,7 @@ fn status_text(s: RaceStatus, epsilon: f64) -> String {
 }
 
 fn interval_text(i: &[f64; 2]) -> String {
-    format!("[{}, {}]", prob(i[0]), prob(i[1]))
+    interval(i[0], i[1], 4)
 }
 
 impl Report for SearchReport {

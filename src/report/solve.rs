@@ -1,6 +1,6 @@
 //! The report of one exact solve (`solve`).
 
-use super::{CsvTable, csv_number, header};
+use super::{CsvTable, csv_number, header, interval};
 use crate::exact::memory::format_bytes;
 use crate::exact::{Bounds, ExactResult};
 use serde::Serialize;
@@ -447,7 +447,7 @@ impl super::Report for SolveReport {
                     vb.value_if_b_starts,
                 ),
             ] {
-                writeln!(out, "{label:<26} {v:>16.13}   [{lo:.15}, {hi:.15}]")?;
+                writeln!(out, "{label:<26} {v:>16.13}   {}", interval(lo, hi, 15))?;
             }
             for d in &g.differs_from {
                 if d.strategy == "random" {
@@ -517,7 +517,7 @@ impl super::Report for SolveReport {
         }
         writeln!(out, "{:<26} {:>16}   certified interval", "figure", "value")?;
         for ((_, label), (value, [lo, hi])) in FIGURES.iter().zip(r.figures()) {
-            writeln!(out, "{label:<26} {value:>16.13}   [{lo:.15}, {hi:.15}]")?;
+            writeln!(out, "{label:<26} {value:>16.13}   {}", interval(lo, hi, 15))?;
         }
         writeln!(out)?;
         writeln!(

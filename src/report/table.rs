@@ -1,6 +1,6 @@
 //! The report of one simulated table of N players.
 
-use super::{CsvTable, csv_number, csv_optional, defined, prob, thousands};
+use super::{CsvTable, csv_number, csv_optional, defined, interval, prob, thousands};
 use crate::dice::Die;
 use crate::sim::{TableCounts, TableStyle};
 use serde::Serialize;
@@ -219,24 +219,27 @@ impl super::Report for TableReport {
             .max()
             .unwrap_or(0)
             .max(4);
+        let intervals: Vec<String> = (0..self.players)
+            .map(|i| interval(self.ci95[i][0], self.ci95[i][1], 4))
+            .collect();
+        let ci_width = intervals.iter().map(String::len).fold(16, usize::max);
         write!(
             out,
-            "{:<width$}  P(win)  95 % CI         ",
+            "{:<width$}  P(win)  {:<ci_width$}",
             "die",
+            "95 % CI",
             width = width
         )?;
         for s in 0..self.players {
             write!(out, "  seat {s}")?;
         }
         writeln!(out)?;
-        for i in 0..self.players {
+        for (i, ci) in intervals.iter().enumerate() {
             write!(
                 out,
-                "{:<width$}  {}  [{}, {}]",
+                "{:<width$}  {}  {ci:<ci_width$}",
                 label(i),
                 prob(self.p_win[i]),
-                prob(self.ci95[i][0]),
-                prob(self.ci95[i][1]),
                 width = width
             )?;
             for s in 0..self.players {
@@ -371,11 +374,18 @@ impl super::Report for TableRankReport {
             .max()
             .unwrap_or(0)
             .max(4);
+        let intervals: Vec<String> = self
+            .ranking
+            .iter()
+            .map(|e| interval(e.ci95.lo, e.ci95.hi, 4))
+            .collect();
+        let ci_width = intervals.iter().map(String::len).fold(16, usize::max);
         writeln!(
             out,
-            "rank  {:<width$}  mean P(win) at {}  95 % CI           vs 1/{}  tables   pairwise: rank  mean P",
+            "rank  {:<width$}  mean P(win) at {}  {:<ci_width$}  vs 1/{}  tables   pairwise: rank  mean P",
             "die",
             self.players,
+            "95 % CI",
             self.players,
             width = width
         )?;
@@ -397,12 +407,11 @@ impl super::Report for TableRankReport {
                 });
             writeln!(
                 out,
-                "{:>4}  {:<width$}  {:>16}  [{}, {}]  {:>6}  {:>6}   {:>14}  {}",
+                "{:>4}  {:<width$}  {:>16}  {:<ci_width$}  {:>6}  {:>6}   {:>14}  {}",
                 r + 1,
                 e.die.to_string(),
                 prob(e.mean_p_win),
-                prob(e.ci95.lo),
-                prob(e.ci95.hi),
+                intervals[r],
                 versus,
                 e.tables,
                 pair_rank,

@@ -18,15 +18,30 @@ use std::time::Instant;
 /// With alternating starts each pair is one game with A starting and one with B starting;
 /// under `roll-off` each game's starter is rolled out and a pair is just two games.
 pub fn play_chunk(matchup: &Matchup, key: StreamKey, chunk: u64, pairs: u64) -> DuelCounts {
+    play_chunk_watched(matchup, key, chunk, pairs, &|| {})
+}
+
+/// [`play_chunk`] that calls `checkpoint` before every pair of games of the strategies'
+/// loop (a [`Matchup`] whose players choose their moves), so that a caller that gives up
+/// unwinds from there: a strategy that searches plays a chunk for many seconds (about 25 s
+/// for `strong-search-2` on the BwInf board), where the other loops play one in about a
+/// millisecond and are never interrupted. The same games and counts as [`play_chunk`].
+pub fn play_chunk_watched(
+    matchup: &Matchup,
+    key: StreamKey,
+    chunk: u64,
+    pairs: u64,
+    checkpoint: &dyn Fn(),
+) -> DuelCounts {
     #[cfg(target_arch = "x86_64")]
     if std::is_x86_feature_detected!("bmi2")
         && std::is_x86_feature_detected!("lzcnt")
         && std::is_x86_feature_detected!("popcnt")
     {
         // SAFETY: the features the function is compiled for were just detected.
-        return unsafe { play_chunk_bmi2(matchup, key, chunk, pairs) };
+        return unsafe { play_chunk_bmi2(matchup, key, chunk, pairs, checkpoint) };
     }
-    play_chunk_portable(matchup, key, chunk, pairs)
+    play_chunk_portable(matchup, key, chunk, pairs, checkpoint)
 }
 
 /// [`play_chunk`] compiled for processors with BMI2, LZCNT and POPCNT (x86_64 since about
@@ -34,8 +49,14 @@ pub fn play_chunk(matchup: &Matchup, key: StreamKey, chunk: u64, pairs: u64) -> 
 /// in one step each. The same source as the portable version, selected at run time.
 #[cfg(target_arch = "x86_64")]
 #[target_feature(enable = "bmi1,bmi2,lzcnt,popcnt")]
-fn play_chunk_bmi2(matchup: &Matchup, key: StreamKey, chunk: u64, pairs: u64) -> DuelCounts {
-    play_chunk_portable(matchup, key, chunk, pairs)
+fn play_chunk_bmi2(
+    matchup: &Matchup,
+    key: StreamKey,
+    chunk: u64,
+    pairs: u64,
+    checkpoint: &dyn Fn(),
+) -> DuelCounts {
+    play_chunk_portable(matchup, key, chunk, pairs, checkpoint)
 }
 
 /// [`play_chunk`], one copy of the chunk loop for each copy of the game loop: each then
@@ -43,11 +64,19 @@ fn play_chunk_bmi2(matchup: &Matchup, key: StreamKey, chunk: u64, pairs: u64) ->
 /// game loops, the strategies' loop, which lends the generator to a strategy, kept it in
 /// memory for the others too: measured 4 instructions more per roll.)
 #[inline(always)]
-fn play_chunk_portable(matchup: &Matchup, key: StreamKey, chunk: u64, pairs: u64) -> DuelCounts {
+fn play_chunk_portable(
+    matchup: &Matchup,
+    key: StreamKey,
+    chunk: u64,
+    pairs: u64,
+    checkpoint: &dyn Fn(),
+) -> DuelCounts {
     match matchup.how() {
-        game::PLAIN => play_chunk_as::<{ game::PLAIN }>(matchup, key, chunk, pairs),
-        game::BY_RULES => play_chunk_as::<{ game::BY_RULES }>(matchup, key, chunk, pairs),
-        _ => play_chunk_as::<{ game::CHOOSING }>(matchup, key, chunk, pairs),
+        game::PLAIN => play_chunk_as::<{ game::PLAIN }>(matchup, key, chunk, pairs, checkpoint),
+        game::BY_RULES => {
+            play_chunk_as::<{ game::BY_RULES }>(matchup, key, chunk, pairs, checkpoint)
+        }
+        _ => play_chunk_as::<{ game::CHOOSING }>(matchup, key, chunk, pairs, checkpoint),
     }
 }
 
@@ -57,10 +86,14 @@ fn play_chunk_as<const HOW: u8>(
     key: StreamKey,
     chunk: u64,
     pairs: u64,
+    checkpoint: &dyn Fn(),
 ) -> DuelCounts {
     let mut rng = key.rng(chunk);
     let mut counts = DuelCounts::default();
     for _ in 0..pairs {
+        if HOW == game::CHOOSING {
+            checkpoint();
+        }
         for default_first in [0 as Player, 1] {
             let first = matchup.first_player(default_first, &mut rng);
             counts.record(first, matchup.play_game::<HOW, _>(first, &mut rng));
@@ -72,7 +105,10 @@ fn play_chunk_as<const HOW: u8>(
 /// Plays chunks `chunks` (each [`CHUNK_PAIRS`] pairs, the last one cut to `total_pairs`)
 /// in parallel and adds them up. `progress` is told how many games each chunk played, and
 /// told 0 before each chunk starts: a caller that gives up (the Python package on Ctrl-C)
-/// unwinds from there, so no further chunk is played.
+/// unwinds from there, so no further chunk is played. The iteration is fused
+/// ([`ParallelIterator::panic_fuse`]): once one thread unwinds, the others start no chunk.
+/// (Without the fuse rayon still runs the halves it had split off, each down to its first
+/// report: hundreds of thousands of unwindings, seconds of a core, for 10^11 games.)
 ///
 /// The counts cannot overflow in any run that can finish: a plan has at most
 /// [`MAX_GAMES`](super::plan::MAX_GAMES) games, and their rolls stay far below `u64::MAX`.
@@ -105,6 +141,7 @@ pub fn play_chunks(
                 progress(2 * group.iter().map(|&(_, pairs)| pairs).sum::<u64>());
                 counts
             })
+            .panic_fuse()
             .reduce(DuelCounts::default, |a, b| a + b);
     }
     chunks
@@ -112,10 +149,11 @@ pub fn play_chunks(
         .map(|chunk| {
             progress(0);
             let pairs = pairs_of(chunk);
-            let counts = play_chunk(matchup, key, chunk, pairs);
+            let counts = play_chunk_watched(matchup, key, chunk, pairs, &|| progress(0));
             progress(2 * pairs);
             counts
         })
+        .panic_fuse()
         .reduce(DuelCounts::default, |a, b| a + b)
 }
 

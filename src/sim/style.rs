@@ -85,6 +85,8 @@ pub fn duel_style(
             };
             let mut counts = DuelCounts::default();
             for _ in 0..pairs {
+                // The strategies' games are slow: a caller may give up within a chunk.
+                progress(0);
                 for default_first in [0 as Player, 1] {
                     let first = matchup.first_player(default_first, &mut rng);
                     let end = matchup.play_game_watched::<{ game::CHOOSING }, _, _>(
@@ -102,6 +104,7 @@ pub fn duel_style(
             progress(2 * pairs);
             (counts, watcher.players)
         })
+        .panic_fuse()
         .reduce(
             || (DuelCounts::default(), [Style::default(); 2]),
             |(c, [a, b]), (d, [x, y])| (c + d, [a.merge(x), b.merge(y)]),
@@ -190,6 +193,7 @@ pub fn table_style(
     let (replayed, dice) = (0..total_rounds.div_ceil(chunk_rounds))
         .into_par_iter()
         .map(|chunk| {
+            progress(0);
             let rounds = table.rounds_of_chunk(chunk, total_rounds);
             let mut watcher = CountingAtTable {
                 seats: table.seats(),
@@ -202,6 +206,7 @@ pub fn table_style(
             progress(rounds * table.round_games());
             (counts, watcher.dice)
         })
+        .panic_fuse()
         .reduce(
             || (TableCounts::new(players), [Style::default(); MAX_SEATS]),
             |(c, x), (d, y)| (c + d, std::array::from_fn(|i| x[i].merge(y[i]))),

@@ -666,7 +666,9 @@ impl<'a> Table<'a> {
     }
 
     /// Plays chunks `chunks` in parallel (the last cut to `total_rounds` rounds in all) and
-    /// adds them up; `progress` is told the games of each chunk.
+    /// adds them up; `progress` is told the games of each chunk, and 0 before each chunk
+    /// starts, fused as in [`super::play_chunks`]: a caller that gives up unwinds from there
+    /// and no thread starts another chunk.
     pub fn play_chunks(
         &self,
         key: StreamKey,
@@ -683,6 +685,7 @@ impl<'a> Table<'a> {
             return super::lanes::sized_groups(chunks, rounds_of)
                 .into_par_iter()
                 .map(|group| {
+                    progress(0);
                     let counts = super::lanes::play_group(
                         &group,
                         TableCounts::new(self.seats.players()),
@@ -693,16 +696,19 @@ impl<'a> Table<'a> {
                     progress(counts.games);
                     counts
                 })
+                .panic_fuse()
                 .reduce(|| TableCounts::new(self.seats.players()), |a, b| a + b);
         }
         chunks
             .into_par_iter()
             .map(|chunk| {
+                progress(0);
                 let rounds = self.rounds_of_chunk(chunk, total_rounds);
                 let counts = self.play_chunk(key, chunk, rounds);
                 progress(rounds * self.round_games());
                 counts
             })
+            .panic_fuse()
             .reduce(|| TableCounts::new(self.seats.players()), |a, b| a + b)
     }
 

@@ -153,6 +153,10 @@ pub fn advise_exact(
 /// by `seed`; a game reaching `max_rolls` rolls counts 0. The interval is a 95 % score
 /// interval of the mean of +1 / -1 / 0 ([`stats::signed_mean_interval`]), which keeps a
 /// width where every game ended the same way.
+///
+/// Under a caller's cancellation ([`crate::fixpoint::cancellable`]) the games stop once it
+/// is set (it is looked at before every game); the values are then of fewer games than
+/// claimed, and the caller, who gave up, discards them.
 #[allow(clippy::too_many_arguments)]
 pub fn advise_simulated(
     rules: &Rules,
@@ -181,6 +185,9 @@ pub fn advise_simulated(
         let mut rng = Xoshiro256PlusPlus::seed_from_u64(seed ^ ((m as u64) << 32));
         let mut sum = 0.0f64;
         for _ in 0..games {
+            if crate::fixpoint::cancelled() {
+                break;
+            }
             let result = match first.winner {
                 Some(w) => {
                     if w == 0 {

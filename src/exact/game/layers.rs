@@ -196,14 +196,14 @@ mod tests {
         };
         assert_eq!(placements(0), 102_091);
         assert_eq!(placements(1), 10_701);
-        for side in 0..2 {
+        for (side, player) in players.iter().enumerate() {
             let mut total = 0;
             for g in 0..16 {
                 let expected = placements(GoalConfig::count_ones(g));
                 assert_eq!(groups.configs_with(side, g), expected, "goal {g:04b}");
                 total += expected;
             }
-            assert_eq!(total, players[side].configs.len() as u64);
+            assert_eq!(total, player.configs.len() as u64);
         }
         assert_eq!(groups.pairs(Group::CORE), Some(102_091 * 102_091));
         let order = groups.solve_order();

@@ -139,6 +139,8 @@ pub fn build_chain(
     let words = states.word_count();
     let tasks = words.div_ceil(WORDS_PER_TASK);
     for batch in (0..tasks).step_by(TASKS_PER_BATCH) {
+        // A caller that gave up stops the build here, between batches.
+        crate::fixpoint::checkpoint();
         let pieces: Vec<Piece> = (batch..(batch + TASKS_PER_BATCH).min(tasks))
             .into_par_iter()
             .map(|task| {
