@@ -36,9 +36,13 @@ fn words(line: &str) -> Vec<String> {
     out
 }
 
-/// Every ```refusal block: the arguments after `$ wuerfelglueck` and the message after
-/// `error:`.
-fn documented() -> Vec<(Vec<String>, String)> {
+/// A documented command: the environment set before it (`NAME=value` words before
+/// `wuerfelglueck`), its arguments and the message after `error:`.
+type Refusal = (Vec<(String, String)>, Vec<String>, String);
+
+/// Every ```refusal block: the environment and the arguments of the `$ ... wuerfelglueck`
+/// line and the message after `error:`.
+fn documented() -> Vec<Refusal> {
     let path = concat!(env!("CARGO_MANIFEST_DIR"), "/docs/src/refusals.md");
     let text = std::fs::read_to_string(path).unwrap();
     let mut found = Vec::new();
@@ -50,14 +54,25 @@ fn documented() -> Vec<(Vec<String>, String)> {
         let command = lines.next().unwrap();
         let message = lines.next().unwrap();
         assert_eq!(lines.next().map(str::trim), Some("```"), "{command}");
-        let args = command
-            .strip_prefix("$ wuerfelglueck ")
-            .or_else(|| command.strip_prefix("$ wuerfelglueck"))
+        let line = command
+            .strip_prefix("$ ")
+            .unwrap_or_else(|| panic!("not a command: {command}"));
+        let mut env = Vec::new();
+        let mut rest = line;
+        while let Some((word, after)) = rest.split_once(' ')
+            && let Some((name, value)) = word.split_once('=')
+        {
+            env.push((name.to_string(), value.to_string()));
+            rest = after;
+        }
+        let args = rest
+            .strip_prefix("wuerfelglueck")
+            .filter(|a| a.is_empty() || a.starts_with(' '))
             .unwrap_or_else(|| panic!("not a command: {command}"));
         let message = message
             .strip_prefix("error: ")
             .unwrap_or_else(|| panic!("not an error line: {message}"));
-        found.push((words(args), message.to_string()));
+        found.push((env, words(args), message.to_string()));
     }
     found
 }
@@ -79,9 +94,10 @@ fn every_documented_refusal_is_refused_as_documented() {
         "{} refusals documented",
         refusals.len()
     );
-    for (args, message) in refusals {
+    for (env, args, message) in refusals {
         let out = binary()
             .args(&args)
+            .envs(env)
             .current_dir(env!("CARGO_MANIFEST_DIR"))
             .output()
             .unwrap();
@@ -352,5 +368,207 @@ fn train_errors_name_out_not_plot() {
         assert!(err.contains(message) && !err.contains("plot"), "{err}");
     }
     assert_eq!(std::fs::read_to_string(dir.join("p.json")).unwrap(), "mine");
+    std::fs::remove_dir_all(&dir).unwrap();
+}
+
+/// Runs the binary with `args` and `env` in the repository; a run still going after
+/// `seconds` is killed and fails the test (a refusal comes before any work).
+fn refused_within(args: &[&str], env: &[(&str, &str)], seconds: u64) -> (i32, String) {
+    let mut child = binary()
+        .args(args)
+        .envs(env.iter().copied())
+        .current_dir(env!("CARGO_MANIFEST_DIR"))
+        .stdout(std::process::Stdio::null())
+        .stderr(std::process::Stdio::piped())
+        .spawn()
+        .unwrap();
+    let deadline = std::time::Instant::now() + std::time::Duration::from_secs(seconds);
+    while child.try_wait().unwrap().is_none() {
+        if std::time::Instant::now() > deadline {
+            child.kill().unwrap();
+            child.wait().unwrap();
+            panic!("{args:?} still ran after {seconds} s instead of being refused");
+        }
+        std::thread::sleep(std::time::Duration::from_millis(20));
+    }
+    let out = child.wait_with_output().unwrap();
+    let stderr = String::from_utf8_lossy(&out.stderr).into_owned();
+    assert!(!stderr.contains("panicked"), "{args:?}: {stderr}");
+    (out.status.code().unwrap_or(-1), stderr)
+}
+
+/// The thread cap holds for the variable that sizes rayon's global pool as for `--threads`,
+/// in every command, before any work; with `--threads` the variable sizes nothing.
+#[test]
+fn rayon_num_threads_above_the_cap_is_refused_by_every_command() {
+    let never_written = std::env::temp_dir().join("wuerfelglueck-refused-train.json");
+    let never_written = never_written.to_str().unwrap();
+    let commands: [&[&str]; 12] = [
+        &["duel", "--a", "1..6", "--b", "1..6", "--games", "100"],
+        &["rank", "data/wuerfel0.txt", "--games", "100"],
+        &[
+            "table", "--die", "1..6", "--die", "2..7", "--die", "3..8", "--games", "6",
+        ],
+        &[
+            "solve", "--a", "1..6", "--b", "1..6", "--track", "12", "--pieces", "2",
+        ],
+        &[
+            "advise",
+            "--a",
+            "1..6",
+            "--b",
+            "1..6",
+            "--position",
+            "A:3,10 B:A,5",
+            "--face",
+            "4",
+        ],
+        &["search", "--faces", "2", "--values", "1..3"],
+        &["converge", "--a", "1..6", "--b", "1..6"],
+        &["play", "--a", "1..6", "--b", "1..6"],
+        &["wubbel"],
+        &["pig"],
+        &["train", "--games", "10", "--out", never_written],
+        &["serve", "--bind", "127.0.0.1:0"],
+    ];
+    for args in commands {
+        let (code, stderr) = refused_within(args, &[("RAYON_NUM_THREADS", "1000000")], 20);
+        assert_eq!(code, 2, "{args:?}: {stderr}");
+        assert!(
+            stderr.contains("RAYON_NUM_THREADS=1000000: at most 1024 threads"),
+            "{args:?}: {stderr}"
+        );
+    }
+    assert!(!std::path::Path::new(never_written).exists());
+    // The deprecated name rayon still reads.
+    let (code, stderr) = refused_within(commands[0], &[("RAYON_RS_NUM_CPUS", "5000")], 20);
+    assert_eq!(code, 2, "{stderr}");
+    assert!(
+        stderr.contains("RAYON_RS_NUM_CPUS=5000: at most"),
+        "{stderr}"
+    );
+    // --threads builds the pool itself: the variable is not read.
+    let mut args = commands[0].to_vec();
+    args.extend(["--threads", "1"]);
+    let (code, stderr) = refused_within(&args, &[("RAYON_NUM_THREADS", "1000000")], 60);
+    assert_eq!(code, 0, "{stderr}");
+}
+
+/// `strong-search` looks ahead over every face of both dice: a die beyond the bound is
+/// refused wherever a searching player is seated, before any game or solve, as `solve`
+/// refuses it.
+#[test]
+fn look_ahead_over_a_die_of_too_many_faces_is_refused_wherever_it_plays() {
+    let choice = ["--profile", "choice"];
+    let cases: [&[&str]; 6] = [
+        &[
+            "duel",
+            "--a",
+            "1..6",
+            "--b",
+            "1..65535",
+            "--strategy-a",
+            "strong-search-3",
+        ],
+        &[
+            "duel",
+            "--a",
+            "1..65",
+            "--b",
+            "1..6",
+            "--strategy-b",
+            "strong-search",
+        ],
+        &[
+            "play",
+            "--a",
+            "1..6",
+            "--b",
+            "1..65",
+            "--strategy",
+            "strong-search-2",
+        ],
+        &[
+            "rank",
+            "--die",
+            "1..6",
+            "--die",
+            "1..65",
+            "--strategy",
+            "strong-search",
+        ],
+        &[
+            "solve",
+            "--a",
+            "1..6",
+            "--b",
+            "1..65",
+            "--strategy-a",
+            "strong-search",
+        ],
+        &[
+            "search",
+            "--faces",
+            "65",
+            "--values",
+            "1..2",
+            "--strategy",
+            "strong-search",
+        ],
+    ];
+    for case in cases {
+        let args: Vec<&str> = case.iter().chain(&choice).copied().collect();
+        let (code, stderr) = refused_within(&args, &[], 20);
+        assert_eq!(code, 2, "{args:?}: {stderr}");
+        assert!(
+            stderr.contains("at most 64 faces a die"),
+            "{args:?}: {stderr}"
+        );
+    }
+    // A repeated face is looked ahead over as often as the die has it.
+    let many_sixes = vec!["6"; 65].join(",");
+    let args = [
+        "duel",
+        "--a",
+        "1..6",
+        "--b",
+        &many_sixes,
+        "--strategy",
+        "strong-search",
+    ];
+    let args: Vec<&str> = args.iter().chain(&choice).copied().collect();
+    let (code, stderr) = refused_within(&args, &[], 20);
+    assert_eq!(code, 2, "{stderr}");
+    assert!(stderr.contains("has 65"), "{stderr}");
+}
+
+/// A ranking at tables counts its tables and their memory before any game: 300 dice at
+/// tables of four and 3,000 at tables of three are refused at once with the figures.
+#[test]
+fn a_ranking_at_tables_too_large_for_memory_is_refused_before_any_game() {
+    let dir = std::env::temp_dir().join(format!("wuerfelglueck-refusals-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    for (dice, players, tables) in [(300, "4", "330,791,175"), (3000, "3", "4,495,501,000")] {
+        // Distinct dice of six faces: 1..6 with one face raised.
+        let mut text = format!("{dice}\n");
+        for i in 0..dice {
+            text.push_str(&format!("6 1 2 3 4 5 {}\n", 6 + i));
+        }
+        let file = dir.join(format!("dice-{dice}.txt"));
+        std::fs::write(&file, text).unwrap();
+        let file = file.to_str().unwrap();
+        let (code, stderr) = refused_within(&["rank", file, "--players", players], &[], 20);
+        assert_eq!(code, 2, "{stderr}");
+        assert!(stderr.contains("needs about"), "{stderr}");
+        assert!(stderr.contains(&format!("{tables} tables")), "{stderr}");
+        // --max-memory is the limit where given, as for a solve.
+        let args = ["rank", file, "--players", players, "--max-memory", "1GB"];
+        let (code, stderr) = refused_within(&args, &[], 20);
+        assert_eq!(code, 2, "{stderr}");
+        assert!(
+            stderr.contains("more than the limit of 953.7 MiB"),
+            "{stderr}"
+        );
+    }
     std::fs::remove_dir_all(&dir).unwrap();
 }

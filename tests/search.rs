@@ -816,3 +816,41 @@ fn search_store_resumes_and_refuses_other_or_damaged_states() {
     }
     let _ = std::fs::remove_dir_all(&dir);
 }
+
+/// A family is sized by what its design plays: racing plays every pair and refuses the
+/// 177,100 dice with six faces from 0..19 (15.7 billion pairs), screening plays games per
+/// die and the pairs of the top dice and takes them; neither takes a family beyond its
+/// chunks. Every check of the dice before the first game is linear in them.
+#[test]
+fn a_family_is_sized_by_the_games_its_design_plays() {
+    use wuerfelglueck::api::{SearchOptions, SearchSettings, from_map};
+    let settings = |design: &str, values: &str| {
+        let map = serde_json::json!({"faces": 6, "values": values, "design": design});
+        let options: SearchOptions = from_map("search", map.as_object().unwrap()).unwrap();
+        SearchSettings::new(&options)
+    };
+    let racing = settings("racing", "0..19").unwrap_err();
+    assert!(
+        racing.to_string().contains("--design screening"),
+        "{racing}"
+    );
+    assert!(settings("screening", "0..19").is_ok());
+    let beyond = settings("screening", "0..99").unwrap_err();
+    assert!(beyond.to_string().contains("can be screened"), "{beyond}");
+    // Under roll-off only dice of one value can fail, and the first such pair is named:
+    // 1,1 against 1,1,1, not found by trying every pair.
+    let dir = std::env::temp_dir().join(format!("wg-search-roll-off-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let file = dir.join("dice.txt");
+    std::fs::write(&file, "4\n2 1 1\n2 2 2\n2 3 4\n3 1 1 1\n").unwrap();
+    let out = output(&[
+        "search",
+        file.to_str().unwrap(),
+        "--profile",
+        "bwinf+roll-off",
+    ]);
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(out.status.code(), Some(2), "{err}");
+    assert!(err.contains("1,1 vs 1,1,1"), "{err}");
+    let _ = std::fs::remove_dir_all(&dir);
+}

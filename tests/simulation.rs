@@ -407,3 +407,73 @@ fn every_face_of_a_die_is_equally_likely() {
         }
     }
 }
+
+/// Runs the binary with `args` for `seconds` (or until it ends), then stops it; returns its
+/// peak resident memory in bytes (`wait4`'s, for this child alone) and how it ended: `None`
+/// if it was still running and stopped here, else its exit code.
+#[cfg(target_os = "linux")]
+// The child is reaped by `wait4` (which also returns its resource usage), not `wait`.
+#[allow(clippy::zombie_processes)]
+fn peak_memory_within(args: &[&str], seconds: f64) -> (u64, Option<i32>) {
+    let mut child = std::process::Command::new(env!("CARGO_BIN_EXE_wuerfelglueck"))
+        .args(args)
+        .stdout(std::process::Stdio::null())
+        .stderr(std::process::Stdio::null())
+        .spawn()
+        .unwrap();
+    let deadline = std::time::Instant::now() + std::time::Duration::from_secs_f64(seconds);
+    let pid = child.id() as libc::pid_t;
+    let (mut status, mut ended) = (0, None);
+    // SAFETY: an all-zero rusage is a valid value; wait4 reaps our own child.
+    let mut usage: libc::rusage = unsafe { std::mem::zeroed() };
+    while std::time::Instant::now() < deadline {
+        let reaped = unsafe { libc::wait4(pid, &mut status, libc::WNOHANG, &mut usage) };
+        if reaped == pid {
+            ended = Some(libc::WEXITSTATUS(status));
+            break;
+        }
+        std::thread::sleep(std::time::Duration::from_millis(50));
+    }
+    if ended.is_none() {
+        child.kill().unwrap();
+        let reaped = unsafe { libc::wait4(pid, &mut status, 0, &mut usage) };
+        assert_eq!(reaped, pid, "{args:?}");
+    }
+    // ru_maxrss is in KiB on Linux.
+    (u64::try_from(usage.ru_maxrss).unwrap() * 1024, ended)
+}
+
+/// What a simulation holds does not grow with its games: the largest runs (10^13 games, the
+/// finest half-width's plan, a table of three), which once listed a group of chunks per 32
+/// chunks before the first game (gigabytes within seconds), stay within a few megabytes
+/// while they play, on one thread and on all. A run may end early only by being refused
+/// as longer than a year on a slow machine.
+#[cfg(target_os = "linux")]
+#[test]
+fn a_simulation_holds_the_same_memory_whatever_its_games() {
+    let duel = ["duel", "--a", "1..6", "--b", "1..6"];
+    let runs: [&[&str]; 4] = [
+        &[&duel[..], &["--games", "10000000000000"]].concat(),
+        &[&duel[..], &["--games", "10000000000000", "--threads", "1"]].concat(),
+        &[&duel[..], &["--precision", "0.0000004"]].concat(),
+        &[
+            "table",
+            "--die",
+            "1..6",
+            "--die",
+            "1..6",
+            "--die",
+            "1..6",
+            "--games",
+            "9999999999996",
+        ],
+    ];
+    for args in runs {
+        let (peak, ended) = peak_memory_within(args, 2.5);
+        assert!(
+            ended.is_none() || ended == Some(2),
+            "{args:?} ended with {ended:?}"
+        );
+        assert!(peak < 100 << 20, "{args:?}: {} MiB after 2.5 s", peak >> 20);
+    }
+}

@@ -44,17 +44,15 @@ const POOLED: [&str; 6] = ["duel", "rank", "table", "solve", "converge", "search
 
 /// `options` with `threads` set when not given: a call gets a pool of its own, so that a
 /// call stopped by Ctrl-C never holds up the next one on rayon's global pool. The pool's
-/// size is the command line's default: `RAYON_NUM_THREADS` if set, else all cores.
-fn own_pool(command: &str, mut options: Map<String, Value>) -> Map<String, Value> {
+/// size is the command line's default: `RAYON_NUM_THREADS` if set, else all cores, and a
+/// variable above the cap is refused as the command line refuses it
+/// ([`api::options::default_threads`]).
+fn own_pool(command: &str, mut options: Map<String, Value>) -> Result<Map<String, Value>, Error> {
     if POOLED.contains(&command) && options.get("threads").is_none_or(Value::is_null) {
-        let threads = std::env::var("RAYON_NUM_THREADS")
-            .ok()
-            .and_then(|n| n.parse::<usize>().ok())
-            .filter(|&n| n > 0)
-            .unwrap_or_else(|| std::thread::available_parallelism().map_or(1, |n| n.get()));
+        let threads = api::options::default_threads()?;
         options.insert("threads".into(), Value::from(threads));
     }
-    options
+    Ok(options)
 }
 
 /// `Die(faces)`: the die's faces and its CLI notation, or `ValueError`.
@@ -85,7 +83,7 @@ fn run(
     progress: Option<Py<PyAny>>,
 ) -> PyResult<Native> {
     run_detached(py, progress, move |monitor| {
-        let options = own_pool(&command, options_of(&options)?);
+        let options = own_pool(&command, options_of(&options)?)?;
         native(api::execute(&command, &options, monitor)?)
     })
 }
@@ -130,7 +128,7 @@ fn memory_bytes(text: &str) -> PyResult<u64> {
 
 /// The settings of a ranking from its options (JSON text).
 fn rank_settings(options: &str) -> Result<ranking::RankSettings, Error> {
-    let options = own_pool("rank", options_of(options)?);
+    let options = own_pool("rank", options_of(options)?)?;
     ranking::RankSettings::new(&api::from_map("rank", &options)?)
 }
 

@@ -187,8 +187,9 @@ pub fn advise(settings: &AdviseSettings, progress: &dyn Progress) -> Result<Advi
                     "--strategy-b",
                     s.strategies[1].as_deref().unwrap_or(default),
                 )?;
-                for st in [&sa, &sb] {
-                    st.check_game(rules, [a, b]).map_err(Error::input)?;
+                for (st, option) in [(&sa, "--strategy-a"), (&sb, "--strategy-b")] {
+                    st.check_game(rules, [a, b])
+                        .map_err(|e| Error::input(format!("{option}: {e}")))?;
                 }
                 if let Some(learned) = [&sa, &sb][mover].learned() {
                     // The moves are scored by the network itself, named as `strong`.

@@ -96,7 +96,7 @@ pub fn duel(settings: &DuelSettings, progress: &dyn Progress) -> Result<DuelRepo
         };
         let key = StreamKey::new(s.seed);
         let counts = run_duel_announced(&matchup, key, s.stopping, &|n| watch.games(n), &announce)
-            .map_err(Error::failure)?;
+            .map_err(super::options::sim_error)?;
         let style = if s.style {
             let games = counts.total().games;
             watch.begin("style: the same games again", Some(games));

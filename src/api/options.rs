@@ -5,7 +5,7 @@
 use super::Error;
 use crate::dice::{Die, excerpt, read_dice_file};
 use crate::rules::{Board, Profile, Rules, Seats};
-use crate::sim::{DuelPlan, Matchup, Stopping, TableError};
+use crate::sim::{DuelPlan, Matchup, PlanError, SimError, Stopping, TableError};
 use crate::strategy::Strategy;
 use clap::Args;
 use std::path::Path;
@@ -97,7 +97,9 @@ pub const DEFAULT_PRECISION: f64 = 0.002;
 pub const MAX_THREADS: usize = 1024;
 
 /// Checks a `--threads` value, the same way and with the same message for every command
-/// (and the Python package): 1 to [`MAX_THREADS`].
+/// (and the Python package): 1 to [`MAX_THREADS`]. Without `--threads` the work runs on
+/// rayon's global pool, whose size `RAYON_NUM_THREADS` sets: that is checked the same way
+/// ([`env_threads`]).
 pub fn check_threads(threads: Option<usize>) -> Result<(), Error> {
     match threads {
         Some(0) => Err(Error::input("--threads 0: expected at least 1 thread")),
@@ -105,8 +107,48 @@ pub fn check_threads(threads: Option<usize>) -> Result<(), Error> {
             "--threads {n}: at most {MAX_THREADS} threads (the work is compute-bound: more \
              threads than cores only take turns)"
         ))),
-        _ => Ok(()),
+        Some(_) => Ok(()),
+        None => env_threads().map(|_| ()),
     }
+}
+
+/// The variable that sizes rayon's global pool, the default when `--threads` is not given.
+pub const THREADS_VARIABLE: &str = "RAYON_NUM_THREADS";
+
+/// The threads rayon's global pool would start, as rayon reads the environment: a number
+/// in `RAYON_NUM_THREADS` (0 meaning all cores), else one in the deprecated
+/// `RAYON_RS_NUM_CPUS`; `None` for all cores. More than [`MAX_THREADS`] is refused with
+/// `--threads`' message, naming the variable.
+pub fn env_threads() -> Result<Option<usize>, Error> {
+    threads_in(|name| std::env::var(name).ok())
+}
+
+/// [`env_threads`] in the environment `var` reads.
+fn threads_in(var: impl Fn(&str) -> Option<String>) -> Result<Option<usize>, Error> {
+    let read = |name: &str| var(name)?.parse::<usize>().ok();
+    let (name, n) = match read(THREADS_VARIABLE) {
+        Some(0) => return Ok(None),
+        Some(n) => (THREADS_VARIABLE, n),
+        None => match read("RAYON_RS_NUM_CPUS") {
+            Some(n) if n > 0 => ("RAYON_RS_NUM_CPUS", n),
+            _ => return Ok(None),
+        },
+    };
+    if n > MAX_THREADS {
+        return Err(Error::input(format!(
+            "{name}={n}: at most {MAX_THREADS} threads (the work is compute-bound: more \
+             threads than cores only take turns)"
+        )));
+    }
+    Ok(Some(n))
+}
+
+/// The threads of a pool when none are given: `RAYON_NUM_THREADS` ([`env_threads`]) if
+/// set, else all cores, as rayon's global pool has. For callers that build a pool of their
+/// own (the Python package gives every call one).
+pub fn default_threads() -> Result<usize, Error> {
+    Ok(env_threads()?
+        .unwrap_or_else(|| std::thread::available_parallelism().map_or(1, |n| n.get())))
 }
 
 /// Runs `work` on a pool of `threads` threads, or on rayon's global pool when `None`, after
@@ -298,6 +340,15 @@ pub fn seats(rules: &Rules, players: usize, option: &str) -> Result<Seats, Error
     })
 }
 
+/// Maps a duel's error: a plan that would take too long is the options' fault (they name
+/// the games), anything else a failure while running.
+pub fn sim_error(e: SimError) -> Error {
+    match e {
+        SimError::Plan(PlanError::TooLong(_)) => Error::input(e),
+        e => Error::failure(e),
+    }
+}
+
 /// Maps a table error to the option at fault (input) or a failure while running.
 pub fn table_error(e: TableError) -> Error {
     match e {
@@ -307,6 +358,8 @@ pub fn table_error(e: TableError) -> Error {
         TableError::Plan(crate::sim::PlanError::TooManyGames(_)) => {
             Error::input(format!("--games: {e}"))
         }
+        // The message names both options.
+        TableError::Plan(crate::sim::PlanError::TooLong(_)) => Error::input(e),
         TableError::Plan(_) => Error::input(format!("--precision: {e}")),
         TableError::PrecisionNotReached { .. } => Error::failure(e),
         TableError::StrategyCount { .. }
@@ -517,4 +570,49 @@ pub(super) fn check_style(style: bool, rules: &Rules) -> Result<(), Error> {
         )));
     }
     Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// `RAYON_NUM_THREADS` (and the deprecated `RAYON_RS_NUM_CPUS`) are read as rayon reads
+    /// them, and a count above the cap is refused with `--threads`' message, naming the
+    /// variable: the global pool never starts a million threads.
+    #[test]
+    fn the_thread_variables_are_capped_as_threads_is() {
+        let env = |pairs: &'static [(&'static str, &'static str)]| {
+            threads_in(move |name| {
+                pairs
+                    .iter()
+                    .find(|(n, _)| *n == name)
+                    .map(|(_, v)| v.to_string())
+            })
+        };
+        assert_eq!(env(&[]).unwrap(), None);
+        assert_eq!(env(&[("RAYON_NUM_THREADS", "3")]).unwrap(), Some(3));
+        assert_eq!(env(&[("RAYON_NUM_THREADS", "1024")]).unwrap(), Some(1024));
+        // 0 and what is not a number mean all cores, as in rayon.
+        assert_eq!(env(&[("RAYON_NUM_THREADS", "0")]).unwrap(), None);
+        assert_eq!(env(&[("RAYON_NUM_THREADS", "many")]).unwrap(), None);
+        let refused = env(&[("RAYON_NUM_THREADS", "1000000")]).unwrap_err();
+        assert!(refused.is_input());
+        assert!(
+            refused
+                .to_string()
+                .contains("RAYON_NUM_THREADS=1000000: at most 1024 threads"),
+            "{refused}"
+        );
+        // rayon reads the old name where the new one says nothing, and so does the check.
+        let old = env(&[("RAYON_NUM_THREADS", "x"), ("RAYON_RS_NUM_CPUS", "5000")]);
+        assert!(
+            old.unwrap_err()
+                .to_string()
+                .contains("RAYON_RS_NUM_CPUS=5000")
+        );
+        assert_eq!(
+            env(&[("RAYON_NUM_THREADS", "0"), ("RAYON_RS_NUM_CPUS", "5000")]).unwrap(),
+            None
+        );
+    }
 }

@@ -163,16 +163,23 @@ impl SearchSettings {
         let rules = args.rules.rules()?;
         let strategy = rank_strategy(&args.strategy, &rules)?;
         let plot = check_plot(args.plot.as_deref(), args.overwrite)?;
+        let design = match args.design.as_str() {
+            "round-robin" => Design::RoundRobin,
+            "screening" => Design::Screening,
+            _ => Design::Racing,
+        };
+        // The family is sized for what its design plays: every pair, or under screening
+        // games per die and the pairs of the top dice.
         let family = match (&args.file, args.faces, &args.values) {
             (Some(file), _, _) => {
                 let dice = read_dice(file)?;
                 let description = format!("the {} dice of {}", dice.len(), file.display());
-                Family::from_dice(dice, description)
+                Family::from_dice_for(dice, description, design, args.top)
                     .map_err(|e| Error::input(format!("{}: {e}", file.display())))?
             }
             (None, Some(faces), Some(values)) => {
                 let (lo, hi) = parse_values(values)?;
-                Family::multisets(faces, lo, hi)
+                Family::multisets_for(faces, lo, hi, design, args.top)
                     .map_err(|e| Error::input(format!("--faces {faces} --values {values}: {e}")))?
             }
             _ => {
@@ -181,11 +188,6 @@ impl SearchSettings {
                      (e.g. --faces 6 --values 1..6)",
                 ));
             }
-        };
-        let design = match args.design.as_str() {
-            "round-robin" => Design::RoundRobin,
-            "screening" => Design::Screening,
-            _ => Design::Racing,
         };
         if args.max_die_games.is_some() && design != Design::Screening {
             return Err(Error::input(
@@ -274,6 +276,10 @@ pub fn search(settings: &SearchSettings, progress: &dyn Progress) -> Result<Sear
     }
     let started = std::time::Instant::now();
     let search_error = |e: SearchError| match e {
+        SearchError::Matchup {
+            error: crate::sim::MatchupError::NotForThisGame { .. },
+            ..
+        } => input("--strategy")(e),
         SearchError::Matchup { .. } => Error::input(format!("--profile {}: {e}", rules.profile())),
         SearchError::GamesPerPair(_) => input("--max-games")(e),
         SearchError::Checkpoint(e) => checkpoint_error(e),

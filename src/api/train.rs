@@ -123,6 +123,26 @@ impl TrainSettings {
                 .map_err(|e| Error::input(format!("--players {}: {e}", options.players)))?;
         }
         let die = parse_die("--die", &options.die)?;
+        // A game nobody can win teaches nothing: refused before any game, at two seats as
+        // at a table (every seat rolls this die).
+        let waiting = rules.board().pieces() - 1;
+        let never = if waiting > 0 && !die.faces().contains(&6) {
+            Some(format!(
+                "without a 6 this die never brings in the {waiting} of {} pieces that wait in B \
+                 from the start",
+                rules.board().pieces()
+            ))
+        } else if crate::sim::never_ends(&rules, [&die, &die], &crate::rules::GameState::start(0)) {
+            Some("this die never moves a piece from the opening".to_string())
+        } else {
+            None
+        };
+        if let Some(why) = never {
+            return Err(Error::input(format!(
+                "--die {}: no game of self-play can end: {why}, so training would learn nothing",
+                crate::dice::excerpt(&options.die)
+            )));
+        }
         let exact = exact_targets(options)?;
         super::options::check_threads(options.threads)?;
         let out = OutputFile::check(&options.out, options.overwrite)

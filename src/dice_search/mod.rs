@@ -22,7 +22,10 @@ pub mod screening;
 
 pub use checkpoint::{Checkpoint, CheckpointError, RunOptions};
 pub use config::{DEFAULT_DIE_GAMES, Design, RaceConfig};
-pub use family::{Family, FamilyError, MAX_DICE, MAX_PAIRS, multiset_count};
+pub use family::{
+    Family, FamilyError, MAX_DICE, MAX_FAMILY_FACES, MAX_PAIRS, MAX_SCREENED_DICE, max_dice,
+    multiset_count, screened_units,
+};
 pub use outcome::{Condorcet, PairCounts, Race, RaceOutcome, RaceStatus};
 pub use pairs::{PairSet, pair_index};
 pub use racing::{RaceState, RoundInfo, Stage, race, race_from};

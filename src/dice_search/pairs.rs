@@ -172,7 +172,7 @@ impl TryFrom<StoredPairSet> for PairSet {
 
     fn try_from(stored: StoredPairSet) -> Result<PairSet, String> {
         let n = stored.n;
-        if !(2..=super::MAX_DICE).contains(&n) {
+        if !(2..=super::family::MAX_SCREENED_DICE).contains(&n) {
             return Err(format!("{n} dice in the set of pairs"));
         }
         if let Some(anchors) = &stored.anchors {

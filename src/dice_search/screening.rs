@@ -101,7 +101,7 @@ pub fn play_sampled_chunk(
     chunk: u64,
 ) -> DieCounts {
     let mut rng = key.rng(chunk);
-    let others = u32::try_from(dice.len() - 1).expect("at most MAX_DICE dice");
+    let others = u32::try_from(dice.len() - 1).expect("at most MAX_SCREENED_DICE dice");
     let mut counts = DieCounts::default();
     for _ in 0..CHUNK_GAMES {
         let drawn = uniform_below(&mut rng, others) as usize;

@@ -128,7 +128,6 @@ pub fn play_chunks(
         // Groups of chunks, each group's chunks dealt to eight lanes: the same counts,
         // chunk for chunk.
         return lanes::sized_groups(chunks, pairs_of)
-            .into_par_iter()
             .map(|group| {
                 progress(0);
                 let counts = lanes::play_group(
@@ -218,6 +217,13 @@ pub fn run_duel(
 /// [`run_duel`] that also tells `announce` how many games the duel will play and how fast
 /// the first ones went, once: after the pilot (precision rule) or after the first
 /// [`PILOT_GAMES`] games (fixed count). The counts are the same as [`run_duel`]'s.
+///
+/// A plan that would take longer than [`MAX_RUN_TIME`](super::plan::MAX_RUN_TIME) at the
+/// speed of those first games is refused there, before the rest is played
+/// ([`PlanError::TooLong`]).
+///
+/// What a duel holds while it plays does not grow with its games: the counts, and per
+/// thread one chunk's game (or one group of chunks for the lanes) at a time.
 pub fn run_duel_announced(
     matchup: &Matchup,
     key: StreamKey,
@@ -233,11 +239,13 @@ pub fn run_duel_announced(
             let chunks = pairs.div_ceil(CHUNK_PAIRS);
             let first = chunks.min(pilot_chunks);
             let counts = play_chunks(matchup, key, 0..first, pairs, progress);
-            announce(&DuelPlan {
+            let plan = DuelPlan {
                 games,
                 played: counts.total().games,
                 elapsed: started.elapsed(),
-            });
+            };
+            plan.check_time()?;
+            announce(&plan);
             Ok(counts + play_chunks(matchup, key, first..chunks, pairs, progress))
         }
         StoppingRule::Precision(h) => {
@@ -246,11 +254,13 @@ pub fn run_duel_announced(
             let mut counts = play_chunks(matchup, key, 0..pilot_chunks, uncut, progress);
             let mut chunks_done = pilot_chunks;
             let planned = games_for_precision(&counts, h)?;
-            announce(&DuelPlan {
+            let plan = DuelPlan {
                 games: planned,
                 played: counts.total().games,
                 elapsed: started.elapsed(),
-            });
+            };
+            plan.check_time()?;
+            announce(&plan);
             for target in [planned, worst_case_games(h)?] {
                 let target_chunks = target / CHUNK_GAMES;
                 if target_chunks > chunks_done {

@@ -9,16 +9,29 @@
 //! indices times chunk sizes), so refusing bigger plans up front is also what keeps the
 //! counts from overflowing. The finest precision the cap allows is [`finest_precision`],
 //! about 3.1e-7.
+//!
+//! # The time
+//! A run within the cap can still take longer than anyone waits: the cap is about four
+//! months of one core for the plainest game, and a strategy that searches plays a
+//! thousand times slower. Once the first games have measured the speed (the pilot of the
+//! precision rule, or the first [`PILOT_GAMES`] of a fixed count), a run planned to take
+//! more than [`MAX_RUN_TIME`] (a year) at that speed is refused before it plays on
+//! ([`DuelPlan::check_time`], [`PlanError::TooLong`]).
 
 use super::counts::{CHUNK_GAMES, DuelCounts};
 use crate::stats;
 use std::fmt;
+use std::time::Duration;
 
 /// The most games one duel (one pair of a ranking) may play: 10^13, a whole number of chunks.
 pub const MAX_GAMES: u64 = 10_000_000_000_000;
 
 /// Games of the pilot stage of the precision rule: 20 chunks.
 pub const PILOT_GAMES: u64 = 20 * CHUNK_GAMES;
+
+/// The longest a run may be planned to take at the speed of its first games: a year (365
+/// days). Nobody waits for more, and a plan that long is a typo or the wrong options.
+pub const MAX_RUN_TIME: Duration = Duration::from_secs(365 * 24 * 3600);
 
 /// A stopping rule or sample size that cannot run.
 #[derive(Clone, Copy, Debug, PartialEq)]
@@ -36,6 +49,9 @@ pub enum PlanError {
         /// The games it can need (as a float: it may not fit in `u64`).
         games: f64,
     },
+    /// A plan whose remaining games would take more than [`MAX_RUN_TIME`] at the speed of
+    /// the games played so far ([`DuelPlan::check_time`]).
+    TooLong(DuelPlan),
 }
 
 impl fmt::Display for PlanError {
@@ -59,6 +75,24 @@ impl fmt::Display for PlanError {
                  the finest half-width within that is {:.2e}",
                 finest_precision()
             ),
+            PlanError::TooLong(plan) => {
+                let years =
+                    plan.remaining_seconds().unwrap_or(f64::INFINITY) / MAX_RUN_TIME.as_secs_f64();
+                let years = if years < 1000.0 {
+                    format!("{years:.1}")
+                } else {
+                    format!("{years:.1e}")
+                };
+                write!(
+                    f,
+                    "{} games planned would take about {years} years at the {:.0} games/s of \
+                     the first {} games, more than the year a run may take; ask for fewer \
+                     games (--games) or a coarser half-width (--precision)",
+                    plan.games,
+                    plan.played as f64 / plan.elapsed.as_secs_f64(),
+                    plan.played
+                )
+            }
         }
     }
 }
@@ -195,12 +229,26 @@ impl DuelPlan {
     /// The time the remaining games will take at the speed of the games played so far;
     /// `None` when nothing measurable was played.
     pub fn remaining_time(&self) -> Option<std::time::Duration> {
+        std::time::Duration::try_from_secs_f64(self.remaining_seconds()?).ok()
+    }
+
+    /// [`DuelPlan::remaining_time`] in seconds, however many (a `Duration` ends at 2^64 s).
+    pub fn remaining_seconds(&self) -> Option<f64> {
         let seconds = self.elapsed.as_secs_f64();
         if self.played == 0 || seconds <= 0.0 {
             return None;
         }
         let remaining = self.games.saturating_sub(self.played) as f64;
-        std::time::Duration::try_from_secs_f64(remaining * seconds / self.played as f64).ok()
+        Some(remaining * seconds / self.played as f64)
+    }
+
+    /// Refuses a plan whose remaining games would take more than [`MAX_RUN_TIME`] at the
+    /// speed of the games played so far; a plan without a measured speed passes.
+    pub fn check_time(&self) -> Result<(), PlanError> {
+        match self.remaining_seconds() {
+            Some(s) if s > MAX_RUN_TIME.as_secs_f64() => Err(PlanError::TooLong(*self)),
+            _ => Ok(()),
+        }
     }
 }
 
@@ -239,5 +287,34 @@ mod tests {
         };
         let t = plan.remaining_time().unwrap().as_secs_f64();
         approx::assert_relative_eq!(t, 9.99, max_relative = 1e-9);
+    }
+
+    /// A plan is refused when its remaining games would take more than a year at the speed
+    /// measured, however far beyond (no `Duration` overflow lets one through), and passes
+    /// just within it or without a measured speed.
+    #[test]
+    fn a_plan_longer_than_a_year_is_refused() {
+        let year = MAX_RUN_TIME.as_secs_f64();
+        let plan = |games: u64, played: u64, seconds: f64| DuelPlan {
+            games,
+            played,
+            elapsed: std::time::Duration::from_secs_f64(seconds),
+        };
+        // 1,000 games a second: a year is 3.15e10 games.
+        let per_year = year as u64 * 1000;
+        assert_eq!(plan(per_year, 1000, 1.0).check_time(), Ok(()));
+        let long = plan(per_year + 2000, 1000, 1.0);
+        assert_eq!(long.check_time(), Err(PlanError::TooLong(long)));
+        let message = PlanError::TooLong(long).to_string();
+        assert!(
+            message.contains("1.0 years at the 1000 games/s"),
+            "{message}"
+        );
+        // 10^13 games at one game in 10^9 s: far beyond what a Duration holds.
+        let endless = plan(MAX_GAMES, 1, 1e9);
+        assert!(endless.remaining_time().is_none());
+        assert_eq!(endless.check_time(), Err(PlanError::TooLong(endless)));
+        assert!(PlanError::TooLong(endless).to_string().contains("e"));
+        assert_eq!(plan(MAX_GAMES, 0, 0.0).check_time(), Ok(()));
     }
 }

@@ -10,7 +10,7 @@
 //! seat and die, so both the mean and the figures per seat come from the same games.
 
 use super::game::Unwatched;
-use super::plan::{MAX_GAMES, PILOT_GAMES, PlanError, Stopping};
+use super::plan::{DuelPlan, MAX_GAMES, PILOT_GAMES, PlanError, Stopping};
 use super::stream::StreamKey;
 use crate::dice::Die;
 use crate::rules::{LegalMoves, MAX_SEATS, PieceMove, Seats};
@@ -683,7 +683,6 @@ impl<'a> Table<'a> {
             // As for a duel: groups of chunks dealt to eight lanes, the same counts.
             let rounds_of = |chunk| self.rounds_of_chunk(chunk, total_rounds);
             return super::lanes::sized_groups(chunks, rounds_of)
-                .into_par_iter()
                 .map(|group| {
                     progress(0);
                     let counts = super::lanes::play_group(
@@ -747,18 +746,32 @@ impl<'a> Table<'a> {
     /// sample size from the largest variance bound of any die's P(win) over its 99.9 %
     /// interval; if the widest interval is still too wide, the table extends to the
     /// worst-case size, which needs no estimate.
+    ///
+    /// As a duel does, a table measures its speed on its first games (the pilot, or the
+    /// first [`PILOT_GAMES`] of a fixed count) and refuses to play on if the rest would take
+    /// longer than [`MAX_RUN_TIME`](super::plan::MAX_RUN_TIME) ([`PlanError::TooLong`]).
     pub fn run(
         &self,
         key: StreamKey,
         stop: TableStop,
         progress: &(dyn Fn(u64) + Sync),
     ) -> Result<TableCounts, TableError> {
+        let started = std::time::Instant::now();
         match stop {
             TableStop::Games(games) => {
                 let games = self.check_games(games)?;
                 let rounds = games / self.round_games();
                 let chunks = games.div_ceil(self.chunk_games());
-                Ok(self.play_chunks(key, 0..chunks, rounds, progress))
+                // The first chunks measure the speed, as a duel's do.
+                let first = chunks.min(PILOT_GAMES.div_ceil(self.chunk_games()));
+                let counts = self.play_chunks(key, 0..first, rounds, progress);
+                DuelPlan {
+                    games,
+                    played: counts.games,
+                    elapsed: started.elapsed(),
+                }
+                .check_time()?;
+                Ok(counts + self.play_chunks(key, first..chunks, rounds, progress))
             }
             TableStop::Precision(h) => {
                 Stopping::precision(h)?;
@@ -773,6 +786,12 @@ impl<'a> Table<'a> {
                     })
                     .fold(0.0, f64::max);
                 let planned = self.whole_chunks(h, variance)?.max(counts.games);
+                DuelPlan {
+                    games: planned,
+                    played: counts.games,
+                    elapsed: started.elapsed(),
+                }
+                .check_time()?;
                 for target in [planned, self.whole_chunks(h, 0.25)?] {
                     let target_chunks = target / self.chunk_games();
                     if target_chunks > done {

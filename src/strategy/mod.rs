@@ -96,6 +96,14 @@ pub const STRATEGY_NAMES: [&str; 7] = [
 /// times the evaluations of a decision (six faces, a few moves each).
 pub const MAX_SEARCH_ROLLS: u32 = 3;
 
+/// The most faces a die may have where `strong-search` looks ahead: 64. Each roll of
+/// look-ahead takes the mean over the die's faces (a repeated face as often as the die
+/// has it) of the best move's value, so a decision of `strong-search-N` costs about
+/// (faces times moves)^N evaluations; and the exact solver's table of a searching player
+/// keeps one value per distinct face on the stack. The one bound of every place a
+/// searching player is seated or tabulated ([`Strategy::check_game`]).
+pub const MAX_SEARCH_FACES: usize = 64;
+
 /// `strong-search`, `strong-search-N` (N from 2 to [`MAX_SEARCH_ROLLS`]), each optionally
 /// followed by `:FILE`: the rolls of look-ahead and the file, if any. `None` for any other
 /// name.
@@ -254,11 +262,25 @@ impl Strategy {
 
     /// Refuses a game the strategy cannot play: a `table:FILE` policy solved for another game
     /// ([`MoveTable::check_game`]), a `strong` player trained for another board or profile
-    /// ([`Strong::check_game`]). Every other strategy plays any game.
+    /// ([`Strong::check_game`]), a `strong-search` with a die of more than
+    /// [`MAX_SEARCH_FACES`] faces. Every other strategy plays any game.
     pub fn check_game(&self, rules: &Rules, dice: [&Die; 2]) -> Result<(), String> {
         match self {
             Strategy::Table(t) => t.check_game(rules, dice),
-            Strategy::Strong(s) | Strategy::StrongSearch(s, ..) => s.check_game(rules),
+            Strategy::Strong(s) => s.check_game(rules),
+            Strategy::StrongSearch(s, ..) => {
+                s.check_game(rules)?;
+                match dice.iter().find(|d| d.faces().len() > MAX_SEARCH_FACES) {
+                    Some(die) => Err(format!(
+                        "{} looks ahead over every face of both dice, at most \
+                         {MAX_SEARCH_FACES} faces a die; {} has {}",
+                        self.name(),
+                        crate::dice::excerpt(&die.to_string()),
+                        die.faces().len()
+                    )),
+                    None => Ok(()),
+                }
+            }
             _ => Ok(()),
         }
     }

@@ -74,10 +74,14 @@ pub fn router(limits: Limits) -> Router {
 
 /// Checks the options, binds the address and serves until Ctrl-C. `ready` is told the
 /// address actually bound (with port 0, the one the system chose) before the first request.
+///
+/// The jobs without a pool of their own (advice, games) run on rayon's global pool, so a
+/// `RAYON_NUM_THREADS` above the cap is refused here, as every command refuses it.
 pub fn serve(
     options: &ServeOptions,
     ready: impl FnOnce(SocketAddr),
 ) -> Result<(), crate::api::Error> {
+    crate::api::options::check_threads(None)?;
     let limits = Limits::new(options)?;
     let runtime = tokio::runtime::Builder::new_multi_thread()
         .worker_threads(2)

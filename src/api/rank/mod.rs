@@ -22,7 +22,7 @@ use crate::rank::{
 use crate::report::plot::heatmap_svg;
 use crate::report::{OutputFile, RankReport, TableRankReport};
 use crate::rules::{Rules, Seats};
-use crate::sim::{DuelPlan, StoppingRule};
+use crate::sim::{DuelPlan, Seating, StoppingRule, Table};
 use crate::strategy::Strategy;
 use clap::Args;
 use serde::Serialize;
@@ -56,10 +56,11 @@ pub struct RankOptions {
     /// With --exact: width of the certified interval at which to stop.
     #[arg(long, default_value_t = 1e-9, requires = "exact")]
     pub tolerance: f64,
-    /// With --exact: solve a pair exactly only if its estimated memory stays below this:
-    /// bytes, or e.g. `16GiB` (default: 80 % of the machine's RAM); larger pairs are
-    /// simulated and marked.
-    #[arg(long = "max-memory", value_name = "SIZE", requires = "exact")]
+    /// With --exact: solve a pair exactly only if its estimated memory stays below this
+    /// (larger pairs are simulated and marked); with --players: the most the tables and
+    /// pairs may keep, checked before any game. Bytes, or e.g. `16GiB` (default: 80 % of
+    /// the machine's RAM).
+    #[arg(long = "max-memory", value_name = "SIZE")]
     pub max_memory: Option<String>,
     /// With --exact: keep every solved pair in DIR (one JSON file per pair, created if
     /// missing; refused before any work if DIR cannot be written) and read pairs solved
@@ -140,39 +141,70 @@ impl RankSettings {
                 dice.len()
             )));
         }
-        let mode = match o.players {
-            Some(players) => {
-                if !(3..=4).contains(&players) {
-                    return Err(Error::input(format!(
-                        "--players {players}: expected 3 or 4 (rank without --players is the \
-                         two-player ranking)"
-                    )));
-                }
-                if dice.len() < players {
-                    return Err(Error::input(format!(
-                        "--players {players}: the list has only {} dice, too few for one table",
-                        dice.len()
-                    )));
-                }
-                Mode::Tables {
-                    seats: seats(&rules, players, "--players")?,
-                    games: o.sim.games,
-                    precision: o.sim.precision.unwrap_or(DEFAULT_PRECISION),
-                }
+        if o.max_memory.is_some() && !o.exact && o.players.is_none() {
+            return Err(Error::input(
+                "--max-memory bounds the exact solves of --exact or the tables of --players; \
+                 a simulated ranking of pairs keeps little",
+            ));
+        }
+        if let Some(players) = o.players {
+            if !(3..=4).contains(&players) {
+                return Err(Error::input(format!(
+                    "--players {players}: expected 3 or 4 (rank without --players is the \
+                     two-player ranking)"
+                )));
             }
-            None => {
-                for (i, a) in dice.iter().enumerate() {
-                    for b in &dice[i + 1..] {
-                        check_roll_off(&rules, a, b)?;
-                    }
-                }
-                Mode::Simulated
+            if dice.len() < players {
+                return Err(Error::input(format!(
+                    "--players {players}: the list has only {} dice, too few for one table",
+                    dice.len()
+                )));
             }
+        }
+        // What the ranking keeps, before anything is built: with --players against
+        // --max-memory, else against the default limit.
+        let limit = match o.players {
+            Some(_) => memory_limit(o.max_memory.as_deref())?,
+            None => crate::exact::memory::default_limit(),
         };
+        check_ranking_memory(dice.len(), o.players, limit)?;
         let plan = SimulationPlan {
             stopping: o.sim.stopping()?,
             seed: o.sim.seed,
             max_rolls: o.sim.max_rolls()?,
+        };
+        // Every pair as the ranking will play it (roll-off, the strategy with both dice):
+        // refused here, not when its turn comes.
+        for (i, a) in dice.iter().enumerate() {
+            for b in &dice[i + 1..] {
+                if o.exact {
+                    check_roll_off(&rules, a, b)?;
+                } else {
+                    super::options::matchup(&rules, a, b, plan.max_rolls, "--max-rolls")?
+                        .playing([strategy.clone(), strategy.clone()])
+                        .map_err(|e| Error::input(format!("--strategy: {a} vs {b}: {e}")))?;
+                }
+            }
+        }
+        let mode = match o.players {
+            Some(players) => {
+                let seats = seats(&rules, players, "--players")?;
+                let games = o.sim.games;
+                let precision = o.sim.precision.unwrap_or(DEFAULT_PRECISION);
+                // Every table has the same seats, strategies and stopping rule: the first
+                // one's checks are every table's.
+                let first: Vec<&Die> = dice[..players].iter().collect();
+                Table::new(&seats, &first, plan.max_rolls, Seating::All)
+                    .and_then(|t| t.playing(vec![strategy.clone(); players]))
+                    .and_then(|t| t.stopping(games, precision))
+                    .map_err(table_error)?;
+                Mode::Tables {
+                    seats,
+                    games,
+                    precision,
+                }
+            }
+            None => Mode::Simulated,
         };
         let mode = if o.exact {
             // The library's one rule for every solver.
@@ -296,7 +328,7 @@ pub fn rank(settings: &RankSettings, progress: &dyn Progress) -> Result<Ranked, 
                     &|n| watch.games(n),
                     &announce,
                 )
-                .map_err(Error::failure)
+                .map_err(super::options::sim_error)
             })?;
             (t, Vec::new())
         }
@@ -346,6 +378,7 @@ fn rank_at_tables(
     let players = seats.players();
     let (tables, pairwise) = run_in_pool(s.threads, progress, |watch| {
         watch.begin(&format!("tables of {players}"), None);
+        // A table that fails ends the ranking before the pairs are played.
         let tables = crate::rank::table::simulate_tables(
             seats,
             &s.dice,
@@ -355,7 +388,8 @@ fn rank_at_tables(
             s.plan.seed,
             s.plan.max_rolls,
             &|n| watch.games(n),
-        );
+        )
+        .map_err(table_error)?;
         let pairwise = simulate_tournament_playing(
             &s.rules,
             &s.dice,
@@ -363,11 +397,10 @@ fn rank_at_tables(
             &s.plan,
             &|n| watch.games(n),
             &|_, _| {},
-        );
+        )
+        .map_err(super::options::sim_error)?;
         Ok((tables, pairwise))
     })?;
-    let tables = tables.map_err(table_error)?;
-    let pairwise = pairwise.map_err(Error::failure)?;
     Ok(Plotted {
         report: RankOutput::Tables(TableRankReport {
             players,
@@ -384,6 +417,42 @@ fn rank_at_tables(
         }),
         plot: None,
     })
+}
+
+/// Refuses a ranking of `dice` dice (at tables of `players`, if given) whose matrix and
+/// tables need more than `limit` bytes ([`crate::rank::table::ranking_memory`]), with the
+/// figures, before anything is built; no limit where the machine's memory is unknown.
+fn check_ranking_memory(
+    dice: usize,
+    players: Option<usize>,
+    limit: Option<u64>,
+) -> Result<(), Error> {
+    use crate::exact::memory::format_bytes;
+    use crate::rank::table::{ranking_memory, table_count};
+    use crate::report::thousands;
+    let Some(limit) = limit else {
+        return Ok(());
+    };
+    let bytes = ranking_memory(dice, players);
+    if bytes.is_some_and(|b| b <= limit) {
+        return Ok(());
+    }
+    let need = bytes.map_or("more than 2^64 bytes".to_string(), format_bytes);
+    let pairs = thousands(dice as u64 * (dice as u64 - 1) / 2);
+    Err(Error::input(match players {
+        Some(p) => format!(
+            "--players {p}: the ranking of {dice} dice needs about {need} for its {} tables \
+             of {p} and its {pairs} pairs, more than the limit of {}; raise --max-memory or \
+             rank fewer dice",
+            table_count(dice, p).map_or("more than 2^64".to_string(), thousands),
+            format_bytes(limit)
+        ),
+        None => format!(
+            "the ranking of {dice} dice needs about {need} for its {pairs} pairs, more than \
+             the limit of {} (80 % of this machine's memory); rank fewer dice",
+            format_bytes(limit)
+        ),
+    }))
 }
 
 /// The one strategy every die plays in a ranking, checked as `rank` checks it (also by the

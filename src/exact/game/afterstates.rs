@@ -35,8 +35,9 @@ pub enum AfterstateValue<'a> {
     RollsAhead(&'a Evaluator, [&'a Die; 2], u32),
 }
 
-/// Distinct faces a die may have in the look-ahead (a stack array per position).
-const MAX_SLOTS: usize = 64;
+/// Distinct faces a die may have in the look-ahead (a stack array per position): the bound
+/// every searching player is seated under ([`crate::strategy::MAX_SEARCH_FACES`]).
+const MAX_SLOTS: usize = crate::strategy::MAX_SEARCH_FACES;
 
 /// Joint indices per block of the parallel passes (each tells `done` once).
 const BLOCK: usize = 1 << 16;

@@ -24,6 +24,7 @@ pub(crate) mod table;
 
 use crate::dice::Die;
 use crate::rules::{Board, MAX_SEATS};
+use rayon::prelude::*;
 use std::arch::x86_64::*;
 use std::ops::Range;
 
@@ -38,25 +39,57 @@ pub(crate) const MIN_CHUNKS: usize = 2;
 /// `chunks` in groups, each group's chunks to be dealt to the lanes of one call: groups of
 /// up to four rounds of lanes leave fewer lanes idle at a group's end, and at least four
 /// groups per thread keep the threads balanced.
-pub(crate) fn groups(chunks: Range<u64>) -> Vec<Range<u64>> {
-    let count = chunks.end.saturating_sub(chunks.start);
-    let lanes = LANES as u64;
-    let threads = rayon::current_num_threads() as u64;
-    let size = (count / (4 * threads)).clamp(lanes, 4 * lanes);
-    (0..count.div_ceil(size))
-        .map(|g| chunks.start + g * size..chunks.end.min(chunks.start + (g + 1) * size))
-        .collect()
+///
+/// The groups are computed by their index, never listed: a run of 10^13 games has about
+/// 3 * 10^8 groups, and what a simulation holds must not grow with its games.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) struct Groups {
+    start: u64,
+    end: u64,
+    size: u64,
 }
 
-/// `chunks` in [`groups`], each chunk with its size (pairs or rounds) as `size_of` gives it.
+impl Groups {
+    /// The groups of `chunks`, sized for the threads of the current pool.
+    pub(crate) fn new(chunks: Range<u64>) -> Groups {
+        Groups::for_threads(chunks, rayon::current_num_threads())
+    }
+
+    /// The groups of `chunks` for `threads` threads.
+    fn for_threads(chunks: Range<u64>, threads: usize) -> Groups {
+        let count = chunks.end.saturating_sub(chunks.start);
+        let lanes = LANES as u64;
+        let size = (count / (4 * threads as u64)).clamp(lanes, 4 * lanes);
+        Groups {
+            start: chunks.start,
+            end: chunks.start + count,
+            size,
+        }
+    }
+
+    /// How many groups.
+    pub(crate) fn len(&self) -> u64 {
+        (self.end - self.start).div_ceil(self.size)
+    }
+
+    /// Group `g` (below [`Groups::len`]): its chunks.
+    pub(crate) fn get(&self, g: u64) -> Range<u64> {
+        let first = self.start + g * self.size;
+        first..self.end.min(first + self.size)
+    }
+}
+
+/// The [`Groups`] of `chunks` in parallel, each chunk with its size (pairs or rounds) as
+/// `size_of` gives it: a group's list is made when a thread takes the group, so at most one
+/// list per thread (of at most `4 * LANES` chunks) exists at a time.
 pub(crate) fn sized_groups(
     chunks: Range<u64>,
-    size_of: impl Fn(u64) -> u64,
-) -> Vec<Vec<(u64, u64)>> {
-    groups(chunks)
-        .into_iter()
-        .map(|group| group.map(|chunk| (chunk, size_of(chunk))).collect())
-        .collect()
+    size_of: impl Fn(u64) -> u64 + Sync + Send,
+) -> impl ParallelIterator<Item = Vec<(u64, u64)>> {
+    let groups = Groups::new(chunks);
+    (0..groups.len())
+        .into_par_iter()
+        .map(move |g| groups.get(g).map(|chunk| (chunk, size_of(chunk))).collect())
 }
 
 /// The counts of one group of `(chunk, size)`: by `in_lanes` if it has [`MIN_CHUNKS`]
@@ -368,4 +401,53 @@ fn distinct<'a>(dice: &[&'a Die]) -> (Vec<&'a Die>, Vec<usize>) {
         )
         .collect();
     (distinct, index)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::sim::{CHUNK_GAMES, MAX_GAMES};
+
+    /// The groups of the largest run are a few numbers, whatever the chunks: group `g` is
+    /// computed from its index, and the groups tile the chunks without gap or overlap.
+    #[test]
+    fn the_groups_of_any_run_are_computed_by_index_without_a_list() {
+        assert_eq!(
+            std::mem::size_of::<Groups>(),
+            3 * std::mem::size_of::<u64>()
+        );
+        for threads in [1, 2, 64] {
+            let chunks = 3..MAX_GAMES / CHUNK_GAMES;
+            let groups = Groups::for_threads(chunks.clone(), threads);
+            let n = groups.len();
+            assert!(n > 300_000_000, "{n} groups");
+            assert_eq!(groups.get(0).start, chunks.start);
+            assert_eq!(groups.get(n - 1).end, chunks.end);
+            for g in [0, 1, n / 2, n - 2] {
+                assert_eq!(groups.get(g).end, groups.get(g + 1).start);
+                assert_eq!(groups.get(g).count() as u64, 4 * LANES as u64);
+            }
+        }
+        // Small runs: groups of a round of lanes at least, the last one cut.
+        let groups = Groups::for_threads(5..26, 2);
+        let listed: Vec<Range<u64>> = (0..groups.len()).map(|g| groups.get(g)).collect();
+        assert_eq!(listed, [5..13, 13..21, 21..26]);
+        assert_eq!(Groups::for_threads(7..7, 2).len(), 0);
+    }
+
+    /// The parallel groups of the largest run start at once and hold one list per group
+    /// taken: the first few arrive without anything listed for the other 3 * 10^8.
+    #[test]
+    fn the_sized_groups_of_the_largest_run_are_made_as_they_are_taken() {
+        let seen = std::sync::atomic::AtomicU64::new(0);
+        let found = sized_groups(0..MAX_GAMES / CHUNK_GAMES, |c| {
+            seen.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
+            c % 7
+        })
+        .find_any(|group| group.len() == 4 * LANES);
+        assert!(found.is_some());
+        // Each thread lists at most a few groups before one is found.
+        let listed = seen.load(std::sync::atomic::Ordering::Relaxed);
+        assert!(listed < 1_000_000, "{listed} chunks listed");
+    }
 }
