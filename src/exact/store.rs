@@ -31,7 +31,8 @@
 //! # Validation on load
 //! A record is *bad* ([`BadRecord`]) unless
 //! - it parses as a record (a truncated or half-written file does not) of format 2 whose
-//!   checksum is that of its content, or of format 1 without a checksum;
+//!   checksum is that of its content, or of format 1 without a checksum (which, passing
+//!   every other check, is read as [`Lookup::Unverified`]: see below);
 //! - board, profile and faces are those of the pair its file name is looked up for;
 //! - `0 <= p_a_starts <= 1`;
 //! - for each of the nine figures, `0 <= lo <= value <= hi <= 1` (all finite; `value` is
@@ -55,9 +56,17 @@
 //! The checks catch a damaged file (truncated, half-written, bits flipped) and any edit by
 //! hand that leaves the checksum as it was, however consistent the edited figures are. The
 //! checksum is not a signature: whoever edits the figures and computes the checksum again
-//! is believed, as is a format-1 record (which has none) whose figures pass the other
-//! checks. A record is as trustworthy as the directory it lies in; solve again (without
-//! `--store`) to check a record independently.
+//! is believed. A record is as trustworthy as the directory it lies in; solve again
+//! (without `--store`) to check a record independently.
+//!
+//! A format-1 record has no checksum, so an edit that keeps its figures plausible (A's and
+//! B's figures swapped, which reverses a ranking) cannot be detected by reading it. It is
+//! therefore never certified as it stands: [`PairStore::load`] returns it as
+//! [`Lookup::Unverified`], and a ranking solves the pair again, compares
+//! ([`StoredPair::agrees_with`]: every interval of the new solve meets the record's), says
+//! which it found, and writes the new solve's record with a checksum; a record the new
+//! solve contradicts is first moved aside as a bad record is. Verified once, a store of
+//! format-1 records reads as any other afterwards.
 //!
 //! # File names
 //! `{profile}_{board}_{a}_vs_{b}.json` with `/` of the board as `-` and the dice as
