@@ -63,3 +63,43 @@ fn the_readme_layout_names_every_folder_of_src() {
     }
     assert!(folders >= 10, "{folders} folders");
 }
+
+/// Every test the refusals chapter names as the check of a file kind or a resource exists,
+/// so the chapter's tables cannot name a test that was renamed or removed.
+#[test]
+fn the_tests_the_refusals_chapter_names_exist() {
+    let root = std::path::Path::new(env!("CARGO_MANIFEST_DIR"));
+    let chapter = std::fs::read_to_string(root.join("docs/src/refusals.md")).unwrap();
+    let mut sources = String::new();
+    let mut folders = vec![root.join("src"), root.join("tests"), root.join("python/tests")];
+    while let Some(folder) = folders.pop() {
+        for entry in std::fs::read_dir(folder).unwrap() {
+            let path = entry.unwrap().path();
+            if path.is_dir() {
+                folders.push(path);
+            } else if path.extension().is_some_and(|e| e == "rs" || e == "py") {
+                sources.push_str(&std::fs::read_to_string(&path).unwrap());
+            }
+        }
+    }
+    let mut named = 0;
+    for row in chapter.lines().filter(|l| l.starts_with('|')) {
+        let checked_by = row.trim_end_matches('|').rsplit('|').next().unwrap_or("");
+        for name in checked_by.split('`').skip(1).step_by(2) {
+            // Test names: lowercase words joined by underscores (paths and options skipped).
+            let is_test_name = name.contains('_')
+                && name
+                    .chars()
+                    .all(|c| c.is_ascii_lowercase() || c.is_ascii_digit() || c == '_');
+            if is_test_name {
+                assert!(
+                    sources.contains(&format!("fn {name}("))
+                        || sources.contains(&format!("def {name}(")),
+                    "docs/src/refusals.md names the test {name}, which does not exist"
+                );
+                named += 1;
+            }
+        }
+    }
+    assert!(named >= 30, "{named} tests named");
+}
