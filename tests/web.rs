@@ -479,3 +479,141 @@ fn the_learned_player_plays_the_full_board_and_is_refused_where_it_was_not_train
         );
     }
 }
+
+/// Sends `request` (a raw HTTP/1.1 request, headers as given) and returns the status.
+fn raw_status(address: SocketAddr, request: &str) -> u16 {
+    use std::io::{Read, Write};
+    let mut stream = std::net::TcpStream::connect(address).unwrap();
+    stream
+        .set_read_timeout(Some(Duration::from_secs(30)))
+        .unwrap();
+    stream.write_all(request.as_bytes()).unwrap();
+    let mut answer = String::new();
+    // The server closes the connection (`Connection: close`) after its answer.
+    stream.read_to_string(&mut answer).unwrap();
+    let status_line = answer.lines().next().unwrap_or("");
+    status_line
+        .split_whitespace()
+        .nth(1)
+        .and_then(|s| s.parse().ok())
+        .unwrap_or_else(|| panic!("no status in {answer:?}"))
+}
+
+/// A request to `path` with the given extra headers and body.
+fn request(method: &str, host: &str, path: &str, headers: &[&str], body: &str) -> String {
+    let mut text = format!("{method} {path} HTTP/1.1\r\nHost: {host}\r\nConnection: close\r\n");
+    for h in headers {
+        text.push_str(h);
+        text.push_str("\r\n");
+    }
+    text.push_str(&format!("Content-Length: {}\r\n\r\n{body}", body.len()));
+    text
+}
+
+/// Other sites' pages cannot use a server on this machine: a POST whose body a page may
+/// send without asking (`text/plain`, a form) is refused, as is any request to the API from
+/// another origin, and any request addressed to a name that is not this machine's (DNS
+/// rebinding); the server's own pages, curl with a JSON body and programs are answered.
+#[test]
+fn pages_of_other_sites_cannot_start_jobs() {
+    let address = server(2, 30);
+    let own = format!("127.0.0.1:{}", address.port());
+    let duel = r#"{"a": "1..6", "b": "0..9", "games": 200, "seed": 1}"#;
+    let json = "Content-Type: application/json";
+    // Accepted: JSON from a program, from the server's own page, under every loopback name.
+    assert_eq!(
+        raw_status(address, &request("POST", &own, "/api/duel", &[json], duel)),
+        200
+    );
+    let own_origin = format!("Origin: http://{own}");
+    assert_eq!(
+        raw_status(
+            address,
+            &request("POST", &own, "/api/duel", &[json, &own_origin], duel)
+        ),
+        200
+    );
+    let localhost = format!("localhost:{}", address.port());
+    assert_eq!(
+        raw_status(
+            address,
+            &request("POST", &localhost, "/api/duel", &[json], duel)
+        ),
+        200
+    );
+    assert_eq!(
+        raw_status(address, &request("GET", &own, "/", &[], "")),
+        200
+    );
+    // Refused: bodies a page of another site may send without the browser asking first.
+    for kind in [
+        "Content-Type: text/plain",
+        "Content-Type: application/x-www-form-urlencoded",
+        "Content-Type: multipart/form-data; boundary=x",
+    ] {
+        assert_eq!(
+            raw_status(address, &request("POST", &own, "/api/duel", &[kind], duel)),
+            415,
+            "{kind}"
+        );
+    }
+    assert_eq!(
+        raw_status(address, &request("POST", &own, "/api/duel", &[], duel)),
+        415
+    );
+    assert_eq!(
+        raw_status(
+            address,
+            &request(
+                "POST",
+                &own,
+                "/api/games",
+                &["Content-Type: text/plain"],
+                r#"{"a": "1..6", "b": "1..6"}"#
+            )
+        ),
+        415
+    );
+    // Refused: the API asked from another origin, by POST or by an event stream.
+    let foreign = "Origin: http://evil.example";
+    assert_eq!(
+        raw_status(
+            address,
+            &request("POST", &own, "/api/duel", &[json, foreign], duel)
+        ),
+        403
+    );
+    let events = format!(
+        "/api/duel/events?options={}",
+        "%7B%22a%22%3A%221..6%22%2C%22b%22%3A%220..9%22%7D"
+    );
+    assert_eq!(
+        raw_status(address, &request("GET", &own, &events, &[foreign], "")),
+        403
+    );
+    assert_eq!(
+        raw_status(
+            address,
+            &request("GET", &own, "/api/examples", &["Origin: null"], "")
+        ),
+        403
+    );
+    // Refused: a name that resolves here but is not this machine's (DNS rebinding), and
+    // another port.
+    let rebound = format!("evil.example:{}", address.port());
+    assert_eq!(
+        raw_status(
+            address,
+            &request("POST", &rebound, "/api/duel", &[json], duel)
+        ),
+        403
+    );
+    assert_eq!(
+        raw_status(address, &request("GET", &rebound, "/", &[], "")),
+        403
+    );
+    assert_eq!(
+        raw_status(address, &request("GET", "localhost:1", "/", &[], "")),
+        403
+    );
+}

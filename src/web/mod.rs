@@ -13,6 +13,7 @@
 mod assets;
 mod error;
 mod games;
+mod guard;
 mod jobs;
 mod limits;
 
@@ -57,8 +58,9 @@ pub(crate) struct Server {
     games: games::Games,
 }
 
-/// The application: every route, on the shared state.
-pub fn router(limits: Limits) -> Router {
+/// The application served at `bound`: every route, on the shared state, behind the checks
+/// that keep other sites' pages out ([`guard`]).
+pub fn router(limits: Limits, bound: SocketAddr) -> Router {
     let state = Arc::new(Server {
         jobs: jobs::Jobs::new(limits.max_jobs),
         games: games::Games::new(limits.max_games_kept),
@@ -69,6 +71,7 @@ pub fn router(limits: Limits) -> Router {
         .merge(jobs::routes())
         .merge(games::routes())
         .layer(DefaultBodyLimit::max(limits::MAX_BODY_BYTES))
+        .layer(axum::middleware::from_fn_with_state(bound, guard::guard))
         .with_state(state)
 }
 
@@ -96,7 +99,7 @@ pub fn serve(
             .local_addr()
             .map_err(|e| crate::api::Error::failure(format!("--bind {}: {e}", options.bind)))?;
         ready(address);
-        axum::serve(listener, router(limits))
+        axum::serve(listener, router(limits, address))
             .with_graceful_shutdown(async {
                 let _ = tokio::signal::ctrl_c().await;
             })
