@@ -31,6 +31,7 @@ fn main() {
         max_games: 20_000_000,
         max_memory: "1GiB".into(),
         max_games_kept: 1000,
+        max_rolls_kept: 250_000,
     };
     let address = wuerfelglueck::web::spawn(options).expect("the server starts");
     let kinds = ["create", "move", "advise"];

@@ -8,6 +8,11 @@ use wuerfelglueck::web::ServeOptions;
 
 /// A server on 127.0.0.1 with an ephemeral port, running until the test process ends.
 fn server(max_jobs: usize, job_seconds: u64) -> SocketAddr {
+    server_keeping(max_jobs, job_seconds, 250_000)
+}
+
+/// [`server`] whose games may hold `max_rolls_kept` rolls together.
+fn server_keeping(max_jobs: usize, job_seconds: u64, max_rolls_kept: u64) -> SocketAddr {
     let options = ServeOptions {
         bind: "127.0.0.1:0".parse().unwrap(),
         max_jobs: Some(max_jobs),
@@ -15,6 +20,7 @@ fn server(max_jobs: usize, job_seconds: u64) -> SocketAddr {
         max_games: 1_000_000,
         max_memory: "512MiB".into(),
         max_games_kept: 3,
+        max_rolls_kept,
     };
     wuerfelglueck::web::spawn(options).expect("the server starts")
 }
@@ -616,4 +622,48 @@ fn pages_of_other_sites_cannot_start_jobs() {
         raw_status(address, &request("GET", "localhost:1", "/", &[], "")),
         403
     );
+}
+
+/// The games kept are bounded by the rolls they hold together, not only by their number: a
+/// die of 5,002 faces plays long games, each roll kept; beyond the bound the game idle
+/// longest is dropped (the one just played never), and a game that would hold more rolls
+/// than the server keeps is refused before it is played.
+#[test]
+fn the_games_kept_are_bounded_by_the_rolls_they_hold() {
+    let address = server_keeping(2, 30, 2_500);
+    let long = json!({"a": "1..5002", "b": "1..5002", "pieces": 4, "max-rolls": 1000});
+    let mut ids = Vec::new();
+    for _ in 0..3 {
+        let (status, game) = post(address, "/api/games", long.clone());
+        assert_eq!(status, 201, "{game}");
+        // A 6 is 1 in 5,002: the game runs to its roll cap, every roll kept.
+        assert_eq!(game["end"], "max_rolls", "{}", game["end"]);
+        assert_eq!(game["turns"].as_array().unwrap().len(), 1000);
+        ids.push(game["id"].as_str().unwrap().to_string());
+    }
+    // 3,000 rolls would be kept: the first game, idle longest, was dropped for the third.
+    assert_eq!(get(address, &format!("/api/games/{}", ids[0])).0, 404);
+    assert_eq!(get(address, &format!("/api/games/{}", ids[1])).0, 200);
+    assert_eq!(get(address, &format!("/api/games/{}", ids[2])).0, 200);
+    // Reading the second again makes the third the one idle longest.
+    assert_eq!(get(address, &format!("/api/games/{}", ids[1])).0, 200);
+    let (status, _) = post(address, "/api/games", long.clone());
+    assert_eq!(status, 201);
+    assert_eq!(get(address, &format!("/api/games/{}", ids[1])).0, 200);
+    assert_eq!(get(address, &format!("/api/games/{}", ids[2])).0, 404);
+    // More rolls than the server keeps: refused at once, also by the default of 10,000.
+    for body in [
+        json!({"a": "1..5002", "b": "1..5002", "max-rolls": 2501}),
+        json!({"a": "1..6", "b": "1..6"}),
+    ] {
+        let (status, answer) = post(address, "/api/games", body);
+        assert_eq!(status, 400, "{answer}");
+        assert!(
+            answer["error"]
+                .as_str()
+                .unwrap()
+                .contains("at most 2500 rolls here"),
+            "{answer}"
+        );
+    }
 }

@@ -247,22 +247,59 @@ impl Game {
     }
 }
 
-/// The games on the server, by id.
+/// The games on the server, by id, bounded in number and in the rolls they hold together
+/// (a game keeps every roll, and the rolls are nearly all of its memory).
 pub(crate) struct Games {
     games: Mutex<HashMap<String, Game>>,
     max: usize,
+    max_rolls: u64,
 }
 
 impl Games {
-    pub fn new(max: usize) -> Games {
+    pub fn new(max: usize, max_rolls: u64) -> Games {
         Games {
             games: Mutex::new(HashMap::new()),
             max,
+            max_rolls,
         }
     }
 
     fn lock(&self) -> std::sync::MutexGuard<'_, HashMap<String, Game>> {
         self.games.lock().unwrap_or_else(|e| e.into_inner())
+    }
+
+    /// Drops the games idle longest, `current` (the game just played) excepted, until at
+    /// most `max` games with at most `max_rolls` rolls together are kept.
+    fn make_room(&self, games: &mut HashMap<String, Game>, current: &str) {
+        let rolls = |games: &HashMap<String, Game>| -> u64 {
+            games.values().map(|g| g.turns.len() as u64).sum()
+        };
+        let mut dropped = false;
+        while games.len() > self.max || rolls(games) > self.max_rolls {
+            let Some(oldest) = games
+                .iter()
+                .filter(|(id, _)| id.as_str() != current)
+                .min_by_key(|(_, g)| g.last_used)
+                .map(|(id, _)| id.clone())
+            else {
+                break;
+            };
+            games.remove(&oldest);
+            dropped = true;
+        }
+        if dropped {
+            give_back_freed_memory();
+        }
+    }
+}
+
+/// Returns the heap's free pages to the operating system: a dropped game frees many small
+/// allocations (its rolls), which glibc's allocator would otherwise keep for the process.
+fn give_back_freed_memory() {
+    #[cfg(all(target_os = "linux", target_env = "gnu"))]
+    // SAFETY: malloc_trim only releases memory the allocator holds free.
+    unsafe {
+        libc::malloc_trim(0);
     }
 }
 
@@ -373,8 +410,10 @@ fn new_game(options: &GameOptions, max_memory: u64) -> Result<Game, crate::api::
 /// `POST /api/games`: a new game, played on to the client's first decision.
 async fn create(State(server): State<Arc<Server>>, body: Bytes) -> Result<Response, HttpError> {
     let request = super::error::json_object(&body)?;
-    super::limits::check_rolls(request.get("max-rolls").or(request.get("max_rolls")))?;
     let options: GameOptions = crate::api::from_map("games", &request)?;
+    // Every roll is kept (and in the answer): no game may hold more than the server keeps.
+    let most = super::limits::MAX_ROLLS_HERE.min(server.games.max_rolls);
+    super::limits::check_rolls(Some(&options.max_rolls.into()), most)?;
     let mut game = if options.opponent.trim() == "optimal" {
         // A solve: a job like any other, bounded in memory, time and number.
         let (memory, threads) = (server.limits.max_memory, server.limits.threads);
@@ -389,19 +428,10 @@ async fn create(State(server): State<Arc<Server>>, body: Bytes) -> Result<Respon
     };
     game.advance()?;
     let id = new_id();
-    let mut games = server.games.lock();
-    if games.len() >= server.games.max {
-        // Room for the new game: the one idle longest goes.
-        if let Some(oldest) = games
-            .iter()
-            .min_by_key(|(_, g)| g.last_used)
-            .map(|(k, _)| k.clone())
-        {
-            games.remove(&oldest);
-        }
-    }
     let body = serde_json::to_string(&game.view(&id)).expect("a game view serializes");
-    games.insert(id, game);
+    let mut games = server.games.lock();
+    games.insert(id.clone(), game);
+    server.games.make_room(&mut games, &id);
     Ok((
         StatusCode::CREATED,
         [(axum::http::header::CONTENT_TYPE, "application/json")],
@@ -479,7 +509,9 @@ async fn play(
     game.pending = None;
     game.play(face, &legal, Some(chosen))?;
     game.advance()?;
-    Ok(axum::Json(game.view(&id)).into_response())
+    let answer = axum::Json(game.view(&id)).into_response();
+    server.games.make_room(&mut games, &id);
+    Ok(answer)
 }
 
 pub(crate) fn routes() -> Router<Arc<Server>> {

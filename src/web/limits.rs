@@ -52,6 +52,8 @@ pub struct Limits {
     pub threads: usize,
     /// Games kept at once.
     pub max_games_kept: usize,
+    /// Rolls all kept games hold together.
+    pub max_rolls_kept: u64,
 }
 
 impl Limits {
@@ -80,6 +82,12 @@ impl Limits {
         if o.max_games_kept == 0 {
             return Err(Error::input("--max-games-kept 0: expected at least 1"));
         }
+        if o.max_rolls_kept < 2 {
+            return Err(Error::input(format!(
+                "--max-rolls-kept {}: expected at least 2",
+                o.max_rolls_kept
+            )));
+        }
         let max_memory =
             memory_limit(Some(&o.max_memory))?.expect("a given size is always a limit");
         Ok(Limits {
@@ -89,6 +97,7 @@ impl Limits {
             max_memory,
             threads: (cores / max_jobs).max(1),
             max_games_kept: o.max_games_kept,
+            max_rolls_kept: o.max_rolls_kept,
         })
     }
 
@@ -141,7 +150,7 @@ impl Limits {
             options.insert("die".into(), dice.into());
         }
         if command == "play" {
-            check_rolls(options.get("max-rolls"))?;
+            check_rolls(options.get("max-rolls"), MAX_ROLLS_HERE)?;
         }
         // `advise` names its games `rollouts` (`games` is its alias).
         for key in ["games", "rollouts"] {
@@ -191,12 +200,12 @@ impl Limits {
     }
 }
 
-/// Refuses a `max-rolls` above [`MAX_ROLLS_HERE`] (a value that is no whole number is left to
-/// the command's own check).
-pub(crate) fn check_rolls(max_rolls: Option<&Value>) -> Result<(), HttpError> {
+/// Refuses a `max-rolls` above `most` (a value that is no whole number is left to the
+/// command's own check).
+pub(crate) fn check_rolls(max_rolls: Option<&Value>, most: u64) -> Result<(), HttpError> {
     match max_rolls.and_then(Value::as_u64) {
-        Some(n) if n > MAX_ROLLS_HERE => Err(HttpError::bad_request(format!(
-            "max-rolls {n}: at most {MAX_ROLLS_HERE} rolls here (every roll is in the answer)"
+        Some(n) if n > most => Err(HttpError::bad_request(format!(
+            "max-rolls {n}: at most {most} rolls here (every roll is kept and in the answer)"
         ))),
         _ => Ok(()),
     }

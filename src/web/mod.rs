@@ -49,6 +49,10 @@ pub struct ServeOptions {
     /// Games kept in memory at once (the oldest idle one is dropped beyond it).
     #[arg(long = "max-games-kept", default_value_t = 1000, value_name = "N")]
     pub max_games_kept: usize,
+    /// Rolls all kept games hold together (each game keeps every roll, about 1 KB each);
+    /// beyond it the games idle longest are dropped, and no game may ask for more.
+    #[arg(long = "max-rolls-kept", default_value_t = 250_000, value_name = "N")]
+    pub max_rolls_kept: u64,
 }
 
 /// The state every handler shares.
@@ -63,7 +67,7 @@ pub(crate) struct Server {
 pub fn router(limits: Limits, bound: SocketAddr) -> Router {
     let state = Arc::new(Server {
         jobs: jobs::Jobs::new(limits.max_jobs),
-        games: games::Games::new(limits.max_games_kept),
+        games: games::Games::new(limits.max_games_kept, limits.max_rolls_kept),
         limits,
     });
     Router::new()
