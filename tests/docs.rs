@@ -71,7 +71,11 @@ fn the_tests_the_refusals_chapter_names_exist() {
     let root = std::path::Path::new(env!("CARGO_MANIFEST_DIR"));
     let chapter = std::fs::read_to_string(root.join("docs/src/refusals.md")).unwrap();
     let mut sources = String::new();
-    let mut folders = vec![root.join("src"), root.join("tests"), root.join("python/tests")];
+    let mut folders = vec![
+        root.join("src"),
+        root.join("tests"),
+        root.join("python/tests"),
+    ];
     while let Some(folder) = folders.pop() {
         for entry in std::fs::read_dir(folder).unwrap() {
             let path = entry.unwrap().path();
