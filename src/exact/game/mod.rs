@@ -72,6 +72,7 @@ pub mod classify;
 pub mod differences;
 pub mod evaluate;
 pub mod file;
+pub mod layered;
 pub mod layers;
 pub mod policy;
 pub mod position;

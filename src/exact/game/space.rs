@@ -236,7 +236,9 @@ pub struct GameSpace {
     /// A's and B's tables.
     pub players: [PlayerTable; 2],
     nb: usize,
+    len: usize,
     symmetric: bool,
+    /// One flag byte per joint index; empty in a space made by [`GameSpace::tables_only`].
     flags: Vec<AtomicU8>,
 }
 
@@ -244,6 +246,16 @@ impl GameSpace {
     /// The space of `dice` under `rules`, with every flag clear. `None` if the joint index
     /// overflows `usize`.
     pub fn new(rules: &Rules, dice: [&Die; 2]) -> Option<GameSpace> {
+        let mut space = Self::tables_only(rules, dice)?;
+        space.flags = crate::exact::huge::huge_vec(space.len, |_| AtomicU8::new(0));
+        Some(space)
+    }
+
+    /// The space of `dice` under `rules` without its flag bytes: the tables and the joint
+    /// index only, for solvers that keep their own flags for a part of the space at a time
+    /// ([`super::layered`]); [`GameSpace::flag`] must not be asked of it. `None` if the
+    /// joint index overflows `usize`.
+    pub fn tables_only(rules: &Rules, dice: [&Die; 2]) -> Option<GameSpace> {
         let players = [
             PlayerTable::new(rules, 0, dice[0]),
             PlayerTable::new(rules, 1, dice[1]),
@@ -252,9 +264,10 @@ impl GameSpace {
         Some(GameSpace {
             rules: *rules,
             nb: players[1].configs.len(),
+            len,
             symmetric: players[0].same_as(&players[1]),
             players,
-            flags: crate::exact::huge::huge_vec(len, |_| AtomicU8::new(0)),
+            flags: Vec::new(),
         })
     }
 
@@ -269,12 +282,12 @@ impl GameSpace {
 
     /// Joint indices: configurations of A × of B × 2 sides.
     pub fn len(&self) -> usize {
-        self.flags.len()
+        self.len
     }
 
     /// Whether the space is empty (never: the openings are in it).
     pub fn is_empty(&self) -> bool {
-        self.flags.is_empty()
+        self.len == 0
     }
 
     /// Configuration pairs (cells); cell `c` holds the joint indices `2c` and `2c + 1`.
@@ -540,7 +553,7 @@ impl GameSpace {
 
     /// Bytes of the tables and flags.
     pub fn heap_bytes(&self) -> u64 {
-        self.players[0].heap_bytes() + self.players[1].heap_bytes() + self.len() as u64
+        self.players[0].heap_bytes() + self.players[1].heap_bytes() + self.flags.len() as u64
     }
 
     /// The number of indices with all of `bits` set.

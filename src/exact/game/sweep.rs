@@ -59,7 +59,7 @@ pub struct RowUpdate<const K: usize> {
 /// The values of a cell's two rows for the current values outside it: the iterated rows
 /// (`Some`) solved together, a row that is not iterated held at `fixed[row]()`. `None` if
 /// neither row is iterated.
-fn solve_cell<const K: usize>(
+pub(crate) fn solve_cell<const K: usize>(
     rows: &[Option<RowUpdate<K>>; 2],
     fixed: [&dyn Fn() -> [f64; K]; 2],
 ) -> Option<[[f64; K]; 2]> {

@@ -1,0 +1,865 @@
+//! The game's value solved group by group ([`super::layers`]): from the last group back,
+//! each group's states classified and value-iterated while the groups it exits into are
+//! finished and kept compactly, so that what is in memory at full cost is one group.
+//!
+//! # What a group keeps while it is solved, and after
+//! While a group is solved: one flag byte and the value bracket (two `f64`) per state. A
+//! finished group keeps its flag byte and the midpoint of each state's bracket (one `f64`),
+//! with one half-width for the whole group, rounded up: `[mid - half, mid + half]`, rounded
+//! outward, holds every state's certified bracket. States whose value the game alone fixes
+//! (0 where no win is reachable, +1 or -1 where only one side can win and every play ends
+//! with a win) are read from their flags, exactly. The last group (the core: no piece home)
+//! is read by nobody and is not compacted.
+//!
+//! # Classification, group by group
+//! The global solver classifies the states reached from the openings. A group cannot see
+//! the openings, so here every state of every group is classified (states where a side has
+//! already won are left out: no move leads into them). For each group, its exits already
+//! final:
+//! - which wins a state can reach under some play (a fixed point of "some successor can");
+//! - the end components, the greatest set of states from which both players together can
+//!   keep the game going forever (as [`super::classify()`] finds them);
+//! - which states can reach a state where play may go on forever (no win reachable, or an
+//!   end component): from any other state every play ends with a win, and a state that
+//!   only one side can win is *settled*, its value exactly +1 or -1. This is decided per
+//!   state, where the global solver settles states only in games without any such state;
+//!   the values agree either way, since a settled state's value is what the iteration
+//!   converges to.
+//!
+//! # Certificate
+//! Each group is iterated from both ends (a lower iterate from -1, an upper from +1, A
+//! maximising and B minimising, the two sides of a cell solved together as in
+//! [`super::sweep`]), reading its exits' brackets. `T` is monotone and the exits' brackets
+//! hold their values, so the group's brackets hold its values at every sweep. A group
+//! stops when its widest bracket is at most half the tolerance, or when it stops
+//! narrowing (its exits' widths bound what it can reach, and end components can hold it
+//! open); its width reached is reported, and the value is certified when the openings'
+//! bracket is at most the tolerance wide.
+
+use super::layers::{GoalGroups, Group};
+use super::space::{At, GameSpace, Target};
+use super::sweep::{RowUpdate, Store, solve_cell};
+use crate::dice::Die;
+use crate::exact::ExactError;
+use crate::exact::bounds::Bounds;
+use crate::exact::options::SolveOptions;
+use crate::exact::search;
+use crate::fixpoint::{self, Stall};
+use crate::rules::Rules;
+use std::sync::atomic::Ordering::Relaxed;
+use std::sync::atomic::{AtomicU8, AtomicU64};
+use std::time::Instant;
+
+/// Flag bits of a state in the layered solve.
+pub mod bit {
+    /// A can win from here under some play.
+    pub const WIN_A: u8 = 1;
+    /// B can win from here under some play.
+    pub const WIN_B: u8 = 2;
+    /// In an end component: both players together can keep the game going forever.
+    pub const STAY: u8 = 4;
+    /// Some play from here reaches a state where the game may go on forever (no win
+    /// reachable, or an end component).
+    pub const ENDLESS: u8 = 8;
+    /// Only one side can win from here and every play ends with a win.
+    pub const SETTLED: u8 = 16;
+    /// A side has already won: no move leads here, and nothing is played.
+    pub const OVER: u8 = 32;
+}
+
+/// The value of a state whose flags fix it, whatever is played.
+#[inline(always)]
+fn held_value(bits: u8) -> Option<f64> {
+    if bits & bit::OVER != 0 || bits & (bit::WIN_A | bit::WIN_B) == 0 {
+        Some(0.0)
+    } else if bits & bit::SETTLED != 0 {
+        Some(if bits & bit::WIN_A != 0 { 1.0 } else { -1.0 })
+    } else {
+        None
+    }
+}
+
+/// Each side's configurations listed by goal configuration, and each configuration's
+/// place in its list.
+struct Layout {
+    groups: GoalGroups,
+    /// `members[side][goal]`: the configurations with that goal configuration, in the
+    /// table's order (most advanced first).
+    members: [Vec<Vec<u32>>; 2],
+    /// `place[side][config]`: the configuration's position in its list.
+    place: [Vec<u32>; 2],
+    /// Goal configurations per side (`2^goal fields`).
+    goals: usize,
+}
+
+impl Layout {
+    fn new(rules: &Rules, space: &GameSpace) -> Layout {
+        let groups = GoalGroups::new(rules, &space.players);
+        let goals = 1usize << rules.board().goal_len();
+        let per_side = |side: usize| {
+            let n = space.players[side].configs.len();
+            let mut members = vec![Vec::new(); goals];
+            let mut place = vec![0u32; n];
+            for (config, slot) in place.iter_mut().enumerate() {
+                let list: &mut Vec<u32> = &mut members[groups.goal_config(side, config) as usize];
+                *slot = list.len() as u32;
+                list.push(config as u32);
+            }
+            (members, place)
+        };
+        let (members_a, place_a) = per_side(0);
+        let (members_b, place_b) = per_side(1);
+        Layout {
+            groups,
+            members: [members_a, members_b],
+            place: [place_a, place_b],
+            goals,
+        }
+    }
+
+    /// The slot of `group` in per-group arrays.
+    fn slot(&self, group: Group) -> usize {
+        group.a as usize * self.goals + group.b as usize
+    }
+
+    fn geometry(&self, group: Group) -> Geometry<'_> {
+        Geometry {
+            group,
+            a: &self.members[0][group.a as usize],
+            b: &self.members[1][group.b as usize],
+        }
+    }
+
+    /// The group of a joint index and its local index there.
+    #[inline(always)]
+    fn locate(&self, space: &GameSpace, index: usize) -> (Group, usize) {
+        let (a, b, side) = space.decode(index);
+        let group = self.groups.group_of(a, b);
+        let nb = self.members[1][group.b as usize].len();
+        let local = ((self.place[0][a] as usize * nb + self.place[1][b] as usize) << 1) | side;
+        (group, local)
+    }
+}
+
+/// One group's states: `(i, j, side)` for the `i`-th configuration of A and the `j`-th of
+/// B with the group's goal configurations, at local index `((i * |b| + j) << 1) | side`.
+#[derive(Clone, Copy)]
+struct Geometry<'a> {
+    group: Group,
+    a: &'a [u32],
+    b: &'a [u32],
+}
+
+impl Geometry<'_> {
+    fn len(&self) -> usize {
+        self.a.len() * self.b.len() * 2
+    }
+
+    fn cells(&self) -> usize {
+        self.a.len() * self.b.len()
+    }
+
+    /// The joint index of local index `local`.
+    #[inline(always)]
+    fn joint(&self, space: &GameSpace, local: usize) -> usize {
+        let cell = local >> 1;
+        let nb = self.b.len();
+        space.index(
+            self.a[cell / nb] as usize,
+            self.b[cell % nb] as usize,
+            local & 1,
+        )
+    }
+
+    /// Runs `visit(cell)` over the group's cells, most advanced first, a row of A's
+    /// configuration per unit of parallel work (as [`GameSpace::for_rows`] does, for the
+    /// same reason); returns whether any call returned true.
+    fn for_cells(&self, visit: impl Fn(usize) -> bool + Sync) -> bool {
+        search::in_order(self.cells(), self.b.len().max(1), false, true, |cells| {
+            let mut any = false;
+            for c in cells {
+                any |= visit(c);
+            }
+            any
+        })
+    }
+
+    /// Runs `visit(local)` over both sides of every cell; whether any call returned true.
+    fn for_states(&self, visit: impl Fn(usize) -> bool + Sync) -> bool {
+        self.for_cells(|c| {
+            let first = visit(2 * c);
+            visit(2 * c + 1) | first
+        })
+    }
+}
+
+/// A finished group: flags and midpoints per state, one half-width.
+struct Finished {
+    bits: Vec<u8>,
+    mid: Vec<f64>,
+    half: f64,
+}
+
+impl Finished {
+    /// The certified bracket of local index `local`.
+    #[inline(always)]
+    fn bracket(&self, local: usize) -> [f64; 2] {
+        if let Some(v) = held_value(self.bits[local]) {
+            return [v, v];
+        }
+        let m = self.mid[local];
+        [
+            (m - self.half).next_down().max(-1.0),
+            (m + self.half).next_up().min(1.0),
+        ]
+    }
+
+    /// Compacts the brackets of a solved group.
+    fn from_solved(bits: &[AtomicU8], values: &Store<2>) -> Finished {
+        let bits: Vec<u8> = bits.iter().map(|b| b.load(Relaxed)).collect();
+        let mut mid = Vec::with_capacity(bits.len());
+        let mut half = 0.0f64;
+        for (i, &b) in bits.iter().enumerate() {
+            let [lo, hi] = values.load(i);
+            let m = 0.5 * (lo + hi);
+            if held_value(b).is_none() {
+                half = half.max(hi - m).max(m - lo);
+            }
+            mid.push(m);
+        }
+        Finished {
+            bits,
+            mid,
+            // The differences above are rounded to nearest: one step up covers them.
+            half: half.next_up(),
+        }
+    }
+
+    fn bytes(len: usize) -> u64 {
+        len as u64 * 9
+    }
+}
+
+/// The group being solved: its flags and, once classified, its brackets.
+struct Current<'a> {
+    geometry: Geometry<'a>,
+    bits: Vec<AtomicU8>,
+    values: Option<Store<2>>,
+}
+
+/// Where a solve reads a state: the group being solved, or a finished one.
+struct Reader<'a> {
+    space: &'a GameSpace,
+    layout: &'a Layout,
+    finished: &'a [Option<Finished>],
+    current: &'a Current<'a>,
+}
+
+impl Reader<'_> {
+    #[inline(always)]
+    fn bits(&self, t: Target) -> u8 {
+        match t {
+            Target::Win(0) => bit::WIN_A,
+            Target::Win(_) => bit::WIN_B,
+            Target::Next(j) => {
+                let (group, local) = self.layout.locate(self.space, j);
+                if group == self.current.geometry.group {
+                    self.current.bits[local].load(Relaxed)
+                } else {
+                    self.finished_group(group).bits[local]
+                }
+            }
+        }
+    }
+
+    #[inline(always)]
+    fn value(&self, t: Target) -> [f64; 2] {
+        match t {
+            Target::Win(0) => [1.0, 1.0],
+            Target::Win(_) => [-1.0, -1.0],
+            Target::Next(j) => {
+                let (group, local) = self.layout.locate(self.space, j);
+                if group == self.current.geometry.group {
+                    self.current
+                        .values
+                        .as_ref()
+                        .expect("the group's brackets exist while it is iterated")
+                        .load(local)
+                } else {
+                    self.finished_group(group).bracket(local)
+                }
+            }
+        }
+    }
+
+    #[inline(always)]
+    fn finished_group(&self, group: Group) -> &Finished {
+        self.finished[self.layout.slot(group)]
+            .as_ref()
+            .expect("a group's exits are solved before it")
+    }
+
+    /// Calls `f(face slot, target)` for every option of every roll at `at`, and for a roll
+    /// that moves nothing the state it leaves (the same pieces).
+    #[inline(always)]
+    fn successors(&self, at: &At, mut f: impl FnMut(usize, Target)) {
+        for (k, &(face, _)) in self.space.faces(at.index).iter().enumerate() {
+            let n = self.space.options_at(at, k, |_, t| f(k, t));
+            if n == 0 {
+                f(k, Target::Next(self.space.no_move_target(at.index, face)));
+            }
+        }
+    }
+}
+
+/// What one group's solve did.
+#[derive(Clone, Debug, serde::Serialize)]
+pub struct GroupReport {
+    /// A's goal configuration (bit `i`: goal field `i` holds a piece).
+    pub goal_a: u32,
+    /// B's goal configuration.
+    pub goal_b: u32,
+    /// States (configuration pairs times the side to move, with those where a side has
+    /// already won).
+    pub states: u64,
+    /// States in end components.
+    pub end_component_states: u64,
+    /// Sweeps of its value iteration.
+    pub sweeps: usize,
+    /// The widest value bracket of its states at the end.
+    pub width: f64,
+    /// Whether it stopped narrowing above half the tolerance.
+    pub stalled: bool,
+    /// Seconds for its classification and iteration.
+    pub seconds: f64,
+}
+
+/// What the layered solve reports while it runs.
+#[derive(Clone, Copy, Debug)]
+pub enum LayerProgress<'a> {
+    /// A group starts: its place in the order, and how many there are.
+    Group {
+        /// Its place in the order, from 1.
+        number: usize,
+        /// Groups in all.
+        of: usize,
+        /// A's goal configuration.
+        goal_a: u32,
+        /// B's goal configuration.
+        goal_b: u32,
+        /// Its states.
+        states: u64,
+    },
+    /// A sweep of the current group ended.
+    Sweep {
+        /// The sweep's number in the group, from 1.
+        sweep: usize,
+        /// The widest bracket of the group's states.
+        width: f64,
+    },
+    /// A group is done.
+    Done(&'a GroupReport),
+}
+
+/// The layered solve's answer.
+#[derive(Debug)]
+pub struct LayeredSolution {
+    /// The value `P(A wins) - P(B wins)` under optimal play when A starts.
+    pub value_if_a_starts: Bounds,
+    /// The same when B starts.
+    pub value_if_b_starts: Bounds,
+    /// Whether both openings' brackets are at most the tolerance wide.
+    pub value_certified: bool,
+    /// States in end components, over all groups.
+    pub end_component_states: u64,
+    /// Per group, in the order solved.
+    pub groups: Vec<GroupReport>,
+    /// The estimated peak bytes the memory check used.
+    pub peak_bytes: u64,
+    /// Seconds of the whole solve.
+    pub seconds: f64,
+}
+
+/// Peak bytes of a layered solve of `space` (tables aside): at each group in order, the
+/// finished groups' compact values and the group's own flags and brackets.
+/// With `keep_values`, the last group's compact values too.
+fn peak_bytes(layout: &Layout, order: &[Group], keep_values: bool) -> Option<u64> {
+    let mut finished = 0u64;
+    let mut peak = 0u64;
+    for &g in order {
+        let len = layout.geometry(g).len();
+        let working = (len as u64).checked_mul(1 + Store::<2>::BYTES_PER_INDEX)?;
+        peak = peak.max(finished.checked_add(working)?);
+        finished = finished.checked_add(Finished::bytes(len))?;
+    }
+    Some(if keep_values {
+        peak.max(finished)
+    } else {
+        peak
+    })
+}
+
+/// Every state's certified value bracket after a layered solve, each group compacted
+/// ([`solve_layered_keeping_values`]).
+pub struct LayeredValues {
+    space: GameSpace,
+    layout: Layout,
+    finished: Vec<Option<Finished>>,
+}
+
+impl LayeredValues {
+    /// The certified bracket of the value `P(A wins) - P(B wins)` at `state` under optimal
+    /// play; `None` if a configuration is not in the tables.
+    pub fn bracket(&self, state: &crate::rules::GameState) -> Option<Bounds> {
+        let index = self.space.encode(state)?;
+        let (group, local) = self.layout.locate(&self.space, index);
+        let [lo, hi] = self.finished[self.layout.slot(group)]
+            .as_ref()
+            .expect("every group is kept")
+            .bracket(local);
+        Some(Bounds { lo, hi })
+    }
+
+    /// The state space (tables) the values are indexed by.
+    pub fn space(&self) -> &GameSpace {
+        &self.space
+    }
+}
+
+/// Solves the value of the game with both sides optimal, group by group. `observer` hears
+/// each group and sweep.
+pub fn solve_layered(
+    rules: &Rules,
+    dice: [&Die; 2],
+    options: &SolveOptions,
+    observer: &(dyn Fn(LayerProgress<'_>) + Sync),
+) -> Result<LayeredSolution, ExactError> {
+    solve(rules, dice, options, false, observer).map(|(solution, _)| solution)
+}
+
+/// [`solve_layered`], every group's values kept (compacted, the core too) for looking up
+/// positions.
+pub fn solve_layered_keeping_values(
+    rules: &Rules,
+    dice: [&Die; 2],
+    options: &SolveOptions,
+    observer: &(dyn Fn(LayerProgress<'_>) + Sync),
+) -> Result<(LayeredSolution, LayeredValues), ExactError> {
+    let (solution, values) = solve(rules, dice, options, true, observer)?;
+    Ok((solution, values.expect("kept when asked")))
+}
+
+fn solve(
+    rules: &Rules,
+    dice: [&Die; 2],
+    options: &SolveOptions,
+    keep_values: bool,
+    observer: &(dyn Fn(LayerProgress<'_>) + Sync),
+) -> Result<(LayeredSolution, Option<LayeredValues>), ExactError> {
+    let started = Instant::now();
+    options.validate().map_err(ExactError::Options)?;
+    super::check_profile(rules)?;
+    crate::exact::memory::check_enumeration(rules, &dice, options.max_memory)?;
+    let space = GameSpace::tables_only(rules, dice)
+        .ok_or_else(|| ExactError::TooLarge("the joint index overflows".into()))?;
+    let layout = Layout::new(rules, &space);
+    let order = layout.groups.solve_order();
+    let tables = space.players[0].heap_bytes() + space.players[1].heap_bytes();
+    let peak = peak_bytes(&layout, &order, keep_values)
+        .and_then(|p| p.checked_add(tables))
+        .ok_or_else(|| ExactError::TooLarge("the memory estimate overflows".into()))?;
+    if let Some(limit) = options.max_memory
+        && peak > limit
+    {
+        return Err(ExactError::Memory {
+            states: space.len() as u64,
+            exact_count: false,
+            configs: space.players.each_ref().map(|p| p.configs.len() as u64),
+            bytes: peak,
+            limit,
+        });
+    }
+    let mut finished: Vec<Option<Finished>> =
+        (0..layout.goals * layout.goals).map(|_| None).collect();
+    let mut reports = Vec::with_capacity(order.len());
+    let openings = space.openings();
+    let mut opening_values = [None, None];
+    for (number, &group) in order.iter().enumerate() {
+        let began = Instant::now();
+        let geometry = layout.geometry(group);
+        observer(LayerProgress::Group {
+            number: number + 1,
+            of: order.len(),
+            goal_a: group.a,
+            goal_b: group.b,
+            states: geometry.len() as u64,
+        });
+        let mut current = Current {
+            geometry,
+            bits: crate::exact::huge::huge_vec(geometry.len(), |_| AtomicU8::new(0)),
+            values: None,
+        };
+        let end_component_states = classify_group(&space, &layout, &finished, &current);
+        current.values = Some(initial_bracket(&current));
+        let exits_wide = reports.iter().any(|r: &GroupReport| {
+            r.width > 0.5 * options.tolerance
+                && group.can_reach(Group {
+                    a: r.goal_a,
+                    b: r.goal_b,
+                })
+        });
+        let (sweeps, width, stalled) = iterate_group(
+            &space,
+            &layout,
+            &finished,
+            &current,
+            options,
+            end_component_states > 0 || exits_wide,
+            &|sweep, width| observer(LayerProgress::Sweep { sweep, width }),
+        )?;
+        let values = current.values.take().expect("iterated above");
+        for (side, &o) in openings.iter().enumerate() {
+            let (g, local) = layout.locate(&space, o);
+            if g == group {
+                let bits = current.bits[local].load(Relaxed);
+                opening_values[side] = Some(match held_value(bits) {
+                    Some(v) => [v, v],
+                    None => values.load(local),
+                });
+            }
+        }
+        let report = GroupReport {
+            goal_a: group.a,
+            goal_b: group.b,
+            states: geometry.len() as u64,
+            end_component_states,
+            sweeps,
+            width,
+            stalled,
+            seconds: began.elapsed().as_secs_f64(),
+        };
+        observer(LayerProgress::Done(&report));
+        reports.push(report);
+        // Only groups some later group reads are kept.
+        if keep_values || order[number + 1..].iter().any(|g| g.can_reach(group)) {
+            finished[layout.slot(group)] = Some(Finished::from_solved(&current.bits, &values));
+        }
+    }
+    let [va, vb] = opening_values.map(|v| {
+        let [lo, hi] = v.expect("the openings lie in a group of the order");
+        let lo = lo.clamp(-1.0, 1.0);
+        Bounds {
+            lo,
+            hi: hi.clamp(lo, 1.0),
+        }
+    });
+    let solution = LayeredSolution {
+        value_certified: va.width().max(vb.width()) <= options.tolerance,
+        value_if_a_starts: va,
+        value_if_b_starts: vb,
+        end_component_states: reports.iter().map(|r| r.end_component_states).sum(),
+        groups: reports,
+        peak_bytes: peak,
+        seconds: started.elapsed().as_secs_f64(),
+    };
+    let values = keep_values.then_some(LayeredValues {
+        space,
+        layout,
+        finished,
+    });
+    Ok((solution, values))
+}
+
+/// Classifies the current group's states (its exits final); returns its end-component
+/// states.
+fn classify_group(
+    space: &GameSpace,
+    layout: &Layout,
+    finished: &[Option<Finished>],
+    current: &Current<'_>,
+) -> u64 {
+    let reader = Reader {
+        space,
+        layout,
+        finished,
+        current,
+    };
+    let geometry = current.geometry;
+    let bits = &current.bits;
+    let at = |local: usize| space.at(geometry.joint(space, local));
+    geometry.for_states(|local| {
+        let (a, b, _) = space.decode(geometry.joint(space, local));
+        if space.players[0].won(a) || space.players[1].won(b) {
+            bits[local].store(bit::OVER, Relaxed);
+        }
+        false
+    });
+    let live = |local: usize| bits[local].load(Relaxed) & bit::OVER == 0;
+    // Which wins each state can reach: the least fixed point, from none.
+    while geometry.for_states(|local| {
+        if !live(local) {
+            return false;
+        }
+        let mut wins = 0;
+        reader.successors(&at(local), |_, t| {
+            wins |= reader.bits(t) & (bit::WIN_A | bit::WIN_B)
+        });
+        let old = bits[local].load(Relaxed);
+        if wins & !old != 0 {
+            bits[local].fetch_or(wins, Relaxed);
+            true
+        } else {
+            false
+        }
+    }) {}
+    let can_win = |local: usize| bits[local].load(Relaxed) & (bit::WIN_A | bit::WIN_B) != 0;
+    // End components: the greatest fixed point of "every roll has a move staying in the
+    // set", from the states that can reach a win.
+    geometry.for_states(|local| {
+        if live(local) && can_win(local) {
+            bits[local].fetch_or(bit::STAY, Relaxed);
+        }
+        false
+    });
+    while geometry.for_states(|local| {
+        if bits[local].load(Relaxed) & bit::STAY == 0 {
+            return false;
+        }
+        let slots = space.faces(geometry.joint(space, local)).len();
+        let mut stays = vec![false; slots];
+        reader.successors(&at(local), |k, t| {
+            stays[k] |= matches!(t, Target::Next(_)) && reader.bits(t) & bit::STAY != 0
+        });
+        let leaves = stays.iter().any(|&s| !s);
+        if leaves {
+            bits[local].fetch_and(!bit::STAY, Relaxed);
+        }
+        leaves
+    }) {}
+    // Where play may go on forever: the states that can reach one where no win is
+    // reachable or an end component.
+    geometry.for_states(|local| {
+        let b = bits[local].load(Relaxed);
+        if live(local) && (!can_win(local) || b & bit::STAY != 0) {
+            bits[local].fetch_or(bit::ENDLESS, Relaxed);
+        }
+        false
+    });
+    while geometry.for_states(|local| {
+        if !live(local) || bits[local].load(Relaxed) & bit::ENDLESS != 0 {
+            return false;
+        }
+        let mut endless = false;
+        reader.successors(&at(local), |_, t| {
+            endless |= reader.bits(t) & bit::ENDLESS != 0
+        });
+        if endless {
+            bits[local].fetch_or(bit::ENDLESS, Relaxed);
+        }
+        endless
+    }) {}
+    let end_component_states = AtomicU64::new(0);
+    geometry.for_states(|local| {
+        let b = bits[local].load(Relaxed);
+        let wins = b & (bit::WIN_A | bit::WIN_B);
+        if live(local) && b & bit::ENDLESS == 0 && (wins == bit::WIN_A || wins == bit::WIN_B) {
+            bits[local].fetch_or(bit::SETTLED, Relaxed);
+        }
+        if b & bit::STAY != 0 {
+            end_component_states.fetch_add(1, Relaxed);
+        }
+        false
+    });
+    end_component_states.into_inner()
+}
+
+/// The bracket to start the current group from: `[-1, +1]`, and the exact value where the
+/// flags fix it.
+fn initial_bracket(current: &Current<'_>) -> Store<2> {
+    let store = Store::new(current.geometry.len(), [-1.0, 1.0]);
+    for (i, b) in current.bits.iter().enumerate() {
+        if let Some(v) = held_value(b.load(Relaxed)) {
+            store.store(i, [v, v]);
+        }
+    }
+    store
+}
+
+/// Value-iterates the current group until its widest bracket is at most half the
+/// tolerance or it stops narrowing (where `held_open`: it has end components, or exits
+/// wider than that); returns the sweeps, the width reached and whether it stalled.
+fn iterate_group(
+    space: &GameSpace,
+    layout: &Layout,
+    finished: &[Option<Finished>],
+    current: &Current<'_>,
+    options: &SolveOptions,
+    held_open: bool,
+    tell: &dyn Fn(usize, f64),
+) -> Result<(usize, f64, bool), ExactError> {
+    let reader = Reader {
+        space,
+        layout,
+        finished,
+        current,
+    };
+    let geometry = current.geometry;
+    let values = current.values.as_ref().expect("the group's brackets");
+    let target = 0.5 * options.tolerance;
+    let mut widths = Vec::new();
+    for sweep in 0..options.max_sweeps {
+        if fixpoint::cancelled() {
+            return Err(not_converged(sweep, &widths));
+        }
+        let change = AtomicU64::new(0);
+        let width = AtomicU64::new(0);
+        geometry.for_cells(|c| {
+            let update = |local: usize| -> Option<RowUpdate<2>> {
+                let b = current.bits[local].load(Relaxed);
+                if held_value(b).is_some() {
+                    return None;
+                }
+                let at = space.at(geometry.joint(space, local));
+                let a_moves = at.side == 0;
+                let mut outside = [0.0; 2];
+                let mut stay = [0.0; 2];
+                for (k, &(face, p)) in space.faces(at.index).iter().enumerate() {
+                    let mut best: Option<[f64; 2]> = None;
+                    space.options_at(&at, k, |_, t| {
+                        let v = reader.value(t);
+                        best = Some(match best {
+                            None => v,
+                            Some(b) if a_moves => [b[0].max(v[0]), b[1].max(v[1])],
+                            Some(b) => [b[0].min(v[0]), b[1].min(v[1])],
+                        });
+                    });
+                    match best {
+                        Some(v) => {
+                            outside[0] += p * v[0];
+                            outside[1] += p * v[1];
+                        }
+                        None => stay[space.no_move_target(at.index, face) & 1] += p,
+                    }
+                }
+                Some(RowUpdate { outside, stay })
+            };
+            let rows = [update(2 * c), update(2 * c + 1)];
+            let fixed = |local: usize| move || values.load(local);
+            let Some(x) = solve_cell(&rows, [&fixed(2 * c), &fixed(2 * c + 1)]) else {
+                return false;
+            };
+            let mut delta = 0.0f64;
+            let mut wide = 0.0f64;
+            for (r, row) in rows.iter().enumerate() {
+                if row.is_some() {
+                    delta = delta.max(values.store(2 * c + r, x[r]));
+                    wide = wide.max(x[r][1] - x[r][0]);
+                }
+            }
+            change.fetch_max(delta.to_bits(), Relaxed);
+            width.fetch_max(wide.to_bits(), Relaxed);
+            false
+        });
+        // Non-negative doubles order as their bit patterns.
+        let change = f64::from_bits(change.into_inner());
+        let width = f64::from_bits(width.into_inner());
+        widths.push(width);
+        tell(sweep + 1, width);
+        if width <= target {
+            return Ok((sweep + 1, width, false));
+        }
+        // A group stalls short of its target only where something holds it open: an end
+        // component, or exits wider than the target. Elsewhere the iteration contracts to
+        // the target, and early sweeps, whose widest bracket can sit at 2 for a while, are
+        // no stall.
+        let may_stall = width <= options.tolerance || held_open;
+        if may_stall && Stall::DEFAULT.stopped(&widths, change) {
+            return Ok((sweep + 1, width, true));
+        }
+    }
+    Err(not_converged(options.max_sweeps, &widths))
+}
+
+fn not_converged(sweeps: usize, widths: &[f64]) -> ExactError {
+    let gap = widths.last().copied().unwrap_or(f64::INFINITY);
+    ExactError::NotConverged(fixpoint::NotConverged(fixpoint::Convergence {
+        sweeps,
+        last_change: f64::NAN,
+        gap,
+        ending: fixpoint::Ending::Converged,
+    }))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::exact::game::space::flag;
+    use crate::exact::game::{Side, solve_game_keeping_values};
+
+    /// The layered solve gives the global solver's value: at both openings (both certified,
+    /// within the tolerance of each other) and at every state the global solver reaches
+    /// (the two brackets overlap, and every layered bracket is at most the tolerance wide
+    /// where no group stalled), on boards and dice with and without end components, with
+    /// the same and with different dice, and under capture duty.
+    #[test]
+    fn the_layered_solve_gives_the_global_solvers_values() {
+        let tolerance = 1e-10;
+        let options = SolveOptions {
+            tolerance,
+            ..SolveOptions::default()
+        };
+        for (board, profile, a, b) in [
+            ("16/8/2/2", "choice", "1..6", "1..6"),
+            ("16/8/2/2", "choice", "1..6", "1,2,2,4,5,6"),
+            ("16/8/2/2", "choice,capture-duty", "1..6", "1..6"),
+            ("12/6/3/3", "choice", "1..4", "1..6"),
+            ("12/6/2/2", "choice", "2,4,6", "1..6"),
+            ("12/6/2/2", "choice", "1,6", "3..6"),
+        ] {
+            let what = format!("{board} {profile}, {a} against {b}");
+            let rules = Rules::new(board.parse().unwrap(), profile.parse().unwrap());
+            let dice: [Die; 2] = [a.parse().unwrap(), b.parse().unwrap()];
+            let dice = [&dice[0], &dice[1]];
+            let global =
+                solve_game_keeping_values(&rules, dice, [Side::Optimal, Side::Optimal], &options)
+                    .unwrap();
+            let (layered, values) =
+                solve_layered_keeping_values(&rules, dice, &options, &|_| {}).unwrap();
+            assert_eq!(
+                layered.value_certified, global.value_certified,
+                "{what}: certified"
+            );
+            for (l, g) in [
+                (layered.value_if_a_starts, global.value_if_a_starts),
+                (layered.value_if_b_starts, global.value_if_b_starts),
+            ] {
+                assert!(l.lo <= g.hi && g.lo <= l.hi, "{what}: {l:?} against {g:?}");
+                if global.value_certified {
+                    assert!(l.width() <= tolerance, "{what}: {l:?}");
+                }
+            }
+            let stalled = layered.groups.iter().any(|r| r.stalled);
+            let bracket = global.values.as_ref().unwrap();
+            let space = &global.space;
+            let mut compared = 0;
+            for i in 0..space.len() {
+                if space.flag(i) & flag::REACHED == 0 {
+                    continue;
+                }
+                let [lo, hi] = bracket.load(i);
+                let l = values.bracket(&space.position(i)).unwrap();
+                assert!(
+                    l.lo <= hi && lo <= l.hi,
+                    "{what}: {:?}: layered {l:?}, global [{lo}, {hi}]",
+                    space.position(i)
+                );
+                if !stalled {
+                    assert!(l.width() <= tolerance, "{what}: {l:?}");
+                }
+                compared += 1;
+            }
+            assert!(compared > 1000, "{what}: {compared} states");
+            assert!(layered.groups.len() > 4, "{what}");
+        }
+    }
+}
