@@ -297,7 +297,7 @@ fn sweep_report(
 /// The figures of every pair in a game where every play ends with a win, from the pair's
 /// value bracket `[lo, hi]` of `v = P(A wins) - P(B wins)`: P(A wins) = (1 + v) / 2,
 /// P(B wins) = (1 - v) / 2, P(never) = 0, each certified to half the bracket's width.
-fn figures_from_value(v: &Bounds) -> StateBounds {
+pub(crate) fn figures_from_value(v: &Bounds) -> StateBounds {
     StateBounds {
         a: Bounds {
             lo: 0.5 * (1.0 + v.lo),
@@ -314,7 +314,7 @@ fn figures_from_value(v: &Bounds) -> StateBounds {
 /// A bracket `[lo, hi]` of the value as its certified interval: both ends within `[-1, 1]`,
 /// where the value lies (rounding can carry an iterate a few ulps past either end), and the
 /// upper end not below the lower one after the lower one is clamped.
-fn value_bounds([lo, hi]: [f64; 2]) -> Bounds {
+pub(crate) fn value_bounds([lo, hi]: [f64; 2]) -> Bounds {
     let lo = lo.clamp(-1.0, 1.0);
     Bounds {
         lo,
