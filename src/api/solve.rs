@@ -100,6 +100,12 @@ pub struct SolveOptions {
     /// per heuristic, which adds noticeably to the time of a large solve.
     #[arg(long)]
     pub style: bool,
+    /// Under `--profile choice` with both sides optimal: solve the game group by group
+    /// (states grouped by which goal fields each side holds, solved from the last group
+    /// back), keeping finished groups compactly; the JSON lists every group's states,
+    /// sweeps, widest bracket and seconds. For games in which every play ends with a win.
+    #[arg(long)]
+    pub layered: bool,
 }
 
 /// Which solver a `solve` runs.
@@ -125,6 +131,7 @@ struct GameSettings {
     evaluate_pair: bool,
     mirror: bool,
     style: bool,
+    layered: bool,
 }
 
 /// A solve's options, checked.
@@ -174,6 +181,25 @@ impl SolveSettings {
                      at optimal",
                 ));
             }
+            if o.layered {
+                for (given, option) in [
+                    (
+                        strategies.iter().any(|s| s != "optimal"),
+                        "--strategy-a and --strategy-b",
+                    ),
+                    (o.policy_out.is_some(), "--policy-out"),
+                    (o.evaluate_pair, "--evaluate-pair"),
+                    (o.style, "--style"),
+                    (o.no_mirror, "--no-mirror"),
+                ] {
+                    if given {
+                        return Err(Error::input(format!(
+                            "--layered solves the value with both sides optimal, without the \
+                             mirror; {option}: only without --layered"
+                        )));
+                    }
+                }
+            }
             if let Some(path) = &o.policy_out {
                 file::check_target(path, o.force)
                     .map_err(|e| Error::input(format!("--policy-out: {e}")))?;
@@ -186,6 +212,7 @@ impl SolveSettings {
                 evaluate_pair: o.evaluate_pair,
                 mirror: !o.no_mirror,
                 style: o.style,
+                layered: o.layered,
             })
         } else {
             for (given, option) in [
@@ -195,6 +222,7 @@ impl SolveSettings {
                 (o.evaluate_pair, "--evaluate-pair"),
                 (o.no_mirror, "--no-mirror"),
                 (o.style, "--style"),
+                (o.layered, "--layered"),
             ] {
                 if given {
                     return Err(Error::input(format!(
@@ -285,7 +313,71 @@ pub fn solve(settings: &SolveSettings, progress: &dyn Progress) -> Result<SolveR
             return Ok(report);
         }
     };
+    if game.layered {
+        return solve_layered_game(s, started, progress);
+    }
     solve_game(s, game, started, progress)
+}
+
+/// `solve --profile choice --layered`: the value with both sides optimal, group by group
+/// ([`crate::exact::game::layered`]); a note per group that takes a second or more.
+fn solve_layered_game(
+    s: &SolveSettings,
+    started: Instant,
+    progress: &dyn Progress,
+) -> Result<SolveReport, Error> {
+    use crate::exact::game::layered::{LayerProgress, solve_layered};
+    let dice = [&s.dice[0], &s.dice[1]];
+    let current = std::sync::Mutex::new(String::new());
+    let observer = |p: LayerProgress<'_>| match p {
+        LayerProgress::Group {
+            number,
+            of,
+            goal_a,
+            goal_b,
+            states,
+        } => {
+            let name = format!("group {number}/{of} (goal fields A {goal_a:b}, B {goal_b:b})");
+            progress.status(&format!("{name}: {states} states"));
+            *current.lock().unwrap_or_else(|e| e.into_inner()) = name;
+        }
+        LayerProgress::Sweep { .. } => {}
+        LayerProgress::Done(r) if r.seconds >= 1.0 => progress.note(&format!(
+            "{}: {} states, {} sweeps, widest bracket {:.3e}{}, {:.1} s",
+            current.lock().unwrap_or_else(|e| e.into_inner()),
+            r.states,
+            r.sweeps,
+            r.width,
+            if r.stalled { " (stalled)" } else { "" },
+            r.seconds
+        )),
+        LayerProgress::Done(_) => {}
+    };
+    let solution = run_in_pool(s.threads, progress, |_| {
+        solve_layered(&s.rules, dice, &s.solve, &observer).map_err(exact_error)
+    })?;
+    let figures = solution.figures.as_ref().ok_or_else(|| {
+        Error::input(
+            "--layered: with these dice some play from the opening can go on forever, so the \
+             value alone does not give the figures; solve without --layered",
+        )
+    })?;
+    let report = SolveReport::of_layered(
+        [dice[0].to_string(), dice[1].to_string()],
+        &s.rules,
+        s.tolerance,
+        &solution,
+        figures,
+        started.elapsed().as_secs_f64(),
+    );
+    if report.stalled {
+        progress.note(&format!(
+            "warning: not certified to --tolerance {}: the value bracket did not reach it; the \
+             intervals below are as wide as shown",
+            s.tolerance
+        ));
+    }
+    Ok(report)
 }
 
 /// Joint indices (states of a rules-fixed solve) from which a solve announces its size

@@ -63,6 +63,10 @@ pub struct SolveReport {
     /// Under `choice`: the game's value and how the sides played.
     #[serde(flatten, skip_serializing_if = "Option::is_none")]
     pub game: Option<ChoiceReport>,
+    /// With `--layered`: each group of states by both sides' goal configurations, in the
+    /// order solved (states, sweeps, the widest bracket, seconds).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub groups: Option<Vec<crate::exact::game::layered::GroupReport>>,
 }
 
 /// The fields `solve` adds under `choice` ([`crate::exact::game`]).
@@ -242,6 +246,7 @@ impl SolveReport {
             solver,
             stalled,
             game: None,
+            groups: None,
         }
     }
 
@@ -301,6 +306,58 @@ impl SolveReport {
             seconds,
         );
         report.game = Some(game);
+        report
+    }
+
+    /// The report of a layered solve ([`crate::exact::game::layered`]) of the game with
+    /// both sides optimal, where every play from the openings ends with a win (`figures`).
+    pub fn of_layered(
+        dice: [String; 2],
+        rules: &crate::rules::Rules,
+        tolerance: f64,
+        l: &crate::exact::game::layered::LayeredSolution,
+        figures: &ExactResult,
+        seconds: f64,
+    ) -> SolveReport {
+        let sweeps = l.groups.iter().map(|g| g.sweeps).sum();
+        let game = ChoiceReport {
+            value_if_a_starts: l.value_if_a_starts.mid(),
+            value_if_b_starts: l.value_if_b_starts.mid(),
+            value: l.value.mid(),
+            value_bounds: ValueBounds {
+                value_if_a_starts: pair(&l.value_if_a_starts),
+                value_if_b_starts: pair(&l.value_if_b_starts),
+                value: pair(&l.value),
+            },
+            strategy_a: "optimal".into(),
+            strategy_b: "optimal".into(),
+            value_certified: l.value_certified,
+            figures_certified: l.value_certified,
+            pair_attains_value: None,
+            end_component_states: l.end_component_states,
+            value_sweeps: sweeps,
+            pair_sweeps: 0,
+            differs_from: Vec::new(),
+            style: None,
+        };
+        let method = format!(
+            "game with choices, layered: {} groups by goal configuration solved from the last \
+             back, value iteration from both ends in each; every play ends in a win, so \
+             P(A wins) = (1 + value) / 2 under optimal play",
+            l.groups.len()
+        );
+        let mut report = SolveReport::new(
+            dice,
+            rules.board().to_string(),
+            rules.profile().to_string(),
+            tolerance,
+            figures,
+            method,
+            !l.value_certified,
+            seconds,
+        );
+        report.game = Some(game);
+        report.groups = Some(l.groups.clone());
         report
     }
 

@@ -38,8 +38,9 @@
 
 use super::layers::{GoalGroups, Group};
 use super::solve::{figures_from_value, value_bounds};
-use super::space::{At, GameSpace, Target};
-use super::sweep::{RowUpdate, Store, solve_cell};
+use super::space::{At, CellTarget, GameSpace};
+use super::sweep::{RowUpdate, Store, update_cell};
+use super::value::MIRROR;
 use crate::dice::Die;
 use crate::exact::bounds::Bounds;
 use crate::exact::options::SolveOptions;
@@ -68,6 +69,14 @@ pub mod bit {
     pub const OVER: u8 = 32;
 }
 
+/// The flags of a state seen from the other side: A's and B's wins exchanged.
+#[inline(always)]
+fn mirror_bits(bits: u8) -> u8 {
+    let wins = bits & (bit::WIN_A | bit::WIN_B);
+    let swapped = ((wins & bit::WIN_A) << 1) | ((wins & bit::WIN_B) >> 1);
+    (bits & !(bit::WIN_A | bit::WIN_B)) | swapped
+}
+
 /// The value of a state whose flags fix it, whatever is played.
 #[inline(always)]
 fn held_value(bits: u8) -> Option<f64> {
@@ -87,10 +96,16 @@ struct Layout {
     /// `members[side][goal]`: the configurations with that goal configuration, in the
     /// table's order (most advanced first).
     members: [Vec<Vec<u32>>; 2],
-    /// `place[side][config]`: the configuration's position in its list.
-    place: [Vec<u32>; 2],
+    /// `place[side][config]`: the configuration's goal configuration (high 32 bits) and
+    /// position in its list (low 32 bits), packed so a read of a target looks up one word
+    /// per side.
+    place: [Vec<u64>; 2],
     /// Goal configurations per side (`2^goal fields`).
     goals: usize,
+    /// Whether the game is its own mirror image ([`GameSpace::symmetric`]): the group
+    /// `(g, h)` is then the group `(h, g)` seen from the other side, and only groups with
+    /// `g <= h` are solved and stored.
+    symmetric: bool,
 }
 
 impl Layout {
@@ -100,10 +115,11 @@ impl Layout {
         let per_side = |side: usize| {
             let n = space.players[side].configs.len();
             let mut members = vec![Vec::new(); goals];
-            let mut place = vec![0u32; n];
+            let mut place = vec![0u64; n];
             for (config, slot) in place.iter_mut().enumerate() {
-                let list: &mut Vec<u32> = &mut members[groups.goal_config(side, config) as usize];
-                *slot = list.len() as u32;
+                let goal = groups.goal_config(side, config);
+                let list: &mut Vec<u32> = &mut members[goal as usize];
+                *slot = (u64::from(goal) << 32) | list.len() as u64;
                 list.push(config as u32);
             }
             (members, place)
@@ -115,6 +131,31 @@ impl Layout {
             members: [members_a, members_b],
             place: [place_a, place_b],
             goals,
+            symmetric: space.symmetric(),
+        }
+    }
+
+    /// The groups to solve, in order: all of them, or with the mirror only those with
+    /// A's goal configuration at most B's.
+    fn order(&self) -> Vec<Group> {
+        let mut order = self.groups.solve_order();
+        if self.symmetric {
+            order.retain(|g| g.a <= g.b);
+        }
+        order
+    }
+
+    /// Where the values of configurations `a`, `b` with `side` to move are stored: the
+    /// group and local index, and whether they are stored as their mirror image (`(b, a)`
+    /// with the other side to move, the value negated).
+    #[inline(always)]
+    fn stored_cell(&self, a: usize, b: usize, side: usize) -> (Group, usize, bool) {
+        let (group, local) = self.locate_cell(a, b, side);
+        if self.symmetric && group.a > group.b {
+            let (image, local) = self.locate_cell(b, a, 1 - side);
+            (image, local, true)
+        } else {
+            (group, local, false)
         }
     }
 
@@ -132,12 +173,21 @@ impl Layout {
     }
 
     /// The group of a joint index and its local index there.
-    #[inline(always)]
     fn locate(&self, space: &GameSpace, index: usize) -> (Group, usize) {
         let (a, b, side) = space.decode(index);
-        let group = self.groups.group_of(a, b);
+        self.locate_cell(a, b, side)
+    }
+
+    /// The group of configurations `a`, `b` with `side` to move, and its local index there.
+    #[inline(always)]
+    fn locate_cell(&self, a: usize, b: usize, side: usize) -> (Group, usize) {
+        let (pa, pb) = (self.place[0][a], self.place[1][b]);
+        let group = Group {
+            a: (pa >> 32) as u32,
+            b: (pb >> 32) as u32,
+        };
         let nb = self.members[1][group.b as usize].len();
-        let local = ((self.place[0][a] as usize * nb + self.place[1][b] as usize) << 1) | side;
+        let local = (((pa as u32) as usize * nb + (pb as u32) as usize) << 1) | side;
         (group, local)
     }
 }
@@ -160,12 +210,12 @@ impl Geometry<'_> {
         self.a.len() * self.b.len()
     }
 
-    /// The joint index of local index `local`.
+    /// The decoded joint index of local index `local`.
     #[inline(always)]
-    fn joint(&self, space: &GameSpace, local: usize) -> usize {
+    fn at(&self, space: &GameSpace, local: usize) -> At {
         let cell = local >> 1;
         let nb = self.b.len();
-        space.index(
+        space.at_cell(
             self.a[cell / nb] as usize,
             self.b[cell % nb] as usize,
             local & 1,
@@ -258,29 +308,30 @@ struct Reader<'a> {
 
 impl Reader<'_> {
     #[inline(always)]
-    fn bits(&self, t: Target) -> u8 {
+    fn bits(&self, t: CellTarget) -> u8 {
         match t {
-            Target::Win(0) => bit::WIN_A,
-            Target::Win(_) => bit::WIN_B,
-            Target::Next(j) => {
-                let (group, local) = self.layout.locate(self.space, j);
-                if group == self.current.geometry.group {
+            CellTarget::Win(0) => bit::WIN_A,
+            CellTarget::Win(_) => bit::WIN_B,
+            CellTarget::Next { a, b, side } => {
+                let (group, local, mirrored) = self.layout.stored_cell(a, b, side);
+                let bits = if group == self.current.geometry.group {
                     self.current.bits[local].load(Relaxed)
                 } else {
                     self.finished_group(group).bits[local]
-                }
+                };
+                if mirrored { mirror_bits(bits) } else { bits }
             }
         }
     }
 
     #[inline(always)]
-    fn value(&self, t: Target) -> [f64; 2] {
+    fn value(&self, t: CellTarget) -> [f64; 2] {
         match t {
-            Target::Win(0) => [1.0, 1.0],
-            Target::Win(_) => [-1.0, -1.0],
-            Target::Next(j) => {
-                let (group, local) = self.layout.locate(self.space, j);
-                if group == self.current.geometry.group {
+            CellTarget::Win(0) => [1.0, 1.0],
+            CellTarget::Win(_) => [-1.0, -1.0],
+            CellTarget::Next { a, b, side } => {
+                let (group, local, mirrored) = self.layout.stored_cell(a, b, side);
+                let v = if group == self.current.geometry.group {
                     self.current
                         .values
                         .as_ref()
@@ -288,7 +339,8 @@ impl Reader<'_> {
                         .load(local)
                 } else {
                     self.finished_group(group).bracket(local)
-                }
+                };
+                if mirrored { (MIRROR.map)(v) } else { v }
             }
         }
     }
@@ -303,11 +355,17 @@ impl Reader<'_> {
     /// Calls `f(face slot, target)` for every option of every roll at `at`, and for a roll
     /// that moves nothing the state it leaves (the same pieces).
     #[inline(always)]
-    fn successors(&self, at: &At, mut f: impl FnMut(usize, Target)) {
+    fn successors(&self, at: &At, mut f: impl FnMut(usize, CellTarget)) {
         for (k, &(face, _)) in self.space.faces(at.index).iter().enumerate() {
-            let n = self.space.options_at(at, k, |_, t| f(k, t));
+            let n = self.space.cell_options_at(at, k, |_, t| f(k, t));
             if n == 0 {
-                f(k, Target::Next(self.space.no_move_target(at.index, face)));
+                let (a, b) = if at.side == 0 {
+                    (at.own(), at.other())
+                } else {
+                    (at.other(), at.own())
+                };
+                let side = self.space.no_move_target(at.index, face) & 1;
+                f(k, CellTarget::Next { a, b, side });
             }
         }
     }
@@ -418,12 +476,13 @@ impl LayeredValues {
     /// The certified bracket of the value `P(A wins) - P(B wins)` at `state` under optimal
     /// play; `None` if a configuration is not in the tables.
     pub fn bracket(&self, state: &crate::rules::GameState) -> Option<Bounds> {
-        let index = self.space.encode(state)?;
-        let (group, local) = self.layout.locate(&self.space, index);
-        let [lo, hi] = self.finished[self.layout.slot(group)]
+        let (a, b, side) = self.space.decode(self.space.encode(state)?);
+        let (group, local, mirrored) = self.layout.stored_cell(a, b, side);
+        let v = self.finished[self.layout.slot(group)]
             .as_ref()
             .expect("every group is kept")
             .bracket(local);
+        let [lo, hi] = if mirrored { (MIRROR.map)(v) } else { v };
         Some(Bounds { lo, hi })
     }
 
@@ -471,7 +530,7 @@ fn solve(
     let space = GameSpace::tables_only(rules, dice)
         .ok_or_else(|| ExactError::TooLarge("the joint index overflows".into()))?;
     let layout = Layout::new(rules, &space);
-    let order = layout.groups.solve_order();
+    let order = layout.order();
     let tables = space.players[0].heap_bytes() + space.players[1].heap_bytes();
     let peak = peak_bytes(&layout, &order, keep_values)
         .and_then(|p| p.checked_add(tables))
@@ -512,18 +571,24 @@ fn solve(
         let end_component_states = classify_group(&space, &layout, &finished, &current);
         current.values = Some(initial_bracket(&current));
         let exits_wide = reports.iter().any(|r: &GroupReport| {
+            let (a, b) = (r.goal_a, r.goal_b);
             r.width > 0.5 * options.tolerance
-                && group.can_reach(Group {
-                    a: r.goal_a,
-                    b: r.goal_b,
-                })
+                && (group.can_reach(Group { a, b })
+                    || (layout.symmetric && group.can_reach(Group { a: b, b: a })))
         });
+        // The last group, read by no other: where its values are not kept, only the
+        // openings' brackets need reach the tolerance (as in the global solver).
+        let last = number + 1 == order.len();
+        let watched = openings.map(|o| layout.locate(&space, o));
+        let watch = (last && !keep_values && watched.iter().all(|&(g, _)| g == group))
+            .then(|| watched.map(|(_, local)| local));
         let (sweeps, width, stalled) = iterate_group(
             &space,
             &layout,
             &finished,
             &current,
             options,
+            watch,
             end_component_states > 0 || exits_wide,
             &|sweep, width| observer(LayerProgress::Sweep { sweep, width }),
         )?;
@@ -552,7 +617,14 @@ fn solve(
         observer(LayerProgress::Done(&report));
         reports.push(report);
         // Only groups some later group reads are kept.
-        if keep_values || order[number + 1..].iter().any(|g| g.can_reach(group)) {
+        let image = Group {
+            a: group.b,
+            b: group.a,
+        };
+        let read_later = order[number + 1..]
+            .iter()
+            .any(|g| g.can_reach(group) || (layout.symmetric && g.can_reach(image)));
+        if keep_values || read_later {
             finished[layout.slot(group)] = Some(Finished::from_solved(&current.bits, &values));
         }
     }
@@ -613,10 +685,14 @@ fn classify_group(
     };
     let geometry = current.geometry;
     let bits = &current.bits;
-    let at = |local: usize| space.at(geometry.joint(space, local));
+    let at = |local: usize| geometry.at(space, local);
     geometry.for_states(|local| {
-        let (a, b, _) = space.decode(geometry.joint(space, local));
-        if space.players[0].won(a) || space.players[1].won(b) {
+        let cell = local >> 1;
+        let (a, b) = (
+            geometry.a[cell / geometry.b.len()],
+            geometry.b[cell % geometry.b.len()],
+        );
+        if space.players[0].won(a as usize) || space.players[1].won(b as usize) {
             bits[local].store(bit::OVER, Relaxed);
         }
         false
@@ -652,10 +728,10 @@ fn classify_group(
         if bits[local].load(Relaxed) & bit::STAY == 0 {
             return false;
         }
-        let slots = space.faces(geometry.joint(space, local)).len();
+        let slots = space.players[local & 1].faces.len();
         let mut stays = vec![false; slots];
         reader.successors(&at(local), |k, t| {
-            stays[k] |= matches!(t, Target::Next(_)) && reader.bits(t) & bit::STAY != 0
+            stays[k] |= matches!(t, CellTarget::Next { .. }) && reader.bits(t) & bit::STAY != 0
         });
         let leaves = stays.iter().any(|&s| !s);
         if leaves {
@@ -713,14 +789,17 @@ fn initial_bracket(current: &Current<'_>) -> Store<2> {
 }
 
 /// Value-iterates the current group until its widest bracket is at most half the
-/// tolerance or it stops narrowing (where `held_open`: it has end components, or exits
-/// wider than that); returns the sweeps, the width reached and whether it stalled.
+/// tolerance (with `watch`, until the brackets of those local indices are at most the
+/// tolerance wide) or it stops narrowing (where `held_open`: it has end components, or
+/// exits wider than that); returns the sweeps, the width reached (of the watched indices
+/// with `watch`) and whether it stalled.
 fn iterate_group(
     space: &GameSpace,
     layout: &Layout,
     finished: &[Option<Finished>],
     current: &Current<'_>,
     options: &SolveOptions,
+    watch: Option<[usize; 2]>,
     held_open: bool,
     tell: &dyn Fn(usize, f64),
 ) -> Result<(usize, f64, bool), ExactError> {
@@ -732,27 +811,36 @@ fn iterate_group(
     };
     let geometry = current.geometry;
     let values = current.values.as_ref().expect("the group's brackets");
-    let target = 0.5 * options.tolerance;
+    let target = if watch.is_some() {
+        options.tolerance
+    } else {
+        0.5 * options.tolerance
+    };
     let mut widths = Vec::new();
     for sweep in 0..options.max_sweeps {
         if fixpoint::cancelled() {
             return Err(not_converged(sweep, &widths));
         }
         let change = AtomicU64::new(0);
-        let width = AtomicU64::new(0);
+        let fixed = |local: usize| values.load(local);
+        let n = geometry.b.len();
+        // A group of both sides' same goal configuration is its own mirror image where the
+        // game is: the cells (i, j) with i <= j are solved, (j, i) written as their image.
+        let mirror = (layout.symmetric && geometry.group.a == geometry.group.b)
+            .then_some((MIRROR, move |c: usize| (c % n) * n + c / n));
         geometry.for_cells(|c| {
-            let update = |local: usize| -> Option<RowUpdate<2>> {
+            let mut update = |local: usize| -> Option<RowUpdate<2>> {
                 let b = current.bits[local].load(Relaxed);
                 if held_value(b).is_some() {
                     return None;
                 }
-                let at = space.at(geometry.joint(space, local));
+                let at = geometry.at(space, local);
                 let a_moves = at.side == 0;
                 let mut outside = [0.0; 2];
                 let mut stay = [0.0; 2];
                 for (k, &(face, p)) in space.faces(at.index).iter().enumerate() {
                     let mut best: Option<[f64; 2]> = None;
-                    space.options_at(&at, k, |_, t| {
+                    space.cell_options_at(&at, k, |_, t| {
                         let v = reader.value(t);
                         best = Some(match best {
                             None => v,
@@ -770,26 +858,36 @@ fn iterate_group(
                 }
                 Some(RowUpdate { outside, stay })
             };
-            let rows = [update(2 * c), update(2 * c + 1)];
-            let fixed = |local: usize| move || values.load(local);
-            let Some(x) = solve_cell(&rows, [&fixed(2 * c), &fixed(2 * c + 1)]) else {
-                return false;
-            };
-            let mut delta = 0.0f64;
-            let mut wide = 0.0f64;
-            for (r, row) in rows.iter().enumerate() {
-                if row.is_some() {
-                    delta = delta.max(values.store(2 * c + r, x[r]));
-                    wide = wide.max(x[r][1] - x[r][0]);
-                }
-            }
-            change.fetch_max(delta.to_bits(), Relaxed);
-            width.fetch_max(wide.to_bits(), Relaxed);
+            update_cell(values, mirror, &fixed, &mut update, &change, c);
             false
         });
+        // The widest bracket, after the sweep (a read per state).
+        let width = AtomicU64::new(0);
+        if watch.is_none() {
+            geometry.for_cells(|c| {
+                let wide = [2 * c, 2 * c + 1]
+                    .map(|l| {
+                        let [lo, hi] = values.load(l);
+                        hi - lo
+                    })
+                    .into_iter()
+                    .fold(0.0f64, f64::max);
+                width.fetch_max(wide.to_bits(), Relaxed);
+                false
+            });
+        }
         // Non-negative doubles order as their bit patterns.
         let change = f64::from_bits(change.into_inner());
-        let width = f64::from_bits(width.into_inner());
+        let width = match watch {
+            Some(locals) => locals
+                .map(|l| {
+                    let [lo, hi] = values.load(l);
+                    hi - lo
+                })
+                .into_iter()
+                .fold(0.0, f64::max),
+            None => f64::from_bits(width.into_inner()),
+        };
         widths.push(width);
         tell(sweep + 1, width);
         if width <= target {

@@ -197,6 +197,20 @@ pub struct At {
     other_pieces: u64,
 }
 
+impl At {
+    /// The mover's configuration.
+    #[inline(always)]
+    pub fn own(&self) -> usize {
+        self.own
+    }
+
+    /// The opponent's configuration.
+    #[inline(always)]
+    pub fn other(&self) -> usize {
+        self.other
+    }
+}
+
 /// Where one option of a roll leads.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Target {
@@ -204,6 +218,22 @@ pub enum Target {
     Win(Player),
     /// The game goes on in this joint index.
     Next(usize),
+}
+
+/// Where one option of a roll leads, as configurations.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum CellTarget {
+    /// The mover won.
+    Win(Player),
+    /// The game goes on with A's configuration `a`, B's `b` and `side` to move.
+    Next {
+        /// A's configuration.
+        a: usize,
+        /// B's configuration.
+        b: usize,
+        /// The side to move.
+        side: usize,
+    },
 }
 
 /// Flag bits of a joint index.
@@ -385,6 +415,60 @@ impl GameSpace {
     /// [`GameSpace::options`] of a decoded index.
     #[inline(always)]
     pub fn options_at(&self, at: &At, k: usize, mut f: impl FnMut(usize, Target)) -> usize {
+        self.cell_options_at(at, k, |n, t| {
+            f(
+                n,
+                match t {
+                    CellTarget::Win(p) => Target::Win(p),
+                    CellTarget::Next { a, b, side } => Target::Next(self.index(a, b, side)),
+                },
+            )
+        })
+    }
+
+    /// Where move `m` of the mover at `at` leads (`them`: the opponent's table).
+    #[inline(always)]
+    fn target_of(&self, at: &At, m: &TableMove, them: &PlayerTable, next_side: usize) -> Target {
+        match self.cell_target_of(at, m, them, next_side) {
+            CellTarget::Win(p) => Target::Win(p),
+            CellTarget::Next { a, b, side } => Target::Next(self.index(a, b, side)),
+        }
+    }
+
+    /// [`GameSpace::target_of`] as configurations, for solvers that index the space their
+    /// own way (and would otherwise divide the joint index apart again).
+    #[inline(always)]
+    fn cell_target_of(
+        &self,
+        at: &At,
+        m: &TableMove,
+        them: &PlayerTable,
+        next_side: usize,
+    ) -> CellTarget {
+        if m.wins {
+            return CellTarget::Win(at.side);
+        }
+        let other_after = them.after_move_of_other(at.other, at.other_pieces, m);
+        let (a, b) = if at.side == 0 {
+            (m.next as usize, other_after)
+        } else {
+            (other_after, m.next as usize)
+        };
+        CellTarget::Next {
+            a,
+            b,
+            side: next_side,
+        }
+    }
+
+    /// [`GameSpace::options_at`] with each target as configurations ([`CellTarget`]).
+    #[inline(always)]
+    pub fn cell_options_at(
+        &self,
+        at: &At,
+        k: usize,
+        mut f: impl FnMut(usize, CellTarget),
+    ) -> usize {
         let side = at.side;
         let me = &self.players[side];
         let them = &self.players[1 - side];
@@ -407,25 +491,24 @@ impl GameSpace {
             {
                 continue;
             }
-            f(n, self.target_of(at, m, them, next_side));
+            f(n, self.cell_target_of(at, m, them, next_side));
             n += 1;
         }
         n
     }
 
-    /// Where move `m` of the mover at `at` leads (`them`: the opponent's table).
+    /// The decoded index of A's configuration `a`, B's `b` and `side` to move (as
+    /// [`GameSpace::at`] gives it, without dividing a joint index apart).
     #[inline(always)]
-    fn target_of(&self, at: &At, m: &TableMove, them: &PlayerTable, next_side: usize) -> Target {
-        if m.wins {
-            return Target::Win(at.side);
+    pub fn at_cell(&self, a: usize, b: usize, side: usize) -> At {
+        let (own, other) = if side == 0 { (a, b) } else { (b, a) };
+        At {
+            index: self.index(a, b, side),
+            side,
+            own,
+            other,
+            other_pieces: self.players[1 - side].configs.mask(other as u32),
         }
-        let other_after = them.after_move_of_other(at.other, at.other_pieces, m);
-        let (na, nb) = if at.side == 0 {
-            (m.next as usize, other_after)
-        } else {
-            (other_after, m.next as usize)
-        };
-        Target::Next(self.index(na, nb, next_side))
     }
 
     /// Where A's move `m` with `face` leads from a pair with B's configuration `b`: the

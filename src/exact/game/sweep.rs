@@ -138,7 +138,8 @@ pub fn sweep_by_rows<const K: usize, R: FnMut(usize) -> Option<RowUpdate<K>>>(
     space.for_rows(false, true, |a, cells| {
         let mut row = rows(a);
         for c in cells {
-            update_cell(space, store, mirror, fixed, &mut row, &change, c);
+            let mirror = mirror.map(|m| (m, |c| space.mirror_cell(c)));
+            update_cell(store, mirror, fixed, &mut row, &change, c);
         }
         false
     });
@@ -217,13 +218,12 @@ impl<F: FnMut(usize, &mut [[f64; 2]], &mut [bool])> RowOfA<F> {
     }
 }
 
-/// Solves cell `c` of a sweep and writes its values (and their mirror image); the largest
-/// change goes into `change`.
+/// Solves cell `c` of a sweep and writes its values (and, with a mirror and the cell's
+/// mirror image `image_of(c)`, their mirror image); the largest change goes into `change`.
 #[inline(always)]
-fn update_cell<const K: usize>(
-    space: &GameSpace,
+pub(crate) fn update_cell<const K: usize>(
     store: &Store<K>,
-    mirror: Option<Mirror<K>>,
+    mirror: Option<(Mirror<K>, impl Fn(usize) -> usize)>,
     fixed: &(impl Fn(usize) -> [f64; K] + Sync),
     row: &mut impl FnMut(usize) -> Option<RowUpdate<K>>,
     change: &AtomicU64,
@@ -235,8 +235,8 @@ fn update_cell<const K: usize>(
     // With a mirror, the cell (b, a) whose values are the mirror images of this one's.
     let (rows, image) = match mirror {
         None => ([row(2 * c), row(2 * c + 1)], None),
-        Some(m) => {
-            let image = space.mirror_cell(c);
+        Some((m, image_of)) => {
+            let image = image_of(c);
             if image < c {
                 // Written as the mirror image of the cell (b, a).
                 return;
