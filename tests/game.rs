@@ -918,3 +918,69 @@ fn a_game_only_one_side_can_win_is_certified_as_exactly_lost() {
         }
     }
 }
+
+/// `solve --layered` gives the figures of the solver without it, within the tolerance, on
+/// the same and on different dice, lists every group it solved (their states add up to the
+/// joint indices, counting a mirrored group once for both), and refuses what it does not
+/// do, naming the option.
+#[test]
+fn the_layered_solve_on_the_command_line_agrees_with_the_global_one() {
+    let board = [
+        "--track",
+        "16",
+        "--offset",
+        "8",
+        "--pieces",
+        "2",
+        "--goal-fields",
+        "2",
+        "--profile",
+        "choice",
+        "--tolerance",
+        "1e-10",
+        "--format",
+        "json",
+    ];
+    for (a, b) in [("1..6", "1..6"), ("1..6", "1,2,2,4,5,6")] {
+        let solve = |extra: &[&str]| {
+            let mut args = vec!["solve", "--a", a, "--b", b];
+            args.extend(board);
+            args.extend(extra);
+            let (code, out) = cli(&args);
+            assert_eq!(code, 0, "{out}");
+            serde_json::from_str::<serde_json::Value>(&out).unwrap()
+        };
+        let global = solve(&[]);
+        let layered = solve(&["--layered"]);
+        assert_eq!(layered["value_certified"], true, "{a} against {b}");
+        for figure in ["p_a", "p_a_if_a_starts", "p_a_if_b_starts", "p_b", "value"] {
+            let [g, l] = [&global, &layered].map(|j| j[figure].as_f64().unwrap());
+            assert!((g - l).abs() <= 1e-10, "{a} against {b}: {figure} {g} {l}");
+        }
+        let groups = layered["groups"].as_array().unwrap();
+        let mut states = 0;
+        for g in groups {
+            let (ga, gb) = (g["goal_a"].as_u64().unwrap(), g["goal_b"].as_u64().unwrap());
+            let n = g["states"].as_u64().unwrap();
+            states += if a == b && ga != gb { 2 * n } else { n };
+            assert!(g["sweeps"].as_u64().unwrap() >= 1);
+        }
+        assert_eq!(states, global["product_states"].as_u64().unwrap());
+        assert_eq!(groups.len(), if a == b { 10 } else { 16 });
+    }
+    for (extra, named) in [
+        (&["--strategy-a", "safe"][..], "--strategy-a"),
+        (&["--evaluate-pair"][..], "--evaluate-pair"),
+        (&["--no-mirror"][..], "--no-mirror"),
+    ] {
+        let mut args = vec!["solve", "--a", "1..6", "--b", "1..6", "--layered"];
+        args.extend(board);
+        args.extend(extra);
+        let (code, out) = cli(&args);
+        assert_eq!(code, 2, "{out}");
+        assert!(out.contains(named), "{out}");
+    }
+    let (code, out) = cli(&["solve", "--a", "1..6", "--b", "1..6", "--layered"]);
+    assert_eq!(code, 2, "{out}");
+    assert!(out.contains("--layered needs --profile choice"), "{out}");
+}

@@ -385,7 +385,8 @@ pub struct GroupReport {
     pub end_component_states: u64,
     /// Sweeps of its value iteration.
     pub sweeps: usize,
-    /// The widest value bracket of its states at the end.
+    /// The widest value bracket of its states at the end (of the two openings in the last
+    /// group where its values are not kept: no other group reads it).
     pub width: f64,
     /// Whether it stopped narrowing above half the tolerance.
     pub stalled: bool,
@@ -582,11 +583,14 @@ fn solve(
         let watched = openings.map(|o| layout.locate(&space, o));
         let watch = (last && !keep_values && watched.iter().all(|&(g, _)| g == group))
             .then(|| watched.map(|(_, local)| local));
+        let reader = Reader {
+            space: &space,
+            layout: &layout,
+            finished: &finished,
+            current: &current,
+        };
         let (sweeps, width, stalled) = iterate_group(
-            &space,
-            &layout,
-            &finished,
-            &current,
+            &reader,
             options,
             watch,
             end_component_states > 0 || exits_wide,
@@ -794,21 +798,13 @@ fn initial_bracket(current: &Current<'_>) -> Store<2> {
 /// exits wider than that); returns the sweeps, the width reached (of the watched indices
 /// with `watch`) and whether it stalled.
 fn iterate_group(
-    space: &GameSpace,
-    layout: &Layout,
-    finished: &[Option<Finished>],
-    current: &Current<'_>,
+    reader: &Reader<'_>,
     options: &SolveOptions,
     watch: Option<[usize; 2]>,
     held_open: bool,
     tell: &dyn Fn(usize, f64),
 ) -> Result<(usize, f64, bool), ExactError> {
-    let reader = Reader {
-        space,
-        layout,
-        finished,
-        current,
-    };
+    let (space, layout, current) = (reader.space, reader.layout, reader.current);
     let geometry = current.geometry;
     let values = current.values.as_ref().expect("the group's brackets");
     let target = if watch.is_some() {
