@@ -984,3 +984,188 @@ fn the_layered_solve_on_the_command_line_agrees_with_the_global_one() {
     assert_eq!(code, 2, "{out}");
     assert!(out.contains("--layered needs --profile choice"), "{out}");
 }
+
+mod layered_files {
+    use wuerfelglueck::dice::Die;
+    use wuerfelglueck::exact::game::layered::{
+        LayeredRun, LayeredValues, Part, Storage, solve_layers,
+    };
+    use wuerfelglueck::exact::game::space::flag;
+    use wuerfelglueck::exact::game::{Side, solve_game_keeping_values};
+    use wuerfelglueck::exact::{ExactError, SolveOptions};
+    use wuerfelglueck::rules::Rules;
+
+    /// A fresh folder of its own, removed when dropped.
+    struct Scratch(std::path::PathBuf);
+
+    impl Scratch {
+        fn new(name: &str) -> Scratch {
+            let dir =
+                std::env::temp_dir().join(format!("wg-layered-{name}-{}", std::process::id()));
+            let _ = std::fs::remove_dir_all(&dir);
+            std::fs::create_dir_all(&dir).unwrap();
+            Scratch(dir)
+        }
+
+        fn path(&self) -> &std::path::Path {
+            &self.0
+        }
+    }
+
+    impl Drop for Scratch {
+        fn drop(&mut self) {
+            let _ = std::fs::remove_dir_all(&self.0);
+        }
+    }
+
+    fn game() -> (Rules, [Die; 2]) {
+        let rules = Rules::new("16/8/2/2".parse().unwrap(), "choice".parse().unwrap());
+        (
+            rules,
+            ["1..6".parse().unwrap(), "1,2,2,4,5,6".parse().unwrap()],
+        )
+    }
+
+    fn options(tolerance: f64) -> SolveOptions {
+        SolveOptions {
+            tolerance,
+            ..SolveOptions::default()
+        }
+    }
+
+    /// Solves `part` into `dir` on one thread (so that two runs give the same bits).
+    fn solve_into(
+        dir: &std::path::Path,
+        part: Part,
+        tolerance: f64,
+    ) -> Result<Vec<bool>, ExactError> {
+        let (rules, dice) = game();
+        let run = LayeredRun {
+            part,
+            keep_values: false,
+            values_out: Some(dir),
+            observer: &|_| {},
+        };
+        let one = rayon::ThreadPoolBuilder::new()
+            .num_threads(1)
+            .build()
+            .unwrap();
+        one.install(|| solve_layers(&rules, [&dice[0], &dice[1]], &options(tolerance), &run))
+            .map(|o| {
+                assert!(o.certified, "every group within the tolerance");
+                o.groups.iter().map(|g| g.resumed).collect()
+            })
+    }
+
+    /// The files' bodies and headers without the seconds, which differ from run to run.
+    fn contents(dir: &std::path::Path) -> Vec<(String, Vec<u8>)> {
+        let mut files: Vec<_> = std::fs::read_dir(dir)
+            .unwrap()
+            .map(|e| e.unwrap().path())
+            .collect();
+        files.sort();
+        files
+            .iter()
+            .map(|p| {
+                let bytes = std::fs::read(p).unwrap();
+                let end = bytes.iter().position(|&b| b == b'\n').unwrap();
+                let mut header: serde_json::Value = serde_json::from_slice(&bytes[..end]).unwrap();
+                header["group"]["seconds"] = serde_json::Value::Null;
+                (header.to_string(), bytes[end..].to_vec())
+            })
+            .collect()
+    }
+
+    /// Outside the core, every group's file: a run stopped after some groups and started
+    /// again reads those back and writes the rest, and the files are those of an
+    /// uninterrupted run; the values read back hold the global solver's at every state
+    /// outside the core, each at most the tolerance wide, kept as 32-bit fixed point.
+    #[test]
+    fn a_resumed_solve_outside_the_core_writes_the_files_of_an_uninterrupted_one() {
+        let tolerance = 1e-7;
+        assert_eq!(Storage::for_tolerance(tolerance), Storage::Fixed32);
+        let whole = Scratch::new("whole");
+        let resumed = Scratch::new("resumed");
+        let fresh = solve_into(whole.path(), Part::OutsideCore, tolerance).unwrap();
+        assert!(fresh.iter().all(|r| !r) && fresh.len() >= 8, "{fresh:?}");
+        // A stop after the groups where both sides have a piece home.
+        let first = solve_into(resumed.path(), Part::BothHome, tolerance).unwrap();
+        assert!(first.len() < fresh.len());
+        let again = solve_into(resumed.path(), Part::OutsideCore, tolerance).unwrap();
+        assert_eq!(
+            again.iter().filter(|&&r| r).count(),
+            first.len(),
+            "{again:?}"
+        );
+        assert_eq!(contents(whole.path()), contents(resumed.path()));
+        // A run with every file in place solves nothing.
+        let done = solve_into(resumed.path(), Part::OutsideCore, tolerance).unwrap();
+        assert!(done.iter().all(|&r| r));
+
+        let (rules, dice) = game();
+        let dice = [&dice[0], &dice[1]];
+        let values = LayeredValues::open(whole.path(), &rules, dice, tolerance).unwrap();
+        let global = solve_game_keeping_values(
+            &rules,
+            dice,
+            [Side::Optimal, Side::Optimal],
+            &options(1e-12),
+        )
+        .unwrap();
+        let bracket = global.values.as_ref().unwrap();
+        let space = &global.space;
+        let (mut outside, mut core) = (0, 0);
+        for i in 0..space.len() {
+            if space.flag(i) & flag::REACHED == 0 {
+                continue;
+            }
+            let [lo, hi] = bracket.load(i);
+            match values.bracket(&space.position(i)) {
+                Some(l) => {
+                    assert!(l.lo <= lo && hi <= l.hi, "{l:?} against [{lo}, {hi}]");
+                    assert!(l.width() <= tolerance, "{l:?}");
+                    outside += 1;
+                }
+                None => core += 1,
+            }
+        }
+        assert!(outside > 1000 && core > 1000, "{outside} {core}");
+    }
+
+    /// A damaged, a truncated and another game's file are refused, naming the file and
+    /// what was expected; nothing is overwritten.
+    #[test]
+    fn damaged_truncated_or_foreign_value_files_are_refused() {
+        let tolerance = 1e-7;
+        let dir = Scratch::new("damaged");
+        solve_into(dir.path(), Part::BothHome, tolerance).unwrap();
+        let mut files: Vec<_> = std::fs::read_dir(dir.path())
+            .unwrap()
+            .map(|e| e.unwrap().path())
+            .collect();
+        files.sort();
+        let file = files[0].clone();
+        let original = std::fs::read(&file).unwrap();
+        let refused = |what: &str| {
+            let e = solve_into(dir.path(), Part::BothHome, tolerance).unwrap_err();
+            assert!(matches!(e, ExactError::ValuesFile(_)), "{e:?}");
+            let text = e.to_string();
+            assert!(text.contains(&file.display().to_string()), "{text}");
+            assert!(text.contains(what), "{text}");
+        };
+        let mut damaged = original.clone();
+        let last = damaged.len() - 1;
+        damaged[last] ^= 1;
+        std::fs::write(&file, &damaged).unwrap();
+        refused("checksum");
+        assert_eq!(std::fs::read(&file).unwrap(), damaged, "not overwritten");
+        std::fs::write(&file, &original[..original.len() - 3]).unwrap();
+        refused("truncated");
+        std::fs::write(&file, &original).unwrap();
+        // The same folder for another tolerance: another game's values.
+        let e = solve_into(dir.path(), Part::BothHome, 1e-6).unwrap_err();
+        assert!(e.to_string().contains("made for another game"), "{e}");
+        let again = solve_into(dir.path(), Part::BothHome, tolerance).unwrap();
+        assert!(again.iter().all(|&r| r));
+    }
+}

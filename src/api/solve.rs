@@ -3,6 +3,7 @@
 use super::options::{RulesOptions, in_thread_pool, memory_limit, parse_die};
 use super::{Error, Progress, run_in_pool};
 use crate::dice::Die;
+use crate::exact::game::layered::Part;
 use crate::exact::game::policy::MovePolicy;
 use crate::exact::game::{GameRun, Progress as GameProgress, Side, file, solve_game_with};
 use crate::exact::matrix_free::{Components, Storage};
@@ -106,6 +107,18 @@ pub struct SolveOptions {
     /// sweeps, widest bracket and seconds. For games in which every play ends with a win.
     #[arg(long)]
     pub layered: bool,
+    /// With `--layered`: which groups to solve. `all` (the default) gives the value at the
+    /// openings; `outside-core` every group in which at least one side has a piece home,
+    /// `both-home` those in which both have: each certified at every state, reported group
+    /// by group instead of the figures.
+    #[arg(long, value_name = "PART", default_value = "all", value_parser = ["all", "outside-core", "both-home"])]
+    pub part: String,
+    /// With `--layered`: write each solved group's values into this folder (a file per
+    /// group, checksummed; made if missing), and read back the groups already there instead
+    /// of solving them again, so that a stopped solve goes on where it stopped. Files made
+    /// for another game are refused, never replaced.
+    #[arg(long = "values-out", value_name = "DIR")]
+    pub values_out: Option<PathBuf>,
 }
 
 /// Which solver a `solve` runs.
@@ -132,6 +145,8 @@ struct GameSettings {
     mirror: bool,
     style: bool,
     layered: bool,
+    part: crate::exact::game::layered::Part,
+    values_out: Option<PathBuf>,
 }
 
 /// A solve's options, checked.
@@ -181,6 +196,11 @@ impl SolveSettings {
                      at optimal",
                 ));
             }
+            if !o.layered && (o.part != "all" || o.values_out.is_some()) {
+                return Err(Error::input(
+                    "--part and --values-out are options of --layered",
+                ));
+            }
             if o.layered {
                 for (given, option) in [
                     (
@@ -213,6 +233,12 @@ impl SolveSettings {
                 mirror: !o.no_mirror,
                 style: o.style,
                 layered: o.layered,
+                part: match o.part.as_str() {
+                    "outside-core" => Part::OutsideCore,
+                    "both-home" => Part::BothHome,
+                    _ => Part::All,
+                },
+                values_out: o.values_out.clone(),
             })
         } else {
             for (given, option) in [
@@ -223,6 +249,8 @@ impl SolveSettings {
                 (o.no_mirror, "--no-mirror"),
                 (o.style, "--style"),
                 (o.layered, "--layered"),
+                (o.part != "all", "--part"),
+                (o.values_out.is_some(), "--values-out"),
             ] {
                 if given {
                     return Err(Error::input(format!(
@@ -314,7 +342,13 @@ pub fn solve(settings: &SolveSettings, progress: &dyn Progress) -> Result<SolveR
         }
     };
     if game.layered {
-        return solve_layered_game(s, started, progress);
+        if game.part != Part::All {
+            return Err(Error::input(
+                "--part outside-core and both-home report groups, not figures (the command \
+                 line runs them with solve_layers)",
+            ));
+        }
+        return solve_layered_game(s, game, started, progress);
     }
     solve_game(s, game, started, progress)
 }
@@ -323,38 +357,22 @@ pub fn solve(settings: &SolveSettings, progress: &dyn Progress) -> Result<SolveR
 /// ([`crate::exact::game::layered`]); a note per group that takes a second or more.
 fn solve_layered_game(
     s: &SolveSettings,
+    game: &GameSettings,
     started: Instant,
     progress: &dyn Progress,
 ) -> Result<SolveReport, Error> {
-    use crate::exact::game::layered::{LayerProgress, solve_layered};
+    use crate::exact::game::layered::{LayeredRun, solve_layered_with};
     let dice = [&s.dice[0], &s.dice[1]];
-    let current = std::sync::Mutex::new(String::new());
-    let observer = |p: LayerProgress<'_>| match p {
-        LayerProgress::Group {
-            number,
-            of,
-            goal_a,
-            goal_b,
-            states,
-        } => {
-            let name = format!("group {number}/{of} (goal fields A {goal_a:b}, B {goal_b:b})");
-            progress.status(&format!("{name}: {states} states"));
-            *current.lock().unwrap_or_else(|e| e.into_inner()) = name;
-        }
-        LayerProgress::Sweep { .. } => {}
-        LayerProgress::Done(r) if r.seconds >= 1.0 => progress.note(&format!(
-            "{}: {} states, {} sweeps, widest bracket {:.3e}{}, {:.1} s",
-            current.lock().unwrap_or_else(|e| e.into_inner()),
-            r.states,
-            r.sweeps,
-            r.width,
-            if r.stalled { " (stalled)" } else { "" },
-            r.seconds
-        )),
-        LayerProgress::Done(_) => {}
+    let notes = GroupNotes::new(progress);
+    let observer = |p: crate::exact::game::layered::LayerProgress<'_>| notes.report(p);
+    let run = LayeredRun {
+        part: Part::All,
+        keep_values: false,
+        values_out: game.values_out.as_deref(),
+        observer: &observer,
     };
-    let solution = run_in_pool(s.threads, progress, |_| {
-        solve_layered(&s.rules, dice, &s.solve, &observer).map_err(exact_error)
+    let (solution, _) = run_in_pool(s.threads, progress, |_| {
+        solve_layered_with(&s.rules, dice, &s.solve, &run).map_err(exact_error)
     })?;
     let figures = solution.figures.as_ref().ok_or_else(|| {
         Error::input(
@@ -378,6 +396,107 @@ fn solve_layered_game(
         ));
     }
     Ok(report)
+}
+
+/// Whether `settings` ask for a part of the groups (`solve --layered --part outside-core`
+/// or `both-home`), which [`solve_layers`] runs.
+pub fn solves_part(settings: &SolveSettings) -> bool {
+    matches!(&settings.solver, Solver::Game(g) if g.layered && g.part != Part::All)
+}
+
+/// `solve --layered --part outside-core|both-home`: the groups of the part, each certified
+/// at every state, written to `--values-out` if given.
+pub fn solve_layers(
+    settings: &SolveSettings,
+    progress: &dyn Progress,
+) -> Result<crate::report::LayersReport, Error> {
+    let s = settings;
+    let Solver::Game(game) = &s.solver else {
+        return Err(Error::input("--part needs --profile choice --layered"));
+    };
+    let dice = [&s.dice[0], &s.dice[1]];
+    let notes = GroupNotes::new(progress);
+    let observer = |p: crate::exact::game::layered::LayerProgress<'_>| notes.report(p);
+    let run = crate::exact::game::layered::LayeredRun {
+        part: game.part,
+        keep_values: false,
+        values_out: game.values_out.as_deref(),
+        observer: &observer,
+    };
+    let outcome = run_in_pool(s.threads, progress, |_| {
+        crate::exact::game::layered::solve_layers(&s.rules, dice, &s.solve, &run)
+            .map_err(exact_error)
+    })?;
+    if !outcome.certified {
+        progress.note(&format!(
+            "warning: some group's widest bracket is wider than --tolerance {}: see the \
+             widths below",
+            s.tolerance
+        ));
+    }
+    Ok(crate::report::LayersReport {
+        a: dice[0].to_string(),
+        b: dice[1].to_string(),
+        board: s.rules.board().to_string(),
+        profile: s.rules.profile().to_string(),
+        tolerance: s.tolerance,
+        part: match game.part {
+            Part::All => "all",
+            Part::OutsideCore => "outside-core",
+            Part::BothHome => "both-home",
+        }
+        .into(),
+        values_out: game.values_out.as_ref().map(|p| p.display().to_string()),
+        outcome,
+    })
+}
+
+/// The progress of a layered solve: a status line per group, a note per group that took a
+/// second or more, or was read back from `--values-out`.
+struct GroupNotes<'a> {
+    progress: &'a dyn Progress,
+    current: std::sync::Mutex<String>,
+}
+
+impl<'a> GroupNotes<'a> {
+    fn new(progress: &'a dyn Progress) -> GroupNotes<'a> {
+        GroupNotes {
+            progress,
+            current: std::sync::Mutex::new(String::new()),
+        }
+    }
+
+    fn report(&self, p: crate::exact::game::layered::LayerProgress<'_>) {
+        use crate::exact::game::layered::LayerProgress;
+        let current = || self.current.lock().unwrap_or_else(|e| e.into_inner());
+        match p {
+            LayerProgress::Group {
+                number,
+                of,
+                goal_a,
+                goal_b,
+                states,
+            } => {
+                let name = format!("group {number}/{of} (goal fields A {goal_a:b}, B {goal_b:b})");
+                self.progress.status(&format!("{name}: {states} states"));
+                *current() = name;
+            }
+            LayerProgress::Sweep { .. } => {}
+            LayerProgress::Done(r) if r.resumed => self
+                .progress
+                .note(&format!("{}: read back from --values-out", current())),
+            LayerProgress::Done(r) if r.seconds >= 1.0 => self.progress.note(&format!(
+                "{}: {} states, {} sweeps, widest bracket {:.3e}{}, {:.1} s",
+                current(),
+                r.states,
+                r.sweeps,
+                r.width,
+                if r.stalled { " (stalled)" } else { "" },
+                r.seconds
+            )),
+            LayerProgress::Done(_) => {}
+        }
+    }
 }
 
 /// Joint indices (states of a rules-fixed solve) from which a solve announces its size

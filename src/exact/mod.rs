@@ -159,6 +159,11 @@ pub enum ExactError {
     /// The solve ended without the certificate its figures need (under `choice`: the value
     /// bracket did not close, or the extracted pair does not attain it); what is missing.
     Uncertified(String),
+    /// A file of solved values given to read back or resume from does not fit (damaged,
+    /// truncated, or made for another game): the path and what was expected.
+    ValuesFile(String),
+    /// Writing solved values failed (e.g. the disk is full): the path and the reason.
+    Write(String),
 }
 
 impl fmt::Display for ExactError {
@@ -190,6 +195,8 @@ impl fmt::Display for ExactError {
             ExactError::Options(e) => write!(f, "{e}"),
             ExactError::Profile(what) => write!(f, "{what}"),
             ExactError::Uncertified(what) => write!(f, "not certified: {what}"),
+            ExactError::ValuesFile(what) => write!(f, "{what}"),
+            ExactError::Write(what) => write!(f, "{what}"),
         }
     }
 }
@@ -205,8 +212,11 @@ impl ExactError {
             | ExactError::TooLarge(_)
             | ExactError::Options(_)
             | ExactError::Profile(_)
-            | ExactError::Memory { .. } => true,
-            ExactError::NotConverged(_) | ExactError::Uncertified(_) => false,
+            | ExactError::Memory { .. }
+            | ExactError::ValuesFile(_) => true,
+            ExactError::NotConverged(_) | ExactError::Uncertified(_) | ExactError::Write(_) => {
+                false
+            }
         }
     }
 }

@@ -594,3 +594,126 @@ impl super::Report for SolveReport {
         )
     }
 }
+
+/// A layered solve of some of the groups (`solve --layered --part outside-core` or
+/// `both-home`): each group's states, sweeps, widest bracket and seconds.
+#[derive(Clone, Debug, Serialize)]
+pub struct LayersReport {
+    /// Die A.
+    pub a: String,
+    /// Die B.
+    pub b: String,
+    /// Board.
+    pub board: String,
+    /// Rule profile.
+    pub profile: String,
+    /// The requested width of every group's brackets.
+    pub tolerance: f64,
+    /// `outside-core` or `both-home`.
+    pub part: String,
+    /// The folder the values were written to, if any.
+    pub values_out: Option<String>,
+    /// What the solve did, group by group.
+    #[serde(flatten)]
+    pub outcome: crate::exact::game::layered::LayersOutcome,
+}
+
+impl super::Report for LayersReport {
+    fn csv(&self) -> Option<CsvTable> {
+        let columns = header(&[
+            "die_a",
+            "die_b",
+            "board",
+            "profile",
+            "tolerance",
+            "part",
+            "goal_a",
+            "goal_b",
+            "states",
+            "end_component_states",
+            "sweeps",
+            "width",
+            "stalled",
+            "seconds",
+            "resumed",
+        ]);
+        let rows = self
+            .outcome
+            .groups
+            .iter()
+            .map(|g| {
+                vec![
+                    self.a.clone(),
+                    self.b.clone(),
+                    self.board.clone(),
+                    self.profile.clone(),
+                    csv_number(self.tolerance),
+                    self.part.clone(),
+                    g.goal_a.to_string(),
+                    g.goal_b.to_string(),
+                    g.states.to_string(),
+                    g.end_component_states.to_string(),
+                    g.sweeps.to_string(),
+                    csv_number(g.width),
+                    g.stalled.to_string(),
+                    csv_number(g.seconds),
+                    g.resumed.to_string(),
+                ]
+            })
+            .collect();
+        Some(CsvTable {
+            header: columns,
+            rows,
+        })
+    }
+
+    fn write_table(&self, out: &mut dyn Write) -> io::Result<()> {
+        let o = &self.outcome;
+        writeln!(
+            out,
+            "Layered solve ({}): A = {} against B = {}, board {}, profile {}, both optimal",
+            self.part, self.a, self.b, self.board, self.profile
+        )?;
+        writeln!(
+            out,
+            "{:>7} {:>7} {:>14} {:>7} {:>11} {:>10}",
+            "goal A", "goal B", "states", "sweeps", "widest", "seconds"
+        )?;
+        for g in &o.groups {
+            writeln!(
+                out,
+                "{:>7b} {:>7b} {:>14} {:>7} {:>11.3e} {:>10.1}{}{}",
+                g.goal_a,
+                g.goal_b,
+                g.states,
+                g.sweeps,
+                g.width,
+                g.seconds,
+                if g.stalled { " stalled" } else { "" },
+                if g.resumed { " (read back)" } else { "" }
+            )?;
+        }
+        let states: u64 = o.groups.iter().map(|g| g.states).sum();
+        let widest = o.groups.iter().map(|g| g.width).fold(0.0, f64::max);
+        writeln!(
+            out,
+            "{} groups, {states} states, widest bracket {widest:.3e}: {} to --tolerance {}",
+            o.groups.len(),
+            if o.certified {
+                "certified"
+            } else {
+                "NOT certified"
+            },
+            self.tolerance
+        )?;
+        if let Some(dir) = &self.values_out {
+            writeln!(out, "values in {dir} ({:?} midpoints)", o.storage)?;
+        }
+        writeln!(
+            out,
+            "memory estimate {}, {:.1} s",
+            format_bytes(o.peak_bytes),
+            o.seconds
+        )
+    }
+}

@@ -244,11 +244,87 @@ impl Geometry<'_> {
     }
 }
 
+/// How a finished group's midpoints are kept.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
+#[serde(rename_all = "lowercase")]
+pub enum Storage {
+    /// Fixed point in 32 bits: `m = q / 2^31 - 1`, steps of 2^-31 (4.7e-10) over [-1, 1],
+    /// 4 bytes a state. For tolerances of at least [`FIXED32_FROM`]: a group's rounding
+    /// then adds at most 2.4e-10 to its half-width, which some twenty groups in a row
+    /// cannot carry past a tenth of the tolerance.
+    Fixed32,
+    /// `f64`, 8 bytes a state, for tighter tolerances.
+    F64,
+}
+
+/// The narrowest tolerance whose finished groups are kept as [`Storage::Fixed32`].
+pub const FIXED32_FROM: f64 = 1e-7;
+
+impl Storage {
+    /// The storage for a solve to `tolerance`.
+    pub fn for_tolerance(tolerance: f64) -> Storage {
+        if tolerance >= FIXED32_FROM {
+            Storage::Fixed32
+        } else {
+            Storage::F64
+        }
+    }
+
+    /// Bytes a state of a finished group: its flag byte and its midpoint.
+    pub fn bytes_per_state(self) -> u64 {
+        match self {
+            Storage::Fixed32 => 5,
+            Storage::F64 => 9,
+        }
+    }
+}
+
+/// The midpoints of a finished group.
+#[derive(Clone, Debug, PartialEq)]
+pub(super) enum Mids {
+    Fixed32(Vec<u32>),
+    F64(Vec<f64>),
+}
+
+/// The scale of [`Storage::Fixed32`]: `q = (m + 1) * 2^31`.
+const FIXED_SCALE: f64 = 2_147_483_648.0;
+
+impl Mids {
+    #[inline(always)]
+    fn get(&self, i: usize) -> f64 {
+        match self {
+            // Exact: q < 2^32 and the scale is a power of two.
+            Mids::Fixed32(q) => f64::from(q[i]) / FIXED_SCALE - 1.0,
+            Mids::F64(m) => m[i],
+        }
+    }
+
+    /// `m` as stored (rounded to the storage's grid).
+    fn push(&mut self, m: f64) {
+        match self {
+            Mids::Fixed32(q) => q.push(
+                ((m + 1.0) * FIXED_SCALE)
+                    .round()
+                    .clamp(0.0, f64::from(u32::MAX)) as u32,
+            ),
+            Mids::F64(v) => v.push(m),
+        }
+    }
+
+    pub(super) fn storage(&self) -> Storage {
+        match self {
+            Mids::Fixed32(_) => Storage::Fixed32,
+            Mids::F64(_) => Storage::F64,
+        }
+    }
+}
+
 /// A finished group: flags and midpoints per state, one half-width.
-struct Finished {
-    bits: Vec<u8>,
-    mid: Vec<f64>,
-    half: f64,
+#[derive(Clone, Debug, PartialEq)]
+pub(super) struct Finished {
+    pub(super) bits: Vec<u8>,
+    pub(super) mid: Mids,
+    pub(super) half: f64,
 }
 
 impl Finished {
@@ -258,25 +334,29 @@ impl Finished {
         if let Some(v) = held_value(self.bits[local]) {
             return [v, v];
         }
-        let m = self.mid[local];
+        let m = self.mid.get(local);
         [
             (m - self.half).next_down().max(-1.0),
             (m + self.half).next_up().min(1.0),
         ]
     }
 
-    /// Compacts the brackets of a solved group.
-    fn from_solved(bits: &[AtomicU8], values: &Store<2>) -> Finished {
+    /// Compacts the brackets of a solved group into `storage`.
+    fn from_solved(bits: &[AtomicU8], values: &Store<2>, storage: Storage) -> Finished {
         let bits: Vec<u8> = bits.iter().map(|b| b.load(Relaxed)).collect();
-        let mut mid = Vec::with_capacity(bits.len());
+        let mut mid = match storage {
+            Storage::Fixed32 => Mids::Fixed32(Vec::with_capacity(bits.len())),
+            Storage::F64 => Mids::F64(Vec::with_capacity(bits.len())),
+        };
         let mut half = 0.0f64;
         for (i, &b) in bits.iter().enumerate() {
             let [lo, hi] = values.load(i);
-            let m = 0.5 * (lo + hi);
+            mid.push(0.5 * (lo + hi));
             if held_value(b).is_none() {
+                // Measured from the midpoint as stored, so the grid's rounding is covered.
+                let m = mid.get(i);
                 half = half.max(hi - m).max(m - lo);
             }
-            mid.push(m);
         }
         Finished {
             bits,
@@ -284,10 +364,6 @@ impl Finished {
             // The differences above are rounded to nearest: one step up covers them.
             half: half.next_up(),
         }
-    }
-
-    fn bytes(len: usize) -> u64 {
-        len as u64 * 9
     }
 }
 
@@ -372,7 +448,7 @@ impl Reader<'_> {
 }
 
 /// What one group's solve did.
-#[derive(Clone, Debug, serde::Serialize)]
+#[derive(Clone, Debug, serde::Serialize, serde::Deserialize)]
 pub struct GroupReport {
     /// A's goal configuration (bit `i`: goal field `i` holds a piece).
     pub goal_a: u32,
@@ -392,6 +468,10 @@ pub struct GroupReport {
     pub stalled: bool,
     /// Seconds for its classification and iteration.
     pub seconds: f64,
+    /// Whether it was read back from `--values-out` (solved by an earlier run, whose
+    /// figures these are) instead of solved now.
+    #[serde(default)]
+    pub resumed: bool,
 }
 
 /// What the layered solve reports while it runs.
@@ -446,23 +526,35 @@ pub struct LayeredSolution {
     pub seconds: f64,
 }
 
-/// Peak bytes of a layered solve of `space` (tables aside): at each group in order, the
-/// finished groups' compact values and the group's own flags and brackets.
-/// With `keep_values`, the last group's compact values too.
-fn peak_bytes(layout: &Layout, order: &[Group], keep_values: bool) -> Option<u64> {
-    let mut finished = 0u64;
+/// Peak bytes of a layered solve (tables aside): at each group in order, the finished
+/// groups' compact values still read and the group's own flags and brackets.
+fn peak_bytes(
+    layout: &Layout,
+    order: &[Group],
+    keep_values: bool,
+    storage: Storage,
+) -> Option<u64> {
+    // The finished groups held, as the solve holds them: each until no later group reads
+    // it (or to the end, with `keep_values`).
+    let mut held: Vec<(Group, u64)> = Vec::new();
     let mut peak = 0u64;
-    for &g in order {
-        let len = layout.geometry(g).len();
-        let working = (len as u64).checked_mul(1 + Store::<2>::BYTES_PER_INDEX)?;
+    for (n, &g) in order.iter().enumerate() {
+        let len = layout.geometry(g).len() as u64;
+        let finished: u64 = held.iter().map(|&(_, bytes)| bytes).sum();
+        let working = len.checked_mul(1 + Store::<2>::BYTES_PER_INDEX)?;
         peak = peak.max(finished.checked_add(working)?);
-        finished = finished.checked_add(Finished::bytes(len))?;
+        held.push((g, len.checked_mul(storage.bytes_per_state())?));
+        let rest = &order[n + 1..];
+        held.retain(|&(h, _)| {
+            let image = Group { a: h.b, b: h.a };
+            keep_values
+                || rest
+                    .iter()
+                    .any(|r| r.can_reach(h) || (layout.symmetric && r.can_reach(image)))
+        });
     }
-    Some(if keep_values {
-        peak.max(finished)
-    } else {
-        peak
-    })
+    let finished: u64 = held.iter().map(|&(_, bytes)| bytes).sum();
+    Some(peak.max(finished))
 }
 
 /// Every state's certified value bracket after a layered solve, each group compacted
@@ -474,14 +566,57 @@ pub struct LayeredValues {
 }
 
 impl LayeredValues {
+    /// The values in the files of `dir` (`solve --layered --values-out DIR`) for the game
+    /// of `dice` under `rules` solved to `tolerance`: every group file found there, each
+    /// checked ([`super::values_file`]); groups without a file have no values.
+    pub fn open(
+        dir: &std::path::Path,
+        rules: &Rules,
+        dice: [&Die; 2],
+        tolerance: f64,
+    ) -> Result<LayeredValues, ExactError> {
+        super::check_profile(rules)?;
+        let space = GameSpace::tables_only(rules, dice)
+            .ok_or_else(|| ExactError::TooLarge("the joint index overflows".into()))?;
+        let layout = Layout::new(rules, &space);
+        let game = super::values_file::GameKey {
+            board: rules.board().to_string(),
+            profile: rules.profile().to_string(),
+            dice: [dice[0].to_string(), dice[1].to_string()],
+            tolerance,
+        };
+        let storage = Storage::for_tolerance(tolerance);
+        let mut finished: Vec<Option<Finished>> =
+            (0..layout.goals * layout.goals).map(|_| None).collect();
+        let mut any = false;
+        for group in layout.order() {
+            let states = layout.geometry(group).len();
+            if let Some((_, done)) = super::values_file::read(dir, &game, group, states, storage)? {
+                finished[layout.slot(group)] = Some(done);
+                any = true;
+            }
+        }
+        if !any {
+            return Err(ExactError::ValuesFile(format!(
+                "{}: expected group files (group-a*-b*.values) of {}, found none",
+                dir.display(),
+                game
+            )));
+        }
+        Ok(LayeredValues {
+            space,
+            layout,
+            finished,
+        })
+    }
+
     /// The certified bracket of the value `P(A wins) - P(B wins)` at `state` under optimal
-    /// play; `None` if a configuration is not in the tables.
+    /// play; `None` if a configuration is not in the tables or its group has no values.
     pub fn bracket(&self, state: &crate::rules::GameState) -> Option<Bounds> {
         let (a, b, side) = self.space.decode(self.space.encode(state)?);
         let (group, local, mirrored) = self.layout.stored_cell(a, b, side);
         let v = self.finished[self.layout.slot(group)]
-            .as_ref()
-            .expect("every group is kept")
+            .as_ref()?
             .bracket(local);
         let [lo, hi] = if mirrored { (MIRROR.map)(v) } else { v };
         Some(Bounds { lo, hi })
@@ -493,6 +628,42 @@ impl LayeredValues {
     }
 }
 
+/// Which groups a layered solve covers.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Part {
+    /// Every group: the value at the openings.
+    All,
+    /// Every group in which at least one side has a piece home (all but the core).
+    OutsideCore,
+    /// The groups in which both sides have a piece home (they read no other group).
+    BothHome,
+}
+
+impl Part {
+    /// Whether the part holds `group`.
+    pub fn holds(self, group: Group) -> bool {
+        match self {
+            Part::All => true,
+            Part::OutsideCore => !group.is_core(),
+            Part::BothHome => group.a != 0 && group.b != 0,
+        }
+    }
+}
+
+/// How a layered solve runs.
+#[derive(Clone, Copy)]
+pub struct LayeredRun<'a> {
+    /// The groups solved.
+    pub part: Part,
+    /// Keep every group's values for looking positions up ([`LayeredValues`]).
+    pub keep_values: bool,
+    /// Write each solved group into this folder, and read back the groups found there
+    /// instead of solving them again (a stopped solve goes on where it stopped).
+    pub values_out: Option<&'a std::path::Path>,
+    /// Hears each group and sweep.
+    pub observer: &'a (dyn Fn(LayerProgress<'_>) + Sync),
+}
+
 /// Solves the value of the game with both sides optimal, group by group. `observer` hears
 /// each group and sweep.
 pub fn solve_layered(
@@ -501,7 +672,13 @@ pub fn solve_layered(
     options: &SolveOptions,
     observer: &(dyn Fn(LayerProgress<'_>) + Sync),
 ) -> Result<LayeredSolution, ExactError> {
-    solve(rules, dice, options, false, observer).map(|(solution, _)| solution)
+    let run = LayeredRun {
+        part: Part::All,
+        keep_values: false,
+        values_out: None,
+        observer,
+    };
+    solve_layered_with(rules, dice, options, &run).map(|(solution, _)| solution)
 }
 
 /// [`solve_layered`], every group's values kept (compacted, the core too) for looking up
@@ -512,28 +689,133 @@ pub fn solve_layered_keeping_values(
     options: &SolveOptions,
     observer: &(dyn Fn(LayerProgress<'_>) + Sync),
 ) -> Result<(LayeredSolution, LayeredValues), ExactError> {
-    let (solution, values) = solve(rules, dice, options, true, observer)?;
+    let run = LayeredRun {
+        part: Part::All,
+        keep_values: true,
+        values_out: None,
+        observer,
+    };
+    let (solution, values) = solve_layered_with(rules, dice, options, &run)?;
     Ok((solution, values.expect("kept when asked")))
 }
 
-fn solve(
+/// [`solve_layered`] of every group, run as `run` says (its part must be [`Part::All`]).
+pub fn solve_layered_with(
     rules: &Rules,
     dice: [&Die; 2],
     options: &SolveOptions,
-    keep_values: bool,
-    observer: &(dyn Fn(LayerProgress<'_>) + Sync),
+    run: &LayeredRun<'_>,
 ) -> Result<(LayeredSolution, Option<LayeredValues>), ExactError> {
+    let solved = solve_groups(rules, dice, options, run)?;
+    let Some(openings) = solved.openings else {
+        return Err(ExactError::Profile(
+            "the openings' group was not solved: only a whole solve gives the value".into(),
+        ));
+    };
+    let w = crate::exact::p_a_starts(rules, dice[0], dice[1])?;
+    let [va, vb] = openings.map(|(v, _)| value_bounds(v));
+    let [sa, sb] = [&va, &vb].map(figures_from_value);
+    let reports = &solved.outcome.groups;
+    let every_play_wins = openings.iter().all(|(_, b)| b & bit::ENDLESS == 0);
+    let seconds = solved.outcome.seconds;
+    let figures = every_play_wins.then(|| {
+        ExactResult::from_bounds(
+            w,
+            ResultBounds::from_openings(w, sa.to_array(), sb.to_array()),
+            SolveStats {
+                configs: solved
+                    .space
+                    .players
+                    .each_ref()
+                    .map(|p| p.configs.len() as u64),
+                product: solved.space.len() as u64,
+                states: reports.iter().map(|r| r.states).sum(),
+                never_states: 0,
+                transitions: 0,
+                self_loops: 0,
+                iterations: reports.iter().map(|r| r.sweeps).sum(),
+                memory_bytes: solved.outcome.peak_bytes,
+                build_seconds: solved.build_seconds,
+                solve_seconds: seconds - solved.build_seconds,
+            },
+        )
+    });
+    let solution = LayeredSolution {
+        value: va.mix(w, &vb),
+        figures,
+        value_certified: va.width().max(vb.width()) <= options.tolerance,
+        value_if_a_starts: va,
+        value_if_b_starts: vb,
+        end_component_states: reports.iter().map(|r| r.end_component_states).sum(),
+        groups: solved.outcome.groups,
+        peak_bytes: solved.outcome.peak_bytes,
+        seconds,
+    };
+    let values = run.keep_values.then_some(LayeredValues {
+        space: solved.space,
+        layout: solved.layout,
+        finished: solved.finished,
+    });
+    Ok((solution, values))
+}
+
+/// What a solve of some of the groups did ([`solve_layers`]).
+#[derive(Clone, Debug, serde::Serialize)]
+pub struct LayersOutcome {
+    /// Per group, in the order solved (or read back).
+    pub groups: Vec<GroupReport>,
+    /// How finished groups keep their midpoints.
+    pub storage: Storage,
+    /// Whether every group's widest bracket is at most the tolerance.
+    pub certified: bool,
+    /// The estimated peak bytes the memory check used.
+    pub peak_bytes: u64,
+    /// Seconds of the whole run.
+    pub seconds: f64,
+}
+
+/// Solves the groups of `run.part` (every group's bracket certified at every state),
+/// writing them to `run.values_out` if given and reading back those already there.
+pub fn solve_layers(
+    rules: &Rules,
+    dice: [&Die; 2],
+    options: &SolveOptions,
+    run: &LayeredRun<'_>,
+) -> Result<LayersOutcome, ExactError> {
+    solve_groups(rules, dice, options, run).map(|s| s.outcome)
+}
+
+/// The result of [`solve_groups`].
+struct Solved {
+    outcome: LayersOutcome,
+    build_seconds: f64,
+    /// The openings' brackets and flags, where their group was solved.
+    openings: Option<[([f64; 2], u8); 2]>,
+    space: GameSpace,
+    layout: Layout,
+    finished: Vec<Option<Finished>>,
+}
+
+fn solve_groups(
+    rules: &Rules,
+    dice: [&Die; 2],
+    options: &SolveOptions,
+    run: &LayeredRun<'_>,
+) -> Result<Solved, ExactError> {
     let started = Instant::now();
+    let observer = run.observer;
+    let keep_values = run.keep_values;
     options.validate().map_err(ExactError::Options)?;
     super::check_profile(rules)?;
-    let w = crate::exact::p_a_starts(rules, dice[0], dice[1])?;
     crate::exact::memory::check_enumeration(rules, &dice, options.max_memory)?;
     let space = GameSpace::tables_only(rules, dice)
         .ok_or_else(|| ExactError::TooLarge("the joint index overflows".into()))?;
     let layout = Layout::new(rules, &space);
-    let order = layout.order();
+    let mut order = layout.order();
+    order.retain(|&g| run.part.holds(g));
+    let storage = Storage::for_tolerance(options.tolerance);
     let tables = space.players[0].heap_bytes() + space.players[1].heap_bytes();
-    let peak = peak_bytes(&layout, &order, keep_values)
+    let peak = peak_bytes(&layout, &order, keep_values, storage)
         .and_then(|p| p.checked_add(tables))
         .ok_or_else(|| ExactError::TooLarge("the memory estimate overflows".into()))?;
     if let Some(limit) = options.max_memory
@@ -547,12 +829,21 @@ fn solve(
             limit,
         });
     }
+    let game = super::values_file::GameKey {
+        board: rules.board().to_string(),
+        profile: rules.profile().to_string(),
+        dice: [dice[0].to_string(), dice[1].to_string()],
+        tolerance: options.tolerance,
+    };
+    if let Some(dir) = run.values_out {
+        std::fs::create_dir_all(dir)
+            .map_err(|e| ExactError::Write(format!("--values-out: {}: {e}", dir.display())))?;
+    }
     let mut finished: Vec<Option<Finished>> =
         (0..layout.goals * layout.goals).map(|_| None).collect();
-    let mut reports = Vec::with_capacity(order.len());
+    let mut reports: Vec<GroupReport> = Vec::with_capacity(order.len());
     let openings = space.openings();
-    let mut opening_values = [None, None];
-    let mut opening_bits = [0u8; 2];
+    let mut opening_values: [Option<([f64; 2], u8)>; 2] = [None, None];
     let build_seconds = started.elapsed().as_secs_f64();
     for (number, &group) in order.iter().enumerate() {
         let began = Instant::now();
@@ -564,6 +855,26 @@ fn solve(
             goal_b: group.b,
             states: geometry.len() as u64,
         });
+        let image = Group {
+            a: group.b,
+            b: group.a,
+        };
+        let read_later = order[number + 1..]
+            .iter()
+            .any(|g| g.can_reach(group) || (layout.symmetric && g.can_reach(image)));
+        let kept = keep_values || read_later;
+        if let Some(dir) = run.values_out
+            && let Some((report, done)) =
+                super::values_file::read(dir, &game, group, geometry.len(), storage)?
+        {
+            observer(LayerProgress::Done(&report));
+            reports.push(report);
+            if kept {
+                finished[layout.slot(group)] = Some(done);
+            }
+            release_unread(&layout, &order[number + 1..], &mut finished, keep_values);
+            continue;
+        }
         let mut current = Current {
             geometry,
             bits: crate::exact::huge::huge_vec(geometry.len(), |_| AtomicU8::new(0)),
@@ -577,12 +888,16 @@ fn solve(
                 && (group.can_reach(Group { a, b })
                     || (layout.symmetric && group.can_reach(Group { a: b, b: a })))
         });
-        // The last group, read by no other: where its values are not kept, only the
-        // openings' brackets need reach the tolerance (as in the global solver).
+        // The last group, read by no other: where its values are neither kept nor
+        // written, only the openings' brackets need reach the tolerance (as in the global
+        // solver).
         let last = number + 1 == order.len();
         let watched = openings.map(|o| layout.locate(&space, o));
-        let watch = (last && !keep_values && watched.iter().all(|&(g, _)| g == group))
-            .then(|| watched.map(|(_, local)| local));
+        let watch = (last
+            && !keep_values
+            && run.values_out.is_none()
+            && watched.iter().all(|&(g, _)| g == group))
+        .then(|| watched.map(|(_, local)| local));
         let reader = Reader {
             space: &space,
             layout: &layout,
@@ -597,15 +912,14 @@ fn solve(
             &|sweep, width| observer(LayerProgress::Sweep { sweep, width }),
         )?;
         let values = current.values.take().expect("iterated above");
-        for (side, &o) in openings.iter().enumerate() {
-            let (g, local) = layout.locate(&space, o);
+        for (side, &(g, local)) in watched.iter().enumerate() {
             if g == group {
                 let bits = current.bits[local].load(Relaxed);
-                opening_bits[side] = bits;
-                opening_values[side] = Some(match held_value(bits) {
+                let v = match held_value(bits) {
                     Some(v) => [v, v],
                     None => values.load(local),
-                });
+                };
+                opening_values[side] = Some((v, bits));
             }
         }
         let report = GroupReport {
@@ -617,60 +931,69 @@ fn solve(
             width,
             stalled,
             seconds: began.elapsed().as_secs_f64(),
+            resumed: false,
         };
+        if kept || run.values_out.is_some() {
+            let done = Finished::from_solved(&current.bits, &values, storage);
+            drop(values);
+            drop(current);
+            if let Some(dir) = run.values_out {
+                super::values_file::write(dir, &game, &report, &done)?;
+            }
+            if kept {
+                finished[layout.slot(group)] = Some(done);
+            }
+        }
         observer(LayerProgress::Done(&report));
         reports.push(report);
-        // Only groups some later group reads are kept.
-        let image = Group {
-            a: group.b,
-            b: group.a,
-        };
-        let read_later = order[number + 1..]
-            .iter()
-            .any(|g| g.can_reach(group) || (layout.symmetric && g.can_reach(image)));
-        if keep_values || read_later {
-            finished[layout.slot(group)] = Some(Finished::from_solved(&current.bits, &values));
-        }
+        release_unread(&layout, &order[number + 1..], &mut finished, keep_values);
     }
-    let [va, vb] = opening_values.map(|v| value_bounds(v.expect("the openings lie in a group")));
-    let [sa, sb] = [&va, &vb].map(figures_from_value);
-    let sweeps = reports.iter().map(|r| r.sweeps).sum();
-    let every_play_wins = opening_bits.iter().all(|b| b & bit::ENDLESS == 0);
-    let figures = every_play_wins.then(|| {
-        ExactResult::from_bounds(
-            w,
-            ResultBounds::from_openings(w, sa.to_array(), sb.to_array()),
-            SolveStats {
-                configs: space.players.each_ref().map(|p| p.configs.len() as u64),
-                product: space.len() as u64,
-                states: reports.iter().map(|r| r.states).sum(),
-                never_states: 0,
-                transitions: 0,
-                self_loops: 0,
-                iterations: sweeps,
-                memory_bytes: peak,
-                build_seconds,
-                solve_seconds: started.elapsed().as_secs_f64() - build_seconds,
-            },
-        )
-    });
-    let solution = LayeredSolution {
-        value: va.mix(w, &vb),
-        figures,
-        value_certified: va.width().max(vb.width()) <= options.tolerance,
-        value_if_a_starts: va,
-        value_if_b_starts: vb,
-        end_component_states: reports.iter().map(|r| r.end_component_states).sum(),
-        groups: reports,
-        peak_bytes: peak,
-        seconds: started.elapsed().as_secs_f64(),
+    let openings = match opening_values {
+        [Some(a), Some(b)] => Some([a, b]),
+        _ => None,
     };
-    let values = keep_values.then_some(LayeredValues {
+    let certified = reports.iter().all(|r| r.width <= options.tolerance);
+    Ok(Solved {
+        outcome: LayersOutcome {
+            groups: reports,
+            storage,
+            certified,
+            peak_bytes: peak,
+            seconds: started.elapsed().as_secs_f64(),
+        },
+        build_seconds,
+        openings,
         space,
         layout,
         finished,
-    });
-    Ok((solution, values))
+    })
+}
+
+/// Gives back the finished groups that none of the groups still to solve (`rest`) reads,
+/// unless every group's values are kept.
+fn release_unread(
+    layout: &Layout,
+    rest: &[Group],
+    finished: &mut [Option<Finished>],
+    keep_values: bool,
+) {
+    if keep_values {
+        return;
+    }
+    for a in 0..layout.goals as u32 {
+        for b in 0..layout.goals as u32 {
+            let group = Group { a, b };
+            let image = Group { a: b, b: a };
+            let slot = layout.slot(group);
+            if finished[slot].is_some()
+                && !rest
+                    .iter()
+                    .any(|g| g.can_reach(group) || (layout.symmetric && g.can_reach(image)))
+            {
+                finished[slot] = None;
+            }
+        }
+    }
 }
 
 /// Classifies the current group's states (its exits final); returns its end-component

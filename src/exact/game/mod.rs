@@ -82,6 +82,7 @@ pub mod style;
 pub mod sweep;
 pub mod table_strategy;
 pub mod value;
+pub mod values_file;
 
 pub use classify::classify;
 pub use differences::{Difference, count_differences, differences_from_heuristics};
