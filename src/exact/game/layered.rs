@@ -550,7 +550,7 @@ fn peak_bytes(
             keep_values
                 || rest
                     .iter()
-                    .any(|r| r.can_reach(h) || (layout.symmetric && r.can_reach(image)))
+                    .any(|r| r.reads(h) || (layout.symmetric && r.reads(image)))
         });
     }
     let finished: u64 = held.iter().map(|&(_, bytes)| bytes).sum();
@@ -861,7 +861,7 @@ fn solve_groups(
         };
         let read_later = order[number + 1..]
             .iter()
-            .any(|g| g.can_reach(group) || (layout.symmetric && g.can_reach(image)));
+            .any(|g| g.reads(group) || (layout.symmetric && g.reads(image)));
         let kept = keep_values || read_later;
         if let Some(dir) = run.values_out
             && let Some((report, done)) =
@@ -988,7 +988,7 @@ fn release_unread(
             if finished[slot].is_some()
                 && !rest
                     .iter()
-                    .any(|g| g.can_reach(group) || (layout.symmetric && g.can_reach(image)))
+                    .any(|g| g.reads(group) || (layout.symmetric && g.reads(image)))
             {
                 finished[slot] = None;
             }

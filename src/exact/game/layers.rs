@@ -45,6 +45,15 @@ impl Group {
     pub fn can_reach(self, later: Group) -> bool {
         later.a >= self.a && later.b >= self.b
     }
+
+    /// Whether one roll can lead from this group into `other`: a move changes only the
+    /// mover's goal configuration and a capture neither side's, so a group's sweeps read
+    /// only the groups that share one side's goal configuration with it (and are at
+    /// least as far on the other side). A finished group is needed while a group still to
+    /// solve reads it.
+    pub fn reads(self, other: Group) -> bool {
+        (other.a == self.a && other.b >= self.b) || (other.b == self.b && other.a >= self.a)
+    }
 }
 
 /// Each side's configurations by goal configuration.
@@ -162,6 +171,18 @@ mod tests {
                             moves += 1;
                             let after = groups.goal_config(side, m.next as usize);
                             assert!(after >= g, "{board}: a move from goal {g:b} to {after:b}");
+                            // Whatever the opponent's goal configuration `h`, the group
+                            // moved into is one the group moved from reads.
+                            for h in 0..4 {
+                                let [from, to] = [g, after].map(|own| {
+                                    if side == 0 {
+                                        Group { a: own, b: h }
+                                    } else {
+                                        Group { a: h, b: own }
+                                    }
+                                });
+                                assert!(from.reads(to), "{board}: {from:?} to {to:?}");
+                            }
                         }
                     }
                     for f in 0..rules.board().track_len() as usize {
