@@ -1168,4 +1168,38 @@ mod layered_files {
         let again = solve_into(dir.path(), Part::BothHome, tolerance).unwrap();
         assert!(again.iter().all(|&r| r));
     }
+
+    /// A whole solve into a folder, run again, reads every group back, the core too, and
+    /// gives the same value at the openings.
+    #[test]
+    fn a_whole_solve_read_back_gives_the_same_value() {
+        use wuerfelglueck::exact::game::layered::solve_layered_with;
+        let (rules, dice) = game();
+        let dir = Scratch::new("whole-again");
+        let solve = || {
+            let run = LayeredRun {
+                part: Part::All,
+                keep_values: false,
+                values_out: Some(dir.path()),
+                observer: &|_| {},
+            };
+            solve_layered_with(&rules, [&dice[0], &dice[1]], &options(1e-9), &run)
+                .unwrap()
+                .0
+        };
+        let first = solve();
+        let second = solve();
+        assert!(first.groups.iter().all(|g| !g.resumed));
+        assert!(second.groups.iter().all(|g| g.resumed));
+        assert!(first.value_certified && second.value_certified);
+        for (x, y) in [
+            (first.value_if_a_starts, second.value_if_a_starts),
+            (first.value_if_b_starts, second.value_if_b_starts),
+        ] {
+            // Read back: the stored midpoint and the group's half-width, which hold the
+            // bracket solved.
+            assert!(y.lo <= x.lo && x.hi <= y.hi, "{x:?} {y:?}");
+            assert!(y.width() <= 1e-9, "{y:?}");
+        }
+    }
 }

@@ -844,6 +844,7 @@ fn solve_groups(
     let mut reports: Vec<GroupReport> = Vec::with_capacity(order.len());
     let openings = space.openings();
     let mut opening_values: [Option<([f64; 2], u8)>; 2] = [None, None];
+    let watched = openings.map(|o| layout.locate(&space, o));
     let build_seconds = started.elapsed().as_secs_f64();
     for (number, &group) in order.iter().enumerate() {
         let began = Instant::now();
@@ -867,6 +868,11 @@ fn solve_groups(
             && let Some((report, done)) =
                 super::values_file::read(dir, &game, group, geometry.len(), storage)?
         {
+            for (side, &(g, local)) in watched.iter().enumerate() {
+                if g == group {
+                    opening_values[side] = Some((done.bracket(local), done.bits[local]));
+                }
+            }
             observer(LayerProgress::Done(&report));
             reports.push(report);
             if kept {
@@ -892,7 +898,6 @@ fn solve_groups(
         // written, only the openings' brackets need reach the tolerance (as in the global
         // solver).
         let last = number + 1 == order.len();
-        let watched = openings.map(|o| layout.locate(&space, o));
         let watch = (last
             && !keep_values
             && run.values_out.is_none()
