@@ -159,6 +159,24 @@ pub enum ExactError {
     /// The solve ended without the certificate its figures need (under `choice`: the value
     /// bracket did not close, or the extracted pair does not attain it); what is missing.
     Uncertified(String),
+    /// A layered solve's estimate exceeds the limit: at its largest group.
+    GroupMemory {
+        /// A's goal configuration of the group where the need is largest.
+        goal_a: u32,
+        /// B's goal configuration of that group.
+        goal_b: u32,
+        /// Its states.
+        states: u64,
+        /// Bytes of the finished groups held beside it.
+        finished_bytes: u64,
+        /// Estimated peak bytes (with the tables).
+        bytes: u64,
+        /// The limit in bytes.
+        limit: u64,
+        /// Whether that group is the core of a whole solve (`--part outside-core` leaves it
+        /// out).
+        core_last: bool,
+    },
     /// A file of solved values given to read back or resume from does not fit (damaged,
     /// truncated, or made for another game): the path and what was expected.
     ValuesFile(String),
@@ -195,6 +213,29 @@ impl fmt::Display for ExactError {
             ExactError::Options(e) => write!(f, "{e}"),
             ExactError::Profile(what) => write!(f, "{what}"),
             ExactError::Uncertified(what) => write!(f, "not certified: {what}"),
+            ExactError::GroupMemory {
+                goal_a,
+                goal_b,
+                states,
+                finished_bytes,
+                bytes,
+                limit,
+                core_last,
+            } => write!(
+                f,
+                "the layered solve needs about {} at its largest group (goal fields A {goal_a:b}, \
+                 B {goal_b:b}: {states} states of 17 bytes while solved, beside {} of finished \
+                 groups it reads), more than the limit of {}{}",
+                memory::format_bytes(*bytes),
+                memory::format_bytes(*finished_bytes),
+                memory::format_bytes(*limit),
+                if *core_last {
+                    "; that group is the core, where neither side has a piece home: \
+                     --part outside-core solves every other group"
+                } else {
+                    "; raise --max-memory or use a smaller board"
+                }
+            ),
             ExactError::ValuesFile(what) => write!(f, "{what}"),
             ExactError::Write(what) => write!(f, "{what}"),
         }
@@ -213,6 +254,7 @@ impl ExactError {
             | ExactError::Options(_)
             | ExactError::Profile(_)
             | ExactError::Memory { .. }
+            | ExactError::GroupMemory { .. }
             | ExactError::ValuesFile(_) => true,
             ExactError::NotConverged(_) | ExactError::Uncertified(_) | ExactError::Write(_) => {
                 false

@@ -159,6 +159,11 @@ impl Layout {
         }
     }
 
+    /// Whether one roll can lead from group `from` into `to` ([`GoalGroups::reads`]).
+    fn reads(&self, from: Group, to: Group) -> bool {
+        self.groups.reads(from, to)
+    }
+
     /// The slot of `group` in per-group arrays.
     fn slot(&self, group: Group) -> usize {
         group.a as usize * self.goals + group.b as usize
@@ -533,16 +538,24 @@ fn peak_bytes(
     order: &[Group],
     keep_values: bool,
     storage: Storage,
-) -> Option<u64> {
-    // The finished groups held, as the solve holds them: each until no later group reads
-    // it (or to the end, with `keep_values`).
+) -> Option<Peak> {
+    // The finished groups held, as the solve holds them: each while a group still to
+    // solve reads it (or to the end, with `keep_values`).
     let mut held: Vec<(Group, u64)> = Vec::new();
-    let mut peak = 0u64;
+    let mut peak = Peak::default();
     for (n, &g) in order.iter().enumerate() {
         let len = layout.geometry(g).len() as u64;
         let finished: u64 = held.iter().map(|&(_, bytes)| bytes).sum();
         let working = len.checked_mul(1 + Store::<2>::BYTES_PER_INDEX)?;
-        peak = peak.max(finished.checked_add(working)?);
+        let here = finished.checked_add(working)?;
+        if here > peak.bytes {
+            peak = Peak {
+                bytes: here,
+                group: g,
+                states: len,
+                finished,
+            };
+        }
         held.push((g, len.checked_mul(storage.bytes_per_state())?));
         let rest = &order[n + 1..];
         held.retain(|&(h, _)| {
@@ -550,11 +563,26 @@ fn peak_bytes(
             keep_values
                 || rest
                     .iter()
-                    .any(|r| r.reads(h) || (layout.symmetric && r.reads(image)))
+                    .any(|&r| layout.reads(r, h) || (layout.symmetric && layout.reads(r, image)))
         });
     }
     let finished: u64 = held.iter().map(|&(_, bytes)| bytes).sum();
-    Some(peak.max(finished))
+    if finished > peak.bytes {
+        peak.bytes = finished;
+    }
+    Some(peak)
+}
+
+/// Where a layered solve needs the most memory.
+#[derive(Clone, Copy, Debug, Default)]
+struct Peak {
+    /// Bytes (tables aside).
+    bytes: u64,
+    /// The group being solved then, its states, and the bytes of the finished groups held
+    /// beside it.
+    group: Group,
+    states: u64,
+    finished: u64,
 }
 
 /// Every state's certified value bracket after a layered solve, each group compacted
@@ -815,18 +843,23 @@ fn solve_groups(
     order.retain(|&g| run.part.holds(g));
     let storage = Storage::for_tolerance(options.tolerance);
     let tables = space.players[0].heap_bytes() + space.players[1].heap_bytes();
-    let peak = peak_bytes(&layout, &order, keep_values, storage)
-        .and_then(|p| p.checked_add(tables))
+    let plan = peak_bytes(&layout, &order, keep_values, storage)
+        .ok_or_else(|| ExactError::TooLarge("the memory estimate overflows".into()))?;
+    let peak = plan
+        .bytes
+        .checked_add(tables)
         .ok_or_else(|| ExactError::TooLarge("the memory estimate overflows".into()))?;
     if let Some(limit) = options.max_memory
         && peak > limit
     {
-        return Err(ExactError::Memory {
-            states: space.len() as u64,
-            exact_count: false,
-            configs: space.players.each_ref().map(|p| p.configs.len() as u64),
+        return Err(ExactError::GroupMemory {
+            goal_a: plan.group.a,
+            goal_b: plan.group.b,
+            states: plan.states,
+            finished_bytes: plan.finished,
             bytes: peak,
             limit,
+            core_last: plan.group.is_core() && run.part == Part::All,
         });
     }
     let game = super::values_file::GameKey {
@@ -862,7 +895,7 @@ fn solve_groups(
         };
         let read_later = order[number + 1..]
             .iter()
-            .any(|g| g.reads(group) || (layout.symmetric && g.reads(image)));
+            .any(|&g| layout.reads(g, group) || (layout.symmetric && layout.reads(g, image)));
         let kept = keep_values || read_later;
         if let Some(dir) = run.values_out
             && let Some((report, done)) =
@@ -991,9 +1024,9 @@ fn release_unread(
             let image = Group { a: b, b: a };
             let slot = layout.slot(group);
             if finished[slot].is_some()
-                && !rest
-                    .iter()
-                    .any(|g| g.reads(group) || (layout.symmetric && g.reads(image)))
+                && !rest.iter().any(|&g| {
+                    layout.reads(g, group) || (layout.symmetric && layout.reads(g, image))
+                })
             {
                 finished[slot] = None;
             }
