@@ -983,6 +983,21 @@ fn the_layered_solve_on_the_command_line_agrees_with_the_global_one() {
     let (code, out) = cli(&["solve", "--a", "1..6", "--b", "1..6", "--layered"]);
     assert_eq!(code, 2, "{out}");
     assert!(out.contains("--layered needs --profile choice"), "{out}");
+    // Too little memory: refused before any work, naming the group where the need is
+    // largest (the core: 137 configurations a side without a piece home, 137^2 cells of
+    // two sides) and the part that leaves it out.
+    let mut args = vec!["solve", "--a", "1..6", "--b", "1..6", "--layered"];
+    args.extend(board);
+    args.extend(["--max-memory", "200KiB"]);
+    let (code, out) = cli(&args);
+    assert_eq!(code, 2, "{out}");
+    for part in [
+        "goal fields A 0, B 0: 37538 states",
+        "--part outside-core",
+        "200.0 KiB",
+    ] {
+        assert!(out.contains(part), "{out}");
+    }
 }
 
 mod layered_files {
