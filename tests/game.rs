@@ -1135,7 +1135,7 @@ mod layered_files {
                 continue;
             }
             let [lo, hi] = bracket.load(i);
-            match values.bracket(&space.position(i)) {
+            match values.bracket(&space.position(i)).unwrap() {
                 Some(l) => {
                     assert!(l.lo <= lo && hi <= l.hi, "{l:?} against [{lo}, {hi}]");
                     assert!(l.width() <= tolerance, "{l:?}");
@@ -1216,5 +1216,289 @@ mod layered_files {
             assert!(y.lo <= x.lo && x.hi <= y.hi, "{x:?} {y:?}");
             assert!(y.width() <= 1e-9, "{y:?}");
         }
+    }
+
+    /// The values of a layered solve, used: each move's value as the global solve gives it
+    /// wherever the folder holds every move's group (`None` elsewhere), and `exact:DIR`'s move
+    /// optimal within the tolerance, the optimal one wherever that is beyond doubt.
+    #[test]
+    fn the_values_folder_gives_every_moves_value_and_exact_plays_the_optimal_move() {
+        use wuerfelglueck::exact::game::advise::advise_from_values;
+        use wuerfelglueck::exact::game::exact_strategy::ExactStrategy;
+        use wuerfelglueck::exact::game::space::Target;
+        let tolerance = 1e-9;
+        let dir = Scratch::new("use");
+        solve_into(dir.path(), Part::OutsideCore, tolerance).unwrap();
+        let exact = ExactStrategy::load(dir.path(), None).unwrap();
+        let (rules, dice) = game();
+        let global = solve_game_keeping_values(
+            &rules,
+            [&dice[0], &dice[1]],
+            [Side::Optimal, Side::Optimal],
+            &options(1e-12),
+        )
+        .unwrap();
+        let bracket = global.values.as_ref().unwrap();
+        let space = &global.space;
+        let (mut valued, mut outside, mut beyond_doubt) = (0, 0, 0);
+        for i in 0..space.len() {
+            if space.flag(i) & flag::REACHED == 0 {
+                continue;
+            }
+            let position = space.position(i);
+            let sign = if position.mover() == 0 { 1.0 } else { -1.0 };
+            for (k, &(face, _)) in space.faces(i).iter().enumerate() {
+                // Each move's global bracket, in the order of the legal moves.
+                let mut truth = Vec::new();
+                space.options(i, k, |m, t| {
+                    let v = match t {
+                        Target::Win(0) => [1.0, 1.0],
+                        Target::Win(_) => [-1.0, -1.0],
+                        Target::Next(j) => bracket.load(j),
+                    };
+                    truth.push((m, v));
+                });
+                truth.sort_by_key(|&(m, _)| m);
+                let chosen = exact.best_move(&position, face);
+                let Some(moves) = advise_from_values(exact.values(), &position, face).unwrap()
+                else {
+                    assert_eq!(chosen, None, "no move where a value is missing");
+                    outside += 1;
+                    continue;
+                };
+                assert_eq!(moves.len(), truth.len());
+                for (m, &(_, [lo, hi])) in moves.iter().zip(&truth) {
+                    assert!(m.value.lo <= lo && hi <= m.value.hi, "{m:?} [{lo}, {hi}]");
+                    assert!(m.value.width() <= tolerance, "{m:?}");
+                }
+                valued += 1;
+                if truth.is_empty() {
+                    // No move: nothing to choose.
+                    assert_eq!(chosen, None);
+                    continue;
+                }
+                let mid = |[lo, hi]: [f64; 2]| 0.5 * (lo + hi);
+                let best = truth
+                    .iter()
+                    .map(|&(_, v)| sign * mid(v))
+                    .fold(f64::NEG_INFINITY, f64::max);
+                let m = chosen.expect("a move where every value is there");
+                assert!(
+                    sign * mid(truth[m].1) >= best - 2.0 * tolerance,
+                    "move {m} gives away {} at {position:?} face {face}",
+                    best - sign * mid(truth[m].1)
+                );
+                // Where one move beats every other by more than both tolerances, it is the
+                // one played.
+                let clear: Vec<usize> = (0..truth.len())
+                    .filter(|&n| sign * mid(truth[n].1) > best - 4.0 * tolerance)
+                    .collect();
+                if truth.len() > 1 && clear.len() == 1 {
+                    assert_eq!(m, clear[0]);
+                    beyond_doubt += 1;
+                }
+            }
+        }
+        assert!(
+            valued > 1000 && outside > 1000 && beyond_doubt > 1000,
+            "{valued} {outside} {beyond_doubt}"
+        );
+    }
+
+    /// The values on the command line: `advise --values` and `solve --position --values`
+    /// agree with the solves they replace, fall back or refuse where the folder lacks a
+    /// group, and refuse another game's folder; `exact:DIR` plays a duel and refuses another
+    /// game.
+    #[test]
+    fn advise_solve_and_duel_read_the_values_folder() {
+        let tolerance = 1e-9;
+        let dir = Scratch::new("cli");
+        solve_into(dir.path(), Part::OutsideCore, tolerance).unwrap();
+        let folder = dir.path().to_str().unwrap();
+        let game = [
+            "--a",
+            "1..6",
+            "--b",
+            "1,2,2,4,5,6",
+            "--track",
+            "16",
+            "--offset",
+            "8",
+            "--pieces",
+            "2",
+            "--goal-fields",
+            "2",
+            "--profile",
+            "choice",
+        ];
+        let run = |args: &[&str]| super::cli(&[args, &game[..]].concat());
+        let json = |out: &str| -> serde_json::Value { serde_json::from_str(out).unwrap() };
+        let intervals = |report: &serde_json::Value| -> Vec<[f64; 2]> {
+            report["moves"]
+                .as_array()
+                .unwrap()
+                .iter()
+                .map(|m| {
+                    let i = m["interval"].as_array().unwrap();
+                    [i[0].as_f64().unwrap(), i[1].as_f64().unwrap()]
+                })
+                .collect()
+        };
+
+        // A has a piece home (outside the core) and rolls 1: two moves.
+        let outside = "A:5,a B:3 turn:A";
+        let advise = [
+            "advise",
+            "--position",
+            outside,
+            "--face",
+            "1",
+            "--format",
+            "json",
+        ];
+        let (code, read) = run(&[&advise[..], &["--values", folder]].concat());
+        assert_eq!(code, 0, "{read}");
+        let (code, solved) = run(&[&advise[..], &["--tolerance", "1e-12"]].concat());
+        assert_eq!(code, 0, "{solved}");
+        let (read, solved) = (json(&read), json(&solved));
+        assert_eq!(read["method"], "exact");
+        assert!(read["note"].as_str().unwrap().contains(folder), "{read}");
+        let (r, s) = (intervals(&read), intervals(&solved));
+        assert!(r.len() >= 2 && r.len() == s.len(), "{read} {solved}");
+        for (r, s) in r.iter().zip(&s) {
+            assert!(
+                r[0] <= s[0] && s[1] <= r[1] && r[1] - r[0] <= tolerance,
+                "{r:?} {s:?}"
+            );
+        }
+
+        // The same position's value, read and solved.
+        let value = |args: &[&str]| {
+            let (code, out) = run(&[args, &["--format", "json"]].concat());
+            assert_eq!(code, 0, "{out}");
+            let v = json(&out);
+            let i = v["interval"].as_array().unwrap();
+            [i[0].as_f64().unwrap(), i[1].as_f64().unwrap()]
+        };
+        let read = value(&["solve", "--position", outside, "--values", folder]);
+        let solved = value(&["solve", "--position", outside, "--tolerance", "1e-12"]);
+        assert!(
+            read[0] <= solved[0] && solved[1] <= read[1],
+            "{read:?} {solved:?}"
+        );
+        assert!(read[1] - read[0] <= tolerance, "{read:?}");
+
+        // In the core: the advice is solved instead (and says why), the value refused.
+        let core = "A:5,1 B:3 turn:A";
+        let (code, out) = run(&[
+            "advise",
+            "--position",
+            core,
+            "--face",
+            "3",
+            "--values",
+            folder,
+            "--format",
+            "json",
+        ]);
+        assert_eq!(code, 0, "{out}");
+        assert!(
+            json(&out)["note"]
+                .as_str()
+                .unwrap()
+                .contains("holds no values"),
+            "{out}"
+        );
+        let (code, out) = run(&["solve", "--position", core, "--values", folder]);
+        assert_eq!(code, 2, "{out}");
+        assert!(out.contains("no values for this position's group"), "{out}");
+
+        // exact:DIR plays (only legal moves: the simulator plays what the strategy picks
+        // from the legal ones), named as given; in another game it is refused.
+        let exact = format!("exact+frontmost:{folder}");
+        let plain = format!("exact:{folder}");
+        let (code, out) = run(&[
+            "duel",
+            "--games",
+            "2000",
+            "--strategy-a",
+            &plain,
+            "--strategy-b",
+            "strong",
+            "--format",
+            "json",
+        ]);
+        assert_eq!(code, 0, "{out}");
+        assert!(out.contains(&format!("\"{plain}\"")), "{out}");
+        let (code, out) = run(&[
+            "duel",
+            "--games",
+            "2000",
+            "--strategy-a",
+            &exact,
+            "--strategy-b",
+            "safe",
+            "--format",
+            "json",
+        ]);
+        assert_eq!(code, 0, "{out}");
+        assert!(out.contains(&exact), "{out}");
+        let (code, out) = super::cli(&[
+            "duel",
+            "--a",
+            "1..6",
+            "--b",
+            "1..6",
+            "--track",
+            "16",
+            "--offset",
+            "8",
+            "--pieces",
+            "2",
+            "--goal-fields",
+            "2",
+            "--profile",
+            "choice",
+            "--games",
+            "20",
+            "--strategy-a",
+            &exact,
+        ]);
+        assert_eq!(code, 2, "{out}");
+        assert!(out.contains("the values in"), "{out}");
+        // A fallback that draws, a nested one, and a folder without values are refused.
+        for (strategy, why) in [
+            (format!("exact+random:{folder}"), "random draws"),
+            (format!("exact+exact:{folder}"), "expected exact:DIR"),
+            ("exact:/nonexistent/values".to_string(), "/nonexistent/values"),
+        ] {
+            let (code, out) = run(&["duel", "--games", "20", "--strategy-a", &strategy]);
+            assert_eq!(code, 2, "{out}");
+            assert!(out.contains(why), "{strategy}: {out}");
+        }
+        // Another game's folder for advice and values.
+        let (code, out) = super::cli(&[
+            "solve",
+            "--a",
+            "1..6",
+            "--b",
+            "1..6",
+            "--track",
+            "16",
+            "--offset",
+            "8",
+            "--pieces",
+            "2",
+            "--goal-fields",
+            "2",
+            "--profile",
+            "choice",
+            "--position",
+            outside,
+            "--values",
+            folder,
+        ]);
+        assert_eq!(code, 2, "{out}");
+        assert!(out.contains("the files hold the game"), "{out}");
     }
 }

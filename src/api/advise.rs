@@ -4,7 +4,10 @@ use super::options::{RulesOptions, memory_limit, parse_die};
 use super::solve::GameSolveNotes;
 use super::{Error, Progress, run_in_pool};
 use crate::dice::Die;
-use crate::exact::game::advise::{MoveValue, advise_by_evaluator, advise_exact, advise_simulated};
+use crate::exact::game::advise::{
+    MoveValue, advise_by_evaluator, advise_exact, advise_from_values, advise_simulated,
+};
+use crate::exact::game::layered::LayeredValues;
 use crate::exact::game::position::parse_position;
 use crate::exact::{Bounds, ExactError, SolveOptions};
 use crate::report::{AdviseReport, EvaluatorScores};
@@ -35,6 +38,12 @@ pub struct AdviseOptions {
     /// The face rolled.
     #[arg(long)]
     pub face: u32,
+    /// Exact values from the group files of a layered solve (`solve --layered
+    /// --values-out DIR`) for this game: used where every move leads into a group they
+    /// hold (on 40/20/4/4, outside the core), without solving; elsewhere the advice is
+    /// solved or simulated as without it.
+    #[arg(long, value_name = "DIR")]
+    pub values: Option<std::path::PathBuf>,
     /// Exact: the solver's stopping tolerance (the certified intervals printed are as wide
     /// as the solve reached, which is usually narrower).
     #[arg(long, default_value_t = 1e-9)]
@@ -80,6 +89,7 @@ pub struct AdviseSettings {
     position_text: String,
     position: GameState,
     face: u32,
+    values: Option<std::path::PathBuf>,
     solve: SolveOptions,
     strategies: [Option<String>; 2],
     rollouts: u64,
@@ -127,6 +137,7 @@ impl AdviseSettings {
             position_text: o.position.clone(),
             position,
             face: o.face,
+            values: o.values.clone(),
             solve,
             strategies: [o.strategy_a.clone(), o.strategy_b.clone()],
             rollouts: o.rollouts,
@@ -156,7 +167,22 @@ pub fn advise(settings: &AdviseSettings, progress: &dyn Progress) -> Result<Advi
         "advise: solving the game",
         progress,
     );
+    let from_values = match &s.values {
+        Some(dir) => advise_with_values(s, dir)?,
+        None => Err(String::new()),
+    };
     let (moves, method, strategies, note) = run_in_pool(None, progress, |_| {
+        let fallback_note = match from_values {
+            Ok((moves, note)) => {
+                return Ok((
+                    moves,
+                    "exact",
+                    ["optimal".to_string(), "optimal".to_string()],
+                    note,
+                ));
+            }
+            Err(note) => note,
+        };
         let exact = advise_exact(rules, [a, b], &s.position, s.face, &s.solve, &|p| {
             notes.report(p)
         });
@@ -165,7 +191,7 @@ pub fn advise(settings: &AdviseSettings, progress: &dyn Progress) -> Result<Advi
                 moves,
                 "exact",
                 ["optimal".to_string(), "optimal".to_string()],
-                String::new(),
+                fallback_note.trim_end().to_string(),
             ),
             Err(ExactError::Memory { bytes, .. }) => {
                 let parse = |option: &str, text: &str| -> Result<Strategy, Error> {
@@ -197,7 +223,8 @@ pub fn advise(settings: &AdviseSettings, progress: &dyn Progress) -> Result<Advi
                     scorer = Some((name, Arc::clone(learned)));
                 }
                 let note = format!(
-                    "The exact solve would need about {}, more than --max-memory allows.",
+                    "{fallback_note}The exact solve would need about {}, more than --max-memory \
+                     allows.",
                     crate::exact::memory::format_bytes(bytes)
                 );
                 if s.rollouts == 0 {
@@ -261,6 +288,46 @@ pub fn advise(settings: &AdviseSettings, progress: &dyn Progress) -> Result<Advi
         scores,
         note,
     ))
+}
+
+/// The moves valued from the files of `dir`, or, where a move leads into a group they do
+/// not hold, the sentence that says so (the advice goes on without them). Files of another
+/// game, unreadable or damaged, are an error.
+fn advise_with_values(
+    s: &AdviseSettings,
+    dir: &std::path::Path,
+) -> Result<Result<(Vec<MoveValue>, String), String>, Error> {
+    let values =
+        LayeredValues::open_dir(dir).map_err(|e| Error::input(format!("--values: {e}")))?;
+    let [a, b] = &s.dice;
+    if values.rules() != &s.rules || values.dice() != [a, b] {
+        return Err(Error::input(format!(
+            "--values {}: the files hold the game {}; this advice is {} against {} on {} under {}",
+            dir.display(),
+            values.game(),
+            a,
+            b,
+            s.rules.board(),
+            s.rules.profile()
+        )));
+    }
+    match advise_from_values(&values, &s.position, s.face) {
+        Ok(Some(moves)) => Ok(Ok((
+            moves,
+            format!(
+                "Values read from {} (groups solved to {:e}).",
+                dir.display(),
+                values.tolerance()
+            ),
+        ))),
+        Ok(None) => Ok(Err(format!(
+            "A move leads where {} holds no values (the core, where neither side has a piece \
+             home, or a group not solved). ",
+            dir.display()
+        ))),
+        Err(e @ ExactError::Profile(_)) => Err(Error::input(format!("--position: {e}"))),
+        Err(e) => Err(Error::input(format!("--values: {e}"))),
+    }
 }
 
 /// The scores of `learned`'s player for this game (one plays it: checked by the caller).

@@ -33,7 +33,9 @@ pub use output::{COMMANDS, Output, execute};
 pub use play::{PlayOptions, PlaySettings, play};
 pub use rank::{RankOptions, RankOutput, RankSettings, Ranked, rank};
 pub use search::{SearchOptions, SearchSettings, Searched, search};
-pub use solve::{SolveOptions, SolveSettings, solve, solve_layers, solves_part};
+pub use solve::{
+    SolveOptions, SolveSettings, solve, solve_layers, solve_position, solves_part, solves_position,
+};
 pub use table::{TableOptions, TableSettings, table};
 pub use train::{TrainOptions, TrainSettings, train};
 pub use wubbel::{Variant, WubbelOptions, WubbelSettings, Wubbelled, wubbel};

@@ -375,9 +375,10 @@ pub struct StrategyOptions {
     /// Strategy of both players under --profile choice (default frontmost, the bwinf rule 3):
     /// frontmost, rearmost, capture, safe, random, the learned strong or strong-search (one
     /// roll of look-ahead; strong-search-2 and strong-search-3: two and three) on the boards
-    /// they were trained for, strong:FILE or strong-search:FILE (a player written by train) or
-    /// table:FILE. Other strategies than frontmost need --profile choice (or
-    /// choice+capture-duty).
+    /// they were trained for, strong:FILE or strong-search:FILE (a player written by train),
+    /// table:FILE, or exact:DIR (the values of `solve --layered --values-out DIR`;
+    /// exact+FALLBACK:DIR names who plays where they hold none, strong if not given). Other
+    /// strategies than frontmost need --profile choice (or choice+capture-duty).
     #[arg(long, value_name = "NAME")]
     pub strategy: Option<String>,
     /// Strategy of die A (player 1); overrides --strategy for A.

@@ -119,6 +119,16 @@ pub struct SolveOptions {
     /// for another game are refused, never replaced.
     #[arg(long = "values-out", value_name = "DIR")]
     pub values_out: Option<PathBuf>,
+    /// Under `--profile choice`: the value of this position under optimal play instead of
+    /// the openings' figures, e.g. `A:0,17,c B:A,5 turn:A` (as `advise --position`): read
+    /// from `--values DIR` if given, else solved (the whole game, both sides optimal).
+    #[arg(long, value_name = "POSITION")]
+    pub position: Option<String>,
+    /// With `--position`: read the value from the group files of a layered solve of this
+    /// game (`solve --layered --values-out DIR`) instead of solving; a position whose group
+    /// they do not hold is refused.
+    #[arg(long, value_name = "DIR")]
+    pub values: Option<PathBuf>,
 }
 
 /// Which solver a `solve` runs.
@@ -128,7 +138,7 @@ enum Solver {
     /// (`Some` storage and components: the matrix-free one in any case).
     RulesFixed(Option<(Storage, Components)>),
     /// The game with choices, each side optimal or a fixed strategy.
-    Game(GameSettings),
+    Game(Box<GameSettings>),
 }
 
 /// The settings of `solve --profile choice`.
@@ -147,6 +157,10 @@ struct GameSettings {
     layered: bool,
     part: crate::exact::game::layered::Part,
     values_out: Option<PathBuf>,
+    /// `--position`: as given, and parsed.
+    position: Option<(String, crate::rules::GameState)>,
+    /// `--values`.
+    values: Option<PathBuf>,
 }
 
 /// A solve's options, checked.
@@ -196,6 +210,39 @@ impl SolveSettings {
                      at optimal",
                 ));
             }
+            if o.values.is_some() && o.position.is_none() {
+                return Err(Error::input(
+                    "--values reads the value of one position: give --position",
+                ));
+            }
+            if o.position.is_some() {
+                for (given, option) in [
+                    (
+                        strategies.iter().any(|s| s != "optimal"),
+                        "--strategy-a and --strategy-b",
+                    ),
+                    (o.policy_out.is_some(), "--policy-out"),
+                    (o.evaluate_pair, "--evaluate-pair"),
+                    (o.style, "--style"),
+                    (o.layered, "--layered"),
+                    (o.values_out.is_some(), "--values-out"),
+                ] {
+                    if given {
+                        return Err(Error::input(format!(
+                            "--position gives one position's value with both sides optimal; \
+                             {option}: only without --position"
+                        )));
+                    }
+                }
+            }
+            let position = match &o.position {
+                Some(text) => Some((
+                    text.clone(),
+                    crate::exact::game::position::parse_position(&rules, text)
+                        .map_err(|e| Error::input(format!("--position: {e}")))?,
+                )),
+                None => None,
+            };
             if !o.layered && (o.part != "all" || o.values_out.is_some()) {
                 return Err(Error::input(
                     "--part and --values-out are options of --layered",
@@ -224,7 +271,7 @@ impl SolveSettings {
                 file::check_target(path, o.force)
                     .map_err(|e| Error::input(format!("--policy-out: {e}")))?;
             }
-            Solver::Game(GameSettings {
+            Solver::Game(Box::new(GameSettings {
                 strategies,
                 fixed,
                 policy_out: o.policy_out.clone(),
@@ -239,7 +286,9 @@ impl SolveSettings {
                     _ => Part::All,
                 },
                 values_out: o.values_out.clone(),
-            })
+                position,
+                values: o.values.clone(),
+            }))
         } else {
             for (given, option) in [
                 (o.strategy_a.is_some(), "--strategy-a"),
@@ -251,6 +300,8 @@ impl SolveSettings {
                 (o.layered, "--layered"),
                 (o.part != "all", "--part"),
                 (o.values_out.is_some(), "--values-out"),
+                (o.position.is_some(), "--position"),
+                (o.values.is_some(), "--values"),
             ] {
                 if given {
                     return Err(Error::input(format!(
@@ -402,6 +453,87 @@ fn solve_layered_game(
 /// or `both-home`), which [`solve_layers`] runs.
 pub fn solves_part(settings: &SolveSettings) -> bool {
     matches!(&settings.solver, Solver::Game(g) if g.layered && g.part != Part::All)
+}
+
+/// Whether `settings` ask for one position's value (`solve --position`), which
+/// [`solve_position`] gives.
+pub fn solves_position(settings: &SolveSettings) -> bool {
+    matches!(&settings.solver, Solver::Game(g) if g.position.is_some())
+}
+
+/// `solve --position P [--values DIR]`: the position's value under optimal play, read from
+/// the values folder or solved.
+pub fn solve_position(
+    settings: &SolveSettings,
+    progress: &dyn Progress,
+) -> Result<crate::report::PositionReport, Error> {
+    use crate::exact::game::layered::LayeredValues;
+    let s = settings;
+    let Solver::Game(game) = &s.solver else {
+        return Err(Error::input("--position needs --profile choice"));
+    };
+    let (Some((text, position)), values) = (&game.position, &game.values) else {
+        return Err(Error::input("solve_position needs --position"));
+    };
+    let dice = [&s.dice[0], &s.dice[1]];
+    let (value, tolerance) = match values {
+        Some(dir) => {
+            let input = |e: ExactError| Error::input(format!("--values: {e}"));
+            let values = LayeredValues::open_dir(dir).map_err(input)?;
+            if values.rules() != &s.rules || values.dice() != dice {
+                return Err(Error::input(format!(
+                    "--values {}: the files hold the game {}; this solve is {} against {} on \
+                     {} under {}",
+                    dir.display(),
+                    values.game(),
+                    dice[0],
+                    dice[1],
+                    s.rules.board(),
+                    s.rules.profile()
+                )));
+            }
+            let value = values.bracket(position).map_err(input)?.ok_or_else(|| {
+                Error::input(format!(
+                    "--values {}: no values for this position's group (A's and B's goal \
+                     fields as they stand: the core, where neither side has a piece home, or a \
+                     group not solved); without --values the whole game is solved",
+                    dir.display()
+                ))
+            })?;
+            (value, values.tolerance())
+        }
+        None => {
+            let notes = GameSolveNotes::new(
+                s.tolerance,
+                s.rules.board().pieces(),
+                "solving the game",
+                progress,
+            );
+            let value = run_in_pool(s.threads, progress, |_| {
+                crate::exact::game::advise::position_value(
+                    &s.rules,
+                    dice,
+                    position,
+                    &s.solve,
+                    &|p| notes.report(p),
+                )
+                .map_err(exact_error)
+            })?;
+            (value, s.tolerance)
+        }
+    };
+    Ok(crate::report::PositionReport {
+        a: dice[0].to_string(),
+        b: dice[1].to_string(),
+        board: s.rules.board().to_string(),
+        profile: s.rules.profile().to_string(),
+        position: text.clone(),
+        to_move: ["A", "B"][position.mover()].into(),
+        value: value.mid(),
+        interval: [value.lo, value.hi],
+        tolerance,
+        values: values.as_ref().map(|p| p.display().to_string()),
+    })
 }
 
 /// `solve --layered --part outside-core|both-home`: the groups of the part, each certified
@@ -951,7 +1083,7 @@ fn fixed_strategy(
     let strategy: Strategy = text.parse().map_err(|e| match e {
         // Only a name can be unknown; here `optimal` is one more.
         crate::strategy::StrategyError::Unknown(given) => Error::input(format!(
-            "{option}: unknown strategy {given}: expected optimal, one of {} (or table:FILE, strong:FILE)",
+            "{option}: unknown strategy {given}: expected optimal, one of {} (or table:FILE, strong:FILE, exact:DIR)",
             crate::strategy::STRATEGY_NAMES.join(", ")
         )),
         e => Error::input(format!("{option}: {e}")),

@@ -21,6 +21,12 @@ pub struct SolveArgs {
 pub fn run(args: SolveArgs, out: &mut dyn Write) -> Result<(), CliError> {
     let settings = SolveSettings::new(&args.options)?;
     let progress = Terminal::default();
+    if api::solves_position(&settings) {
+        let report = api::solve_position(&settings, &progress);
+        progress.finish();
+        crate::report::write(out, &report?, args.format)?;
+        return Ok(());
+    }
     if api::solves_part(&settings) {
         let report = api::solve_layers(&settings, &progress);
         progress.finish();

@@ -32,7 +32,7 @@ pub use pig::{ComparisonReport, GameReport, QueryReport, SimulationReport};
 pub use play::{PlayCapture, PlayMove, PlayReport, PlayTurn};
 pub use ranking::RankReport;
 pub use search::{BestMean, ConfirmationLine, DieLine, Maximin, OpenCandidate, SearchReport};
-pub use solve::{BoundsReport, DifferenceReport, LayersReport, SolveReport};
+pub use solve::{BoundsReport, DifferenceReport, LayersReport, PositionReport, SolveReport};
 pub use table::{TableRankReport, TableReport, TableSettings};
 
 use serde::Serialize;

@@ -595,6 +595,87 @@ impl super::Report for SolveReport {
     }
 }
 
+/// One position's value under optimal play (`solve --position`).
+#[derive(Clone, Debug, Serialize)]
+pub struct PositionReport {
+    /// Die A.
+    pub a: String,
+    /// Die B.
+    pub b: String,
+    /// Board.
+    pub board: String,
+    /// Rule profile.
+    pub profile: String,
+    /// The position as given.
+    pub position: String,
+    /// Who rolls: `A` or `B`.
+    pub to_move: String,
+    /// The midpoint of the certified interval of `P(A wins) - P(B wins)`.
+    pub value: f64,
+    /// The certified interval.
+    pub interval: [f64; 2],
+    /// The tolerance it was solved to.
+    pub tolerance: f64,
+    /// The values folder it was read from, if any.
+    pub values: Option<String>,
+}
+
+impl super::Report for PositionReport {
+    fn csv(&self) -> Option<CsvTable> {
+        Some(CsvTable {
+            header: header(&[
+                "die_a",
+                "die_b",
+                "board",
+                "profile",
+                "position",
+                "to_move",
+                "value",
+                "lo",
+                "hi",
+                "tolerance",
+                "values",
+            ]),
+            rows: vec![vec![
+                self.a.clone(),
+                self.b.clone(),
+                self.board.clone(),
+                self.profile.clone(),
+                self.position.clone(),
+                self.to_move.clone(),
+                csv_number(self.value),
+                csv_number(self.interval[0]),
+                csv_number(self.interval[1]),
+                csv_number(self.tolerance),
+                self.values.clone().unwrap_or_default(),
+            ]],
+        })
+    }
+
+    fn write_table(&self, out: &mut dyn Write) -> io::Result<()> {
+        writeln!(
+            out,
+            "Position {} ({} to roll; A = {}, B = {}, board {}, profile {})",
+            self.position, self.to_move, self.a, self.b, self.board, self.profile
+        )?;
+        let [lo, hi] = self.interval;
+        writeln!(
+            out,
+            "value P(A wins) - P(B wins), both sides optimal: {:.10}   certified interval {}",
+            self.value,
+            interval(lo, hi, 10)
+        )?;
+        match &self.values {
+            Some(dir) => writeln!(
+                out,
+                "read from the values in {dir} (groups solved to {:e})",
+                self.tolerance
+            ),
+            None => writeln!(out, "solved, tolerance {:e}", self.tolerance),
+        }
+    }
+}
+
 /// A layered solve of some of the groups (`solve --layered --part outside-core` or
 /// `both-home`): each group's states, sweeps, widest bracket and seconds.
 #[derive(Clone, Debug, Serialize)]

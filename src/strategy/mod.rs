@@ -79,6 +79,12 @@ pub enum Strategy {
     /// ahead, each roll the mean over the faces of the best move's value one roll further.
     /// Holds both dice (own first) once seated ([`Strategy::seated`]), and the rolls.
     StrongSearch(Arc<Strong>, Option<Arc<[Die; 2]>>, u32),
+    /// `exact:DIR` or `exact+FALLBACK:DIR`: the optimal move read from the values of a
+    /// layered solve (`solve --layered --values-out DIR`, read and checked when parsed),
+    /// wherever every move leads into a group the folder holds; elsewhere the fallback
+    /// (a strategy name without a file, not `random`; `strong` when not given) plays.
+    /// Playable only in the game the values were solved for.
+    Exact(Arc<dyn MoveTable>, Box<Strategy>),
 }
 
 /// The strategy names [`Strategy::from_str`](std::str::FromStr) accepts.
@@ -142,6 +148,10 @@ pub enum StrategyError {
     /// `strong:FILE`: the player file could not be read or is not valid; holds the file
     /// name (a short, escaped excerpt) and what is wrong.
     Strong(String, String),
+    /// `exact:DIR`: the values folder could not be read or is not valid, or the fallback
+    /// is not a strategy without a file; holds the name (a short, escaped excerpt) and
+    /// what is wrong.
+    Exact(String, String),
 }
 
 impl fmt::Display for StrategyError {
@@ -151,27 +161,38 @@ impl fmt::Display for StrategyError {
                 f,
                 "unknown strategy {given}: expected one of {}, strong-search-2, strong-search-3 (or \
                  table:FILE, strong:FILE, strong-search:FILE, strong-search-2:FILE, \
-                 strong-search-3:FILE)",
+                 strong-search-3:FILE, exact:DIR, exact+FALLBACK:DIR)",
                 STRATEGY_NAMES.join(", ")
             ),
             StrategyError::Table(file, why) => write!(f, "strategy table:{file}: {why}"),
             StrategyError::Strong(file, why) => write!(f, "strategy strong:{file}: {why}"),
+            StrategyError::Exact(name, why) => write!(f, "strategy {name}: {why}"),
         }
     }
 }
 
 impl std::error::Error for StrategyError {}
 
-/// Reads the file of `table:FILE` for [`parse_with`]: the table, or why it cannot be played.
+/// Reads the file of `table:FILE` (or the folder of `exact:DIR`) for [`parse_with`]: the
+/// table, or why it cannot be played.
 pub type LoadTable = dyn Fn(&Path) -> Result<Arc<dyn MoveTable>, String>;
 
+/// What [`parse_with`] reads files with: policy files (`table:FILE`) and values folders
+/// (`exact:DIR`).
+pub struct Loaders<'a> {
+    /// Reads `table:FILE`.
+    pub table: &'a LoadTable,
+    /// Reads `exact:DIR`.
+    pub exact: &'a LoadTable,
+}
+
 /// Parses a strategy name (see [`STRATEGY_NAMES`]), ignoring case and surrounding blanks,
-/// or `table:FILE`, whose file `load_table` reads (its error, the reason, is reported with
-/// the file's name). `safe` comes back unresolved (see the module docs).
+/// or `table:FILE` or `exact:DIR`, which `load` reads (its error, the reason, is reported
+/// with the file's name). `safe` comes back unresolved (see the module docs).
 ///
 /// [`Strategy::from_str`](std::str::FromStr) is this with the policy-file reader of the
 /// exact solver (`exact::game::TableStrategy`).
-pub fn parse_with(s: &str, load_table: &LoadTable) -> Result<Strategy, StrategyError> {
+pub fn parse_with(s: &str, load: &Loaders<'_>) -> Result<Strategy, StrategyError> {
     let name = s.trim().to_ascii_lowercase();
     match name.as_str() {
         "frontmost" => Ok(Strategy::Frontmost),
@@ -181,8 +202,10 @@ pub fn parse_with(s: &str, load_table: &LoadTable) -> Result<Strategy, StrategyE
         "random" => Ok(Strategy::Random),
         "strong" => Ok(Strategy::Strong(Strong::shipped())),
         _ => {
-            if let Some(file) = s.trim().strip_prefix("table:") {
-                load_table(Path::new(file))
+            if let Some(rest) = s.trim().strip_prefix("exact") {
+                parse_exact(s.trim(), rest, load)
+            } else if let Some(file) = s.trim().strip_prefix("table:") {
+                (load.table)(Path::new(file))
                     .map(Strategy::Table)
                     .map_err(|e| StrategyError::Table(excerpt(file), e))
             } else if let Some(file) = s.trim().strip_prefix("strong:") {
@@ -200,6 +223,55 @@ pub fn parse_with(s: &str, load_table: &LoadTable) -> Result<Strategy, StrategyE
             }
         }
     }
+}
+
+/// [`Strategy::choose`] of `exact:DIR`: the values' move, else the fallback's.
+#[inline(never)]
+#[allow(clippy::too_many_arguments)]
+fn choose_exact<R: rand::Rng + ?Sized>(
+    values: &dyn MoveTable,
+    fallback: &Strategy,
+    rules: &Rules,
+    own: u64,
+    other: u64,
+    mover: Player,
+    legal: &LegalMoves,
+    rng: &mut R,
+) -> Option<PieceMove> {
+    values
+        .choose(own, other, mover, legal)
+        .or_else(|| fallback.choose(rules, own, other, mover, legal, rng))
+}
+
+/// `exact:DIR` or `exact+FALLBACK:DIR` (`rest`: what follows `exact`).
+fn parse_exact(whole: &str, rest: &str, load: &Loaders<'_>) -> Result<Strategy, StrategyError> {
+    let refuse = |why: String| StrategyError::Exact(excerpt(whole), why);
+    let (fallback, dir) = if let Some(dir) = rest.strip_prefix(':') {
+        (Strategy::Strong(Strong::shipped()), dir)
+    } else if let Some((name, dir)) = rest.strip_prefix('+').and_then(|r| r.split_once(':')) {
+        let fallback = parse_with(name, load).map_err(|e| refuse(e.to_string()))?;
+        match fallback {
+            Strategy::Exact(..) => {
+                return Err(refuse("the fallback cannot be exact itself".into()));
+            }
+            // The exact solver reads every other strategy as one pick per decision.
+            Strategy::Random => {
+                return Err(refuse(
+                    "the fallback must pick one move per decision; random draws".into(),
+                ));
+            }
+            _ => {}
+        }
+        (fallback, dir)
+    } else {
+        return Err(refuse(
+            "expected exact:DIR or exact+FALLBACK:DIR (FALLBACK a strategy name without a file, \
+             e.g. exact+frontmost:DIR)"
+                .into(),
+        ));
+    };
+    let values = (load.exact)(Path::new(dir)).map_err(refuse)?;
+    Ok(Strategy::Exact(values, Box::new(fallback)))
 }
 
 impl fmt::Display for Strategy {
@@ -241,7 +313,13 @@ impl Strategy {
             Strategy::Capture => "capture",
             Strategy::Safe(_) => "safe",
             Strategy::Random => "random",
-            Strategy::Table(t) => return format!("table:{}", t.path().display()),
+            Strategy::Table(t) => return t.name(),
+            Strategy::Exact(t, fallback) => {
+                return match **fallback {
+                    Strategy::Strong(ref s) if s.path().is_none() => t.name(),
+                    _ => format!("exact+{}:{}", fallback.name(), t.path().display()),
+                };
+            }
             Strategy::Strong(s) => match s.path() {
                 Some(path) => return format!("strong:{}", path.display()),
                 None => "strong",
@@ -267,6 +345,12 @@ impl Strategy {
     pub fn check_game(&self, rules: &Rules, dice: [&Die; 2]) -> Result<(), String> {
         match self {
             Strategy::Table(t) => t.check_game(rules, dice),
+            Strategy::Exact(t, fallback) => {
+                t.check_game(rules, dice)?;
+                fallback
+                    .check_game(rules, dice)
+                    .map_err(|e| format!("the fallback of {}: {e}", self.name()))
+            }
             Strategy::Strong(s) => s.check_game(rules),
             Strategy::StrongSearch(s, ..) => {
                 s.check_game(rules)?;
@@ -287,7 +371,11 @@ impl Strategy {
 
     /// Whether the strategy's pick depends on the position alone (`random` draws).
     pub fn is_deterministic(&self) -> bool {
-        !matches!(self, Strategy::Random)
+        match self {
+            Strategy::Random => false,
+            Strategy::Exact(_, fallback) => fallback.is_deterministic(),
+            _ => true,
+        }
     }
 
     /// Whether this is `frontmost`, the rules' own pick: the simulator's fast path.
@@ -306,6 +394,9 @@ impl Strategy {
                 Some(Arc::new([dice[seat].clone(), dice[1 - seat].clone()])),
                 *rolls,
             ),
+            Strategy::Exact(t, fallback) => {
+                Strategy::Exact(Arc::clone(t), Box::new(fallback.seated(dice, seat)))
+            }
             other => other.clone(),
         }
     }
@@ -341,6 +432,9 @@ impl Strategy {
             Strategy::Capture => pick_capturing(legal, |m| captures(rules, other, mover, m)),
             Strategy::Safe(threats) => pick_safe(threats, rules, own, other, mover, legal),
             Strategy::Random => pick_at_random(legal, rng),
+            Strategy::Exact(t, fallback) => {
+                choose_exact(t.as_ref(), fallback, rules, own, other, mover, legal, rng)
+            }
             evaluated => evaluated.choose_by_evaluator(rules, own, other, mover, legal),
         }
     }
@@ -357,7 +451,9 @@ impl Strategy {
         legal: &LegalMoves,
     ) -> Option<PieceMove> {
         match self {
-            Strategy::Table(t) => t.choose(own, other, mover, legal),
+            Strategy::Table(t) => t
+                .choose(own, other, mover, legal)
+                .or_else(|| legal.frontmost()),
             Strategy::Strong(s) => s
                 .for_game(rules)
                 .expect("Strategy::Strong is checked with Strategy::check_game before it chooses")

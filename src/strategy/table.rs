@@ -17,13 +17,19 @@ pub trait MoveTable: Send + Sync + fmt::Debug + Any {
     /// The file it was read from (the strategy is named `table:` and this path).
     fn path(&self) -> &Path;
 
+    /// The strategy's name: `table:` and the path.
+    fn name(&self) -> String {
+        format!("table:{}", self.path().display())
+    }
+
     /// Refuses a game other than the one the table was made for: board, profile and
     /// die A, die B in this order.
     fn check_game(&self, rules: &Rules, dice: [&Die; 2]) -> Result<(), String>;
 
     /// The table's move for `mover` (pieces `own`) against `other` with the moves `legal`;
-    /// the frontmost move if the position is not one of the table's game (which
-    /// [`MoveTable::check_game`] rules out).
+    /// `None` where the table holds no move for the position (a policy file holds every
+    /// position of its game, which [`MoveTable::check_game`] checks; the values of a
+    /// layered solve leave out the groups not solved).
     fn choose(&self, own: u64, other: u64, mover: Player, legal: &LegalMoves) -> Option<PieceMove>;
 
     /// Whether `other` is the same table: the equality of [`super::Strategy`].

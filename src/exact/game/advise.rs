@@ -2,6 +2,7 @@
 //! `P(A wins) - P(B wins)` after the move: exact from the solved game, or estimated by
 //! simulation with fixed strategies (with a 95 % interval).
 
+use super::layered::LayeredValues;
 use super::options_error;
 use super::space::Target;
 use super::{GameRun, GameSolution, Progress, Side, solve_game_with};
@@ -111,7 +112,56 @@ pub fn advise_exact(
     observer: &(dyn Fn(Progress) + Sync),
 ) -> Result<Vec<MoveValue>, ExactError> {
     let g = solved(rules, dice, options, observer)?;
-    let space = &g.space;
+    let values = g.values.as_ref().expect("kept");
+    let moves = moves_valued(rules, &g.space, position, face, |j| {
+        let [lo, hi] = values.load(j);
+        Ok(Some(Bounds { lo, hi }))
+    })?;
+    Ok(moves.expect("every state of a solved game has a value"))
+}
+
+/// The certified value of `position` in the game solved with both players optimal (as
+/// [`advise_exact`] solves it, a game solved before in this process not again).
+pub fn position_value(
+    rules: &Rules,
+    dice: [&Die; 2],
+    position: &GameState,
+    options: &SolveOptions,
+    observer: &(dyn Fn(Progress) + Sync),
+) -> Result<Bounds, ExactError> {
+    let g = solved(rules, dice, options, observer)?;
+    let index = g
+        .space
+        .encode(position)
+        .ok_or_else(|| ExactError::Profile("this position cannot occur with these dice".into()))?;
+    let [lo, hi] = g.values.as_ref().expect("kept").load(index);
+    Ok(Bounds { lo, hi })
+}
+
+/// The legal moves of `face` in `position`, each with its certified value read from the
+/// groups solved by a layered solve (`solve --layered --values-out DIR`, opened with
+/// [`LayeredValues::open_dir`]); `Ok(None)` when a move leads into a group without values
+/// (the core, or a group not solved yet). Errors: [`ExactError::Profile`] for a position
+/// the dice cannot reach, and a group file that cannot be read or is damaged.
+pub fn advise_from_values(
+    values: &LayeredValues,
+    position: &GameState,
+    face: u32,
+) -> Result<Option<Vec<MoveValue>>, ExactError> {
+    moves_valued(values.rules(), values.space(), position, face, |j| {
+        values.bracket_at(j)
+    })
+}
+
+/// The legal moves of `face` in `position` with the values `value_of` gives the states
+/// they lead to; `None` as soon as one has none.
+fn moves_valued(
+    rules: &Rules,
+    space: &super::space::GameSpace,
+    position: &GameState,
+    face: u32,
+    value_of: impl Fn(usize) -> Result<Option<Bounds>, ExactError>,
+) -> Result<Option<Vec<MoveValue>>, ExactError> {
     let index = space
         .encode(position)
         .ok_or_else(|| ExactError::Profile("this position cannot occur with these dice".into()))?;
@@ -120,7 +170,6 @@ pub fn advise_exact(
         .iter()
         .position(|&(f, _)| f == face)
         .ok_or_else(|| options_error(format!("the mover's die has no face {face}")))?;
-    let values = g.values.as_ref().expect("kept");
     let mover = position.mover();
     let legal = rules.legal_moves(
         position.pieces[mover],
@@ -128,24 +177,26 @@ pub fn advise_exact(
         mover,
         face,
     );
-    let mut out = Vec::new();
     let moves: Vec<PieceMove> = legal.iter().collect();
-    space.options(index, k, |m, t| {
+    let mut targets = Vec::new();
+    space.options(index, k, |m, t| targets.push((m, t)));
+    let mut out = Vec::with_capacity(targets.len());
+    for (m, t) in targets {
         let value = match t {
             Target::Win(0) => Bounds { lo: 1.0, hi: 1.0 },
             Target::Win(_) => Bounds { lo: -1.0, hi: -1.0 },
-            Target::Next(j) => {
-                let [lo, hi] = values.load(j);
-                Bounds { lo, hi }
-            }
+            Target::Next(j) => match value_of(j)? {
+                Some(v) => v,
+                None => return Ok(None),
+            },
         };
         out.push(MoveValue {
             movement: moves[m],
             value,
             games: 0,
         });
-    });
-    Ok(out)
+    }
+    Ok(Some(out))
 }
 
 /// The legal moves of `face` in `position`, each valued by `games` games played on from

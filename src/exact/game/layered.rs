@@ -585,18 +585,39 @@ struct Peak {
     finished: u64,
 }
 
-/// Every state's certified value bracket after a layered solve, each group compacted
-/// ([`solve_layered_keeping_values`]).
+/// Every state's certified value bracket after a layered solve, each group compacted:
+/// held in memory ([`solve_layered_keeping_values`]) or read from the files of a
+/// `--values-out` folder ([`LayeredValues::open`], [`LayeredValues::open_dir`]), each
+/// group's file read and checked the first time one of its states is looked up.
 pub struct LayeredValues {
+    game: super::values_file::GameKey,
+    rules: Rules,
+    dice: [Die; 2],
     space: GameSpace,
     layout: Layout,
-    finished: Vec<Option<Finished>>,
+    /// Per group slot: its values, or where they are.
+    groups: Vec<GroupValues>,
+}
+
+/// Where the values of one group are.
+enum GroupValues {
+    /// Not solved (no file).
+    Absent,
+    /// In memory.
+    Held(Finished),
+    /// In the file of a values folder (its header checked), read on first use.
+    OnDisk {
+        dir: std::path::PathBuf,
+        body_bytes: u64,
+        loaded: std::sync::OnceLock<Finished>,
+    },
 }
 
 impl LayeredValues {
     /// The values in the files of `dir` (`solve --layered --values-out DIR`) for the game
-    /// of `dice` under `rules` solved to `tolerance`: every group file found there, each
-    /// checked ([`super::values_file`]); groups without a file have no values.
+    /// of `dice` under `rules` solved to `tolerance`; the files' headers are checked now
+    /// ([`super::values_file`]), each body when first read. Groups without a file have no
+    /// values; a folder without any group file is refused.
     pub fn open(
         dir: &std::path::Path,
         rules: &Rules,
@@ -607,20 +628,22 @@ impl LayeredValues {
         let space = GameSpace::tables_only(rules, dice)
             .ok_or_else(|| ExactError::TooLarge("the joint index overflows".into()))?;
         let layout = Layout::new(rules, &space);
-        let game = super::values_file::GameKey {
-            board: rules.board().to_string(),
-            profile: rules.profile().to_string(),
-            dice: [dice[0].to_string(), dice[1].to_string()],
-            tolerance,
-        };
+        let game = super::values_file::GameKey::new(rules, dice, tolerance);
         let storage = Storage::for_tolerance(tolerance);
-        let mut finished: Vec<Option<Finished>> =
-            (0..layout.goals * layout.goals).map(|_| None).collect();
+        let mut groups: Vec<GroupValues> = (0..layout.goals * layout.goals)
+            .map(|_| GroupValues::Absent)
+            .collect();
         let mut any = false;
         for group in layout.order() {
             let states = layout.geometry(group).len();
-            if let Some((_, done)) = super::values_file::read(dir, &game, group, states, storage)? {
-                finished[layout.slot(group)] = Some(done);
+            if let Some(header) =
+                super::values_file::read_header(dir, &game, group, states, storage)?
+            {
+                groups[layout.slot(group)] = GroupValues::OnDisk {
+                    dir: dir.to_path_buf(),
+                    body_bytes: header.body_bytes,
+                    loaded: std::sync::OnceLock::new(),
+                };
                 any = true;
             }
         }
@@ -632,22 +655,135 @@ impl LayeredValues {
             )));
         }
         Ok(LayeredValues {
+            game,
+            rules: *rules,
+            dice: [dice[0].clone(), dice[1].clone()],
             space,
             layout,
-            finished,
+            groups,
         })
     }
 
-    /// The certified bracket of the value `P(A wins) - P(B wins)` at `state` under optimal
-    /// play; `None` if a configuration is not in the tables or its group has no values.
-    pub fn bracket(&self, state: &crate::rules::GameState) -> Option<Bounds> {
-        let (a, b, side) = self.space.decode(self.space.encode(state)?);
+    /// [`LayeredValues::open`] for the game the files of `dir` name (board, profile, dice
+    /// and tolerance, the same in every file).
+    pub fn open_dir(dir: &std::path::Path) -> Result<LayeredValues, ExactError> {
+        let game = super::values_file::game_in(dir)?;
+        let invalid = |what: String| {
+            ExactError::ValuesFile(format!(
+                "{}: the game its files name: {what}",
+                dir.display()
+            ))
+        };
+        let board: crate::rules::Board = game
+            .board
+            .parse()
+            .map_err(|e| invalid(format!("board: {e}")))?;
+        let profile: crate::rules::Profile = game
+            .profile
+            .parse()
+            .map_err(|e| invalid(format!("profile: {e}")))?;
+        let die = |text: &str| -> Result<Die, ExactError> {
+            text.parse().map_err(|e| invalid(format!("die: {e}")))
+        };
+        let dice = [die(&game.dice[0])?, die(&game.dice[1])?];
+        let rules = Rules::new(board, profile);
+        LayeredValues::open(dir, &rules, [&dice[0], &dice[1]], game.tolerance)
+    }
+
+    /// The rules of the game the values belong to.
+    pub fn rules(&self) -> &Rules {
+        &self.rules
+    }
+
+    /// Die A and die B of that game.
+    pub fn dice(&self) -> [&Die; 2] {
+        [&self.dice[0], &self.dice[1]]
+    }
+
+    /// The tolerance the groups were solved to (each group's brackets are at most this
+    /// wide wherever the group was certified).
+    pub fn tolerance(&self) -> f64 {
+        self.game.tolerance
+    }
+
+    /// The game, as the files name it.
+    pub fn game(&self) -> &super::values_file::GameKey {
+        &self.game
+    }
+
+    /// Bytes of the groups still on disk, as [`LayeredValues::load_all`] would hold them.
+    pub fn bytes_on_disk(&self) -> u64 {
+        self.groups
+            .iter()
+            .map(|g| match g {
+                GroupValues::OnDisk {
+                    body_bytes, loaded, ..
+                } if loaded.get().is_none() => *body_bytes,
+                _ => 0,
+            })
+            .sum()
+    }
+
+    /// Reads and checks every group file now, so that no lookup reads one later.
+    pub fn load_all(&self) -> Result<(), ExactError> {
+        for group in self.layout.order() {
+            self.finished(group)?;
+        }
+        Ok(())
+    }
+
+    /// Whether the values hold the state at joint index `index` (its group was solved).
+    pub fn covers(&self, index: usize) -> bool {
+        let (a, b, side) = self.space.decode(index);
+        let (group, _, _) = self.layout.stored_cell(a, b, side);
+        !matches!(self.groups[self.layout.slot(group)], GroupValues::Absent)
+    }
+
+    /// The values of `group`: read from its file the first time.
+    fn finished(&self, group: Group) -> Result<Option<&Finished>, ExactError> {
+        match &self.groups[self.layout.slot(group)] {
+            GroupValues::Absent => Ok(None),
+            GroupValues::Held(f) => Ok(Some(f)),
+            GroupValues::OnDisk { dir, loaded, .. } => {
+                if let Some(f) = loaded.get() {
+                    return Ok(Some(f));
+                }
+                let states = self.layout.geometry(group).len();
+                let storage = Storage::for_tolerance(self.game.tolerance);
+                let (_, done) = super::values_file::read(dir, &self.game, group, states, storage)?
+                    .ok_or_else(|| {
+                        ExactError::ValuesFile(format!(
+                            "{}: removed after the folder was opened",
+                            super::values_file::path_of(dir, group).display()
+                        ))
+                    })?;
+                // Two threads may read the same file at once; either copy is the same.
+                let _ = loaded.set(done);
+                Ok(loaded.get())
+            }
+        }
+    }
+
+    /// The certified bracket of the value `P(A wins) - P(B wins)` under optimal play at
+    /// joint index `index` of [`LayeredValues::space`]; `None` if its group has no values.
+    pub fn bracket_at(&self, index: usize) -> Result<Option<Bounds>, ExactError> {
+        let (a, b, side) = self.space.decode(index);
         let (group, local, mirrored) = self.layout.stored_cell(a, b, side);
-        let v = self.finished[self.layout.slot(group)]
-            .as_ref()?
-            .bracket(local);
+        let Some(finished) = self.finished(group)? else {
+            return Ok(None);
+        };
+        let v = finished.bracket(local);
         let [lo, hi] = if mirrored { (MIRROR.map)(v) } else { v };
-        Some(Bounds { lo, hi })
+        Ok(Some(Bounds { lo, hi }))
+    }
+
+    /// [`LayeredValues::bracket_at`] of a position; `None` also where a configuration is
+    /// not one of the game (the dice cannot reach it).
+    pub fn bracket(&self, state: &crate::rules::GameState) -> Result<Option<Bounds>, ExactError> {
+        match self.space.encode(state) {
+            Some(index) => self.bracket_at(index),
+            None => Ok(None),
+        }
     }
 
     /// The state space (tables) the values are indexed by.
@@ -779,10 +915,17 @@ pub fn solve_layered_with(
         peak_bytes: solved.outcome.peak_bytes,
         seconds,
     };
-    let values = run.keep_values.then_some(LayeredValues {
+    let values = run.keep_values.then(|| LayeredValues {
+        game: super::values_file::GameKey::new(rules, dice, options.tolerance),
+        rules: *rules,
+        dice: [dice[0].clone(), dice[1].clone()],
         space: solved.space,
         layout: solved.layout,
-        finished: solved.finished,
+        groups: solved
+            .finished
+            .into_iter()
+            .map(|f| f.map_or(GroupValues::Absent, GroupValues::Held))
+            .collect(),
     });
     Ok((solution, values))
 }
@@ -862,12 +1005,7 @@ fn solve_groups(
             core_last: plan.group.is_core() && run.part == Part::All,
         });
     }
-    let game = super::values_file::GameKey {
-        board: rules.board().to_string(),
-        profile: rules.profile().to_string(),
-        dice: [dice[0].to_string(), dice[1].to_string()],
-        tolerance: options.tolerance,
-    };
+    let game = super::values_file::GameKey::new(rules, dice, options.tolerance);
     if let Some(dir) = run.values_out {
         std::fs::create_dir_all(dir)
             .map_err(|e| ExactError::Write(format!("--values-out: {}: {e}", dir.display())))?;
@@ -1336,7 +1474,7 @@ mod tests {
                     continue;
                 }
                 let [lo, hi] = bracket.load(i);
-                let l = values.bracket(&space.position(i)).unwrap();
+                let l = values.bracket(&space.position(i)).unwrap().unwrap();
                 // The global solver does not round outward: in games where some play can go
                 // on forever it settles no state, and a state only one side can win drifts a few ulps
                 // off -1 or +1 (4..9 against 4..9: -1 + 1.4e-15), where the layered solve

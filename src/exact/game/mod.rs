@@ -71,6 +71,7 @@ pub mod afterstates;
 pub mod classify;
 pub mod differences;
 pub mod evaluate;
+pub mod exact_strategy;
 pub mod file;
 pub mod layered;
 pub mod layers;

@@ -11,11 +11,12 @@
 //! [`Strategy`]'s [`FromStr`] lives here, where both the strategies and the policy files
 //! are visible: [`crate::strategy::parse_with`] with [`TableStrategy::load`].
 
+use super::exact_strategy::ExactStrategy;
 use super::file::{self, LoadedPolicy, PolicyFileError};
 use super::space::GameSpace;
 use crate::dice::Die;
 use crate::rules::{Board, LegalMoves, PieceMove, Player, Profile, Rules};
-use crate::strategy::{MoveTable, Strategy, StrategyError, parse_with};
+use crate::strategy::{Loaders, MoveTable, Strategy, StrategyError, parse_with};
 use std::any::Any;
 use std::path::{Path, PathBuf};
 use std::str::FromStr;
@@ -172,10 +173,19 @@ impl FromStr for Strategy {
     /// policy file read and validated by [`TableStrategy::load`] (see
     /// [`crate::strategy::parse_with`]).
     fn from_str(s: &str) -> Result<Strategy, StrategyError> {
-        parse_with(s, &|path| {
-            TableStrategy::load(path)
-                .map(|t| Arc::new(t) as Arc<dyn MoveTable>)
-                .map_err(|e| e.to_string())
-        })
+        parse_with(
+            s,
+            &Loaders {
+                table: &|path| {
+                    TableStrategy::load(path)
+                        .map(|t| Arc::new(t) as Arc<dyn MoveTable>)
+                        .map_err(|e| e.to_string())
+                },
+                exact: &|dir| {
+                    ExactStrategy::load(dir, crate::exact::memory::default_limit())
+                        .map(|t| Arc::new(t) as Arc<dyn MoveTable>)
+                },
+            },
+        )
     }
 }

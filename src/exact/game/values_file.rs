@@ -42,6 +42,22 @@ pub struct GameKey {
     pub tolerance: f64,
 }
 
+impl GameKey {
+    /// The key of the game of `dice` under `rules` solved to `tolerance`.
+    pub fn new(
+        rules: &crate::rules::Rules,
+        dice: [&crate::dice::Die; 2],
+        tolerance: f64,
+    ) -> GameKey {
+        GameKey {
+            board: rules.board().to_string(),
+            profile: rules.profile().to_string(),
+            dice: [dice[0].to_string(), dice[1].to_string()],
+            tolerance,
+        }
+    }
+}
+
 impl std::fmt::Display for GameKey {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         write!(
@@ -151,6 +167,129 @@ pub(super) fn write(
     .map_err(|e| ExactError::Write(format!("--values-out: {e}")))
 }
 
+/// The header line of a values file, parsed and checked for format and version.
+fn parse_header(path: &Path, line: &[u8]) -> Result<GroupFileHeader, ExactError> {
+    let invalid = |what: String| ExactError::ValuesFile(format!("{}: {what}", path.display()));
+    let header: GroupFileHeader = serde_json::from_slice(line)
+        .map_err(|e| invalid(format!("line 1: expected the header of a values file: {e}")))?;
+    if header.format != FORMAT || header.version != VERSION {
+        return Err(invalid(format!(
+            "line 1: expected format {FORMAT:?} version {VERSION}, found {:?} version {}",
+            header.format, header.version
+        )));
+    }
+    if !(0.0..=2.0).contains(&header.half_width) {
+        return Err(invalid(format!(
+            "line 1: half-width {}: expected a number in [0, 2]",
+            header.half_width
+        )));
+    }
+    Ok(header)
+}
+
+/// The first line of the file at `path` (at most a mebibyte: a header is far shorter).
+fn first_line(path: &Path) -> Result<Vec<u8>, ExactError> {
+    use std::io::{BufRead, Read};
+    let invalid = |what: String| ExactError::ValuesFile(format!("{}: {what}", path.display()));
+    let file = std::fs::File::open(path).map_err(|e| invalid(e.to_string()))?;
+    let mut line = Vec::new();
+    std::io::BufReader::new(file)
+        .take(1 << 20)
+        .read_until(b'\n', &mut line)
+        .map_err(|e| invalid(e.to_string()))?;
+    if line.pop() != Some(b'\n') {
+        return Err(invalid(
+            "expected a header line ending within its first mebibyte, found none (truncated?)"
+                .into(),
+        ));
+    }
+    Ok(line)
+}
+
+/// Checks a header against the game, group, state count and storage expected.
+fn check_header(
+    path: &Path,
+    header: &GroupFileHeader,
+    game: &GameKey,
+    group: Group,
+    states: usize,
+    storage: Storage,
+) -> Result<(), ExactError> {
+    let invalid = |what: String| ExactError::ValuesFile(format!("{}: {what}", path.display()));
+    if &header.game != game {
+        return Err(invalid(format!(
+            "made for another game: {}; expected {}",
+            header.game, game
+        )));
+    }
+    if (header.group.goal_a, header.group.goal_b) != (group.a, group.b)
+        || header.group.states != states as u64
+    {
+        return Err(invalid(format!(
+            "expected group A {} B {} of {states} states, found group A {} B {} of {} states",
+            group.a, group.b, header.group.goal_a, header.group.goal_b, header.group.states
+        )));
+    }
+    if header.storage != storage {
+        return Err(invalid(format!(
+            "expected storage {storage:?} (the tolerance decides it), found {:?}",
+            header.storage
+        )));
+    }
+    let expected = states.checked_mul(storage.bytes_per_state() as usize);
+    if expected.map(|e| e as u64) != Some(header.body_bytes) {
+        return Err(invalid(format!(
+            "line 1: the header gives a body of {} bytes; {states} states of {} bytes take {}",
+            header.body_bytes,
+            storage.bytes_per_state(),
+            expected.map_or("too many".into(), |e| e.to_string()),
+        )));
+    }
+    Ok(())
+}
+
+/// The header of the file of `group` in `dir` if there is one, checked as [`read`] checks
+/// it (the body is not read).
+pub(super) fn read_header(
+    dir: &Path,
+    game: &GameKey,
+    group: Group,
+    states: usize,
+    storage: Storage,
+) -> Result<Option<GroupFileHeader>, ExactError> {
+    let path = path_of(dir, group);
+    if !path.exists() {
+        return Ok(None);
+    }
+    let header = parse_header(&path, &first_line(&path)?)?;
+    check_header(&path, &header, game, group, states, storage)?;
+    Ok(Some(header))
+}
+
+/// The game the group files in `dir` were made for: the one named by the first file found
+/// (every file is checked against it when the values are opened).
+pub fn game_in(dir: &Path) -> Result<GameKey, ExactError> {
+    let invalid = |what: String| ExactError::ValuesFile(format!("{}: {what}", dir.display()));
+    let entries = std::fs::read_dir(dir).map_err(|e| invalid(e.to_string()))?;
+    let mut names: Vec<PathBuf> = entries
+        .filter_map(|e| e.ok().map(|e| e.path()))
+        .filter(|p| {
+            p.file_name()
+                .and_then(|n| n.to_str())
+                .is_some_and(|n| n.starts_with("group-a") && n.ends_with(".values"))
+        })
+        .collect();
+    names.sort();
+    let Some(first) = names.first() else {
+        return Err(invalid(
+            "expected group files (group-a*-b*.values, written by solve --layered \
+             --values-out), found none"
+                .into(),
+        ));
+    };
+    Ok(parse_header(first, &first_line(first)?)?.game)
+}
+
 /// Reads the file of `group` from `dir` if there is one, checked against `game`, the
 /// group's `states` and the `storage` this solve keeps; `Ok(None)` if there is none.
 pub(super) fn read(
@@ -170,34 +309,8 @@ pub(super) fn read(
         .iter()
         .position(|&b| b == b'\n')
         .ok_or_else(|| invalid("expected a header line, found none (truncated?)".into()))?;
-    let header: GroupFileHeader = serde_json::from_slice(&bytes[..line_end])
-        .map_err(|e| invalid(format!("line 1: expected the header of a values file: {e}")))?;
-    if header.format != FORMAT || header.version != VERSION {
-        return Err(invalid(format!(
-            "line 1: expected format {FORMAT:?} version {VERSION}, found {:?} version {}",
-            header.format, header.version
-        )));
-    }
-    if &header.game != game {
-        return Err(invalid(format!(
-            "made for another game: {}; this solve is {}; give another --values-out folder",
-            header.game, game
-        )));
-    }
-    if (header.group.goal_a, header.group.goal_b) != (group.a, group.b)
-        || header.group.states != states as u64
-    {
-        return Err(invalid(format!(
-            "expected group A {} B {} of {states} states, found group A {} B {} of {} states",
-            group.a, group.b, header.group.goal_a, header.group.goal_b, header.group.states
-        )));
-    }
-    if header.storage != storage {
-        return Err(invalid(format!(
-            "expected storage {storage:?} (the tolerance decides it), found {:?}",
-            header.storage
-        )));
-    }
+    let header = parse_header(&path, &bytes[..line_end])?;
+    check_header(&path, &header, game, group, states, storage)?;
     let per_state = storage.bytes_per_state() as usize;
     let body = &bytes[line_end + 1..];
     let expected = states.checked_mul(per_state);
@@ -212,12 +325,6 @@ pub(super) fn read(
     }
     if format!("{:016x}", fnv1a_64(body)) != header.fnv1a64 {
         return Err(invalid("checksum mismatch: the body is damaged".into()));
-    }
-    if !(0.0..=2.0).contains(&header.half_width) {
-        return Err(invalid(format!(
-            "half-width {}: expected a number in [0, 2]",
-            header.half_width
-        )));
     }
     let (flags, values) = body.split_at(states);
     let known = bit::WIN_A | bit::WIN_B | bit::STAY | bit::ENDLESS | bit::SETTLED | bit::OVER;
