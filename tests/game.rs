@@ -1470,7 +1470,10 @@ mod layered_files {
         for (strategy, why) in [
             (format!("exact+random:{folder}"), "random draws"),
             (format!("exact+exact:{folder}"), "expected exact:DIR"),
-            ("exact:/nonexistent/values".to_string(), "/nonexistent/values"),
+            (
+                "exact:/nonexistent/values".to_string(),
+                "/nonexistent/values",
+            ),
         ] {
             let (code, out) = run(&["duel", "--games", "20", "--strategy-a", &strategy]);
             assert_eq!(code, 2, "{out}");
@@ -1500,5 +1503,59 @@ mod layered_files {
         ]);
         assert_eq!(code, 2, "{out}");
         assert!(out.contains("the files hold the game"), "{out}");
+    }
+
+    /// Grading: the exact player loses nothing at any graded decision, `frontmost` loses
+    /// beyond doubt; the figures are the same on one thread and on two.
+    #[test]
+    fn grading_charges_the_exact_player_nothing_and_frontmost_beyond_doubt() {
+        use wuerfelglueck::experiments::grading::{Grading, grade};
+        use wuerfelglueck::sim::StreamKey;
+        use wuerfelglueck::strategy::Strategy;
+        let tolerance = 1e-9;
+        let dir = Scratch::new("grade");
+        solve_into(dir.path(), Part::OutsideCore, tolerance).unwrap();
+        let values = LayeredValues::open_dir(dir.path()).unwrap();
+        let parse = |name: &str| -> Strategy { name.parse().unwrap() };
+        let exact = format!("exact+frontmost:{}", dir.path().display());
+        let grading = Grading {
+            values: &values,
+            played: [parse("strong"), parse("safe")],
+            graded: vec![parse(&exact), parse("frontmost"), parse("strong")],
+            games: 600,
+            key: StreamKey::new(7),
+            max_rolls: 100_000,
+        };
+        let on = |threads: usize| {
+            rayon::ThreadPoolBuilder::new()
+                .num_threads(threads)
+                .build()
+                .unwrap()
+                .install(|| grade(&grading, &|_| {}).unwrap())
+        };
+        let (one, two) = (on(1), on(2));
+        assert_eq!(
+            serde_json::to_string(&one).unwrap(),
+            serde_json::to_string(&two).unwrap()
+        );
+        assert!(
+            one.graded_decisions > 300 && one.decisions > one.graded_decisions,
+            "{one:?}"
+        );
+        let [exact, frontmost, strong] = &one.players[..] else {
+            panic!("three players")
+        };
+        assert_eq!(
+            (exact.other_than_best, exact.beyond_doubt),
+            (0, 0),
+            "{exact:?}"
+        );
+        assert_eq!(exact.per_decision.mean, 0.0);
+        assert!(frontmost.beyond_doubt > 50, "{frontmost:?}");
+        // frontmost's loss lies beyond strong's (their intervals apart).
+        assert!(
+            frontmost.per_decision.interval[0] > strong.per_decision.interval[1],
+            "{frontmost:?} {strong:?}"
+        );
     }
 }

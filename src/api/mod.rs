@@ -15,6 +15,7 @@
 pub mod advise;
 pub mod converge;
 pub mod duel;
+pub mod grade;
 pub mod options;
 mod output;
 pub mod play;
@@ -28,6 +29,7 @@ pub mod wubbel;
 pub use advise::{AdviseOptions, AdviseSettings, advise};
 pub use converge::{ConvergeOptions, ConvergeOutput, ConvergeSettings, Converged, converge};
 pub use duel::{DuelOptions, DuelSettings, duel};
+pub use grade::{GradeOptions, grade};
 pub use options::{RulesOptions, SimOptions, StrategyOptions, from_map};
 pub use output::{COMMANDS, Output, execute};
 pub use play::{PlayOptions, PlaySettings, play};

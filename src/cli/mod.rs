@@ -6,6 +6,7 @@
 pub mod advise;
 pub mod converge;
 pub mod duel;
+pub mod grade;
 pub mod play;
 pub mod progress;
 pub mod rank;
@@ -48,6 +49,8 @@ pub enum Command {
     Solve(solve::SolveArgs),
     /// Under --profile choice: every legal move of a roll in a position, with its value.
     Advise(advise::AdviseArgs),
+    /// Grade strategies decision by decision against the exact values of a layered solve.
+    Grade(grade::GradeArgs),
     /// Play one game and print it roll by roll.
     Play(play::PlayArgs),
     /// Wubbel (goal 50, bust face 6): optimal play, decision map, comparison with hold-at-n.
@@ -107,6 +110,7 @@ pub fn run(cli: Cli, out: &mut dyn std::io::Write) -> Result<(), CliError> {
         Command::Solve(args) => args.options.threads,
         Command::Converge(args) => args.options.threads,
         Command::Search(args) => args.options.threads,
+        Command::Grade(args) => args.options.threads,
         Command::Advise(_)
         | Command::Play(_)
         | Command::Wubbel(_)
@@ -121,6 +125,7 @@ pub fn run(cli: Cli, out: &mut dyn std::io::Write) -> Result<(), CliError> {
         Command::Table(args) => table::run(args, out),
         Command::Solve(args) => solve::run(args, out),
         Command::Advise(args) => advise::run(args, out),
+        Command::Grade(args) => grade::run(args, out),
         Command::Play(args) => play::run(args, out),
         Command::Wubbel(args) => wubbel::run(args, out),
         Command::Pig(args) => wubbel::run_pig(args, out),

@@ -16,6 +16,7 @@
 //! `p_a` excludes those games as well, so the two agree.
 
 pub mod convergence;
+pub mod grading;
 pub mod stopping;
 
 use crate::exact::ExactResult;

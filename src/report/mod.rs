@@ -13,6 +13,7 @@ pub mod advise;
 mod converge;
 mod duel;
 pub mod files;
+pub mod grade;
 mod pig;
 mod play;
 pub mod plot;
@@ -28,6 +29,7 @@ pub use converge::{
 };
 pub use duel::{DuelReport, write_duel};
 pub use files::{OutputFile, PlotError};
+pub use grade::GradeReport;
 pub use pig::{ComparisonReport, GameReport, QueryReport, SimulationReport};
 pub use play::{PlayCapture, PlayMove, PlayReport, PlayTurn};
 pub use ranking::RankReport;

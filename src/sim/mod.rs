@@ -3,7 +3,7 @@
 
 mod counts;
 mod duel;
-mod game;
+pub(crate) mod game;
 #[cfg(target_arch = "x86_64")]
 mod lanes;
 mod plan;

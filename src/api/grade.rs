@@ -1,0 +1,88 @@
+//! `grade`: strategies graded decision by decision against the exact values of a layered
+//! solve ([`crate::experiments::grading`]).
+
+use super::{Error, Progress, run_in_pool};
+use crate::exact::game::layered::LayeredValues;
+use crate::experiments::grading::{Grading, GradingError, grade as grade_games};
+use crate::report::GradeReport;
+use crate::sim::StreamKey;
+use crate::strategy::Strategy;
+use clap::Args;
+use std::path::PathBuf;
+
+/// The strategies graded when `--graded` is not given.
+pub const GRADED_BY_DEFAULT: &str = "strong,strong-search,strong-search-2,safe,capture,frontmost";
+
+/// The options of `grade`.
+#[derive(Args, Debug, Clone)]
+pub struct GradeOptions {
+    /// The group files of a layered solve (`solve --layered --values-out DIR`); their game
+    /// (board, profile, dice) is the one played.
+    #[arg(long, value_name = "DIR")]
+    pub values: PathBuf,
+    /// Games, each side starting half (an even number).
+    #[arg(long, default_value_t = 10_000)]
+    pub games: u64,
+    /// The strategy both sides play the games with.
+    #[arg(long, default_value = "strong", value_name = "NAME")]
+    pub played: String,
+    /// The strategies asked at every decision, comma-separated.
+    #[arg(long, default_value = GRADED_BY_DEFAULT, value_name = "NAMES")]
+    pub graded: String,
+    /// Seed of the games' random streams (the same figures on any number of threads).
+    #[arg(long, default_value_t = 1)]
+    pub seed: u64,
+    /// A game reaching this many rolls ends unfinished.
+    #[arg(long = "max-rolls", default_value_t = 100_000)]
+    pub max_rolls: u64,
+    /// Worker threads (default: all cores, or RAYON_NUM_THREADS if set).
+    #[arg(long)]
+    pub threads: Option<usize>,
+}
+
+/// Runs `grade`: opens the values (each group file read when first needed), plays the
+/// games and grades every decision the values cover.
+pub fn grade(options: &GradeOptions, progress: &dyn Progress) -> Result<GradeReport, Error> {
+    let o = options;
+    super::options::check_threads(o.threads)?;
+    let parse = |option: &str, name: &str| -> Result<Strategy, Error> {
+        name.trim()
+            .parse()
+            .map_err(|e| Error::input(format!("{option}: {e}")))
+    };
+    let played = parse("--played", &o.played)?;
+    let graded = o
+        .graded
+        .split(',')
+        .map(|name| parse("--graded", name))
+        .collect::<Result<Vec<_>, _>>()?;
+    let values =
+        LayeredValues::open_dir(&o.values).map_err(|e| Error::input(format!("--values: {e}")))?;
+    let grading = Grading {
+        values: &values,
+        played: [played.clone(), played],
+        graded,
+        games: o.games,
+        key: StreamKey::new(o.seed),
+        max_rolls: o.max_rolls,
+    };
+    let [a, b] = values.dice();
+    progress.begin(&format!("grading {a} vs {b}"), Some(o.games));
+    let outcome = run_in_pool(o.threads, progress, |_| {
+        grade_games(&grading, &|n| progress.games(n)).map_err(|e| match e {
+            GradingError::Input(e) => Error::input(format!("grade: {e}")),
+            GradingError::Values(e) => Error::input(format!("--values: {e}")),
+        })
+    })?;
+    Ok(GradeReport {
+        a: a.to_string(),
+        b: b.to_string(),
+        board: values.rules().board().to_string(),
+        profile: values.rules().profile().to_string(),
+        values: o.values.display().to_string(),
+        tolerance: values.tolerance(),
+        played: grading.played[0].name(),
+        seed: o.seed,
+        outcome,
+    })
+}
