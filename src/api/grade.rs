@@ -81,6 +81,10 @@ pub fn grade(options: &GradeOptions, progress: &dyn Progress) -> Result<GradeRep
         profile: values.rules().profile().to_string(),
         values: o.values.display().to_string(),
         tolerance: values.tolerance(),
+        groups_held: {
+            let (held, all) = values.groups_held();
+            [held, all]
+        },
         played: grading.played[0].name(),
         seed: o.seed,
         outcome,

@@ -20,6 +20,8 @@ pub struct GradeReport {
     pub values: String,
     /// The tolerance its groups were solved to.
     pub tolerance: f64,
+    /// The groups the folder held values for, and the game's groups.
+    pub groups_held: [usize; 2],
     /// The strategy both sides played.
     pub played: String,
     /// The seed.
@@ -74,6 +76,11 @@ impl super::Report for GradeReport {
             out,
             "{} games of {} against itself, {} against {} on {} under {} (seed {})",
             o.games, self.played, self.a, self.b, self.board, self.profile, self.seed
+        )?;
+        writeln!(
+            out,
+            "values for {} of the game's {} groups",
+            self.groups_held[0], self.groups_held[1]
         )?;
         writeln!(
             out,

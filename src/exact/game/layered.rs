@@ -724,6 +724,17 @@ impl LayeredValues {
             .sum()
     }
 
+    /// How many groups have values (held or in a file), and how many groups the game has
+    /// (with the same die on both sides of a symmetric board, one of each mirrored pair).
+    pub fn groups_held(&self) -> (usize, usize) {
+        let order = self.layout.order();
+        let held = order
+            .iter()
+            .filter(|&&g| !matches!(self.groups[self.layout.slot(g)], GroupValues::Absent))
+            .count();
+        (held, order.len())
+    }
+
     /// Reads and checks every group file now, so that no lookup reads one later.
     pub fn load_all(&self) -> Result<(), ExactError> {
         for group in self.layout.order() {
