@@ -228,6 +228,9 @@ def test_the_review_lists_the_decisions_of_the_game(browser, shots):
     rows = d.find_elements(By.CSS_SELECTOR, "#review-table tr.decision")
     assert len(rows) == decided >= 1
     assert all("exact" in r.text for r in rows)
+    # Only the rows charged as mistakes beyond doubt are marked, as many as the message says.
+    mistakes = int(re.search(r"mistakes beyond doubt: (\d+)", message).group(1))
+    assert len(d.find_elements(By.CSS_SELECTOR, "#review-table tr.bad")) == mistakes
     assert d.find_elements(By.CSS_SELECTOR, "#review-svg polyline")
     d.save_screenshot(str(shots / "review.png"))
 

@@ -504,7 +504,10 @@ $('review-go').addEventListener('click', async () => {
   reviewStop = false;
   $('review-go').disabled = true; $('review-cancel').disabled = false;
   const points = [];
-  let lost = 0;
+  // Only a choice whose interval lies wholly below the best move's is a mistake; a gap
+  // inside the intervals is noise, shown but not charged.
+  let lost = 0, lostLo = 0, lostHi = 0, mistakes = 0, noise = 0;
+  const seen = m => pInterval(m.interval || [m.value, m.value], player);
   try {
     for (const [k, d] of decisions.entries()) {
       if (reviewStop) { setMsg('review-msg', `stopped after ${k} of ${decisions.length}`); break; }
@@ -513,16 +516,21 @@ $('review-go').addEventListener('click', async () => {
       const made = a.moves.find(m => m.from === d.t.move.from) || a.moves[0];
       const best = a.moves.reduce((x, m) => pWin(m.value, player) > pWin(x.value, player) ? m : x);
       const pm = pWin(made.value, player), pb = pWin(best.value, player), away = Math.max(0, pb - pm);
-      lost += away;
+      const [bi, mi] = [seen(best), seen(made)];
+      const beyond = made !== best && bi[0] > mi[1];
+      if (beyond) { mistakes += 1; lost += away; lostLo += bi[0] - mi[1]; lostHi += bi[1] - mi[0]; }
+      else if (away > 0) noise += 1;
       points.push({roll: d.t.roll, p: pm, i: pInterval(made.interval, player)});
       const exact = a.method === 'exact';
-      table.append(h('tr', {class: away > 0.01 ? 'bad decision' : 'decision'}, h('td', {}, d.t.roll), h('td', {}, d.t.face),
+      table.append(h('tr', {class: beyond ? 'bad decision' : 'decision'}, h('td', {}, d.t.roll), h('td', {}, d.t.face),
         h('td', {class: 'l'}, `${made.from}→${made.to}`), h('td', {class: 'l'}, made === best || pb - pm <= 0 ? 'same' : `${best.from}→${best.to}`),
         h('td', {}, exact ? pm.toFixed(4) : `${pm.toFixed(3)} ${iv(pInterval(made.interval, player))}`), h('td', {}, pb.toFixed(4)),
-        h('td', {}, away.toFixed(4)), h('td', {class: 'l'}, exact ? 'exact' : `simulated, ${a.games} games`)));
+        h('td', {}, beyond ? away.toFixed(4) : away > 0 ? `${away.toFixed(4)}, within noise` : '0'),
+        h('td', {class: 'l'}, exact ? 'exact' : `simulated, ${a.games} games`)));
       drawChart(points, trace.turns.length, player);
     }
-    if (!reviewStop) setMsg('review-msg', `${decisions.length} decisions of ${player}; P(win) given away in all: ${lost.toFixed(4)}`);
+    if (!reviewStop) setMsg('review-msg', `${decisions.length} decisions of ${player}; mistakes beyond doubt: ${mistakes}, ` +
+      `P(win) given away by them: ${lost.toFixed(4)} [${lostLo.toFixed(4)}, ${lostHi.toFixed(4)}]; ${noise} gaps within noise (not charged)`);
   } catch (err) {
     setMsg('review-msg', err.message, true);
   } finally {
