@@ -148,6 +148,30 @@ fn bad_requests_are_refused_with_a_message_and_the_right_status() {
             "store",
         ),
         (
+            "/api/solve",
+            json!({"a": "1..6", "b": "1..6", "track": 16, "offset": 8, "pieces": 2,
+                   "goal-fields": 2, "profile": "choice", "layered": true, "part": "both-home",
+                   "values-out": "/tmp/wg-written-over-http"})
+            .to_string(),
+            400,
+            "values-out",
+        ),
+        (
+            "/api/advise",
+            json!({"a": "1..6", "b": "1..6", "position": "A:3 B:A", "face": 3,
+                   "values": "/etc"})
+            .to_string(),
+            400,
+            "values",
+        ),
+        (
+            "/api/duel",
+            json!({"a": "1..6", "b": "1..6", "profile": "choice", "strategy": "exact:/etc"})
+                .to_string(),
+            400,
+            "exact:",
+        ),
+        (
             "/api/duel",
             json!({"a": "1..6", "b": "1..6", "profile": "choice", "strategy": "table:/etc/passwd"})
                 .to_string(),

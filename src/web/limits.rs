@@ -21,13 +21,15 @@ pub const HTTP_COMMANDS: [&str; 6] = ["duel", "rank", "table", "solve", "advise"
 
 /// Options that name files or directories, or that set the machine's threads: a request
 /// never opens a path of its own choosing nor takes more than its share of the cores.
-const REFUSED: [(&str, &str); 7] = [
+const REFUSED: [(&str, &str); 9] = [
     ("store", "the server keeps no store of solved pairs"),
     (
         "plot",
         "pictures are drawn by the pages, not written to files",
     ),
     ("overwrite", "the server writes no files"),
+    ("values-out", "the server writes no files"),
+    ("values", "the server reads no folders named in a request"),
     ("policy-out", "the server writes no policy files"),
     ("force", "the server writes no files"),
     (
