@@ -129,7 +129,11 @@ fn same(a: &Value, b: &Value, tolerance: f64) -> bool {
 
 /// `api::execute` and the command line agree on `command`'s small case.
 fn agrees_with_the_command_line(command: &str) {
-    let options = case(command);
+    agrees_on(command, &case(command));
+}
+
+/// `api::execute` and the command line agree on `command` with `options`.
+fn agrees_on(command: &str, options: &Value) {
     let options = options.as_object().unwrap();
     let output =
         api::execute(command, options, &api::Silent).unwrap_or_else(|e| panic!("{command}: {e}"));
@@ -183,6 +187,34 @@ agreement! {
     converge_agrees: "converge",
     search_agrees: "search",
     train_agrees: "train",
+}
+
+/// `solve` with `--position` or `--part` gives the report it names, not the openings'
+/// figures: through `api::execute` as on the command line.
+#[test]
+fn solve_of_a_position_or_of_a_part_agrees_with_the_command_line() {
+    let game = json!({
+        "a": "1..6", "b": "1,2,2,4,5,6", "track": 16, "offset": 8, "pieces": 2,
+        "goal-fields": 2, "profile": "choice", "threads": 1,
+    });
+    let with = |extra: Value| {
+        let mut options = game.as_object().unwrap().clone();
+        options.extend(extra.as_object().unwrap().clone());
+        Value::Object(options)
+    };
+    let position = with(json!({"position": "A:5,a B:3 turn:A", "tolerance": 1e-10}));
+    agrees_on("solve", &position);
+    let output = api::execute("solve", position.as_object().unwrap(), &api::Silent).unwrap();
+    let report: Value = serde_json::from_str(&output.json).unwrap();
+    assert!(report["interval"].is_array(), "{report}");
+    let part = with(json!({"layered": true, "part": "both-home", "tolerance": 1e-9}));
+    agrees_on("solve", &part);
+    let output = api::execute("solve", part.as_object().unwrap(), &api::Silent).unwrap();
+    let report: Value = serde_json::from_str(&output.json).unwrap();
+    assert!(
+        report["groups"].as_array().is_some_and(|g| !g.is_empty()),
+        "{report}"
+    );
 }
 
 #[test]

@@ -74,7 +74,13 @@ pub fn execute(
         }
         "solve" => {
             let settings = SolveSettings::new(&from_map(command, options)?)?;
-            Output::of(&solve(&settings, progress)?)
+            if solves_position(&settings) {
+                Output::of(&solve_position(&settings, progress)?)
+            } else if solves_part(&settings) {
+                Output::of(&solve_layers(&settings, progress)?)
+            } else {
+                Output::of(&solve(&settings, progress)?)
+            }
         }
         "rank" => Output::of_plotted(rank(
             &RankSettings::new(&from_map(command, options)?)?,

@@ -349,6 +349,13 @@ fn exact_error(e: ExactError) -> Error {
 /// Runs `solve`: the certified figures of the matchup (and, under `--profile choice`, the
 /// policy file and the style of play if asked for).
 pub fn solve(settings: &SolveSettings, progress: &dyn Progress) -> Result<SolveReport, Error> {
+    // Those settings ask for another report: never the openings' figures in its place.
+    if solves_position(settings) || solves_part(settings) {
+        return Err(Error::input(
+            "--position and --part outside-core|both-home give other reports: run them with \
+             solve_position and solve_layers",
+        ));
+    }
     let started = Instant::now();
     let s = settings;
     let [a, b] = &s.dice;
