@@ -32,6 +32,7 @@ fn main() {
         max_memory: "1GiB".into(),
         max_games_kept: 1000,
         max_rolls_kept: 250_000,
+        values: None,
     };
     let address = wuerfelglueck::web::spawn(options).expect("the server starts");
     let kinds = ["create", "move", "advise"];

@@ -21,6 +21,7 @@ fn server_keeping(max_jobs: usize, job_seconds: u64, max_rolls_kept: u64) -> Soc
         max_memory: "512MiB".into(),
         max_games_kept: 3,
         max_rolls_kept,
+        values: None,
     };
     wuerfelglueck::web::spawn(options).expect("the server starts")
 }
@@ -690,4 +691,66 @@ fn the_games_kept_are_bounded_by_the_rolls_they_hold() {
             "{answer}"
         );
     }
+}
+
+/// `serve --values DIR`: the advice on the folder's game reads every move's value from it
+/// where it holds them (and says so); in the core, and for another game, the advice is
+/// solved as without it.
+#[test]
+fn the_servers_values_answer_the_advice_on_their_game() {
+    use wuerfelglueck::exact::SolveOptions;
+    use wuerfelglueck::exact::game::layered::{LayeredRun, Part, solve_layers};
+    use wuerfelglueck::rules::Rules;
+    let dir = std::env::temp_dir().join(format!("wg-serve-values-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    let rules = Rules::new("16/8/2/2".parse().unwrap(), "choice".parse().unwrap());
+    let dice: [wuerfelglueck::dice::Die; 2] =
+        ["1..6".parse().unwrap(), "1,2,2,4,5,6".parse().unwrap()];
+    let run = LayeredRun {
+        part: Part::OutsideCore,
+        keep_values: false,
+        values_out: Some(&dir),
+        observer: &|_| {},
+    };
+    let options = SolveOptions {
+        tolerance: 1e-9,
+        ..SolveOptions::default()
+    };
+    solve_layers(&rules, [&dice[0], &dice[1]], &options, &run).unwrap();
+    let address = wuerfelglueck::web::spawn(ServeOptions {
+        bind: "127.0.0.1:0".parse().unwrap(),
+        max_jobs: Some(2),
+        job_seconds: 60,
+        max_games: 1_000_000,
+        max_memory: "512MiB".into(),
+        max_games_kept: 3,
+        max_rolls_kept: 250_000,
+        values: Some(dir.clone()),
+    })
+    .expect("the server starts");
+    let advise = |b: &str, position: &str| {
+        let body = json!({"a": "1..6", "b": b, "track": 16, "offset": 8, "pieces": 2,
+                          "goal-fields": 2, "position": position, "face": 1});
+        let (status, answer) = post_text(address, "/api/advise", &body.to_string());
+        assert_eq!(status, 200, "{answer}");
+        (
+            answer["method"].as_str().unwrap().to_string(),
+            answer["note"].as_str().unwrap().to_string(),
+        )
+    };
+    let (method, note) = advise("1,2,2,4,5,6", "A:5,a B:3 turn:A");
+    assert_eq!(method, "exact");
+    assert!(
+        note.contains("Values read from the server's values"),
+        "{note}"
+    );
+    let (method, note) = advise("1,2,2,4,5,6", "A:5,1 B:3 turn:A");
+    assert_eq!(method, "exact");
+    assert!(
+        note.contains("no values for a group a move leads into"),
+        "{note}"
+    );
+    let (method, note) = advise("1..6", "A:5,a B:3 turn:A");
+    assert_eq!((method.as_str(), note.as_str()), ("exact", ""));
+    let _ = std::fs::remove_dir_all(&dir);
 }

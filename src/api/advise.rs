@@ -80,6 +80,25 @@ pub struct AdviseOptions {
 /// The profile `advise` plays when `--profile` is not given.
 pub const ADVISE_PROFILE: &str = "choice";
 
+/// Where an advice reads exact values from.
+#[derive(Clone)]
+enum ValuesSource {
+    /// `--values DIR`, opened for this advice; another game's folder is refused.
+    Folder(std::path::PathBuf),
+    /// Values opened by the caller (the web server's `--values`), used where the advice's
+    /// game is theirs.
+    Open(Arc<LayeredValues>),
+}
+
+impl std::fmt::Debug for ValuesSource {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            ValuesSource::Folder(dir) => write!(f, "Folder({})", dir.display()),
+            ValuesSource::Open(v) => write!(f, "Open({})", v.game()),
+        }
+    }
+}
+
 /// An advice's options, checked. The simulation's strategies are read only when the exact
 /// solve does not fit (as the command line always has: an exact advice ignores them).
 #[derive(Debug, Clone)]
@@ -89,7 +108,7 @@ pub struct AdviseSettings {
     position_text: String,
     position: GameState,
     face: u32,
-    values: Option<std::path::PathBuf>,
+    values: Option<ValuesSource>,
     solve: SolveOptions,
     strategies: [Option<String>; 2],
     rollouts: u64,
@@ -98,6 +117,16 @@ pub struct AdviseSettings {
 }
 
 impl AdviseSettings {
+    /// The same advice reading `values` (opened once by the caller, e.g. a server) where
+    /// they are of its game; otherwise as it was.
+    pub fn with_values_of_its_game(mut self, values: &Arc<LayeredValues>) -> AdviseSettings {
+        let [a, b] = &self.dice;
+        if self.values.is_none() && values.rules() == &self.rules && values.dice() == [a, b] {
+            self.values = Some(ValuesSource::Open(Arc::clone(values)));
+        }
+        self
+    }
+
     /// Checks `options`; the first bad value is refused with a message naming its option.
     pub fn new(options: &AdviseOptions) -> Result<AdviseSettings, Error> {
         let o = options;
@@ -137,7 +166,7 @@ impl AdviseSettings {
             position_text: o.position.clone(),
             position,
             face: o.face,
-            values: o.values.clone(),
+            values: o.values.clone().map(ValuesSource::Folder),
             solve,
             strategies: [o.strategy_a.clone(), o.strategy_b.clone()],
             rollouts: o.rollouts,
@@ -168,7 +197,25 @@ pub fn advise(settings: &AdviseSettings, progress: &dyn Progress) -> Result<Advi
         progress,
     );
     let from_values = match &s.values {
-        Some(dir) => advise_with_values(s, dir)?,
+        Some(ValuesSource::Folder(dir)) => {
+            let values =
+                LayeredValues::open_dir(dir).map_err(|e| Error::input(format!("--values: {e}")))?;
+            let [a, b] = &s.dice;
+            if values.rules() != &s.rules || values.dice() != [a, b] {
+                return Err(Error::input(format!(
+                    "--values {}: the files hold the game {}; this advice is {} against {} on \
+                     {} under {}",
+                    dir.display(),
+                    values.game(),
+                    a,
+                    b,
+                    s.rules.board(),
+                    s.rules.profile()
+                )));
+            }
+            advise_with_values(s, &values, &dir.display().to_string())?
+        }
+        Some(ValuesSource::Open(values)) => advise_with_values(s, values, "the server's values")?,
         None => Err(String::new()),
     };
     let (moves, method, strategies, note) = run_in_pool(None, progress, |_| {
@@ -290,40 +337,25 @@ pub fn advise(settings: &AdviseSettings, progress: &dyn Progress) -> Result<Advi
     ))
 }
 
-/// The moves valued from the files of `dir`, or, where a move leads into a group they do
-/// not hold, the sentence that says so (the advice goes on without them). Files of another
-/// game, unreadable or damaged, are an error.
+/// The moves valued from `values` (of this advice's game, named `name` in the note), or,
+/// where a move leads into a group they do not hold, the sentence that says so (the advice
+/// goes on without them). Unreadable or damaged files are an error.
 fn advise_with_values(
     s: &AdviseSettings,
-    dir: &std::path::Path,
+    values: &LayeredValues,
+    name: &str,
 ) -> Result<Result<(Vec<MoveValue>, String), String>, Error> {
-    let values =
-        LayeredValues::open_dir(dir).map_err(|e| Error::input(format!("--values: {e}")))?;
-    let [a, b] = &s.dice;
-    if values.rules() != &s.rules || values.dice() != [a, b] {
-        return Err(Error::input(format!(
-            "--values {}: the files hold the game {}; this advice is {} against {} on {} under {}",
-            dir.display(),
-            values.game(),
-            a,
-            b,
-            s.rules.board(),
-            s.rules.profile()
-        )));
-    }
-    match advise_from_values(&values, &s.position, s.face) {
+    match advise_from_values(values, &s.position, s.face) {
         Ok(Some(moves)) => Ok(Ok((
             moves,
             format!(
-                "Values read from {} (groups solved to {:e}).",
-                dir.display(),
+                "Values read from {name} (groups solved to {:e}).",
                 values.tolerance()
             ),
         ))),
         Ok(None) => Ok(Err(format!(
-            "A move leads where {} holds no values (the core, where neither side has a piece \
-             home, or a group not solved). ",
-            dir.display()
+            "{name}: no values for a group a move leads into (the core, where neither side \
+             has a piece home, or a group not solved). "
         ))),
         Err(e @ ExactError::Profile(_)) => Err(Error::input(format!("--position: {e}"))),
         Err(e) => Err(Error::input(format!("--values: {e}"))),

@@ -31,7 +31,7 @@ pub use converge::{ConvergeOptions, ConvergeOutput, ConvergeSettings, Converged,
 pub use duel::{DuelOptions, DuelSettings, duel};
 pub use grade::{GradeOptions, grade};
 pub use options::{RulesOptions, SimOptions, StrategyOptions, from_map};
-pub use output::{COMMANDS, Output, execute};
+pub use output::{COMMANDS, Output, execute, execute_advise_with_values};
 pub use play::{PlayOptions, PlaySettings, play};
 pub use rank::{RankOptions, RankOutput, RankSettings, Ranked, rank};
 pub use search::{SearchOptions, SearchSettings, Searched, search};

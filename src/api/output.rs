@@ -48,6 +48,18 @@ impl Output {
     }
 }
 
+/// [`execute`] of `advise`, reading `values` (opened once by the caller) where they are of
+/// the advice's game.
+pub fn execute_advise_with_values(
+    options: &Map<String, Value>,
+    values: &std::sync::Arc<crate::exact::game::layered::LayeredValues>,
+    progress: &dyn Progress,
+) -> Result<Output, Error> {
+    let settings = super::AdviseSettings::new(&super::options::from_map("advise", options)?)?
+        .with_values_of_its_game(values);
+    Output::of(&super::advise(&settings, progress)?)
+}
+
 /// The commands [`execute`] runs, by their command-line names.
 pub const COMMANDS: [&str; 11] = [
     "duel", "table", "solve", "rank", "advise", "play", "wubbel", "pig", "converge", "search",

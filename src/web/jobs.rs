@@ -77,6 +77,15 @@ async fn start(
     options: Map<String, Value>,
 ) -> Result<Job<api::Output>, HttpError> {
     let options = server.limits.check(command, options)?;
+    if command == "advise"
+        && let Some(values) = &server.values
+    {
+        let values = Arc::clone(values);
+        return start_work(server, move |progress| {
+            api::execute_advise_with_values(&options, &values, progress)
+        })
+        .await;
+    }
     let command = command.to_string();
     start_work(server, move |progress| {
         api::execute(&command, &options, progress)

@@ -53,6 +53,11 @@ pub struct ServeOptions {
     /// beyond it the games idle longest are dropped, and no game may ask for more.
     #[arg(long = "max-rolls-kept", default_value_t = 250_000, value_name = "N")]
     pub max_rolls_kept: u64,
+    /// The group files of a layered solve (`solve --layered --values-out DIR`): the advice
+    /// on their game reads every move's exact value from them wherever they hold it (the
+    /// files' headers are checked when the server starts, each body when first needed).
+    #[arg(long, value_name = "DIR")]
+    pub values: Option<std::path::PathBuf>,
 }
 
 /// The state every handler shares.
@@ -60,14 +65,26 @@ pub(crate) struct Server {
     limits: Limits,
     jobs: jobs::Jobs,
     games: games::Games,
+    /// `--values`, opened.
+    values: Option<Arc<crate::exact::game::layered::LayeredValues>>,
 }
 
 /// The application served at `bound`: every route, on the shared state, behind the checks
 /// that keep other sites' pages out ([`guard`]).
 pub fn router(limits: Limits, bound: SocketAddr) -> Router {
+    router_with_values(limits, bound, None)
+}
+
+/// [`router`] whose advice reads `values` where they are of the advice's game.
+pub fn router_with_values(
+    limits: Limits,
+    bound: SocketAddr,
+    values: Option<Arc<crate::exact::game::layered::LayeredValues>>,
+) -> Router {
     let state = Arc::new(Server {
         jobs: jobs::Jobs::new(limits.max_jobs),
         games: games::Games::new(limits.max_games_kept, limits.max_rolls_kept),
+        values,
         limits,
     });
     Router::new()
@@ -90,6 +107,13 @@ pub fn serve(
 ) -> Result<(), crate::api::Error> {
     crate::api::options::check_threads(None)?;
     let limits = Limits::new(options)?;
+    let values = match &options.values {
+        Some(dir) => Some(Arc::new(
+            crate::exact::game::layered::LayeredValues::open_dir(dir)
+                .map_err(|e| crate::api::Error::input(format!("--values: {e}")))?,
+        )),
+        None => None,
+    };
     let runtime = tokio::runtime::Builder::new_multi_thread()
         .worker_threads(2)
         .enable_all()
@@ -103,7 +127,7 @@ pub fn serve(
             .local_addr()
             .map_err(|e| crate::api::Error::failure(format!("--bind {}: {e}", options.bind)))?;
         ready(address);
-        axum::serve(listener, router(limits, address))
+        axum::serve(listener, router_with_values(limits, address, values))
             .with_graceful_shutdown(async {
                 let _ = tokio::signal::ctrl_c().await;
             })
