@@ -121,7 +121,7 @@ impl AdviseSettings {
     /// they are of its game; otherwise as it was.
     pub fn with_values_of_its_game(mut self, values: &Arc<LayeredValues>) -> AdviseSettings {
         let [a, b] = &self.dice;
-        if self.values.is_none() && values.rules() == &self.rules && values.dice() == [a, b] {
+        if self.values.is_none() && values.check_game(&self.rules, [a, b]).is_ok() {
             self.values = Some(ValuesSource::Open(Arc::clone(values)));
         }
         self
@@ -201,18 +201,9 @@ pub fn advise(settings: &AdviseSettings, progress: &dyn Progress) -> Result<Advi
             let values =
                 LayeredValues::open_dir(dir).map_err(|e| Error::input(format!("--values: {e}")))?;
             let [a, b] = &s.dice;
-            if values.rules() != &s.rules || values.dice() != [a, b] {
-                return Err(Error::input(format!(
-                    "--values {}: the files hold the game {}; this advice is {} against {} on \
-                     {} under {}",
-                    dir.display(),
-                    values.game(),
-                    a,
-                    b,
-                    s.rules.board(),
-                    s.rules.profile()
-                )));
-            }
+            values
+                .check_game(&s.rules, [a, b])
+                .map_err(|e| Error::input(format!("--values {}: {e}", dir.display())))?;
             advise_with_values(s, &values, &dir.display().to_string())?
         }
         Some(ValuesSource::Open(values)) => advise_with_values(s, values, "the server's values")?,

@@ -487,18 +487,9 @@ pub fn solve_position(
         Some(dir) => {
             let input = |e: ExactError| Error::input(format!("--values: {e}"));
             let values = LayeredValues::open_dir(dir).map_err(input)?;
-            if values.rules() != &s.rules || values.dice() != dice {
-                return Err(Error::input(format!(
-                    "--values {}: the files hold the game {}; this solve is {} against {} on \
-                     {} under {}",
-                    dir.display(),
-                    values.game(),
-                    dice[0],
-                    dice[1],
-                    s.rules.board(),
-                    s.rules.profile()
-                )));
-            }
+            values
+                .check_game(&s.rules, dice)
+                .map_err(|e| Error::input(format!("--values {}: {e}", dir.display())))?;
             let value = values.bracket(position).map_err(input)?.ok_or_else(|| {
                 Error::input(format!(
                     "--values {}: no values for this position's group (A's and B's goal \

@@ -704,9 +704,17 @@ fn file_name(rules: &Rules, a: &Die, b: &Die) -> String {
 /// state, then multiply by the FNV prime. Written out because the standard library's
 /// hashers may change between Rust versions, and a file name must not.
 pub fn fnv1a_64(bytes: &[u8]) -> u64 {
-    const OFFSET_BASIS: u64 = 0xcbf2_9ce4_8422_2325;
+    fnv1a_64_continued(FNV1A_64_START, bytes)
+}
+
+/// The state [`fnv1a_64`] starts from (the FNV offset basis).
+pub const FNV1A_64_START: u64 = 0xcbf2_9ce4_8422_2325;
+
+/// [`fnv1a_64`] fed in pieces: the state after `bytes`, from the state `hash` (start with
+/// [`FNV1A_64_START`]); the hash of the pieces in order is the hash of their concatenation.
+pub fn fnv1a_64_continued(hash: u64, bytes: &[u8]) -> u64 {
     const PRIME: u64 = 0x0000_0100_0000_01b3;
-    bytes.iter().fold(OFFSET_BASIS, |hash, &byte| {
+    bytes.iter().fold(hash, |hash, &byte| {
         (hash ^ u64::from(byte)).wrapping_mul(PRIME)
     })
 }

@@ -92,18 +92,9 @@ impl MoveTable for ExactStrategy {
 
     /// Refuses a game other than the one the folder's values were solved for.
     fn check_game(&self, rules: &Rules, dice: [&Die; 2]) -> Result<(), String> {
-        if self.values.rules() != rules || self.values.dice() != dice {
-            return Err(format!(
-                "the values in {} are of the game {}; this game is {} against {} on {} under {}",
-                self.dir.display(),
-                self.values.game(),
-                dice[0],
-                dice[1],
-                rules.board(),
-                rules.profile()
-            ));
-        }
-        Ok(())
+        self.values
+            .check_game(rules, dice)
+            .map_err(|e| format!("{}: {e}", self.dir.display()))
     }
 
     /// The best move by the folder's values; `None` where a move leads into a group the

@@ -712,6 +712,22 @@ impl LayeredValues {
         [&self.dice[0], &self.dice[1]]
     }
 
+    /// Refuses a game other than the values': board, profile, die A and die B, naming both
+    /// games.
+    pub fn check_game(&self, rules: &Rules, dice: [&Die; 2]) -> Result<(), String> {
+        if &self.rules == rules && self.dice() == dice {
+            return Ok(());
+        }
+        Err(format!(
+            "the files hold the game {}; this one is {} against {} on {} under {}",
+            self.game,
+            dice[0],
+            dice[1],
+            rules.board(),
+            rules.profile()
+        ))
+    }
+
     /// The tolerance the groups were solved to (each group's brackets are at most this
     /// wide wherever the group was certified).
     pub fn tolerance(&self) -> f64 {

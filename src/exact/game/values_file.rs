@@ -19,7 +19,7 @@
 use super::layered::{Finished, GroupReport, Mids, Storage, bit};
 use super::layers::Group;
 use crate::exact::ExactError;
-use crate::exact::store::fnv1a_64;
+use crate::exact::store::{FNV1A_64_START, fnv1a_64, fnv1a_64_continued};
 use serde::{Deserialize, Serialize};
 use std::path::{Path, PathBuf};
 
@@ -114,17 +114,13 @@ fn body_pieces(finished: &Finished, mut f: impl FnMut(&[u8])) {
     }
 }
 
-/// FNV-1a over the body, fed piece by piece.
+/// FNV-1a over the body, fed piece by piece, and the body's length.
 fn body_checksum(finished: &Finished) -> (u64, u64) {
-    const OFFSET_BASIS: u64 = 0xcbf2_9ce4_8422_2325;
-    const PRIME: u64 = 0x0000_0100_0000_01b3;
-    let mut hash = OFFSET_BASIS;
+    let mut hash = FNV1A_64_START;
     let mut len = 0u64;
     body_pieces(finished, |bytes| {
         len += bytes.len() as u64;
-        hash = bytes
-            .iter()
-            .fold(hash, |h, &b| (h ^ u64::from(b)).wrapping_mul(PRIME));
+        hash = fnv1a_64_continued(hash, bytes);
     });
     (hash, len)
 }
