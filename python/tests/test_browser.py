@@ -83,6 +83,9 @@ def test_rank_shows_the_matrix_the_api_computes(browser, server, shots):
     wait(d, lambda d: d.find_elements(By.CSS_SELECTOR, "#example option[value='wuerfel0.txt']"))
     Select(d.find_element(By.ID, "example")).select_by_value("wuerfel0.txt")
     assert len(d.find_element(By.ID, "dice-text").get_attribute("value").split("\n")) == 6
+    # The page opens on the task's board.
+    board = Select(d.find_element(By.ID, "board-preset")).first_selected_option.text
+    assert board == "40/20/4/4", board
     text = d.find_element(By.ID, "dice-text")
     text.clear()
     text.send_keys("\n".join(DICE))

@@ -72,6 +72,9 @@ function showTab(name) {
 document.querySelectorAll('select.preset').forEach(sel => BOARDS.forEach(b => sel.append(h('option', {}, b))));
 document.querySelectorAll('select.strategy').forEach(sel => STRATEGIES.forEach(b => sel.append(h('option', {}, b))));
 $('rp-sb').value = 'capture';
+// The Dice page opens on the board of the task (BwInf's 40/20/4/4), whose figures a student
+// compares; the other pages open on a small board, where games are exact and quick.
+$('board-preset').value = '40/20/4/4';
 
 let examples = [];
 fetch('/api/examples').then(r => r.json()).then(list => {
