@@ -694,10 +694,11 @@ fn the_games_kept_are_bounded_by_the_rolls_they_hold() {
 }
 
 /// `serve --values DIR`: the advice on the folder's game reads every move's value from it
-/// where it holds them (and says so); in the core, and for another game, the advice is
-/// solved as without it.
+/// where it holds them (and says so); in the core, and for another game, the advice goes on
+/// as without it. The opponent `optimal` of the folder's game plays from it, with no solve:
+/// with a memory limit no solve fits in, it is created there and refused elsewhere.
 #[test]
-fn the_servers_values_answer_the_advice_on_their_game() {
+fn the_servers_values_answer_the_advice_and_play_the_opponent_on_their_game() {
     use wuerfelglueck::exact::SolveOptions;
     use wuerfelglueck::exact::game::layered::{LayeredRun, Part, solve_layers};
     use wuerfelglueck::rules::Rules;
@@ -722,16 +723,22 @@ fn the_servers_values_answer_the_advice_on_their_game() {
         max_jobs: Some(2),
         job_seconds: 60,
         max_games: 1_000_000,
-        max_memory: "512MiB".into(),
+        max_memory: "64KiB".into(),
         max_games_kept: 3,
         max_rolls_kept: 250_000,
         values: Some(dir.clone()),
     })
     .expect("the server starts");
+    let board = json!({"track": 16, "offset": 8, "pieces": 2, "goal-fields": 2});
+    let with = |extra: Value| {
+        let mut options = board.as_object().unwrap().clone();
+        options.extend(extra.as_object().unwrap().clone());
+        Value::Object(options).to_string()
+    };
     let advise = |b: &str, position: &str| {
-        let body = json!({"a": "1..6", "b": b, "track": 16, "offset": 8, "pieces": 2,
-                          "goal-fields": 2, "position": position, "face": 1});
-        let (status, answer) = post_text(address, "/api/advise", &body.to_string());
+        let body = with(json!({"a": "1..6", "b": b, "position": position, "face": 1,
+                               "rollouts": 200}));
+        let (status, answer) = post_text(address, "/api/advise", &body);
         assert_eq!(status, 200, "{answer}");
         (
             answer["method"].as_str().unwrap().to_string(),
@@ -744,13 +751,21 @@ fn the_servers_values_answer_the_advice_on_their_game() {
         note.contains("Values read from the server's values"),
         "{note}"
     );
-    let (method, note) = advise("1,2,2,4,5,6", "A:5,1 B:3 turn:A");
-    assert_eq!(method, "exact");
+    let (_, note) = advise("1,2,2,4,5,6", "A:5,1 B:3 turn:A");
     assert!(
         note.contains("no values for a group a move leads into"),
         "{note}"
     );
-    let (method, note) = advise("1..6", "A:5,a B:3 turn:A");
-    assert_eq!((method.as_str(), note.as_str()), ("exact", ""));
+    let (_, note) = advise("1..6", "A:5,a B:3 turn:A");
+    assert!(!note.contains("server's values"), "{note}");
+
+    let game = |b: &str| {
+        let body = with(json!({"a": "1..6", "b": b, "opponent": "optimal"}));
+        post_text(address, "/api/games", &body)
+    };
+    let (status, answer) = game("1,2,2,4,5,6");
+    assert_eq!(status, 201, "{answer}");
+    let (status, answer) = game("1..6");
+    assert_eq!(status, 400, "no solve fits in 64 KiB: {answer}");
     let _ = std::fs::remove_dir_all(&dir);
 }

@@ -349,13 +349,34 @@ fn optimal(rules: &Rules, dice: [&Die; 2], max_memory: u64) -> Result<Strategy, 
 
 /// Checks the options of a new game and sets it up (not yet played on); `optimal` is
 /// solved within `max_memory`.
-fn new_game(options: &GameOptions, max_memory: u64) -> Result<Game, crate::api::Error> {
+fn new_game(
+    options: &GameOptions,
+    max_memory: u64,
+    values: Option<&Arc<crate::exact::game::layered::LayeredValues>>,
+) -> Result<Game, crate::api::Error> {
     use crate::api::Error;
     let rules = options.rules.rules_with_default_profile("choice")?;
     let a = parse_die("--a", &options.die_a)?;
     let b = parse_die("--b", &options.die_b)?;
     let seat = usize::from(options.seat == "b");
-    let opponent: Strategy = if options.opponent.trim() == "optimal" {
+    let of_this_game = values.filter(|v| v.check_game(&rules, [&a, &b]).is_ok());
+    let opponent: Strategy = if options.opponent.trim() == "optimal"
+        && let Some(values) = of_this_game
+    {
+        // The server's values: their best move where they hold every move's group, the
+        // learned player (or frontmost) elsewhere.
+        let exact = crate::exact::game::exact_strategy::ExactStrategy::of_loaded(
+            Arc::clone(values),
+            "the server's values",
+        );
+        let strong = Strategy::Strong(crate::strategy::Strong::shipped());
+        let fallback = if strong.check_game(&rules, [&a, &b]).is_ok() {
+            strong
+        } else {
+            Strategy::Frontmost
+        };
+        Strategy::Exact(Arc::new(exact), Box::new(fallback))
+    } else if options.opponent.trim() == "optimal" {
         optimal(&rules, [&a, &b], max_memory)?
     } else {
         // Refused before parsing: parsing such a name would open the file.
@@ -417,14 +438,17 @@ async fn create(State(server): State<Arc<Server>>, body: Bytes) -> Result<Respon
     let mut game = if options.opponent.trim() == "optimal" {
         // A solve: a job like any other, bounded in memory, time and number.
         let (memory, threads) = (server.limits.max_memory, server.limits.threads);
+        let values = server.values.clone();
         super::jobs::start_work(&server, move |progress| {
-            crate::api::run_in_pool(Some(threads), progress, |_| new_game(&options, memory))
+            crate::api::run_in_pool(Some(threads), progress, |_| {
+                new_game(&options, memory, values.as_ref())
+            })
         })
         .await?
         .finish()
         .await?
     } else {
-        new_game(&options, server.limits.max_memory)?
+        new_game(&options, server.limits.max_memory, server.values.as_ref())?
     };
     game.advance()?;
     let id = new_id();

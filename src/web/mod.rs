@@ -53,9 +53,10 @@ pub struct ServeOptions {
     /// beyond it the games idle longest are dropped, and no game may ask for more.
     #[arg(long = "max-rolls-kept", default_value_t = 250_000, value_name = "N")]
     pub max_rolls_kept: u64,
-    /// The group files of a layered solve (`solve --layered --values-out DIR`): the advice
-    /// on their game reads every move's exact value from them wherever they hold it (the
-    /// files' headers are checked when the server starts, each body when first needed).
+    /// The group files of a layered solve (`solve --layered --values-out DIR`), read and
+    /// checked when the server starts: on their game the advice reads every move's exact
+    /// value from them wherever they hold it, and the opponent `optimal` plays their best
+    /// move there (`strong`, or `frontmost` where no learned player was trained, elsewhere).
     #[arg(long, value_name = "DIR")]
     pub values: Option<std::path::PathBuf>,
 }
@@ -108,10 +109,7 @@ pub fn serve(
     crate::api::options::check_threads(None)?;
     let limits = Limits::new(options)?;
     let values = match &options.values {
-        Some(dir) => Some(Arc::new(
-            crate::exact::game::layered::LayeredValues::open_dir(dir)
-                .map_err(|e| crate::api::Error::input(format!("--values: {e}")))?,
-        )),
+        Some(dir) => Some(Arc::new(open_values(dir)?)),
         None => None,
     };
     let runtime = tokio::runtime::Builder::new_multi_thread()
@@ -134,6 +132,30 @@ pub fn serve(
             .await
             .map_err(|e| crate::api::Error::failure(format!("server error: {e}")))
     })
+}
+
+/// The values of `serve --values DIR`, every group file read and checked now (so that no
+/// game or advice meets an unreadable file later), if they fit in 80 % of the memory.
+fn open_values(
+    dir: &std::path::Path,
+) -> Result<crate::exact::game::layered::LayeredValues, crate::api::Error> {
+    use crate::api::Error;
+    let values = crate::exact::game::layered::LayeredValues::open_dir(dir)
+        .map_err(|e| Error::input(format!("--values: {e}")))?;
+    let bytes = values.bytes_on_disk();
+    if let Some(limit) = crate::exact::memory::default_limit().filter(|&l| bytes > l) {
+        return Err(Error::input(format!(
+            "--values {}: its group files hold {} of values, more than the {} allowed (80 % of \
+             this machine's memory)",
+            dir.display(),
+            crate::exact::memory::format_bytes(bytes),
+            crate::exact::memory::format_bytes(limit)
+        )));
+    }
+    values
+        .load_all()
+        .map_err(|e| Error::input(format!("--values: {e}")))?;
+    Ok(values)
 }
 
 /// Serves `options` on a thread of its own, for as long as the process runs (for tests and

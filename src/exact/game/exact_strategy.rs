@@ -18,7 +18,7 @@ use std::path::{Path, PathBuf};
 /// A loaded values folder, playing the move of highest value for the mover.
 pub struct ExactStrategy {
     dir: PathBuf,
-    values: LayeredValues,
+    values: std::sync::Arc<LayeredValues>,
 }
 
 impl std::fmt::Debug for ExactStrategy {
@@ -45,8 +45,18 @@ impl ExactStrategy {
         values.load_all().map_err(|e| e.to_string())?;
         Ok(ExactStrategy {
             dir: dir.to_path_buf(),
-            values,
+            values: std::sync::Arc::new(values),
         })
+    }
+
+    /// The strategy of values already opened and every group read
+    /// ([`LayeredValues::load_all`], which a lookup then never has to do), named
+    /// `exact:NAME`.
+    pub fn of_loaded(values: std::sync::Arc<LayeredValues>, name: &str) -> ExactStrategy {
+        ExactStrategy {
+            dir: PathBuf::from(name),
+            values,
+        }
     }
 
     /// The values it plays from.
