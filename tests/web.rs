@@ -765,6 +765,12 @@ fn the_servers_values_answer_the_advice_and_play_the_opponent_on_their_game() {
     };
     let (status, answer) = game("1,2,2,4,5,6");
     assert_eq!(status, 201, "{answer}");
+    let opponent = answer["opponent"].as_str().unwrap();
+    assert!(
+        opponent.starts_with("optimal (the server's exact values")
+            && opponent.ends_with("strong elsewhere)"),
+        "{opponent}"
+    );
     let (status, answer) = game("1..6");
     assert_eq!(status, 400, "no solve fits in 64 KiB: {answer}");
     let _ = std::fs::remove_dir_all(&dir);

@@ -413,7 +413,14 @@ fn new_game(
     };
     Ok(Game {
         opponent: played,
-        opponent_name: options.opponent.trim().to_string(),
+        // Said as it is played: the server's values reach only some positions.
+        opponent_name: match &opponent {
+            Strategy::Exact(_, fallback) => format!(
+                "optimal (the server's exact values where they hold every move, {} elsewhere)",
+                fallback.name()
+            ),
+            _ => options.opponent.trim().to_string(),
+        },
         rules,
         dice: [a, b],
         seat,
