@@ -177,6 +177,11 @@ fn every_file_read_is_a_regular_file_and_a_fifo_never_waits() {
     std::fs::create_dir(&search).unwrap();
     let state = search.join(wuerfelglueck::dice_search::checkpoint::STATE_FILE);
     mkfifo(&state);
+    // A values folder whose one group file is a FIFO.
+    let values = dir.join("values");
+    std::fs::create_dir(&values).unwrap();
+    let group = values.join("group-a1-b1.values");
+    mkfifo(&group);
     let duel = [
         "duel",
         "--a",
@@ -219,6 +224,11 @@ fn every_file_read_is_a_regular_file_and_a_fifo_never_waits() {
             ),
             "search-state.json",
         ),
+        (vec!["grade", "--values", "values"], "group-a1-b1.values"),
+        (
+            with(&duel, &["--strategy-a", "exact:values"]),
+            "group-a1-b1.values",
+        ),
     ];
     for (args, names) in cases {
         let (code, _, err) = run_in(&dir, &args);
@@ -228,7 +238,7 @@ fn every_file_read_is_a_regular_file_and_a_fifo_never_waits() {
             "{args:?}: {err}"
         );
     }
-    for left in [&fifo, &record, &state] {
+    for left in [&fifo, &record, &state, &group] {
         assert!(is_fifo(left), "{} is left as it is", left.display());
     }
     std::fs::remove_dir_all(&dir).unwrap();

@@ -187,7 +187,8 @@ fn parse_header(path: &Path, line: &[u8]) -> Result<GroupFileHeader, ExactError>
 fn first_line(path: &Path) -> Result<Vec<u8>, ExactError> {
     use std::io::{BufRead, Read};
     let invalid = |what: String| ExactError::ValuesFile(format!("{}: {what}", path.display()));
-    let file = std::fs::File::open(path).map_err(|e| invalid(e.to_string()))?;
+    // A FIFO or device under a group file's name is refused, not waited on.
+    let file = crate::files::open_regular(path).map_err(|e| invalid(e.to_string()))?;
     let mut line = Vec::new();
     std::io::BufReader::new(file)
         .take(1 << 20)
