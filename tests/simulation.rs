@@ -477,3 +477,70 @@ fn a_simulation_holds_the_same_memory_whatever_its_games() {
         assert!(peak < 100 << 20, "{args:?}: {} MiB after 2.5 s", peak >> 20);
     }
 }
+
+/// `WUERFELGLUECK_LANES` forces each path this processor runs, and every one prints the same
+/// duel and table for the same seed; a value that names no path, or a path the processor
+/// lacks, is refused before any work (exit 2, naming the variable).
+#[test]
+fn every_simulation_path_gives_the_same_counts_and_bad_paths_are_refused() {
+    use wuerfelglueck::sim::{LANES_VARIABLE, LanesPath};
+    let commands: [&[&str]; 2] = [
+        &[
+            "duel",
+            "--a",
+            "1..6",
+            "--b",
+            "1,1,1,6,6,6",
+            "--games",
+            "200000",
+            "--seed",
+            "3",
+            "--format",
+            "json",
+        ],
+        &[
+            "table", "--die", "1..6", "--die", "0..9", "--die", "2..7", "--games", "60000",
+            "--seed", "3", "--format", "json",
+        ],
+    ];
+    for args in commands {
+        let run = |path: &str| {
+            let out = common::binary()
+                .env(LANES_VARIABLE, path)
+                .args(args)
+                .output()
+                .unwrap();
+            assert!(out.status.success(), "{path}: {out:?}");
+            String::from_utf8(out.stdout).unwrap()
+        };
+        let scalar = run("scalar");
+        for path in LanesPath::ALL.into_iter().filter(|p| p.runs_here()) {
+            assert_eq!(
+                run(path.name()),
+                scalar,
+                "{} against scalar: {args:?}",
+                path.name()
+            );
+        }
+        assert_eq!(run("auto"), scalar);
+    }
+    let refused = |value: &str, expected: &str| {
+        let out = common::binary()
+            .env(LANES_VARIABLE, value)
+            .args(["duel", "--a", "1..6", "--b", "1..6", "--games", "100"])
+            .output()
+            .unwrap();
+        let stderr = String::from_utf8(out.stderr).unwrap();
+        assert_eq!(out.status.code(), Some(2), "{value}: {stderr}");
+        assert!(out.stdout.is_empty(), "{value}");
+        assert!(
+            stderr.contains(LANES_VARIABLE) && stderr.contains(expected),
+            "{value}: {stderr}"
+        );
+    };
+    refused("avx3", "expected auto, avx512, avx2, portable or scalar");
+    refused("", "expected auto");
+    for path in LanesPath::ALL.into_iter().filter(|p| !p.runs_here()) {
+        refused(path.name(), "this processor cannot run");
+    }
+}

@@ -200,6 +200,10 @@ fn rank_assemble(
 /// The Rust core of the `wuerfelglueck` package.
 #[pymodule]
 fn _native(m: &Bound<'_, PyModule>) -> PyResult<()> {
+    // A simulation path forced by the environment that names none, or that this processor
+    // cannot run, fails the import, as the command line refuses it.
+    wuerfelglueck::sim::LanesPath::from_environment()
+        .map_err(|e| PyValueError::new_err(e.to_string()))?;
     m.add_function(wrap_pyfunction!(die, m)?)?;
     m.add_function(wrap_pyfunction!(rules, m)?)?;
     m.add_function(wrap_pyfunction!(run, m)?)?;

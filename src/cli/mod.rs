@@ -119,6 +119,8 @@ pub fn run(cli: Cli, out: &mut dyn std::io::Write) -> Result<(), CliError> {
         | Command::Serve(_) => None,
     };
     common::check_threads(threads)?;
+    // A path the environment forces that names none, or that this processor cannot run.
+    crate::sim::LanesPath::from_environment().map_err(CliError::input)?;
     match cli.command {
         Command::Rank(args) => rank::run(args, out),
         Command::Duel(args) => duel::run(args, out),

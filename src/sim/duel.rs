@@ -121,8 +121,9 @@ pub fn play_chunks(
 ) -> DuelCounts {
     let pairs_of =
         |chunk: u64| CHUNK_PAIRS.min(total_pairs.saturating_sub(chunk.saturating_mul(CHUNK_PAIRS)));
-    #[cfg(target_arch = "x86_64")]
-    if lanes::duel::available(matchup)
+    let path = lanes::path::LanesPath::current();
+    if path != lanes::path::LanesPath::Scalar
+        && lanes::duel::available(matchup)
         && chunks.end.saturating_sub(chunks.start) >= lanes::MIN_CHUNKS as u64
     {
         // Groups of chunks, each group's chunks dealt to eight lanes: the same counts,
@@ -133,8 +134,9 @@ pub fn play_chunks(
                 let counts = lanes::play_group(
                     &group,
                     DuelCounts::default(),
-                    // SAFETY: `lanes::duel::available` checked the processor's features.
-                    |group| unsafe { lanes::duel::play(matchup, key, group) },
+                    |group| {
+                        lanes::duel::play(path, matchup, key, group).expect("a path with lanes")
+                    },
                     |chunk, pairs| play_chunk(matchup, key, chunk, pairs),
                 );
                 progress(2 * group.iter().map(|&(_, pairs)| pairs).sum::<u64>());

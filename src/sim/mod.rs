@@ -4,7 +4,6 @@
 mod counts;
 mod duel;
 pub(crate) mod game;
-#[cfg(target_arch = "x86_64")]
 mod lanes;
 mod plan;
 mod stream;
@@ -16,6 +15,7 @@ pub use crate::stats;
 pub use counts::{CHUNK_GAMES, CHUNK_PAIRS, DuelCounts, StartCounts};
 pub use duel::{SimError, play_chunk, play_chunks, run_duel, run_duel_announced};
 pub use game::{GameEnd, Matchup, MatchupError, cannot_move, never_ends, roll_off_can_decide};
+pub use lanes::path::{LANES_VARIABLE, LanesError, LanesPath};
 pub use plan::{
     DuelPlan, MAX_GAMES, PILOT_GAMES, PlanError, Stopping, StoppingRule, finest_precision,
     games_for_precision, worst_case_games,

@@ -676,8 +676,9 @@ impl<'a> Table<'a> {
         total_rounds: u64,
         progress: &(dyn Fn(u64) + Sync),
     ) -> TableCounts {
-        #[cfg(target_arch = "x86_64")]
-        if super::lanes::table::available(self)
+        let path = super::lanes::path::LanesPath::current();
+        if path != super::lanes::path::LanesPath::Scalar
+            && super::lanes::table::available(self)
             && chunks.end.saturating_sub(chunks.start) >= super::lanes::MIN_CHUNKS as u64
         {
             // As for a duel: groups of chunks dealt to eight lanes, the same counts.
@@ -688,8 +689,10 @@ impl<'a> Table<'a> {
                     let counts = super::lanes::play_group(
                         &group,
                         TableCounts::new(self.seats.players()),
-                        // SAFETY: `available` checked the processor's features.
-                        |group| unsafe { super::lanes::table::play(self, key, group) },
+                        |group| {
+                            super::lanes::table::play(path, self, key, group)
+                                .expect("a path with lanes")
+                        },
                         |chunk, rounds| self.play_chunk(key, chunk, rounds),
                     );
                     progress(counts.games);

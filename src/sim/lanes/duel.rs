@@ -1,15 +1,16 @@
 //! Two players, eight games at once (see [`super`]).
 
-use super::{Generators, LANES, LaneDice, LaneRules, distinct, load, splat, store};
+use super::path::{Kernel, LanesPath};
+use super::vector::{Mask, Vector};
+use super::{Generators, LANES, LaneDice, LaneRules, distinct, seed_lane};
 use crate::rules::{GameState, Player};
 use crate::sim::counts::DuelCounts;
 use crate::sim::game::{Clock, Matchup, PLAIN};
 use crate::sim::stream::StreamKey;
-use std::arch::x86_64::*;
 
-/// Whether [`play`] plays `matchup`, and this processor runs it.
+/// Whether [`play`] plays `matchup` (on a path with lanes).
 pub(crate) fn available(matchup: &Matchup) -> bool {
-    matchup.how() == PLAIN && !matchup.rules().profile().roll_off && super::processor_has_lanes()
+    matchup.how() == PLAIN && !matchup.rules().profile().roll_off
 }
 
 /// One lane's bookkeeping: the counts of its chunks and where its current game stands.
@@ -54,7 +55,7 @@ impl Lane {
                 spilled.active &= !(1 << l);
                 return;
             };
-            Generators::seed_lane(&mut spilled.rng, l, spilled.key.rng(chunk).state());
+            seed_lane(&mut spilled.rng, l, spilled.key.rng(chunk).state());
             self.games_left = 2 * pairs;
             self.started = 0;
         }
@@ -107,25 +108,56 @@ impl Lane {
     }
 }
 
-/// Plays chunks `chunks[i].0`, each with `chunks[i].1` pairs of games, eight at a time,
-/// each in the next lane that is free, and returns the counts of all of them: those
-/// [`play_chunk`](crate::sim::play_chunk) gives for each chunk, added up.
+/// Plays chunks `chunks[i].0`, each with `chunks[i].1` pairs of games, eight at a time on
+/// `path`, each in the next lane that is free, and returns the counts of all of them: those
+/// [`play_chunk`](crate::sim::play_chunk) gives for each chunk, added up. `None` on the
+/// path without lanes.
 ///
-/// Only for a matchup [`available`] says it plays, on a processor it says runs it.
-#[target_feature(enable = "avx512f,avx512cd,avx512vpopcntdq,bmi1,bmi2,lzcnt,popcnt")]
-pub(crate) fn play(matchup: &Matchup, key: StreamKey, chunks: &[(u64, u64)]) -> DuelCounts {
-    assert!(matchup.how() == PLAIN);
+/// Only for a matchup [`available`] says it plays, on a path that runs here.
+pub(crate) fn play(
+    path: LanesPath,
+    matchup: &Matchup,
+    key: StreamKey,
+    chunks: &[(u64, u64)],
+) -> Option<DuelCounts> {
+    assert!(available(matchup));
+    path.run(Duel {
+        matchup,
+        key,
+        chunks,
+    })
+}
+
+/// [`play`]'s games, for [`LanesPath::run`].
+struct Duel<'m, 'a, 'c> {
+    matchup: &'m Matchup<'a>,
+    key: StreamKey,
+    chunks: &'c [(u64, u64)],
+}
+
+impl Kernel for Duel<'_, '_, '_> {
+    type Output = DuelCounts;
+
+    #[inline(always)]
+    fn run<V: Vector>(self) -> DuelCounts {
+        play_on::<V>(self.matchup, self.key, self.chunks)
+    }
+}
+
+/// [`play`] on `V`.
+#[inline(always)]
+fn play_on<V: Vector>(matchup: &Matchup, key: StreamKey, chunks: &[(u64, u64)]) -> DuelCounts {
     let board = matchup.rules().board();
     let max_rolls = matchup.max_rolls();
-    let rules = LaneRules::new(board);
+    let rules = LaneRules::<V>::new(board);
     // A's die is die 0; B's is die 1 unless both dice are the same.
     let (dice, _) = distinct(&matchup.dice());
-    let dice = LaneDice::new(&dice);
+    let dice = LaneDice::<V>::new(&dice);
     // A's track field `f` is B's field `f - offset` (mod the track), B's is A's `f + offset`:
     // the landing field turned into the opponent's numbering.
     let (to_b, to_a) = (
-        splat(u64::from(board.track_len() - board.offset())),
-        splat(u64::from(board.offset())),
+        V::splat(u64::from(board.track_len() - board.offset())),
+        V::splat(u64::from(board.offset())),
     );
 
     let mut lanes: Vec<Lane> = (0..LANES)
@@ -151,47 +183,40 @@ pub(crate) fn play(matchup: &Matchup, key: StreamKey, chunks: &[(u64, u64)]) -> 
         lane.start_next(l, &mut spilled, max_rolls);
     }
 
-    let one = splat(1);
-    let mut generators = Generators::load(&spilled.rng);
+    let (zero, one) = (V::splat(0), V::splat(1));
+    let no_lane = V::Mask::from_bits(0);
+    let mut generators = Generators::<V>::load(&spilled.rng);
     let (mut own, mut other, mut left) = (
-        load(&spilled.own),
-        load(&spilled.other),
-        load(&spilled.left),
+        V::load(&spilled.own),
+        V::load(&spilled.other),
+        V::load(&spilled.left),
     );
-    let mut b_moves = spilled.b_moves;
+    let mut b_moves = V::Mask::from_bits(spilled.b_moves);
+    let mut active = V::Mask::from_bits(spilled.active);
 
     while spilled.active != 0 {
-        let (face, rolled) = dice.roll(generators.next(), &[!b_moves, b_moves, 0, 0]);
+        let (face, rolled) = dice.roll(generators.next(), &[!b_moves, b_moves, no_lane, no_lane]);
         let step = rules.step(own, face);
-        let new_own = _mm512_xor_si512(own, step);
+        let new_own = own.xor(step);
         let on_track = rules.landing_on_track(step, new_own);
-        let theirs = rules.turn_track(on_track, _mm512_mask_blend_epi64(b_moves, to_b, to_a));
-        let new_other = _mm512_andnot_si512(theirs, other);
+        let theirs = rules.turn_track(on_track, to_b.select(b_moves, to_a));
+        let new_other = other.and_not(theirs);
         let won = rules.won(new_own);
 
         // Lanes that rolled take the roll's result; the turn passing swaps the players.
         let swap = rolled & rules.passes(face, won);
-        own = _mm512_mask_blend_epi64(
-            swap,
-            _mm512_mask_blend_epi64(rolled, own, new_own),
-            new_other,
-        );
-        other = _mm512_mask_blend_epi64(
-            swap,
-            _mm512_mask_blend_epi64(rolled, other, new_other),
-            new_own,
-        );
-        b_moves ^= swap;
-        left = _mm512_mask_sub_epi64(left, rolled, left, one);
-        let due =
-            spilled.active & rolled & (won | _mm512_cmpeq_epi64_mask(left, _mm512_setzero_si512()));
+        own = own.select(rolled, new_own).select(swap, new_other);
+        other = other.select(rolled, new_other).select(swap, new_own);
+        b_moves = b_moves ^ swap;
+        left = left.select(rolled, left.sub(one));
+        let due = (active & rolled & (won | left.eq(zero))).bits();
         if due != 0 {
-            let moved = _mm512_test_epi64_mask(step, step);
+            let (won, moved) = (won.bits(), step.nonzero().bits());
             spilled.rng = generators.store();
-            spilled.own = store(own);
-            spilled.other = store(other);
-            spilled.left = store(left);
-            spilled.b_moves = b_moves;
+            spilled.own = own.store();
+            spilled.other = other.store();
+            spilled.left = left.store();
+            spilled.b_moves = b_moves.bits();
             for (l, lane) in lanes
                 .iter_mut()
                 .enumerate()
@@ -206,10 +231,11 @@ pub(crate) fn play(matchup: &Matchup, key: StreamKey, chunks: &[(u64, u64)]) -> 
                 );
             }
             generators = Generators::load(&spilled.rng);
-            own = load(&spilled.own);
-            other = load(&spilled.other);
-            left = load(&spilled.left);
-            b_moves = spilled.b_moves;
+            own = V::load(&spilled.own);
+            other = V::load(&spilled.other);
+            left = V::load(&spilled.left);
+            b_moves = V::Mask::from_bits(spilled.b_moves);
+            active = V::Mask::from_bits(spilled.active);
         }
     }
     lanes
@@ -222,6 +248,7 @@ mod tests {
     use super::*;
     use crate::dice::Die;
     use crate::rules::Rules;
+    use crate::sim::lanes::tests::lanes_here;
     use crate::sim::{CHUNK_PAIRS, play_chunk};
 
     /// The lanes give every chunk the counts the one-game loop gives it (compared as sums
@@ -237,31 +264,26 @@ mod tests {
         let rules = Rules::new(board.parse().unwrap(), profile.parse().unwrap());
         let (a, b): (Die, Die) = (a.parse().unwrap(), b.parse().unwrap());
         let matchup = Matchup::new(&rules, [&a, &b], max_rolls).unwrap();
-        if !available(&matchup) {
-            assert!(!std::is_x86_feature_detected!("avx512vpopcntdq") || rules.profile().roll_off);
-            eprintln!("lanes not available here: nothing compared");
-            return;
-        }
+        assert!(available(&matchup));
         let key = StreamKey::new(11).with_stream(3);
-        // SAFETY: `available` checked the processor.
-        let lanes = unsafe { play(&matchup, key, chunks) };
         let one_by_one = chunks
             .iter()
             .fold(DuelCounts::default(), |sum, &(chunk, pairs)| {
                 sum + play_chunk(&matchup, key, chunk, pairs)
             });
-        assert_eq!(
-            lanes, one_by_one,
-            "{board} {profile} {a} vs {b}, cap {max_rolls}"
-        );
-        for &(chunk, pairs) in chunks {
-            // SAFETY: as above.
-            let alone = unsafe { play(&matchup, key, &[(chunk, pairs)]) };
+        for path in lanes_here() {
             assert_eq!(
-                alone,
-                play_chunk(&matchup, key, chunk, pairs),
-                "chunk {chunk} alone"
+                play(path, &matchup, key, chunks),
+                Some(one_by_one),
+                "{path:?}: {board} {profile} {a} vs {b}, cap {max_rolls}"
             );
+            for &(chunk, pairs) in chunks {
+                assert_eq!(
+                    play(path, &matchup, key, &[(chunk, pairs)]),
+                    Some(play_chunk(&matchup, key, chunk, pairs)),
+                    "{path:?}: chunk {chunk} alone"
+                );
+            }
         }
     }
 

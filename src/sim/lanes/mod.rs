@@ -1,4 +1,6 @@
-//! Eight games at once: the rules' fast path on the 512-bit vectors of AVX-512.
+//! Eight games at once: the rules' fast path in the eight 64-bit lanes of the processor's
+//! vectors (one AVX-512 register, two AVX2 registers, or plain Rust that the compiler
+//! vectorizes for other processors: [`vector`]; which one runs: [`path`]).
 //!
 //! Each of the eight lanes of a vector plays one chunk's games from that chunk's own
 //! generator, draw for draw as the one-game loops play them: the same Xoshiro256++ step, the
@@ -16,17 +18,20 @@
 //! outside the vectors. The ends of games and the checks for a stuck game leave the vectors
 //! for scalar bookkeeping, which the one-game loops' own functions do.
 //!
-//! [`duel`] plays two players, [`table`] three and four; this module holds what they share:
-//! the generators, the dice and the move.
+//! [`duel`] plays two players, [`table`] three and four, each written once over
+//! [`vector::Vector`]; this module holds what they share: the generators, the dice and the
+//! move.
 
 pub(crate) mod duel;
+pub(crate) mod path;
 pub(crate) mod table;
+pub(crate) mod vector;
 
 use crate::dice::Die;
 use crate::rules::{Board, MAX_SEATS};
 use rayon::prelude::*;
-use std::arch::x86_64::*;
 use std::ops::Range;
+use vector::Vector;
 
 /// Games played side by side: the 64-bit lanes of a 512-bit vector.
 pub(crate) const LANES: usize = 8;
@@ -109,105 +114,72 @@ pub(crate) fn play_group<C: std::ops::Add<Output = C>>(
     }
 }
 
-/// Whether this processor has the AVX-512 parts the lanes use: the foundation, leading-zero
-/// counts (CD) and population counts (VPOPCNTDQ).
-fn processor_has_lanes() -> bool {
-    std::is_x86_feature_detected!("avx512f")
-        && std::is_x86_feature_detected!("avx512cd")
-        && std::is_x86_feature_detected!("avx512vpopcntdq")
-}
-
-/// Every lane holding `x`.
-#[inline]
-#[target_feature(enable = "avx512f")]
-fn splat(x: u64) -> __m512i {
-    _mm512_set1_epi64(x as i64)
-}
-
-/// A vector of the eight lanes `a`.
-#[inline]
-#[target_feature(enable = "avx512f")]
-fn load(a: &[u64; LANES]) -> __m512i {
-    // SAFETY: `a` holds eight 64-bit lanes; `loadu` needs no alignment.
-    unsafe { _mm512_loadu_si512(a.as_ptr().cast()) }
-}
-
-/// The eight lanes of `v`.
-#[inline]
-#[target_feature(enable = "avx512f")]
-fn store(v: __m512i) -> [u64; LANES] {
-    let mut out = [0u64; LANES];
-    // SAFETY: `out` has room for the eight 64-bit lanes; `storeu` needs no alignment.
-    unsafe { _mm512_storeu_si512(out.as_mut_ptr().cast(), v) };
-    out
-}
-
 /// Eight Xoshiro256++ generators, one per lane, as `rand_xoshiro` steps them.
-struct Generators([__m512i; 4]);
+struct Generators<V>([V; 4]);
 
-impl Generators {
+impl<V: Vector> Generators<V> {
     /// Lane `l` of word `w` in `words[w][l]`.
-    #[inline]
-    #[target_feature(enable = "avx512f")]
-    fn load(words: &[[u64; LANES]; 4]) -> Generators {
-        Generators(words.map(|w| load(&w)))
+    #[inline(always)]
+    fn load(words: &[[u64; LANES]; 4]) -> Generators<V> {
+        // Written out, not mapped: a closure would be compiled apart from the function that
+        // enables the vector instructions.
+        let [s0, s1, s2, s3] = words;
+        Generators([V::load(s0), V::load(s1), V::load(s2), V::load(s3)])
     }
 
-    #[inline]
-    #[target_feature(enable = "avx512f")]
+    #[inline(always)]
     fn store(&self) -> [[u64; LANES]; 4] {
-        self.0.map(|v| store(v))
-    }
-
-    /// Writes the state of the generator `seed` (as [`Xoshiro256PlusPlus::state`]'s bytes)
-    /// into lane `l` of `words`.
-    ///
-    /// [`Xoshiro256PlusPlus::state`]: rand_xoshiro::Xoshiro256PlusPlus::state
-    fn seed_lane(words: &mut [[u64; LANES]; 4], l: usize, seed: [u8; 32]) {
-        for (word, bytes) in words.iter_mut().zip(seed.chunks_exact(8)) {
-            word[l] = u64::from_le_bytes(bytes.try_into().expect("8 bytes"));
-        }
+        let [s0, s1, s2, s3] = self.0;
+        [s0.store(), s1.store(), s2.store(), s3.store()]
     }
 
     /// Every lane's next 64-bit output.
-    #[inline]
-    #[target_feature(enable = "avx512f")]
-    fn next(&mut self) -> __m512i {
+    #[inline(always)]
+    fn next(&mut self) -> V {
         let [s0, s1, s2, s3] = &mut self.0;
-        let out = _mm512_add_epi64(_mm512_rol_epi64::<23>(_mm512_add_epi64(*s0, *s3)), *s0);
-        let t = _mm512_slli_epi64::<17>(*s1);
-        *s2 = _mm512_xor_si512(*s2, *s0);
-        *s3 = _mm512_xor_si512(*s3, *s1);
-        *s1 = _mm512_xor_si512(*s1, *s2);
-        *s0 = _mm512_xor_si512(*s0, *s3);
-        *s2 = _mm512_xor_si512(*s2, t);
-        *s3 = _mm512_rol_epi64::<45>(*s3);
+        let out = s0.add(*s3).rotate_left::<23, 41>().add(*s0);
+        let t = s1.shl_by::<17>();
+        *s2 = s2.xor(*s0);
+        *s3 = s3.xor(*s1);
+        *s1 = s1.xor(*s2);
+        *s0 = s0.xor(*s3);
+        *s2 = s2.xor(t);
+        *s3 = s3.rotate_left::<45, 19>();
         out
+    }
+}
+
+/// Writes the state of the generator `seed` (as [`Xoshiro256PlusPlus::state`]'s bytes) into
+/// lane `l` of `words`.
+///
+/// [`Xoshiro256PlusPlus::state`]: rand_xoshiro::Xoshiro256PlusPlus::state
+fn seed_lane(words: &mut [[u64; LANES]; 4], l: usize, seed: [u8; 32]) {
+    for (word, bytes) in words.iter_mut().zip(seed.chunks_exact(8)) {
+        word[l] = u64::from_le_bytes(bytes.try_into().expect("8 bytes"));
     }
 }
 
 /// The distinct dice of a game (at most four), rolled lane by lane as [`Die::roll`] rolls
 /// them.
-struct LaneDice {
+struct LaneDice<V: Vector> {
     /// How many dice.
     dice: usize,
     /// Each die's number of faces, in every lane.
-    count: [__m512i; MAX_SEATS],
+    count: [V; MAX_SEATS],
     /// Each die's rejection threshold `2^32 mod n`.
-    reject_below: [__m512i; MAX_SEATS],
-    /// Every die has at most 16 faces: a permutation reads a face from `registers` (each
-    /// die's first eight and next eight faces), no memory access.
-    in_registers: bool,
-    registers: [[__m512i; 2]; MAX_SEATS],
+    reject_below: [V; MAX_SEATS],
+    /// Every die has at most 16 faces: each die's faces in a [`Vector::look_up`] table.
+    in_tables: bool,
+    tables: [V::Table; MAX_SEATS],
     /// Otherwise every die's faces in one table for a gather, and where each die's begin.
-    table: Vec<u64>,
-    start: [__m512i; MAX_SEATS],
+    faces: Vec<u64>,
+    start: [V; MAX_SEATS],
 }
 
-impl LaneDice {
+impl<V: Vector> LaneDice<V> {
     /// `dice` (at most four).
-    #[target_feature(enable = "avx512f")]
-    fn new(dice: &[&Die]) -> LaneDice {
+    #[inline(always)]
+    fn new(dice: &[&Die]) -> LaneDice<V> {
         assert!((1..=MAX_SEATS).contains(&dice.len()));
         let faces = |die: &Die| {
             die.faces()
@@ -215,172 +187,135 @@ impl LaneDice {
                 .map(|&f| u64::from(f))
                 .collect::<Vec<u64>>()
         };
+        let in_tables = dice.iter().all(|d| d.faces().len() <= 16);
         let mut lane_dice = LaneDice {
             dice: dice.len(),
-            count: [splat(0); MAX_SEATS],
-            reject_below: [splat(0); MAX_SEATS],
-            in_registers: dice.iter().all(|d| d.faces().len() <= 16),
-            registers: [[splat(0); 2]; MAX_SEATS],
-            table: Vec::new(),
-            start: [splat(0); MAX_SEATS],
+            count: [V::splat(0); MAX_SEATS],
+            reject_below: [V::splat(0); MAX_SEATS],
+            in_tables,
+            tables: [V::table(&[0; 16]); MAX_SEATS],
+            faces: Vec::new(),
+            start: [V::splat(0); MAX_SEATS],
         };
         for (d, die) in dice.iter().enumerate() {
-            lane_dice.count[d] = splat(die.faces().len() as u64);
-            lane_dice.reject_below[d] = splat(u64::from(die.reject_below()));
-            if lane_dice.in_registers {
+            lane_dice.count[d] = V::splat(die.faces().len() as u64);
+            lane_dice.reject_below[d] = V::splat(u64::from(die.reject_below()));
+            if in_tables {
                 let mut padded = [0u64; 16];
                 padded[..die.faces().len()].copy_from_slice(&faces(die));
-                let (low, high) = padded.split_at(LANES);
-                lane_dice.registers[d] = [low, high].map(|half| load(half.try_into().expect("8")));
+                lane_dice.tables[d] = V::table(&padded);
             }
-            lane_dice.start[d] = splat(lane_dice.table.len() as u64);
-            lane_dice.table.extend(faces(die));
+            lane_dice.start[d] = V::splat(lane_dice.faces.len() as u64);
+            lane_dice.faces.extend(faces(die));
         }
         lane_dice
     }
 
     /// Die `d`'s value of `per_die` in the lanes of `rolling[d]`, die 0's in the rest.
-    #[inline]
-    #[target_feature(enable = "avx512f")]
-    fn pick(&self, per_die: &[__m512i; MAX_SEATS], rolling: &[__mmask8; MAX_SEATS]) -> __m512i {
+    #[inline(always)]
+    fn pick(&self, per_die: &[V; MAX_SEATS], rolling: &[V::Mask; MAX_SEATS]) -> V {
         let mut v = per_die[0];
         for (&x, &mask) in per_die[1..self.dice].iter().zip(&rolling[1..]) {
-            v = _mm512_mask_blend_epi64(mask, v, x);
+            v = v.select(mask, x);
         }
         v
     }
 
-    /// Rolls, in each lane, die `d` where bit `l` of `rolling[d]` is set (die 0 where no
-    /// die's bit is), from the generators' output `draw`: the faces, and the lanes whose draw
+    /// Rolls, in each lane, die `d` where the lane is in `rolling[d]` (die 0 where in no
+    /// die's set), from the generators' output `draw`: the faces, and the lanes whose draw
     /// was accepted (the others draw again, as [`Die::roll`] does).
-    #[inline]
-    #[target_feature(enable = "avx512f")]
-    fn roll(&self, draw: __m512i, rolling: &[__mmask8; MAX_SEATS]) -> (__m512i, __mmask8) {
-        let product = _mm512_mul_epu32(
-            _mm512_srli_epi64::<32>(draw),
-            self.pick(&self.count, rolling),
-        );
-        let low_word = _mm512_and_si512(product, splat(u64::from(u32::MAX)));
-        let accepted = _mm512_cmpge_epu64_mask(low_word, self.pick(&self.reject_below, rolling));
-        let side = _mm512_srli_epi64::<32>(product);
-        let face = if self.in_registers {
-            let [low, high] = self.registers[0];
-            let mut face = _mm512_permutex2var_epi64(low, side, high);
-            for (&[low, high], &mask) in self.registers[1..self.dice].iter().zip(&rolling[1..]) {
-                face =
-                    _mm512_mask_blend_epi64(mask, face, _mm512_permutex2var_epi64(low, side, high));
+    #[inline(always)]
+    fn roll(&self, draw: V, rolling: &[V::Mask; MAX_SEATS]) -> (V, V::Mask) {
+        let product = draw
+            .shr_by::<32>()
+            .mul_low32(self.pick(&self.count, rolling));
+        let low_word = product.and(V::splat(u64::from(u32::MAX)));
+        let accepted = !low_word.lt(self.pick(&self.reject_below, rolling));
+        let side = product.shr_by::<32>();
+        let face = if self.in_tables {
+            let mut face = V::look_up(&self.tables[0], side);
+            for (table, &mask) in self.tables[1..self.dice].iter().zip(&rolling[1..]) {
+                face = face.select(mask, V::look_up(table, side));
             }
             face
         } else {
-            self.gather(side, rolling)
+            let index = side.add(self.pick(&self.start, rolling));
+            // SAFETY: `side` is below the rolled die's number of faces, so the index lies in
+            // that die's part of `faces`.
+            unsafe { V::gather(&self.faces, index) }
         };
         (face, accepted)
-    }
-
-    /// The faces at `side` of the rolled dice, read from memory (dice of more than 16 faces).
-    #[target_feature(enable = "avx512f")]
-    fn gather(&self, side: __m512i, rolling: &[__mmask8; MAX_SEATS]) -> __m512i {
-        let index = _mm512_add_epi64(side, self.pick(&self.start, rolling));
-        // SAFETY: `side` is below the rolled die's number of faces, so the index lies in that
-        // die's part of `table`.
-        unsafe { _mm512_i64gather_epi64::<8>(index, self.table.as_ptr().cast()) }
     }
 }
 
 /// The rules' fast path ([`Rules::roll_plain`](crate::rules::Rules::roll_plain)) on a
 /// board, lane by lane.
-struct LaneRules {
-    one: __m512i,
-    six: __m512i,
-    top: __m512i,
-    field_mask: __m512i,
-    goal_mask: __m512i,
-    track_mask: __m512i,
-    track_len: __m512i,
-    pieces: __m512i,
+struct LaneRules<V> {
+    one: V,
+    six: V,
+    field_mask: V,
+    goal_mask: V,
+    track_mask: V,
+    track_len: V,
+    pieces: V,
 }
 
-impl LaneRules {
-    #[target_feature(enable = "avx512f")]
-    fn new(board: &Board) -> LaneRules {
+impl<V: Vector> LaneRules<V> {
+    #[inline(always)]
+    fn new(board: &Board) -> LaneRules<V> {
         LaneRules {
-            one: splat(1),
-            six: splat(6),
-            top: splat(1 << 63),
-            field_mask: splat(board.field_mask()),
-            goal_mask: splat(board.goal_mask()),
-            track_mask: splat(board.track_mask()),
-            track_len: splat(u64::from(board.track_len())),
-            pieces: splat(u64::from(board.pieces())),
+            one: V::splat(1),
+            six: V::splat(6),
+            field_mask: V::splat(board.field_mask()),
+            goal_mask: V::splat(board.goal_mask()),
+            track_mask: V::splat(board.track_mask()),
+            track_len: V::splat(u64::from(board.track_len())),
+            pieces: V::splat(u64::from(board.pieces())),
         }
     }
 
     /// `Rules::decide_plain`: the move of a player with pieces `own` who rolled `face`, as
     /// the bits of the field left and the field reached (0 if nothing moves).
-    #[inline]
-    #[target_feature(enable = "avx512f,avx512cd,avx512vpopcntdq")]
-    fn step(&self, own: __m512i, face: __m512i) -> __m512i {
-        let someone_waits = _mm512_cmplt_epu64_mask(_mm512_popcnt_epi64(own), self.pieces);
+    #[inline(always)]
+    fn step(&self, own: V, face: V) -> V {
+        let someone_waits = own.count_ones().lt(self.pieces);
         // A shift by 64 or more gives 0 in a lane, as `checked_shl(..).unwrap_or(0)` does.
-        let targets = _mm512_and_si512(
-            _mm512_andnot_si512(own, _mm512_sllv_epi64(own, face)),
-            self.field_mask,
-        );
-        let from_start = _mm512_and_si512(targets, _mm512_sllv_epi64(self.one, face));
-        let clear_start = someone_waits & _mm512_test_epi64_mask(from_start, from_start);
-        let frontmost = _mm512_and_si512(
-            _mm512_srlv_epi64(self.top, _mm512_lzcnt_epi64(targets)),
-            targets,
-        );
-        let to = _mm512_mask_blend_epi64(clear_start, frontmost, from_start);
-        let bring_in = _mm512_cmpeq_epi64_mask(face, self.six)
-            & someone_waits
-            & _mm512_testn_epi64_mask(own, self.one);
-        _mm512_mask_blend_epi64(
-            bring_in,
-            _mm512_or_si512(to, _mm512_srlv_epi64(to, face)),
-            self.one,
-        )
+        let targets = own.shl(face).and_not(own).and(self.field_mask);
+        let from_start = targets.and(self.one.shl(face));
+        let clear_start = someone_waits & from_start.nonzero();
+        let to = targets.highest_bit().select(clear_start, from_start);
+        let bring_in = face.eq(self.six) & someone_waits & !own.and(self.one).nonzero();
+        to.or(to.shr(face)).select(bring_in, self.one)
     }
 
     /// The track field a `step` that gave `new_own` landed on, as a bit (0 for a goal field
     /// or no move): where it captures.
-    #[inline]
-    #[target_feature(enable = "avx512f")]
-    fn landing_on_track(&self, step: __m512i, new_own: __m512i) -> __m512i {
-        _mm512_and_si512(_mm512_and_si512(step, new_own), self.track_mask)
+    #[inline(always)]
+    fn landing_on_track(&self, step: V, new_own: V) -> V {
+        step.and(new_own).and(self.track_mask)
     }
 
     /// [`Board::turn_track`] lane by lane: track bits turned by `shift` (below the track's
     /// length) into another seat's numbering.
-    #[inline]
-    #[target_feature(enable = "avx512f")]
-    fn turn_track(&self, on_track: __m512i, shift: __m512i) -> __m512i {
-        let back = _mm512_sub_epi64(self.track_len, shift);
-        _mm512_and_si512(
-            _mm512_or_si512(
-                _mm512_sllv_epi64(on_track, shift),
-                _mm512_srlv_epi64(on_track, back),
-            ),
-            self.track_mask,
-        )
+    #[inline(always)]
+    fn turn_track(&self, on_track: V, shift: V) -> V {
+        let back = self.track_len.sub(shift);
+        on_track
+            .shl(shift)
+            .or(on_track.shr(back))
+            .and(self.track_mask)
     }
 
     /// The lanes in which `new_own` has every piece in the goal.
-    #[inline]
-    #[target_feature(enable = "avx512f,avx512vpopcntdq")]
-    fn won(&self, new_own: __m512i) -> __mmask8 {
-        _mm512_cmpeq_epi64_mask(
-            _mm512_popcnt_epi64(_mm512_and_si512(new_own, self.goal_mask)),
-            self.pieces,
-        )
+    #[inline(always)]
+    fn won(&self, new_own: V) -> V::Mask {
+        new_own.and(self.goal_mask).count_ones().eq(self.pieces)
     }
 
     /// The lanes whose roll `face` passes the turn (no 6, no win).
-    #[inline]
-    #[target_feature(enable = "avx512f")]
-    fn passes(&self, face: __m512i, won: __mmask8) -> __mmask8 {
-        !won & _mm512_cmpneq_epi64_mask(face, self.six)
+    #[inline(always)]
+    fn passes(&self, face: V, won: V::Mask) -> V::Mask {
+        !won & !face.eq(self.six)
     }
 }
 
@@ -404,9 +339,31 @@ fn distinct<'a>(dice: &[&'a Die]) -> (Vec<&'a Die>, Vec<usize>) {
 }
 
 #[cfg(test)]
-mod tests {
+pub(crate) mod tests {
+    use super::path::LanesPath;
     use super::*;
     use crate::sim::{CHUNK_GAMES, MAX_GAMES};
+
+    /// The paths with lanes that run on this processor: each is compared with the one-game
+    /// loop (the portable one always; AVX2 and AVX-512 where the processor has them).
+    pub(crate) fn lanes_here() -> Vec<LanesPath> {
+        let here: Vec<LanesPath> = LanesPath::ALL
+            .into_iter()
+            .filter(|&path| path != LanesPath::Scalar && path.runs_here())
+            .collect();
+        let missing: Vec<&str> = LanesPath::ALL
+            .into_iter()
+            .filter(|path| !path.runs_here())
+            .map(LanesPath::name)
+            .collect();
+        if !missing.is_empty() {
+            eprintln!(
+                "not on this processor, so not compared: {}",
+                missing.join(", ")
+            );
+        }
+        here
+    }
 
     /// The groups of the largest run are a few numbers, whatever the chunks: group `g` is
     /// computed from its index, and the groups tile the chunks without gap or overlap.

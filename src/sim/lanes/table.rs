@@ -4,15 +4,16 @@
 //! and the seat to move as a number: the mover's pieces are picked by lane masks, and the
 //! capture turns the landing field into each other seat's numbering.
 
-use super::{Generators, LANES, LaneDice, LaneRules, distinct, load, splat, store};
+use super::path::{Kernel, LanesPath};
+use super::vector::{Mask, Vector};
+use super::{Generators, LANES, LaneDice, LaneRules, distinct, seed_lane};
 use crate::rules::MAX_SEATS;
 use crate::sim::stream::StreamKey;
 use crate::sim::table::{Table, TableCounts};
-use std::arch::x86_64::*;
 
-/// Whether [`play`] plays `table`, and this processor runs it.
+/// Whether [`play`] plays `table` (on a path with lanes).
 pub(crate) fn available(table: &Table) -> bool {
-    table.rules_pick_plainly() && super::processor_has_lanes()
+    table.rules_pick_plainly()
 }
 
 /// One lane's bookkeeping: the counts of its chunks and which game it plays.
@@ -66,7 +67,7 @@ impl Lane {
                 spilled.active &= !(1 << l);
                 return;
             };
-            Generators::seed_lane(&mut spilled.rng, l, spilled.key.rng(chunk).state());
+            seed_lane(&mut spilled.rng, l, spilled.key.rng(chunk).state());
             self.games_left = rounds * seatings;
             self.started = 0;
         }
@@ -106,31 +107,55 @@ impl Lane {
     }
 }
 
-/// Plays chunks `chunks[i].0`, each with `chunks[i].1` rounds, eight at a time, each in the
-/// next lane that is free, and returns the counts of all of them: those
-/// [`Table::play_chunk`] gives for each chunk, added up.
+/// Plays chunks `chunks[i].0`, each with `chunks[i].1` rounds, eight at a time on `path`,
+/// each in the next lane that is free, and returns the counts of all of them: those
+/// [`Table::play_chunk`] gives for each chunk, added up. `None` on the path without lanes.
 ///
-/// Only for a table [`available`] says it plays, on a processor it says runs it.
-#[target_feature(enable = "avx512f,avx512cd,avx512vpopcntdq,bmi1,bmi2,lzcnt,popcnt")]
-pub(crate) fn play(table: &Table, key: StreamKey, chunks: &[(u64, u64)]) -> TableCounts {
-    assert!(table.rules_pick_plainly());
-    match table.seats().players() {
-        2 => play_seats::<2>(table, key, chunks),
-        3 => play_seats::<3>(table, key, chunks),
-        _ => play_seats::<4>(table, key, chunks),
+/// Only for a table [`available`] says it plays, on a path that runs here.
+pub(crate) fn play(
+    path: LanesPath,
+    table: &Table,
+    key: StreamKey,
+    chunks: &[(u64, u64)],
+) -> Option<TableCounts> {
+    assert!(available(table));
+    path.run(Tables { table, key, chunks })
+}
+
+/// [`play`]'s games, for [`LanesPath::run`].
+struct Tables<'t, 'a, 'c> {
+    table: &'t Table<'a>,
+    key: StreamKey,
+    chunks: &'c [(u64, u64)],
+}
+
+impl Kernel for Tables<'_, '_, '_> {
+    type Output = TableCounts;
+
+    #[inline(always)]
+    fn run<V: Vector>(self) -> TableCounts {
+        let (table, key, chunks) = (self.table, self.key, self.chunks);
+        match table.seats().players() {
+            2 => play_seats::<V, 2>(table, key, chunks),
+            3 => play_seats::<V, 3>(table, key, chunks),
+            _ => play_seats::<V, 4>(table, key, chunks),
+        }
     }
 }
 
-/// [`play`] for `N` players: the seats' loops unrolled, their vectors in registers.
-#[inline]
-#[target_feature(enable = "avx512f,avx512cd,avx512vpopcntdq,bmi1,bmi2,lzcnt,popcnt")]
-fn play_seats<const N: usize>(table: &Table, key: StreamKey, chunks: &[(u64, u64)]) -> TableCounts {
+/// [`play`] for `N` players on `V`: the seats' loops unrolled, their vectors in registers.
+#[inline(always)]
+fn play_seats<V: Vector, const N: usize>(
+    table: &Table,
+    key: StreamKey,
+    chunks: &[(u64, u64)],
+) -> TableCounts {
     let seats = table.seats();
     let players = N;
     let board = seats.board();
-    let rules = LaneRules::new(board);
+    let rules = LaneRules::<V>::new(board);
     let (dice, die_index) = distinct(table.dice());
-    let dice = LaneDice::new(&dice);
+    let dice = LaneDice::<V>::new(&dice);
     let setting = Setting {
         table,
         die_in_seat: table
@@ -144,17 +169,18 @@ fn play_seats<const N: usize>(table: &Table, key: StreamKey, chunks: &[(u64, u64
             .collect(),
     };
     // `shift_to[j]`, lane `m`: what turns seat `m`'s track fields into seat `j`'s numbering.
-    let shift_to: [__m512i; N] = std::array::from_fn(|j| {
-        let mut shifts = [0u64; LANES];
+    let shift_to: [V::Table; N] = std::array::from_fn(|j| {
+        let mut shifts = [0u64; 16];
         for (m, shift) in shifts.iter_mut().enumerate().take(players) {
             *shift = u64::from(seats.shift(m, j));
         }
-        load(&shifts)
+        V::table(&shifts)
     });
-    let seat_numbers: [__m512i; N] = std::array::from_fn(|s| splat(s as u64));
-    let die_numbers: [__m512i; MAX_SEATS] = std::array::from_fn(|d| splat(d as u64));
-    let (zero, one, byte, last_field_of_idle) = (splat(0), splat(1), splat(0xff), splat(63));
-    let (player_count, max_rolls) = (splat(players as u64), splat(table.max_rolls()));
+    let seat_numbers: [V; N] = std::array::from_fn(|s| V::splat(s as u64));
+    let die_numbers: [V; MAX_SEATS] = std::array::from_fn(|d| V::splat(d as u64));
+    let (zero, one, byte, last_field_of_idle) =
+        (V::splat(0), V::splat(1), V::splat(0xff), V::splat(63));
+    let (player_count, max_rolls) = (V::splat(players as u64), V::splat(table.max_rolls()));
 
     let mut lanes: Vec<Lane> = (0..LANES)
         .map(|_| Lane {
@@ -179,67 +205,63 @@ fn play_seats<const N: usize>(table: &Table, key: StreamKey, chunks: &[(u64, u64
     for (l, lane) in lanes.iter_mut().enumerate() {
         lane.start_next(l, &mut spilled, &setting);
     }
-    let mut generators = Generators::load(&spilled.rng);
-    let mut pieces: [__m512i; N] = std::array::from_fn(|s| load(&spilled.pieces[s]));
-    let mut mover = load(&spilled.mover);
-    let mut seat_dice = load(&spilled.seat_dice);
-    let mut rolls = load(&spilled.rolls);
-    let mut idle = load(&spilled.idle);
+    let mut generators = Generators::<V>::load(&spilled.rng);
+    let mut pieces: [V; N] = std::array::from_fn(|s| V::load(&spilled.pieces[s]));
+    let mut mover = V::load(&spilled.mover);
+    let mut seat_dice = V::load(&spilled.seat_dice);
+    let mut rolls = V::load(&spilled.rolls);
+    let mut idle = V::load(&spilled.idle);
+    let mut active = V::Mask::from_bits(spilled.active);
 
     while spilled.active != 0 {
-        let moving: [__mmask8; N] =
-            std::array::from_fn(|s| _mm512_cmpeq_epi64_mask(mover, seat_numbers[s]));
-        let own = (1..players).fold(pieces[0], |own, s| {
-            _mm512_mask_blend_epi64(moving[s], own, pieces[s])
-        });
-        let die = _mm512_and_si512(
-            _mm512_srlv_epi64(seat_dice, _mm512_slli_epi64::<3>(mover)),
-            byte,
-        );
-        let rolling: [__mmask8; MAX_SEATS] =
-            std::array::from_fn(|d| _mm512_cmpeq_epi64_mask(die, die_numbers[d]));
+        let moving: [V::Mask; N] = std::array::from_fn(|s| mover.eq(seat_numbers[s]));
+        let own = (1..players).fold(pieces[0], |own, s| own.select(moving[s], pieces[s]));
+        let die = seat_dice.shr(mover.shl_by::<3>()).and(byte);
+        let rolling: [V::Mask; MAX_SEATS] = std::array::from_fn(|d| die.eq(die_numbers[d]));
         let (face, rolled) = dice.roll(generators.next(), &rolling);
         let step = rules.step(own, face);
-        let new_own = _mm512_xor_si512(own, step);
+        let new_own = own.xor(step);
         let on_track = rules.landing_on_track(step, new_own);
         let won = rules.won(new_own);
         let passes = rules.passes(face, won);
-        let moved = _mm512_test_epi64_mask(step, step);
+        let moved = step.nonzero();
 
         // The mover's pieces, then the capture of whatever stands on the landing field in
         // every other seat.
         for (j, seat) in pieces.iter_mut().enumerate() {
-            *seat = _mm512_mask_blend_epi64(rolled & moving[j], *seat, new_own);
-            let hit = rules.turn_track(on_track, _mm512_permutexvar_epi64(mover, shift_to[j]));
-            *seat = _mm512_mask_andnot_epi64(*seat, rolled & !moving[j], hit, *seat);
+            *seat = seat.select(rolled & moving[j], new_own);
+            let hit = rules.turn_track(on_track, V::look_up(&shift_to[j], mover));
+            *seat = seat.select(rolled & !moving[j], seat.and_not(hit));
         }
         let rolled_by = mover;
-        let next = _mm512_add_epi64(mover, one);
-        let next = _mm512_mask_mov_epi64(next, _mm512_cmpeq_epi64_mask(next, player_count), zero);
-        mover = _mm512_mask_blend_epi64(rolled & passes, mover, next);
-        rolls = _mm512_mask_add_epi64(rolls, rolled, rolls, one);
-        idle = _mm512_mask_add_epi64(idle, rolled & !moved, idle, one);
-        idle = _mm512_mask_mov_epi64(idle, rolled & moved, zero);
+        let next = mover.add(one);
+        let next = next.select(next.eq(player_count), zero);
+        mover = mover.select(rolled & passes, next);
+        rolls = rolls.select(rolled, rolls.add(one));
+        idle = idle
+            .select(rolled & !moved, idle.add(one))
+            .select(rolled & moved, zero);
         // As the one-game loop: after every 64 rolls in a row without a move, a check.
-        let check_stuck = rolled & !moved & _mm512_testn_epi64_mask(idle, last_field_of_idle);
-        let capped = _mm512_cmpge_epu64_mask(rolls, max_rolls);
-        let due = spilled.active & rolled & (won | check_stuck | capped);
+        let check_stuck = rolled & !moved & !idle.and(last_field_of_idle).nonzero();
+        let capped = !rolls.lt(max_rolls);
+        let due = (active & rolled & (won | check_stuck | capped)).bits();
         if due != 0 {
+            let [won, passes, check_stuck] = [won, passes, check_stuck].map(Mask::bits);
             spilled.rng = generators.store();
             for (s, seat) in pieces.iter().enumerate() {
-                spilled.pieces[s] = store(*seat);
+                spilled.pieces[s] = seat.store();
             }
-            spilled.mover = store(mover);
-            spilled.rolled_by = store(rolled_by);
-            spilled.seat_dice = store(seat_dice);
-            spilled.rolls = store(rolls);
-            spilled.idle = store(idle);
+            spilled.mover = mover.store();
+            spilled.rolled_by = rolled_by.store();
+            spilled.seat_dice = seat_dice.store();
+            spilled.rolls = rolls.store();
+            spilled.idle = idle.store();
             for (l, lane) in lanes
                 .iter_mut()
                 .enumerate()
                 .filter(|(l, _)| due >> l & 1 == 1)
             {
-                let flag = |mask: __mmask8| mask >> l & 1 == 1;
+                let flag = |mask: u8| mask >> l & 1 == 1;
                 lane.settle(
                     l,
                     &mut spilled,
@@ -249,12 +271,13 @@ fn play_seats<const N: usize>(table: &Table, key: StreamKey, chunks: &[(u64, u64
             }
             generators = Generators::load(&spilled.rng);
             for (s, seat) in pieces.iter_mut().enumerate() {
-                *seat = load(&spilled.pieces[s]);
+                *seat = V::load(&spilled.pieces[s]);
             }
-            mover = load(&spilled.mover);
-            seat_dice = load(&spilled.seat_dice);
-            rolls = load(&spilled.rolls);
-            idle = load(&spilled.idle);
+            mover = V::load(&spilled.mover);
+            seat_dice = V::load(&spilled.seat_dice);
+            rolls = V::load(&spilled.rolls);
+            idle = V::load(&spilled.idle);
+            active = V::Mask::from_bits(spilled.active);
         }
     }
     lanes
@@ -268,6 +291,7 @@ mod tests {
     use crate::dice::Die;
     use crate::rules::{Rules, Seats};
     use crate::sim::Seating;
+    use crate::sim::lanes::tests::lanes_here;
 
     /// The lanes give every chunk the counts the one-game loop gives it (as sums over
     /// chunks of different lengths, more than there are lanes, and chunk by chunk alone).
@@ -277,11 +301,7 @@ mod tests {
         let dice: Vec<Die> = dice.iter().map(|d| d.parse().unwrap()).collect();
         let refs: Vec<&Die> = dice.iter().collect();
         let table = Table::new(&seats, &refs, max_rolls, seating).unwrap();
-        if !available(&table) {
-            assert!(!std::is_x86_feature_detected!("avx512vpopcntdq"));
-            eprintln!("lanes not available here: nothing compared");
-            return;
-        }
+        assert!(available(&table));
         let key = StreamKey::new(5).with_stream(9);
         let chunks = [
             (0, 3),
@@ -295,24 +315,23 @@ mod tests {
             (8, 1),
             (9, 3),
         ];
-        // SAFETY: `available` checked the processor.
-        let lanes = unsafe { play(&table, key, &chunks) };
         let one_by_one = chunks.iter().fold(
             TableCounts::new(seats.players()),
             |sum, &(chunk, rounds)| sum + table.play_chunk(key, chunk, rounds),
         );
-        assert_eq!(
-            lanes, one_by_one,
-            "{board} {dice:?} {seating:?} cap {max_rolls}"
-        );
-        for &(chunk, rounds) in &chunks[..3] {
-            // SAFETY: as above.
-            let alone = unsafe { play(&table, key, &[(chunk, rounds)]) };
+        for path in lanes_here() {
             assert_eq!(
-                alone,
-                table.play_chunk(key, chunk, rounds),
-                "chunk {chunk} alone"
+                play(path, &table, key, &chunks).as_ref(),
+                Some(&one_by_one),
+                "{path:?}: {board} {dice:?} {seating:?} cap {max_rolls}"
             );
+            for &(chunk, rounds) in &chunks[..3] {
+                assert_eq!(
+                    play(path, &table, key, &[(chunk, rounds)]),
+                    Some(table.play_chunk(key, chunk, rounds)),
+                    "{path:?}: chunk {chunk} alone"
+                );
+            }
         }
     }
 
