@@ -11,7 +11,7 @@ use wuerfelglueck::dice::Die;
 use wuerfelglueck::rank::{SimulationPlan, simulate_tournament};
 use wuerfelglueck::rules::{Board, Rules};
 use wuerfelglueck::sim::{
-    CHUNK_GAMES, CHUNK_PAIRS, Matchup, Stopping, StreamKey, play_chunk, play_chunks,
+    CHUNK_GAMES, CHUNK_PAIRS, LanesPath, Matchup, Stopping, StreamKey, play_chunk, play_chunks_on,
 };
 use wuerfelglueck::strategy::Strategy;
 
@@ -45,9 +45,9 @@ fn games_per_second(c: &mut Criterion) {
     group.finish();
 }
 
-/// 128 chunks per iteration through `play_chunks` on one thread: what `duel`, `rank` and
-/// `search` run, eight games at once where the processor has AVX-512 (the one-game loop
-/// otherwise), in groups of 32 chunks as in a long run.
+/// 128 chunks per iteration through `play_chunks_on` on one thread, on every path this
+/// processor runs (AVX-512, AVX2, portable lanes, the one-game loop), side by side: what
+/// `duel`, `rank` and `search` run, in groups of 32 chunks as in a long run.
 fn games_per_second_in_lanes(c: &mut Criterion) {
     const CHUNKS: u64 = 128;
     let rules = Rules::bwinf();
@@ -63,16 +63,20 @@ fn games_per_second_in_lanes(c: &mut Criterion) {
         let die_b: Die = b.parse().unwrap();
         let matchup = Matchup::new(&rules, [&die_a, &die_b], 100_000).unwrap();
         let key = StreamKey::new(1);
-        let mut first = 0u64;
-        group.bench_function(format!("{a} vs {b}"), |bench| {
-            bench.iter(|| {
-                first += CHUNKS;
-                let chunks = first..first + CHUNKS;
-                black_box(
-                    one_thread.install(|| play_chunks(&matchup, key, chunks, u64::MAX, &|_| {})),
-                )
-            })
-        });
+        for path in LanesPath::ALL.into_iter().filter(|p| p.runs_here()) {
+            let mut first = 0u64;
+            group.bench_function(format!("{a} vs {b}, {}", path.name()), |bench| {
+                bench.iter(|| {
+                    first += CHUNKS;
+                    let chunks = first..first + CHUNKS;
+                    black_box(
+                        one_thread.install(|| {
+                            play_chunks_on(path, &matchup, key, chunks, u64::MAX, &|_| {})
+                        }),
+                    )
+                })
+            });
+        }
     }
     group.finish();
 }

@@ -8,7 +8,7 @@ use criterion::{Criterion, Throughput, criterion_group, criterion_main};
 use std::hint::black_box;
 use wuerfelglueck::dice::Die;
 use wuerfelglueck::rules::{Rules, Seats};
-use wuerfelglueck::sim::{Seating, StreamKey, Table};
+use wuerfelglueck::sim::{LanesPath, Seating, StreamKey, Table};
 
 /// One chunk at a time (`Table::play_chunk`): the one-game loop.
 fn table_games_per_second(c: &mut Criterion) {
@@ -32,9 +32,9 @@ fn table_games_per_second(c: &mut Criterion) {
     group.finish();
 }
 
-/// 128 chunks per iteration through `Table::play_chunks` on one thread: what `table` and
-/// `rank --players` run, eight games at once where the processor has AVX-512 (the one-game
-/// loop otherwise), in groups of 32 chunks as in a long run.
+/// 128 chunks per iteration through `Table::play_chunks_on` on one thread, on every path
+/// this processor runs (AVX-512, AVX2, portable lanes, the one-game loop), side by side: what
+/// `table` and `rank --players` run, in groups of 32 chunks as in a long run.
 fn table_games_per_second_in_lanes(c: &mut Criterion) {
     const CHUNKS: u64 = 128;
     let die = Die::standard();
@@ -50,14 +50,19 @@ fn table_games_per_second_in_lanes(c: &mut Criterion) {
         let table = Table::new(&seats, &dice, 100_000, Seating::All).unwrap();
         group.throughput(Throughput::Elements(CHUNKS * table.chunk_games()));
         let key = StreamKey::new(1);
-        let mut first = 0u64;
-        group.bench_function(format!("{players} x 1..6"), |bench| {
-            bench.iter(|| {
-                first += CHUNKS;
-                let chunks = first..first + CHUNKS;
-                black_box(one_thread.install(|| table.play_chunks(key, chunks, u64::MAX, &|_| {})))
-            })
-        });
+        for path in LanesPath::ALL.into_iter().filter(|p| p.runs_here()) {
+            let mut first = 0u64;
+            group.bench_function(format!("{players} x 1..6, {}", path.name()), |bench| {
+                bench.iter(|| {
+                    first += CHUNKS;
+                    let chunks = first..first + CHUNKS;
+                    black_box(
+                        one_thread
+                            .install(|| table.play_chunks_on(path, key, chunks, u64::MAX, &|_| {})),
+                    )
+                })
+            });
+        }
     }
     group.finish();
 }

@@ -4,6 +4,7 @@ use super::counts::{CHUNK_GAMES, CHUNK_PAIRS, DuelCounts};
 use super::game::{self, Matchup, MatchupError};
 #[cfg(target_arch = "x86_64")]
 use super::lanes;
+use super::lanes::path::LanesPath;
 use super::plan::{
     DuelPlan, PILOT_GAMES, PlanError, Stopping, StoppingRule, games_for_precision, worst_case_games,
 };
@@ -112,7 +113,33 @@ fn play_chunk_as<const HOW: u8>(
 ///
 /// The counts cannot overflow in any run that can finish: a plan has at most
 /// [`MAX_GAMES`](super::plan::MAX_GAMES) games, and their rolls stay far below `u64::MAX`.
+///
+/// The games are played on the path of [`LanesPath::current`].
 pub fn play_chunks(
+    matchup: &Matchup,
+    key: StreamKey,
+    chunks: std::ops::Range<u64>,
+    total_pairs: u64,
+    progress: &(dyn Fn(u64) + Sync),
+) -> DuelCounts {
+    play_chunks_on(
+        LanesPath::current(),
+        matchup,
+        key,
+        chunks,
+        total_pairs,
+        progress,
+    )
+}
+
+/// [`play_chunks`] on `path` (which must [run here](LanesPath::runs_here)): the same counts
+/// on every path, for benchmarks that set the paths side by side.
+///
+/// # Panics
+///
+/// If `path` does not run on this processor.
+pub fn play_chunks_on(
+    path: LanesPath,
     matchup: &Matchup,
     key: StreamKey,
     chunks: std::ops::Range<u64>,
@@ -121,8 +148,7 @@ pub fn play_chunks(
 ) -> DuelCounts {
     let pairs_of =
         |chunk: u64| CHUNK_PAIRS.min(total_pairs.saturating_sub(chunk.saturating_mul(CHUNK_PAIRS)));
-    let path = lanes::path::LanesPath::current();
-    if path != lanes::path::LanesPath::Scalar
+    if path != LanesPath::Scalar
         && lanes::duel::available(matchup)
         && chunks.end.saturating_sub(chunks.start) >= lanes::MIN_CHUNKS as u64
     {

@@ -13,7 +13,7 @@ mod table;
 /// The statistics, now [`crate::stats`]; kept under the old path.
 pub use crate::stats;
 pub use counts::{CHUNK_GAMES, CHUNK_PAIRS, DuelCounts, StartCounts};
-pub use duel::{SimError, play_chunk, play_chunks, run_duel, run_duel_announced};
+pub use duel::{SimError, play_chunk, play_chunks, play_chunks_on, run_duel, run_duel_announced};
 pub use game::{GameEnd, Matchup, MatchupError, cannot_move, never_ends, roll_off_can_decide};
 pub use lanes::path::{LANES_VARIABLE, LanesError, LanesPath};
 pub use plan::{

@@ -10,6 +10,7 @@
 //! seat and die, so both the mean and the figures per seat come from the same games.
 
 use super::game::Unwatched;
+use super::lanes::path::LanesPath;
 use super::plan::{DuelPlan, MAX_GAMES, PILOT_GAMES, PlanError, Stopping};
 use super::stream::StreamKey;
 use crate::dice::Die;
@@ -669,6 +670,8 @@ impl<'a> Table<'a> {
     /// adds them up; `progress` is told the games of each chunk, and 0 before each chunk
     /// starts, fused as in [`super::play_chunks`]: a caller that gives up unwinds from there
     /// and no thread starts another chunk.
+    ///
+    /// The games are played on the path of [`LanesPath::current`].
     pub fn play_chunks(
         &self,
         key: StreamKey,
@@ -676,8 +679,20 @@ impl<'a> Table<'a> {
         total_rounds: u64,
         progress: &(dyn Fn(u64) + Sync),
     ) -> TableCounts {
-        let path = super::lanes::path::LanesPath::current();
-        if path != super::lanes::path::LanesPath::Scalar
+        self.play_chunks_on(LanesPath::current(), key, chunks, total_rounds, progress)
+    }
+
+    /// [`Table::play_chunks`] on `path` (which must [run here](LanesPath::runs_here)): the
+    /// same counts on every path, for benchmarks that set the paths side by side.
+    pub fn play_chunks_on(
+        &self,
+        path: LanesPath,
+        key: StreamKey,
+        chunks: std::ops::Range<u64>,
+        total_rounds: u64,
+        progress: &(dyn Fn(u64) + Sync),
+    ) -> TableCounts {
+        if path != LanesPath::Scalar
             && super::lanes::table::available(self)
             && chunks.end.saturating_sub(chunks.start) >= super::lanes::MIN_CHUNKS as u64
         {

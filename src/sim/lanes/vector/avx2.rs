@@ -3,8 +3,7 @@
 //! AVX2 has the variable shifts (0 past 63, as the rules need) and the 32-bit multiply; what
 //! it lacks is made of them: rotations of two shifts, the unsigned comparison by flipping
 //! the top bit, population counts by a nibble table (`pshufb`) summed by `psadbw`, the
-//! highest bit by smearing it downwards, and the table look-up and the gather by the
-//! 64-bit gather.
+//! highest bit by smearing it downwards, the table look-up by 32-bit permutations.
 
 use super::{Mask, Vector};
 use crate::sim::lanes::LANES;
@@ -103,8 +102,9 @@ impl Mask for Avx2Mask {
 
 unsafe impl Vector for Avx2 {
     type Mask = Avx2Mask;
-    /// Read by a gather: the sixteen values in memory.
-    type Table = [u64; 16];
+    /// The sixteen values as 32-bit numbers in two registers: a permutation reads them
+    /// without touching memory.
+    type Table = [__m256i; 2];
 
     #[inline(always)]
     fn splat(x: u64) -> Avx2 {
@@ -253,15 +253,25 @@ unsafe impl Vector for Avx2 {
     }
 
     #[inline(always)]
-    fn table(values: &[u64; 16]) -> [u64; 16] {
-        *values
+    fn table(values: &[u64; 16]) -> [__m256i; 2] {
+        debug_assert!(values.iter().all(|&v| v <= u64::from(u32::MAX)));
+        let low: [u32; 8] = std::array::from_fn(|k| values[k] as u32);
+        let high: [u32; 8] = std::array::from_fn(|k| values[8 + k] as u32);
+        // SAFETY: see the note above the impls.
+        unsafe {
+            [
+                _mm256_loadu_si256(low.as_ptr().cast()),
+                _mm256_loadu_si256(high.as_ptr().cast()),
+            ]
+        }
     }
 
     #[inline(always)]
-    fn look_up(table: &[u64; 16], index: Avx2) -> Avx2 {
-        let index = index.and(Avx2::splat(15));
-        // SAFETY: every index is below 16, the table's length.
-        unsafe { Avx2::gather(table, index) }
+    fn look_up(table: &[__m256i; 2], index: Avx2) -> Avx2 {
+        Avx2([
+            look_up_256(table, index.0[0]),
+            look_up_256(table, index.0[1]),
+        ])
     }
 
     #[inline(always)]
@@ -295,5 +305,21 @@ fn count_ones_256(a: __m256i) -> __m256i {
             _mm256_shuffle_epi8(nibble_ones, high),
         );
         _mm256_sad_epu8(per_byte, _mm256_setzero_si256())
+    }
+}
+
+/// [`Vector::look_up`] on four lanes: each lane's value from the 32-bit permutations of both
+/// halves of the table (a lane's index `i`, read as two 32-bit indices `i` and 0, picks
+/// entry `i mod 8` into the lane's low half), the half picked by bit 3 of the index.
+#[inline(always)]
+fn look_up_256(table: &[__m256i; 2], index: __m256i) -> __m256i {
+    // SAFETY: see the note above the impls.
+    unsafe {
+        let low = _mm256_castsi256_pd(_mm256_permutevar8x32_epi32(table[0], index));
+        let high = _mm256_castsi256_pd(_mm256_permutevar8x32_epi32(table[1], index));
+        // `blendv_pd` picks by each lane's top bit: bit 3 of the index moved there.
+        let upper_half = _mm256_castsi256_pd(_mm256_slli_epi64::<60>(index));
+        let both = _mm256_castpd_si256(_mm256_blendv_pd(low, high, upper_half));
+        _mm256_and_si256(both, _mm256_set1_epi64x(i64::from(u32::MAX)))
     }
 }

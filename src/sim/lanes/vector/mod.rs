@@ -87,7 +87,7 @@ pub(crate) unsafe trait Vector: Copy {
     /// `if_set` in the lanes of `mask`, `self` in the others.
     fn select(self, mask: Self::Mask, if_set: Self) -> Self;
 
-    /// `values` made ready for [`Vector::look_up`].
+    /// `values` (each below 2^32) made ready for [`Vector::look_up`].
     fn table(values: &[u64; 16]) -> Self::Table;
     /// In each lane, the table's value at the lane's index (its low four bits).
     fn look_up(table: &Self::Table, index: Self) -> Self;
@@ -133,7 +133,7 @@ mod tests {
     /// `V`'s result of every operation on every pair of cases, as plain numbers.
     fn results<V: Vector>() -> Vec<[u64; LANES]> {
         let mut out = Vec::new();
-        let values: [u64; 16] = std::array::from_fn(|i| (i as u64 + 1) * 0x0101_0101_0101);
+        let values: [u64; 16] = std::array::from_fn(|i| (i as u64 + 1) * 0x0f0f_0f0f);
         let table = V::table(&values);
         let base: Vec<u64> = (0..100u64).map(|i| i * 3 + 1).collect();
         let mask = |m: V::Mask| {
@@ -199,7 +199,7 @@ mod tests {
             out.push(lanes(&|l| a[l].rotate_left(23)));
             out.push(lanes(&|l| a[l].rotate_left(45)));
             out.push(bits(&|l| a[l] != 0));
-            out.push(lanes(&|l| ((a[l] & 15) + 1) * 0x0101_0101_0101));
+            out.push(lanes(&|l| ((a[l] & 15) + 1) * 0x0f0f_0f0f));
             out.push(lanes(&|l| (a[l] % 100) * 3 + 1));
             for b in CASES {
                 let shift = |v: u64, by: u64, left: bool| match (by < 64, left) {
