@@ -174,6 +174,15 @@ pub struct SolveSettings {
     solver: Solver,
 }
 
+/// The first option given (`true`) among `options` (given, name), refused with the message
+/// `refusal` makes of its name.
+fn refuse_first(options: &[(bool, &str)], refusal: impl Fn(&str) -> String) -> Result<(), Error> {
+    match options.iter().find(|(given, _)| *given) {
+        Some((_, option)) => Err(Error::input(refusal(option))),
+        None => Ok(()),
+    }
+}
+
 impl SolveSettings {
     /// Checks `options`; the first bad value is refused with a message naming its option.
     pub fn new(options: &SolveOptions) -> Result<SolveSettings, Error> {
@@ -216,24 +225,25 @@ impl SolveSettings {
                 ));
             }
             if o.position.is_some() {
-                for (given, option) in [
-                    (
-                        strategies.iter().any(|s| s != "optimal"),
-                        "--strategy-a and --strategy-b",
-                    ),
-                    (o.policy_out.is_some(), "--policy-out"),
-                    (o.evaluate_pair, "--evaluate-pair"),
-                    (o.style, "--style"),
-                    (o.layered, "--layered"),
-                    (o.values_out.is_some(), "--values-out"),
-                ] {
-                    if given {
-                        return Err(Error::input(format!(
+                refuse_first(
+                    &[
+                        (
+                            strategies.iter().any(|s| s != "optimal"),
+                            "--strategy-a and --strategy-b",
+                        ),
+                        (o.policy_out.is_some(), "--policy-out"),
+                        (o.evaluate_pair, "--evaluate-pair"),
+                        (o.style, "--style"),
+                        (o.layered, "--layered"),
+                        (o.values_out.is_some(), "--values-out"),
+                    ],
+                    |option| {
+                        format!(
                             "--position gives one position's value with both sides optimal; \
                              {option}: only without --position"
-                        )));
-                    }
-                }
+                        )
+                    },
+                )?;
             }
             let position = match &o.position {
                 Some(text) => Some((
@@ -249,23 +259,24 @@ impl SolveSettings {
                 ));
             }
             if o.layered {
-                for (given, option) in [
-                    (
-                        strategies.iter().any(|s| s != "optimal"),
-                        "--strategy-a and --strategy-b",
-                    ),
-                    (o.policy_out.is_some(), "--policy-out"),
-                    (o.evaluate_pair, "--evaluate-pair"),
-                    (o.style, "--style"),
-                    (o.no_mirror, "--no-mirror"),
-                ] {
-                    if given {
-                        return Err(Error::input(format!(
+                refuse_first(
+                    &[
+                        (
+                            strategies.iter().any(|s| s != "optimal"),
+                            "--strategy-a and --strategy-b",
+                        ),
+                        (o.policy_out.is_some(), "--policy-out"),
+                        (o.evaluate_pair, "--evaluate-pair"),
+                        (o.style, "--style"),
+                        (o.no_mirror, "--no-mirror"),
+                    ],
+                    |option| {
+                        format!(
                             "--layered solves the value with both sides optimal, without the \
                              mirror; {option}: only without --layered"
-                        )));
-                    }
-                }
+                        )
+                    },
+                )?;
             }
             if let Some(path) = &o.policy_out {
                 file::check_target(path, o.force)
@@ -290,25 +301,24 @@ impl SolveSettings {
                 values: o.values.clone(),
             }))
         } else {
-            for (given, option) in [
-                (o.strategy_a.is_some(), "--strategy-a"),
-                (o.strategy_b.is_some(), "--strategy-b"),
-                (o.policy_out.is_some(), "--policy-out"),
-                (o.evaluate_pair, "--evaluate-pair"),
-                (o.no_mirror, "--no-mirror"),
-                (o.style, "--style"),
-                (o.layered, "--layered"),
-                (o.part != "all", "--part"),
-                (o.values_out.is_some(), "--values-out"),
-                (o.position.is_some(), "--position"),
-                (o.values.is_some(), "--values"),
-            ] {
-                if given {
-                    return Err(Error::input(format!(
-                        "{option} needs --profile choice (without it rule 3 fixes every move)"
-                    )));
-                }
-            }
+            refuse_first(
+                &[
+                    (o.strategy_a.is_some(), "--strategy-a"),
+                    (o.strategy_b.is_some(), "--strategy-b"),
+                    (o.policy_out.is_some(), "--policy-out"),
+                    (o.evaluate_pair, "--evaluate-pair"),
+                    (o.no_mirror, "--no-mirror"),
+                    (o.style, "--style"),
+                    (o.layered, "--layered"),
+                    (o.part != "all", "--part"),
+                    (o.values_out.is_some(), "--values-out"),
+                    (o.position.is_some(), "--position"),
+                    (o.values.is_some(), "--values"),
+                ],
+                |option| {
+                    format!("{option} needs --profile choice (without it rule 3 fixes every move)")
+                },
+            )?;
             let storage = if o.f32 {
                 Storage::F32
             } else if o.matrix_free {

@@ -185,6 +185,41 @@ fn pair(b: &Bounds) -> [f64; 2] {
     [b.lo, b.hi]
 }
 
+impl ChoiceReport {
+    /// The values (if A starts, if B starts, over both starts) with their brackets, the
+    /// strategies, whether the value is certified and its sweeps; nothing of a pair's
+    /// evaluation (no figures certified, no end components, no pair sweeps).
+    fn of_values(
+        values: [&Bounds; 3],
+        strategies: [String; 2],
+        value_certified: bool,
+        value_sweeps: usize,
+    ) -> ChoiceReport {
+        let [if_a_starts, if_b_starts, value] = values;
+        let [strategy_a, strategy_b] = strategies;
+        ChoiceReport {
+            value_if_a_starts: if_a_starts.mid(),
+            value_if_b_starts: if_b_starts.mid(),
+            value: value.mid(),
+            value_bounds: ValueBounds {
+                value_if_a_starts: pair(if_a_starts),
+                value_if_b_starts: pair(if_b_starts),
+                value: pair(value),
+            },
+            strategy_a,
+            strategy_b,
+            value_certified,
+            figures_certified: false,
+            pair_attains_value: None,
+            end_component_states: 0,
+            value_sweeps,
+            pair_sweeps: 0,
+            differs_from: Vec::new(),
+            style: None,
+        }
+    }
+}
+
 /// The seven figures in table and CSV order: JSON name, table label.
 const FIGURES: [(&str, &str); 7] = [
     ("p_a", "P(A wins)"),
@@ -259,26 +294,17 @@ impl SolveReport {
         strategies: [String; 2],
         seconds: f64,
     ) -> SolveReport {
-        let [strategy_a, strategy_b] = strategies;
         let game = ChoiceReport {
-            value_if_a_starts: g.value_if_a_starts.mid(),
-            value_if_b_starts: g.value_if_b_starts.mid(),
-            value: g.value.mid(),
-            value_bounds: ValueBounds {
-                value_if_a_starts: pair(&g.value_if_a_starts),
-                value_if_b_starts: pair(&g.value_if_b_starts),
-                value: pair(&g.value),
-            },
-            strategy_a,
-            strategy_b,
-            value_certified: g.value_certified,
             figures_certified: g.pair_certified,
             pair_attains_value: g.pair_attains_value,
             end_component_states: g.end_component_states,
-            value_sweeps: g.value_sweeps,
             pair_sweeps: g.pair_sweeps,
-            differs_from: Vec::new(),
-            style: None,
+            ..ChoiceReport::of_values(
+                [&g.value_if_a_starts, &g.value_if_b_starts, &g.value],
+                strategies,
+                g.value_certified,
+                g.value_sweeps,
+            )
         };
         let stalled =
             !(g.value_certified && g.pair_certified && g.pair_attains_value != Some(false));
@@ -319,26 +345,15 @@ impl SolveReport {
         figures: &ExactResult,
         seconds: f64,
     ) -> SolveReport {
-        let sweeps = l.groups.iter().map(|g| g.sweeps).sum();
         let game = ChoiceReport {
-            value_if_a_starts: l.value_if_a_starts.mid(),
-            value_if_b_starts: l.value_if_b_starts.mid(),
-            value: l.value.mid(),
-            value_bounds: ValueBounds {
-                value_if_a_starts: pair(&l.value_if_a_starts),
-                value_if_b_starts: pair(&l.value_if_b_starts),
-                value: pair(&l.value),
-            },
-            strategy_a: "optimal".into(),
-            strategy_b: "optimal".into(),
-            value_certified: l.value_certified,
             figures_certified: l.value_certified,
-            pair_attains_value: None,
             end_component_states: l.end_component_states,
-            value_sweeps: sweeps,
-            pair_sweeps: 0,
-            differs_from: Vec::new(),
-            style: None,
+            ..ChoiceReport::of_values(
+                [&l.value_if_a_starts, &l.value_if_b_starts, &l.value],
+                ["optimal".into(), "optimal".into()],
+                l.value_certified,
+                l.groups.iter().map(|g| g.sweeps).sum(),
+            )
         };
         let method = format!(
             "game with choices, layered: {} groups by goal configuration solved from the last \

@@ -176,6 +176,17 @@ impl Layout {
         self.groups.reads(from, to)
     }
 
+    /// Whether a group of `rest` (the groups still to solve) reads the finished `group`,
+    /// or, with the mirror, its image (whose values are read through `group`'s).
+    fn still_read(&self, rest: &[Group], group: Group) -> bool {
+        let image = Group {
+            a: group.b,
+            b: group.a,
+        };
+        rest.iter()
+            .any(|&r| self.reads(r, group) || (self.symmetric && self.reads(r, image)))
+    }
+
     /// The slot of `group` in per-group arrays.
     fn slot(&self, group: Group) -> usize {
         group.a as usize * self.goals + group.b as usize
@@ -570,13 +581,7 @@ fn peak_bytes(
         }
         held.push((g, len.checked_mul(storage.bytes_per_state())?));
         let rest = &order[n + 1..];
-        held.retain(|&(h, _)| {
-            let image = Group { a: h.b, b: h.a };
-            keep_values
-                || rest
-                    .iter()
-                    .any(|&r| layout.reads(r, h) || (layout.symmetric && layout.reads(r, image)))
-        });
+        held.retain(|&(h, _)| keep_values || layout.still_read(rest, h));
     }
     let finished: u64 = held.iter().map(|&(_, bytes)| bytes).sum();
     if finished > peak.bytes {
@@ -1198,13 +1203,8 @@ fn release_unread(
     for a in 0..layout.goals as u32 {
         for b in 0..layout.goals as u32 {
             let group = Group { a, b };
-            let image = Group { a: b, b: a };
             let slot = layout.slot(group);
-            if finished[slot].is_some()
-                && !rest.iter().any(|&g| {
-                    layout.reads(g, group) || (layout.symmetric && layout.reads(g, image))
-                })
-            {
+            if finished[slot].is_some() && !layout.still_read(rest, group) {
                 finished[slot] = None;
             }
         }
@@ -1369,18 +1369,12 @@ fn iterate_group(
                     return None;
                 }
                 let at = geometry.at(space, local);
-                let a_moves = at.side == 0;
                 let mut outside = [0.0; 2];
                 let mut stay = [0.0; 2];
                 for (k, &(face, p)) in space.faces(at.index).iter().enumerate() {
                     let mut best: Option<[f64; 2]> = None;
                     space.cell_options_at(&at, k, |_, t| {
-                        let v = reader.value(t);
-                        best = Some(match best {
-                            None => v,
-                            Some(b) if a_moves => [b[0].max(v[0]), b[1].max(v[1])],
-                            Some(b) => [b[0].min(v[0]), b[1].min(v[1])],
-                        });
+                        best = Some(super::value::fold_best(at.side, best, reader.value(t)));
                     });
                     match best {
                         Some(v) => {

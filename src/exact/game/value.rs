@@ -75,6 +75,17 @@ pub fn new_bracket(space: &GameSpace) -> Bracket {
     bracket
 }
 
+/// An option's bracket `v` folded into the mover's best so far: max for A, min for B, at
+/// both ends of the bracket.
+#[inline(always)]
+pub fn fold_best(mover: Player, best: Option<[f64; 2]>, v: [f64; 2]) -> [f64; 2] {
+    match best {
+        None => v,
+        Some(b) if mover == 0 => [b[0].max(v[0]), b[1].max(v[1])],
+        Some(b) => [b[0].min(v[0]), b[1].min(v[1])],
+    }
+}
+
 /// The options' values folded by the mover's rule: max for A, min for B, or the fixed
 /// policy's pick (`Err` if the policy picked a move that does not exist); `Ok(None)` if
 /// nothing can move.
@@ -90,12 +101,7 @@ pub fn fold_options(
     let Some(policy) = fixed else {
         let mut best: Option<[f64; 2]> = None;
         space.options_at(at, k, |_, t| {
-            let v = target_value(bracket, t);
-            best = Some(match best {
-                None => v,
-                Some(b) if mover == 0 => [b[0].max(v[0]), b[1].max(v[1])],
-                Some(b) => [b[0].min(v[0]), b[1].min(v[1])],
-            });
+            best = Some(fold_best(mover, best, target_value(bracket, t)));
         });
         return Ok(best);
     };

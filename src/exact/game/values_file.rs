@@ -203,46 +203,62 @@ fn first_line(path: &Path) -> Result<Vec<u8>, ExactError> {
     Ok(line)
 }
 
-/// Checks a header against the game, group, state count and storage expected.
-fn check_header(
-    path: &Path,
-    header: &GroupFileHeader,
-    game: &GameKey,
+/// What a group file must be: of this game and group, of this many states, in this storage.
+struct Expected<'g> {
+    game: &'g GameKey,
     group: Group,
     states: usize,
     storage: Storage,
-) -> Result<(), ExactError> {
-    let invalid = |what: String| ExactError::ValuesFile(format!("{}: {what}", path.display()));
-    if &header.game != game {
-        return Err(invalid(format!(
-            "made for another game: {}; expected {}",
-            header.game, game
-        )));
+}
+
+impl Expected<'_> {
+    /// The header `line` of the file at `path`, parsed and checked against what is
+    /// expected.
+    fn header(&self, path: &Path, line: &[u8]) -> Result<GroupFileHeader, ExactError> {
+        let header = parse_header(path, line)?;
+        self.check(path, &header)?;
+        Ok(header)
     }
-    if (header.group.goal_a, header.group.goal_b) != (group.a, group.b)
-        || header.group.states != states as u64
-    {
-        return Err(invalid(format!(
-            "expected group A {} B {} of {states} states, found group A {} B {} of {} states",
-            group.a, group.b, header.group.goal_a, header.group.goal_b, header.group.states
-        )));
+
+    fn check(&self, path: &Path, header: &GroupFileHeader) -> Result<(), ExactError> {
+        let Expected {
+            game,
+            group,
+            states,
+            storage,
+        } = *self;
+        let invalid = |what: String| ExactError::ValuesFile(format!("{}: {what}", path.display()));
+        if &header.game != game {
+            return Err(invalid(format!(
+                "made for another game: {}; expected {}",
+                header.game, game
+            )));
+        }
+        if (header.group.goal_a, header.group.goal_b) != (group.a, group.b)
+            || header.group.states != states as u64
+        {
+            return Err(invalid(format!(
+                "expected group A {} B {} of {states} states, found group A {} B {} of {} states",
+                group.a, group.b, header.group.goal_a, header.group.goal_b, header.group.states
+            )));
+        }
+        if header.storage != storage {
+            return Err(invalid(format!(
+                "expected storage {storage:?} (the tolerance decides it), found {:?}",
+                header.storage
+            )));
+        }
+        let expected = states.checked_mul(storage.bytes_per_state() as usize);
+        if expected.map(|e| e as u64) != Some(header.body_bytes) {
+            return Err(invalid(format!(
+                "line 1: the header gives a body of {} bytes; {states} states of {} bytes take {}",
+                header.body_bytes,
+                storage.bytes_per_state(),
+                expected.map_or("too many".into(), |e| e.to_string()),
+            )));
+        }
+        Ok(())
     }
-    if header.storage != storage {
-        return Err(invalid(format!(
-            "expected storage {storage:?} (the tolerance decides it), found {:?}",
-            header.storage
-        )));
-    }
-    let expected = states.checked_mul(storage.bytes_per_state() as usize);
-    if expected.map(|e| e as u64) != Some(header.body_bytes) {
-        return Err(invalid(format!(
-            "line 1: the header gives a body of {} bytes; {states} states of {} bytes take {}",
-            header.body_bytes,
-            storage.bytes_per_state(),
-            expected.map_or("too many".into(), |e| e.to_string()),
-        )));
-    }
-    Ok(())
 }
 
 /// The header of the file of `group` in `dir` if there is one, checked as [`read`] checks
@@ -258,9 +274,13 @@ pub(super) fn read_header(
     if !path.exists() {
         return Ok(None);
     }
-    let header = parse_header(&path, &first_line(&path)?)?;
-    check_header(&path, &header, game, group, states, storage)?;
-    Ok(Some(header))
+    let expected = Expected {
+        game,
+        group,
+        states,
+        storage,
+    };
+    Ok(Some(expected.header(&path, &first_line(&path)?)?))
 }
 
 /// The game the group files in `dir` were made for: the one named by the first file found
@@ -306,8 +326,13 @@ pub(super) fn read(
         .iter()
         .position(|&b| b == b'\n')
         .ok_or_else(|| invalid("expected a header line, found none (truncated?)".into()))?;
-    let header = parse_header(&path, &bytes[..line_end])?;
-    check_header(&path, &header, game, group, states, storage)?;
+    let expected = Expected {
+        game,
+        group,
+        states,
+        storage,
+    };
+    let header = expected.header(&path, &bytes[..line_end])?;
     let per_state = storage.bytes_per_state() as usize;
     let body = &bytes[line_end + 1..];
     let expected = states.checked_mul(per_state);
