@@ -328,6 +328,80 @@ fn progress_streams_as_server_sent_events_and_ends_with_the_result() {
     );
 }
 
+/// The events of `GET /api/COMMAND/events?options=OPTIONS`: the HTTP status and each
+/// event's name and data.
+fn events(address: SocketAddr, command: &str, options: &Value) -> (u16, Vec<(String, Value)>) {
+    let url = format!(
+        "http://{address}/api/{command}/events?options={}",
+        url_encode(&options.to_string())
+    );
+    let mut response = agent(None).get(&url).call().unwrap();
+    let text = response.body_mut().read_to_string().unwrap();
+    let events = text
+        .split("\n\n")
+        .filter_map(|event| {
+            let name = event.lines().find_map(|l| l.strip_prefix("event: "))?;
+            let data: Vec<&str> = event
+                .lines()
+                .filter_map(|l| l.strip_prefix("data: "))
+                .collect();
+            Some((
+                name.to_string(),
+                serde_json::from_str(&data.join("\n")).unwrap(),
+            ))
+        })
+        .collect();
+    (response.status().as_u16(), events)
+}
+
+/// A job that cannot start is one `error` event with the status the plain request gets
+/// and its message, not an HTTP error an `EventSource` cannot read: refused options, an
+/// unknown command, a server whose one slot stays taken past the wait.
+#[test]
+fn an_event_stream_that_cannot_start_is_one_error_event_with_the_message() {
+    let address = server(1, 5);
+    let odd = json!({"a": "1..6", "b": "1..6", "games": 3});
+    let (status, got) = events(address, "duel", &odd);
+    assert_eq!(status, 200);
+    let (plain_status, plain) = post(address, "/api/duel", odd);
+    assert_eq!(plain_status, 400, "{plain}");
+    assert_eq!(
+        got,
+        [(
+            "error".to_string(),
+            json!({"status": 400, "error": plain["error"]})
+        )]
+    );
+    let (_, got) = events(address, "nonsense", &json!({}));
+    assert_eq!(got.len(), 1, "{got:?}");
+    assert_eq!(
+        (got[0].0.as_str(), &got[0].1["status"]),
+        ("error", &json!(404))
+    );
+    // The one slot taken by a job that runs until its 5 s are up.
+    let long = std::thread::spawn(move || {
+        post(
+            address,
+            "/api/duel",
+            json!({"a": "1..6", "b": "1..6", "precision": 0.00002}),
+        )
+    });
+    std::thread::sleep(Duration::from_millis(500));
+    let (_, got) = events(
+        address,
+        "duel",
+        &json!({"a": "1..6", "b": "1..6", "games": 100}),
+    );
+    assert_eq!(got.len(), 1, "{got:?}");
+    assert_eq!(got[0].0, "error");
+    assert_eq!(got[0].1["status"], 503);
+    assert!(
+        got[0].1["error"].as_str().unwrap().contains("busy"),
+        "{got:?}"
+    );
+    assert_eq!(long.join().unwrap().0, 503);
+}
+
 fn url_encode(s: &str) -> String {
     s.bytes()
         .map(|b| match b {

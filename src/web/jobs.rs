@@ -170,13 +170,28 @@ struct EventsQuery {
 /// `GET /api/{command}/events?options=JSON`: `progress` events (`{"games", "message"}`)
 /// while the job runs, then one `result` event (the command's JSON) or one `error` event
 /// (`{"status", "error"}`). Closing the stream cancels the job.
+///
+/// A job that cannot start (options refused, an unknown command, every slot still taken
+/// after the wait) is that one `error` event too: a browser's `EventSource` reads no body
+/// of an HTTP error, and would say only that the connection failed.
 async fn events(
     State(server): State<Arc<Server>>,
     Path(command): Path<String>,
     Query(query): Query<EventsQuery>,
-) -> Result<Response, HttpError> {
-    let options = super::error::json_object(query.options.as_bytes())?;
-    let job = start(&server, &command, options).await?;
+) -> Response {
+    let started = match super::error::json_object(query.options.as_bytes()) {
+        Ok(options) => start(&server, &command, options).await,
+        Err(e) => Err(e),
+    };
+    let job = match started {
+        Ok(job) => job,
+        Err(e) => {
+            let only = futures_util::stream::once(async move {
+                Ok::<_, std::convert::Infallible>(error_event(&e))
+            });
+            return Sse::new(only).into_response();
+        }
+    };
     let stream = futures_util::stream::unfold(Some((job, (0, String::new()))), |state| async {
         let (mut job, mut shown) = state?;
         loop {
@@ -201,9 +216,9 @@ async fn events(
             }
         }
     });
-    Ok(Sse::new(stream)
+    Sse::new(stream)
         .keep_alive(KeepAlive::default())
-        .into_response())
+        .into_response()
 }
 
 fn error_event(e: &HttpError) -> Event {
