@@ -1000,6 +1000,57 @@ fn the_layered_solve_on_the_command_line_agrees_with_the_global_one() {
     }
 }
 
+/// Rollouts play game `g` after every move on the same dice, so a move's gap to the leader
+/// is measured on paired games: its mean agrees with the gap of a run fifty times as long
+/// (within four standard errors of both), and its standard error is well below what two
+/// independent runs of the same length would give.
+#[test]
+fn rollouts_measure_each_moves_gap_to_the_leader_on_the_same_dice() {
+    use wuerfelglueck::exact::game::advise::advise_simulated;
+    use wuerfelglueck::exact::game::position::parse_position;
+    let rules = rules("16/8/2/2", "choice");
+    let (a, b) = (die("1..6"), die("1..6"));
+    let safe: Strategy = "safe".parse().unwrap();
+    let position = parse_position(&rules, "A:3,9 B:2,12 turn:A").unwrap();
+    let run = |games, seed| {
+        advise_simulated(
+            &rules,
+            [&a, &b],
+            [&safe, &safe],
+            &position,
+            4,
+            games,
+            seed,
+            10_000,
+        )
+    };
+    let (short, long) = (run(4_000, 7), run(200_000, 8));
+    assert_eq!(short.len(), 2, "{short:?}");
+    let leader = |moves: &[wuerfelglueck::exact::game::advise::MoveValue]| {
+        moves.iter().position(|m| m.gap.unwrap().leader).unwrap()
+    };
+    let l = leader(&long);
+    assert_eq!(leader(&short), l, "the runs lead with the same move");
+    for (m, (s, r)) in short.iter().zip(&long).enumerate() {
+        let (gs, gr) = (s.gap.unwrap(), r.gap.unwrap());
+        if m == l {
+            assert_eq!((gs.mean, gs.standard_error), (0.0, 0.0));
+            continue;
+        }
+        let bound = 4.0 * (gs.standard_error.powi(2) + gr.standard_error.powi(2)).sqrt();
+        assert!((gs.mean - gr.mean).abs() <= bound, "{gs:?} against {gr:?}");
+        // Two independent runs: the variances of the two means added (results of ±1).
+        let n = s.games as f64;
+        let variance = |v: f64| 1.0 - v * v;
+        let unpaired = ((variance(short[l].value.mid()) + variance(s.value.mid())) / n).sqrt();
+        assert!(
+            gs.standard_error < 0.8 * unpaired,
+            "paired {} against unpaired {unpaired}",
+            gs.standard_error
+        );
+    }
+}
+
 mod layered_files {
     use wuerfelglueck::dice::Die;
     use wuerfelglueck::exact::game::layered::{

@@ -238,6 +238,37 @@ def test_the_review_lists_the_decisions_of_the_game(browser, shots):
     d.save_screenshot(str(shots / "review.png"))
 
 
+def test_the_learned_player_reviewed_against_itself_makes_no_mistake_beyond_doubt(browser):
+    """A game of `strong` against itself on the task's board, reviewed by simulation: the
+    moves are compared on the same dice and the game's comparisons together at 95 %, so a
+    good player is not charged for noise (the gaps shown within noise are not counted)."""
+    d = browser
+    tab(d, "board")
+    Select(d.find_element(By.ID, "rp-players")).select_by_visible_text("2")
+    Select(d.find_element(By.ID, "rp-board")).select_by_visible_text("40/20/4/4")
+    Select(d.find_element(By.ID, "rp-profile")).select_by_visible_text("choice")
+    for field in ("rp-a", "rp-b"):
+        box = d.find_element(By.ID, field)
+        box.clear()
+        box.send_keys("1..6")
+    Select(d.find_element(By.ID, "rp-sa")).select_by_visible_text("strong")
+    Select(d.find_element(By.ID, "rp-sb")).select_by_visible_text("strong")
+    d.find_element(By.ID, "rp-go").click()
+    wait(d, lambda d: "roll 0 of" in d.find_element(By.ID, "rp-status").text)
+    d.find_element(By.ID, "rp-review").click()
+    Select(d.find_element(By.ID, "review-player")).select_by_visible_text("A")
+    games = d.find_element(By.ID, "review-games")
+    games.clear()
+    games.send_keys("400")
+    d.find_element(By.ID, "review-go").click()
+    wait(d, lambda d: "decisions of A" in d.find_element(By.ID, "review-msg").text
+         or "err" in d.find_element(By.ID, "review-msg").get_attribute("class"), seconds=240)
+    message = d.find_element(By.ID, "review-msg").text
+    assert "mistakes beyond doubt: 0," in message, message
+    assert "comparisons together at 95 %" in message, message
+    assert not d.find_elements(By.CSS_SELECTOR, "#review-table tr.bad")
+
+
 def test_replay_and_search_pages(browser, root, shots):
     d = browser
     tab(d, "board")

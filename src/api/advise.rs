@@ -285,6 +285,7 @@ pub fn advise(settings: &AdviseSettings, progress: &dyn Progress) -> Result<Advi
                                 hi: score,
                             },
                             games: 0,
+                            gap: None,
                         })
                         .collect();
                     (moves, "evaluator", [name.clone(), name.clone()], note)

@@ -1,7 +1,8 @@
 //! The report of `advise`: every legal move of a roll with its value.
 
 use super::{CsvTable, csv_number, header, interval};
-use crate::exact::game::advise::MoveValue;
+use crate::exact::game::advise::{Gap, MoveValue};
+use crate::stats;
 use serde::Serialize;
 use std::io::{self, Write};
 
@@ -22,11 +23,30 @@ pub struct AdvisedMove {
     /// network estimates it; see the report's `scored_by`), where a player for the game is
     /// at hand; an estimate beside the measured value, not part of it.
     pub strong: Option<f64>,
+    /// Simulated: the move's gap to the leading move (the best mean for the mover),
+    /// measured on the same dice; `None` for the methods `exact` and `evaluator`.
+    pub gap: Option<GapReport>,
     /// Exact and simulated: whether this is the mover's best move (highest value for A,
-    /// lowest for B) beyond doubt: its interval lies above (for B below) every other move's
-    /// interval. When the intervals of the leading moves overlap, no move is marked and the
-    /// report's `undecided` lists them. Method `evaluator`: the learned player's choice.
+    /// lowest for B) beyond doubt. Exact: its interval lies above (for B below) every other
+    /// move's interval. Simulated: every other move's `gap` interval lies above 0. When the
+    /// leading moves cannot be told apart, no move is marked and the report's `undecided`
+    /// lists them. Method `evaluator`: the learned player's choice.
     pub best: bool,
+}
+
+/// A simulated move's gap to the leading move, from the differences game by game on the
+/// same dice ([`crate::exact::game::advise::Gap`]).
+#[derive(Clone, Copy, Debug, Serialize)]
+pub struct GapReport {
+    /// The mean of the leader's result minus this move's, as the mover sees them, in the
+    /// value's units (`P(A wins) - P(B wins)`; half that in points of P(win) where every
+    /// game ends): 0 for the leader.
+    pub mean: f64,
+    /// Its 95 % confidence interval (normal, from the differences' standard error).
+    pub interval: [f64; 2],
+    /// The standard error of `mean`, for a client that compares many moves at once and
+    /// widens the interval to keep its overall error rate.
+    pub standard_error: f64,
 }
 
 /// The learned player's scores of the legal moves (in their order), and which player.
@@ -92,17 +112,31 @@ impl AdviseReport {
                 (-m.value.hi, -m.value.lo)
             }
         };
-        let leader = (0..moves.len()).max_by(|&i, &j| {
-            let (mi, mj) = (seen(&moves[i]), seen(&moves[j]));
-            (mi.0 + mi.1).total_cmp(&(mj.0 + mj.1))
-        });
-        // The moves the leader's interval does not separate from it (the leader first).
+        let gap_interval = |g: &Gap| {
+            let half = stats::Z95 * g.standard_error;
+            [g.mean - half, g.mean + half]
+        };
+        // The simulation's own leader where it measured the gaps (the same dice for every
+        // move), else the move whose interval's midpoint is best for the mover.
+        let leader = moves
+            .iter()
+            .position(|m| m.gap.is_some_and(|g| g.leader))
+            .or_else(|| {
+                (0..moves.len()).max_by(|&i, &j| {
+                    let (mi, mj) = (seen(&moves[i]), seen(&moves[j]));
+                    (mi.0 + mi.1).total_cmp(&(mj.0 + mj.1))
+                })
+            });
+        // The moves not separated from the leader (the leader first): by the gap measured on
+        // the same dice where there is one, else by the intervals.
+        let separated = |i: usize, l: usize| match moves[i].gap {
+            Some(g) => gap_interval(&g)[0] > 0.0,
+            None => seen(&moves[i]).1 < seen(&moves[l]).0,
+        };
         let undecided: Vec<usize> = match leader {
             None => Vec::new(),
             Some(l) => std::iter::once(l)
-                .chain(
-                    (0..moves.len()).filter(|&i| i != l && seen(&moves[i]).1 >= seen(&moves[l]).0),
-                )
+                .chain((0..moves.len()).filter(|&i| i != l && !separated(i, l)))
                 .collect(),
         };
         let best = match undecided.as_slice() {
@@ -146,6 +180,11 @@ impl AdviseReport {
                     to: board.field_name(m.movement.to),
                     value: m.value.mid(),
                     interval: measured.then_some([m.value.lo, m.value.hi]),
+                    gap: m.gap.map(|g| GapReport {
+                        mean: g.mean,
+                        interval: gap_interval(&g),
+                        standard_error: g.standard_error,
+                    }),
                     strong: scores.as_ref().map(|s| s.scores[i]),
                     best: best == Some(i),
                 })
@@ -199,9 +238,10 @@ impl super::Report for AdviseReport {
             return writeln!(out, "No piece can move: the roll is lost.");
         }
         let scored = self.moves.iter().any(|m| m.strong.is_some()) && self.method != "evaluator";
+        let gaps = self.moves.iter().any(|m| m.gap.is_some());
         writeln!(
             out,
-            "{:<6} {:<6} {:>14}   {:<30}{}(value = P(A wins) - P(B wins))",
+            "{:<6} {:<6} {:>14}   {:<30}{}{}(value = P(A wins) - P(B wins))",
             "from",
             "to",
             "value",
@@ -209,6 +249,11 @@ impl super::Report for AdviseReport {
                 "exact" => "certified interval",
                 "evaluator" => "no interval: an estimate",
                 _ => "95 % interval",
+            },
+            if gaps {
+                format!("{:<32}", "below the leader, same dice")
+            } else {
+                String::new()
             },
             if scored {
                 format!("{:>9}   ", "strong")
@@ -224,6 +269,17 @@ impl super::Report for AdviseReport {
             if interval.len() >= 30 && !interval.ends_with(' ') {
                 interval.push(' ');
             }
+            let gap = match m.gap {
+                Some(g) if gaps => {
+                    let mut text =
+                        format!("{:<32}", super::interval(g.interval[0], g.interval[1], 10));
+                    if text.len() >= 32 && !text.ends_with(' ') {
+                        text.push(' ');
+                    }
+                    text
+                }
+                _ => String::new(),
+            };
             let score = match m.strong {
                 Some(s) if scored => format!("{s:>9.4}   "),
                 _ => String::new(),
@@ -235,7 +291,7 @@ impl super::Report for AdviseReport {
             };
             writeln!(
                 out,
-                "{:<6} {:<6} {:>14.10}   {interval:<30}{score}{}",
+                "{:<6} {:<6} {:>14.10}   {interval:<30}{gap}{score}{}",
                 m.from,
                 m.to,
                 m.value,
@@ -245,7 +301,12 @@ impl super::Report for AdviseReport {
         if !self.undecided.is_empty() {
             writeln!(
                 out,
-                "No move is best beyond doubt: the intervals of {} overlap{}.",
+                "No move is best beyond doubt: {} {}{}.",
+                if gaps {
+                    "the gaps to the leader, measured on the same dice, include 0 for"
+                } else {
+                    "the intervals overlap of"
+                },
                 self.undecided.join(", "),
                 if self.method == "exact" {
                     " (their values are equal within the solve's certified width)"
@@ -290,6 +351,7 @@ mod tests {
             },
             value: Bounds { lo, hi },
             games: 100,
+            gap: None,
         }
     }
 

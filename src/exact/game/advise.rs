@@ -12,7 +12,6 @@ use crate::rules::{GameState, PieceMove, Rules};
 use crate::stats;
 use crate::strategy::Strategy;
 use crate::strategy::network::Evaluator;
-use rand::SeedableRng;
 use rand_xoshiro::Xoshiro256PlusPlus;
 use std::sync::{Arc, Mutex};
 
@@ -26,6 +25,24 @@ pub struct MoveValue {
     pub value: Bounds,
     /// Games simulated (0 when exact).
     pub games: u64,
+    /// Simulated: the move's gap to the leading move, measured on the same dice.
+    pub gap: Option<Gap>,
+}
+
+/// A simulated move's gap to the leading move (the one whose mean is best for the mover),
+/// measured game by game on the same dice: game `g` after every move draws from the same
+/// random stream, so luck that helps one move helps the others, and the differences vary
+/// far less than the values (common random numbers, as backgammon programs roll out).
+#[derive(Clone, Copy, Debug, PartialEq, serde::Serialize)]
+pub struct Gap {
+    /// The mean over the games of the leader's result minus this move's, as the mover sees
+    /// them (in the value's units, `P(A wins) - P(B wins)`): 0 for the leader, positive
+    /// where the leader did better.
+    pub mean: f64,
+    /// Its standard error (0 for the leader).
+    pub standard_error: f64,
+    /// Whether this is the leading move.
+    pub leader: bool,
 }
 
 /// Games solved for advice, most recently used last: a game is asked about again and again
@@ -191,6 +208,7 @@ fn moves_valued(
             },
         };
         out.push(MoveValue {
+            gap: None,
             movement: moves[m],
             value,
             games: 0,
@@ -227,42 +245,79 @@ pub fn advise_simulated(
         mover,
         face,
     );
-    let mut out = Vec::new();
-    for (m, movement) in legal.iter().enumerate() {
-        let mut after = *position;
-        let first = rules
-            .play_move(&mut after, face, Some(movement))
-            .expect("a listed move is legal");
-        let mut rng = Xoshiro256PlusPlus::seed_from_u64(seed ^ ((m as u64) << 32));
-        let mut sum = 0.0f64;
-        for _ in 0..games {
-            if crate::fixpoint::cancelled() {
-                break;
-            }
-            let result = match first.winner {
-                Some(w) => {
-                    if w == 0 {
-                        1.0
-                    } else {
-                        -1.0
-                    }
-                }
-                None => play_on(rules, dice, &strategies, after, max_rolls, &mut rng),
-            };
-            sum += result;
+    // Each move's position after it, or its winner where the move wins.
+    let afters: Vec<(PieceMove, GameState, Option<usize>)> = legal
+        .iter()
+        .map(|movement| {
+            let mut after = *position;
+            let first = rules
+                .play_move(&mut after, face, Some(movement))
+                .expect("a listed move is legal");
+            (movement, after, first.winner)
+        })
+        .collect();
+    let n = afters.len();
+    // The sums of each move's results and of the products of every two moves' results in
+    // the same game: what the means and the variances of the differences need.
+    let mut sums = vec![0.0f64; n];
+    let mut products = vec![vec![0.0f64; n]; n];
+    let key = crate::sim::StreamKey::new(seed);
+    let mut played = 0u64;
+    let mut results = vec![0.0f64; n];
+    for g in 0..games {
+        if crate::fixpoint::cancelled() {
+            break;
         }
-        let mean = sum / games.max(1) as f64;
-        let interval = stats::signed_mean_interval(mean, games, stats::Z95);
-        out.push(MoveValue {
-            movement,
-            value: Bounds {
-                lo: interval.lo,
-                hi: interval.hi,
-            },
-            games,
-        });
+        for (result, &(_, after, winner)) in results.iter_mut().zip(&afters) {
+            *result = match winner {
+                Some(0) => 1.0,
+                Some(_) => -1.0,
+                // Game `g` after every move from the same stream.
+                None => play_on(rules, dice, &strategies, after, max_rolls, &mut key.rng(g)),
+            };
+        }
+        for m in 0..n {
+            sums[m] += results[m];
+            for k in 0..n {
+                products[m][k] += results[m] * results[k];
+            }
+        }
+        played += 1;
     }
-    out
+    let count = played.max(1) as f64;
+    let seen = if mover == 0 { 1.0 } else { -1.0 };
+    let leader = (0..n).max_by(|&i, &j| (seen * sums[i]).total_cmp(&(seen * sums[j])));
+    afters
+        .iter()
+        .enumerate()
+        .map(|(m, &(movement, _, _))| {
+            let interval = stats::signed_mean_interval(sums[m] / count, played, stats::Z95);
+            let gap = leader.map(|l| {
+                let mean = seen * (sums[l] - sums[m]) / count;
+                // Σ (r_l - r_m)^2 over the games, then the sample variance of the differences.
+                let squares = products[l][l] + products[m][m] - 2.0 * products[l][m];
+                let variance = if played > 1 {
+                    ((squares - count * mean * mean) / (count - 1.0)).max(0.0)
+                } else {
+                    0.0
+                };
+                Gap {
+                    mean,
+                    standard_error: (variance / count).sqrt(),
+                    leader: m == l,
+                }
+            });
+            MoveValue {
+                movement,
+                value: Bounds {
+                    lo: interval.lo,
+                    hi: interval.hi,
+                },
+                games: played,
+                gap,
+            }
+        })
+        .collect()
 }
 
 /// The learned evaluator's score of each legal move of `face` in `position`: the value
