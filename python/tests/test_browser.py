@@ -107,6 +107,21 @@ def test_rank_shows_the_matrix_the_api_computes(browser, server, shots):
         shown[int(cell.get_attribute("data-i"))][int(cell.get_attribute("data-j"))] = float(p) if p else None
     expected = api(server, "rank", {"die": DICE, **SMALL, "profile": "bwinf", "seed": 3, "games": 4000})
     assert shown == expected["matrix"]
+    # Every pair with its interval and its games that never end, without hovering.
+    pairs = d.find_elements(By.CSS_SELECTOR, "#pairs tr.pair")
+    assert len(pairs) == 3
+    for row, (i, j) in zip(pairs, [(0, 1), (0, 2), (1, 2)]):
+        cells = [c.text for c in row.find_elements(By.TAG_NAME, "td")]
+        assert cells[0] == f"{DICE[i]} vs {DICE[j]}"
+        # Three decimals (JavaScript rounds a tie up, Python to even: compare the numbers).
+        shown_p = float(cells[1])
+        assert abs(shown_p - expected["matrix"][i][j]) <= 0.0005 + 1e-12
+        shown_lo, shown_hi = map(float, cells[2].strip("[]").split(", "))
+        lo, hi = expected["ci95"][i][j]
+        assert abs(shown_lo - lo) <= 0.0005 + 1e-12 and abs(shown_hi - hi) <= 0.0005 + 1e-12
+        never = expected["unfinished"][i][j]
+        assert cells[3] == ("0" if never == 0 else f"{100 * never:.1f} %")
+    assert "95 % interval" in d.find_element(By.ID, "rank-help").get_attribute("textContent")
     rows = d.find_elements(By.CSS_SELECTOR, "#ranking tr")
     assert [r.find_elements(By.TAG_NAME, "td")[1].text for r in rows[1:]] == \
         [x["die"] for x in expected["ranking"]]

@@ -162,7 +162,22 @@ function showRank(r) {
     }
   }
   out.append(h('h2', {}, `P(row beats column) · ${r.board} · ${r.profile}`), h('div', {class: 'scroll'}, svg),
-    h('p', {class: 'note'}, 'Red: the row die loses, blue: it wins. A dot and bold figures: solved exactly; the rest simulated (hover for the 95 % interval).'));
+    h('p', {class: 'note'}, 'Red: the row die loses, blue: it wins. A dot and bold figures: solved exactly; the rest simulated. Every pair with its interval is listed below.'));
+  // Every pair once, with its interval and its games that never end, readable without
+  // hovering (phones, projectors).
+  const pairs = h('table', {id: 'pairs'}, h('tr', {}, h('th', {class: 'l'}, 'pair'), h('th', {}, 'P(first wins)'),
+    h('th', {}, '95 % interval'), h('th', {}, 'never ends'), h('th', {class: 'l'}, 'how')));
+  for (let i = 0; i < n; i++) for (let j = i + 1; j < n; j++) {
+    const p = r.matrix[i][j];
+    if (p === null) continue;
+    const exact = r.method && r.method[i] && r.method[i][j] === 'exact';
+    const never = r.unfinished && r.unfinished[i] ? r.unfinished[i][j] : null;
+    pairs.append(h('tr', {class: 'pair'}, h('td', {class: 'l'}, `${r.dice[i]} vs ${r.dice[j]}`), h('td', {}, f3(p)),
+      h('td', {}, exact ? 'exact' : iv(r.ci95 && r.ci95[i] && r.ci95[i][j])),
+      h('td', {}, never === null ? '–' : never > 0 ? `${(100 * never).toFixed(1)} %` : '0'),
+      h('td', {class: 'l'}, exact ? 'solved exactly' : 'simulated')));
+  }
+  out.append(h('h2', {}, 'Pairs'), h('div', {class: 'scroll'}, pairs));
   const t = h('table', {id: 'ranking'}, h('tr', {}, h('th', {}, '#'), h('th', {class: 'l'}, 'die'),
     h('th', {}, 'mean P(win)'), h('th', {class: 'l'}, 'beats'), h('th', {class: 'l'}, 'undecided')));
   const names = v => Array.isArray(v) ? v.join('; ') : String(v);
