@@ -301,13 +301,15 @@ impl super::Report for AdviseReport {
         if !self.undecided.is_empty() {
             writeln!(
                 out,
-                "No move is best beyond doubt: {} {}{}.",
+                "No move is best beyond doubt: {}{}.",
                 if gaps {
-                    "the gaps to the leader, measured on the same dice, include 0 for"
+                    format!(
+                        "the gaps to the leader, measured on the same dice, include 0 for {}",
+                        self.undecided.join(", ")
+                    )
                 } else {
-                    "the intervals overlap of"
+                    format!("the intervals of {} overlap", self.undecided.join(", "))
                 },
-                self.undecided.join(", "),
                 if self.method == "exact" {
                     " (their values are equal within the solve's certified width)"
                 } else {
@@ -411,6 +413,45 @@ mod tests {
                 .unwrap()
                 .contains("No move is best beyond doubt: the intervals of 5->8, 9->12 overlap")
         );
+    }
+
+    /// Simulated moves with gaps measured on the same dice are told apart by the gaps, even
+    /// where their value intervals overlap.
+    #[test]
+    fn simulated_moves_are_told_apart_by_their_gaps_to_the_leader() {
+        use crate::exact::game::advise::Gap;
+        let with_gap = |from, lo, hi, mean, standard_error, leader| MoveValue {
+            gap: Some(Gap {
+                mean,
+                standard_error,
+                leader,
+            }),
+            ..value(from, lo, hi)
+        };
+        // Overlapping values, but the second move is 0.05 below the leader, 5 standard errors.
+        let apart = report(
+            0,
+            &[
+                with_gap(1, 0.30, 0.40, 0.0, 0.0, true),
+                with_gap(5, 0.26, 0.36, 0.05, 0.01, false),
+            ],
+        );
+        assert_eq!(
+            apart.moves.iter().map(|m| m.best).collect::<Vec<_>>(),
+            [true, false]
+        );
+        let gap = apart.moves[1].gap.unwrap();
+        assert!((gap.interval[0] - (0.05 - stats::Z95 * 0.01)).abs() < 1e-15);
+        // The same gap with a standard error of 0.03: not beyond doubt.
+        let close = report(
+            0,
+            &[
+                with_gap(1, 0.30, 0.40, 0.0, 0.0, true),
+                with_gap(5, 0.26, 0.36, 0.05, 0.03, false),
+            ],
+        );
+        assert!(close.moves.iter().all(|m| !m.best));
+        assert_eq!(close.undecided, ["1->4", "5->8"]);
     }
 
     #[test]

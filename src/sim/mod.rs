@@ -9,6 +9,7 @@ mod plan;
 mod stream;
 mod style;
 mod table;
+mod table_run;
 
 /// The statistics, now [`crate::stats`]; kept under the old path.
 pub use crate::stats;

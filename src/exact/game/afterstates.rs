@@ -16,7 +16,7 @@
 //! first move as the player breaks them, so the table holds the same moves as asking the
 //! player would (a test holds it).
 
-use super::policy::PolicyTable;
+use super::policy::{AfterstateValue, PolicyTable};
 use super::space::{GameSpace, Target, flag};
 use crate::dice::Die;
 use crate::exact::ExactError;
@@ -24,16 +24,6 @@ use crate::rules::Player;
 use crate::strategy::network::Evaluator;
 use rayon::prelude::*;
 use std::sync::atomic::{AtomicUsize, Ordering::Relaxed};
-
-/// How a learned player values the position a move leads to.
-#[derive(Clone, Copy)]
-pub enum AfterstateValue<'a> {
-    /// `strong`: the network's value of the next position, from its mover's side.
-    Network(&'a Evaluator),
-    /// `strong-search` (`strong-search-N`): this many rolls of look-ahead (at least 1), with
-    /// the die of each player (by player).
-    RollsAhead(&'a Evaluator, [&'a Die; 2], u32),
-}
 
 /// Distinct faces a die may have in the look-ahead (a stack array per position): the bound
 /// every searching player is seated under ([`crate::strategy::MAX_SEARCH_FACES`]).

@@ -36,6 +36,8 @@
 //! open); its width reached is reported, and the value is certified when the openings'
 //! bracket is at most the tolerance wide.
 
+pub use super::finished::{FIXED32_FROM, GroupReport, Storage, bit};
+use super::finished::{Finished, held_value};
 use super::layers::{GoalGroups, Group};
 use super::solve::{figures_from_value, value_bounds};
 use super::space::{At, CellTarget, GameSpace};
@@ -64,41 +66,12 @@ pub const COST_MEASURED_ON: &str = "AMD EPYC with AVX-512, 2 cores, 2026-11-28";
 /// The sweeps the largest solved groups took to 1e-6, for the estimate of the core.
 pub const REFERENCE_SWEEPS: u32 = 19;
 
-/// Flag bits of a state in the layered solve.
-pub mod bit {
-    /// A can win from here under some play.
-    pub const WIN_A: u8 = 1;
-    /// B can win from here under some play.
-    pub const WIN_B: u8 = 2;
-    /// In an end component: both players together can keep the game going forever.
-    pub const STAY: u8 = 4;
-    /// Some play from here reaches a state where the game may go on forever (no win
-    /// reachable, or an end component).
-    pub const ENDLESS: u8 = 8;
-    /// Only one side can win from here and every play ends with a win.
-    pub const SETTLED: u8 = 16;
-    /// A side has already won: no move leads here, and nothing is played.
-    pub const OVER: u8 = 32;
-}
-
 /// The flags of a state seen from the other side: A's and B's wins exchanged.
 #[inline(always)]
 fn mirror_bits(bits: u8) -> u8 {
     let wins = bits & (bit::WIN_A | bit::WIN_B);
     let swapped = ((wins & bit::WIN_A) << 1) | ((wins & bit::WIN_B) >> 1);
     (bits & !(bit::WIN_A | bit::WIN_B)) | swapped
-}
-
-/// The value of a state whose flags fix it, whatever is played.
-#[inline(always)]
-fn held_value(bits: u8) -> Option<f64> {
-    if bits & bit::OVER != 0 || bits & (bit::WIN_A | bit::WIN_B) == 0 {
-        Some(0.0)
-    } else if bits & bit::SETTLED != 0 {
-        Some(if bits & bit::WIN_A != 0 { 1.0 } else { -1.0 })
-    } else {
-        None
-    }
 }
 
 /// Each side's configurations listed by goal configuration, and each configuration's
@@ -272,129 +245,6 @@ impl Geometry<'_> {
     }
 }
 
-/// How a finished group's midpoints are kept.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
-#[serde(rename_all = "lowercase")]
-pub enum Storage {
-    /// Fixed point in 32 bits: `m = q / 2^31 - 1`, steps of 2^-31 (4.7e-10) over [-1, 1],
-    /// 4 bytes a state. For tolerances of at least [`FIXED32_FROM`]: a group's rounding
-    /// then adds at most 2.4e-10 to its half-width, which some twenty groups in a row
-    /// cannot carry past a tenth of the tolerance.
-    Fixed32,
-    /// `f64`, 8 bytes a state, for tighter tolerances.
-    F64,
-}
-
-/// The narrowest tolerance whose finished groups are kept as [`Storage::Fixed32`].
-pub const FIXED32_FROM: f64 = 1e-7;
-
-impl Storage {
-    /// The storage for a solve to `tolerance`.
-    pub fn for_tolerance(tolerance: f64) -> Storage {
-        if tolerance >= FIXED32_FROM {
-            Storage::Fixed32
-        } else {
-            Storage::F64
-        }
-    }
-
-    /// Bytes a state of a finished group: its flag byte and its midpoint.
-    pub fn bytes_per_state(self) -> u64 {
-        match self {
-            Storage::Fixed32 => 5,
-            Storage::F64 => 9,
-        }
-    }
-}
-
-/// The midpoints of a finished group.
-#[derive(Clone, Debug, PartialEq)]
-pub(super) enum Mids {
-    Fixed32(Vec<u32>),
-    F64(Vec<f64>),
-}
-
-/// The scale of [`Storage::Fixed32`]: `q = (m + 1) * 2^31`.
-const FIXED_SCALE: f64 = 2_147_483_648.0;
-
-impl Mids {
-    #[inline(always)]
-    fn get(&self, i: usize) -> f64 {
-        match self {
-            // Exact: q < 2^32 and the scale is a power of two.
-            Mids::Fixed32(q) => f64::from(q[i]) / FIXED_SCALE - 1.0,
-            Mids::F64(m) => m[i],
-        }
-    }
-
-    /// `m` as stored (rounded to the storage's grid).
-    fn push(&mut self, m: f64) {
-        match self {
-            Mids::Fixed32(q) => q.push(
-                ((m + 1.0) * FIXED_SCALE)
-                    .round()
-                    .clamp(0.0, f64::from(u32::MAX)) as u32,
-            ),
-            Mids::F64(v) => v.push(m),
-        }
-    }
-
-    pub(super) fn storage(&self) -> Storage {
-        match self {
-            Mids::Fixed32(_) => Storage::Fixed32,
-            Mids::F64(_) => Storage::F64,
-        }
-    }
-}
-
-/// A finished group: flags and midpoints per state, one half-width.
-#[derive(Clone, Debug, PartialEq)]
-pub(super) struct Finished {
-    pub(super) bits: Vec<u8>,
-    pub(super) mid: Mids,
-    pub(super) half: f64,
-}
-
-impl Finished {
-    /// The certified bracket of local index `local`.
-    #[inline(always)]
-    fn bracket(&self, local: usize) -> [f64; 2] {
-        if let Some(v) = held_value(self.bits[local]) {
-            return [v, v];
-        }
-        let m = self.mid.get(local);
-        [
-            (m - self.half).next_down().max(-1.0),
-            (m + self.half).next_up().min(1.0),
-        ]
-    }
-
-    /// Compacts the brackets of a solved group into `storage`.
-    fn from_solved(bits: &[AtomicU8], values: &Store<2>, storage: Storage) -> Finished {
-        let bits: Vec<u8> = bits.iter().map(|b| b.load(Relaxed)).collect();
-        let mut mid = match storage {
-            Storage::Fixed32 => Mids::Fixed32(Vec::with_capacity(bits.len())),
-            Storage::F64 => Mids::F64(Vec::with_capacity(bits.len())),
-        };
-        let mut half = 0.0f64;
-        for (i, &b) in bits.iter().enumerate() {
-            let [lo, hi] = values.load(i);
-            mid.push(0.5 * (lo + hi));
-            if held_value(b).is_none() {
-                // Measured from the midpoint as stored, so the grid's rounding is covered.
-                let m = mid.get(i);
-                half = half.max(hi - m).max(m - lo);
-            }
-        }
-        Finished {
-            bits,
-            mid,
-            // The differences above are rounded to nearest: one step up covers them.
-            half: half.next_up(),
-        }
-    }
-}
-
 /// The group being solved: its flags and, once classified, its brackets.
 struct Current<'a> {
     geometry: Geometry<'a>,
@@ -473,33 +323,6 @@ impl Reader<'_> {
             }
         }
     }
-}
-
-/// What one group's solve did.
-#[derive(Clone, Debug, serde::Serialize, serde::Deserialize)]
-pub struct GroupReport {
-    /// A's goal configuration (bit `i`: goal field `i` holds a piece).
-    pub goal_a: u32,
-    /// B's goal configuration.
-    pub goal_b: u32,
-    /// States (configuration pairs times the side to move, with those where a side has
-    /// already won).
-    pub states: u64,
-    /// States in end components.
-    pub end_component_states: u64,
-    /// Sweeps of its value iteration.
-    pub sweeps: usize,
-    /// The widest value bracket of its states at the end (of the two openings in the last
-    /// group where its values are not kept: no other group reads it).
-    pub width: f64,
-    /// Whether it stopped narrowing above half the tolerance.
-    pub stalled: bool,
-    /// Seconds for its classification and iteration.
-    pub seconds: f64,
-    /// Whether it was read back from `--values-out` (solved by an earlier run, whose
-    /// figures these are) instead of solved now.
-    #[serde(default)]
-    pub resumed: bool,
 }
 
 /// What the layered solve reports while it runs.

@@ -73,6 +73,7 @@ pub mod differences;
 pub mod evaluate;
 pub mod exact_strategy;
 pub mod file;
+pub mod finished;
 pub mod layered;
 pub mod layers;
 pub mod policy;

@@ -3,7 +3,6 @@
 //! A move is named by its position in [`crate::rules::Rules::legal_moves`]'s list (frontmost
 //! first), the same numbering the simulator's strategies and the policy file use.
 
-use super::afterstates::AfterstateValue;
 use super::space::{At, GameSpace, Target};
 use crate::rules::{LegalMoves, Player, Rules};
 
@@ -135,6 +134,20 @@ impl MovePolicy for crate::strategy::Strategy {
             }
         }
     }
+}
+
+/// How a learned player values the position a move leads to.
+#[derive(Clone, Copy)]
+pub enum AfterstateValue<'a> {
+    /// `strong`: the network's value of the next position, from its mover's side.
+    Network(&'a crate::strategy::network::Evaluator),
+    /// `strong-search` (`strong-search-N`): this many rolls of look-ahead (at least 1), with
+    /// the die of each player (by player).
+    RollsAhead(
+        &'a crate::strategy::network::Evaluator,
+        [&'a crate::dice::Die; 2],
+        u32,
+    ),
 }
 
 /// Both players' moves for every joint index and face slot, packed in `bits` bits each: the

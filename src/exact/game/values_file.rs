@@ -7,7 +7,7 @@
 //! line of JSON ([`GroupFileHeader`]: the format and version, the game it was made for, the
 //! group, its state count, the storage of its midpoints, the certified half-width, the
 //! group's report, the body's length and FNV-1a checksum), then the body: one flag byte per
-//! state (bits of [`super::layered::bit`]), then one midpoint per state, little-endian,
+//! state (bits of [`super::finished::bit`]), then one midpoint per state, little-endian,
 //! `u32` fixed point or `f64` as the storage says. A state's certified bracket is its
 //! midpoint plus and minus the half-width, rounded outward, except where its flags fix its
 //! value exactly.
@@ -16,7 +16,7 @@
 //! profile, dice, tolerance), the group and state count, the length and the checksum, each
 //! flag byte and each `f64` midpoint (in [-1, 1]) and the half-width (in [0, 2]).
 
-use super::layered::{Finished, GroupReport, Mids, Storage, bit};
+use super::finished::{Finished, GroupReport, Mids, Storage, bit};
 use super::layers::Group;
 use crate::exact::ExactError;
 use crate::exact::store::{FNV1A_64_START, fnv1a_64, fnv1a_64_continued};
