@@ -28,22 +28,30 @@ use std::sync::atomic::{AtomicU64, Ordering};
 
 /// What kind of file `file_type` is, in words ("a FIFO", "a folder"), for messages.
 fn kind(file_type: &FileType) -> &'static str {
+    #[cfg(unix)]
     use std::os::unix::fs::FileTypeExt;
     if file_type.is_dir() {
-        "a folder"
-    } else if file_type.is_fifo() {
-        "a FIFO"
-    } else if file_type.is_socket() {
-        "a socket"
-    } else if file_type.is_char_device() {
-        "a character device"
-    } else if file_type.is_block_device() {
-        "a block device"
-    } else if file_type.is_symlink() {
-        "a symbolic link"
-    } else {
-        "a special file"
+        return "a folder";
     }
+    if file_type.is_symlink() {
+        return "a symbolic link";
+    }
+    #[cfg(unix)]
+    {
+        if file_type.is_fifo() {
+            return "a FIFO";
+        }
+        if file_type.is_socket() {
+            return "a socket";
+        }
+        if file_type.is_char_device() {
+            return "a character device";
+        }
+        if file_type.is_block_device() {
+            return "a block device";
+        }
+    }
+    "a special file"
 }
 
 /// The error of a file that is not a regular file: an [`io::Error`] of kind
@@ -76,7 +84,6 @@ pub fn is_not_regular(error: &io::Error) -> bool {
 /// in a way that could block. A missing file is an error of kind
 /// [`io::ErrorKind::NotFound`], as with [`File::open`].
 pub fn open_regular(path: &Path) -> io::Result<File> {
-    use std::os::unix::fs::OpenOptionsExt;
     let before = std::fs::metadata(path)?;
     if !before.is_file() {
         return Err(not_regular(&before.file_type()));
@@ -84,10 +91,11 @@ pub fn open_regular(path: &Path) -> io::Result<File> {
     // Non-blocking, so that a file replaced by a FIFO since the check cannot hang the
     // opening; the descriptor's own type is checked again. On a regular file the flag has
     // no effect on reading.
-    let file = std::fs::OpenOptions::new()
-        .read(true)
-        .custom_flags(libc::O_NONBLOCK)
-        .open(path)?;
+    let mut options = std::fs::OpenOptions::new();
+    options.read(true);
+    #[cfg(unix)]
+    std::os::unix::fs::OpenOptionsExt::custom_flags(&mut options, libc::O_NONBLOCK);
+    let file = options.open(path)?;
     let opened = file.metadata()?;
     if !opened.is_file() {
         return Err(not_regular(&opened.file_type()));
@@ -341,12 +349,7 @@ pub fn write_atomic(
 /// does, atomically. On a file system without hard links: a check, then a rename.
 fn link_new(tmp: &Path, target: &Path) -> io::Result<()> {
     match std::fs::hard_link(tmp, target) {
-        Err(e)
-            if matches!(
-                e.raw_os_error(),
-                Some(libc::EPERM | libc::EOPNOTSUPP | libc::ENOSYS)
-            ) =>
-        {
+        Err(e) if no_hard_links(&e) => {
             if std::fs::symlink_metadata(target).is_ok() {
                 return Err(io::Error::from(io::ErrorKind::AlreadyExists));
             }
@@ -354,6 +357,22 @@ fn link_new(tmp: &Path, target: &Path) -> io::Result<()> {
         }
         placed => placed,
     }
+}
+
+/// Whether `error` says the file system makes no hard links.
+#[cfg(unix)]
+fn no_hard_links(error: &io::Error) -> bool {
+    matches!(
+        error.raw_os_error(),
+        Some(libc::EPERM | libc::EOPNOTSUPP | libc::ENOSYS)
+    )
+}
+
+/// Whether `error` says the file system makes no hard links (elsewhere than Unix: any
+/// error that is not "already exists").
+#[cfg(not(unix))]
+fn no_hard_links(error: &io::Error) -> bool {
+    error.kind() != io::ErrorKind::AlreadyExists
 }
 
 /// Makes a FIFO at `path`, for the tests of every reader and writer.

@@ -7,6 +7,7 @@
 #![deny(missing_docs)]
 
 pub mod api;
+#[cfg(feature = "cli")]
 pub mod cli;
 pub mod dice;
 pub mod dice_search;
@@ -22,4 +23,5 @@ pub mod rules;
 pub mod sim;
 pub mod stats;
 pub mod strategy;
+#[cfg(feature = "server")]
 pub mod web;

@@ -44,6 +44,36 @@ def serving(binary: Path, *options: str):
         process.wait(timeout=10)
 
 
+@contextlib.contextmanager
+def static_site(root: Path):
+    """The static site (target/site, built by web/build-static.sh if missing) served by a
+    plain static file server on an ephemeral port of 127.0.0.1; yields its address."""
+    import functools
+    import http.server
+    import threading
+
+    site = root / "target" / "site"
+    if not (site / "wuerfelglueck_web_bg.wasm").exists():
+        subprocess.run(["bash", "web/build-static.sh"], cwd=root, check=True)
+
+    class Quiet(http.server.SimpleHTTPRequestHandler):
+        extensions_map = {**http.server.SimpleHTTPRequestHandler.extensions_map,
+                          ".wasm": "application/wasm", ".js": "text/javascript"}
+
+        def log_message(self, *args):
+            pass
+
+    handler = functools.partial(Quiet, directory=str(site))
+    server = http.server.ThreadingHTTPServer(("127.0.0.1", 0), handler)
+    thread = threading.Thread(target=server.serve_forever, daemon=True)
+    thread.start()
+    try:
+        yield f"http://127.0.0.1:{server.server_address[1]}"
+    finally:
+        server.shutdown()
+        server.server_close()
+
+
 @pytest.fixture(scope="session")
 def cli(root, binary):
     """Runs the CLI; returns a function args -> parsed JSON (raises on a non-zero exit)."""

@@ -1,6 +1,8 @@
-"""The pages of `wuerfelglueck serve` in a real browser (headless Chromium through Selenium):
-rank three dice and compare the heat map with the API, play a game by clicking pieces, ask
-the advisor, review the game, show a search landscape. Screenshots go to target/screenshots/.
+"""The pages in a real browser (headless Chromium through Selenium), each test twice: served
+by `wuerfelglueck serve`, and as the static site (web/build-static.sh: WebAssembly in a Web
+Worker, from a plain static file server). Rank three dice and compare the heat map with the
+server's API, play a game by clicking pieces, ask the advisor, review the game, show a search
+landscape. Screenshots go to target/screenshots/ (the static site's with a `static-` prefix).
 
 Skipped without selenium, /usr/bin/chromium or /usr/bin/chromedriver (CI installs them)."""
 
@@ -12,7 +14,7 @@ import urllib.request
 from pathlib import Path
 
 import pytest
-from conftest import serving
+from conftest import serving, static_site
 
 selenium = pytest.importorskip("selenium", reason="selenium is not installed")
 
@@ -39,15 +41,35 @@ def server(binary):
         yield address
 
 
+@pytest.fixture(scope="module", params=["server", "static"])
+def site(request, server, root):
+    """The pages' address: the server's, or the static site's."""
+    if request.param == "server":
+        yield server + "/"
+    else:
+        with static_site(root) as address:
+            yield address + "/index.html"
+
+
+class Shots:
+    """Where screenshots go: target/screenshots/NAME, with a prefix for the static site."""
+
+    def __init__(self, folder, prefix):
+        self.folder, self.prefix = folder, prefix
+
+    def __truediv__(self, name):
+        return self.folder / (self.prefix + name)
+
+
 @pytest.fixture(scope="module")
-def shots(root):
+def shots(root, site):
     folder = root / "target" / "screenshots"
     folder.mkdir(parents=True, exist_ok=True)
-    return folder
+    return Shots(folder, "" if "/index.html" not in site else "static-")
 
 
 @pytest.fixture(scope="module")
-def browser(server):
+def browser(site):
     options = webdriver.ChromeOptions()
     options.binary_location = str(CHROMIUM)
     for arg in ("--headless=new", "--no-sandbox", "--disable-gpu", "--disable-dev-shm-usage",
@@ -55,7 +77,7 @@ def browser(server):
         options.add_argument(arg)
     driver = webdriver.Chrome(service=Service(str(CHROMEDRIVER)), options=options)
     driver.set_window_size(1280, 900)
-    driver.get(server + "/")
+    driver.get(site)
     try:
         yield driver
     finally:
@@ -75,6 +97,27 @@ def wait(driver, condition, seconds=30):
 
 def tab(driver, name):
     driver.find_element(By.CSS_SELECTOR, f"nav button[data-tab={name}]").click()
+
+
+def test_a_duel_named_in_the_address_shows_the_command_lines_counts(browser, site, cli):
+    """`#duel=...&games=...&seed=...` plays the duel when the page opens and shows its JSON
+    in #result: the same counts as the command line (they do not depend on the threads, nor
+    on whether the library runs natively or in WebAssembly)."""
+    d = browser
+    d.get(site + "#duel=1..6,1,1,1,6,6,6&games=20000&seed=1")
+    d.refresh()  # a new address with only another fragment does not reload the page
+    result = wait(d, lambda d: d.find_elements(By.ID, "result"), seconds=60)[0]
+    shown = json.loads(result.get_attribute("textContent"))
+    expected = cli("duel", "--a", "1..6", "--b", "1,1,1,6,6,6", "--games", "20000",
+                   "--seed", "1", "--format", "json")
+    for key in ("a_wins", "b_wins", "unfinished", "games", "board", "profile"):
+        assert shown[key] == expected[key], key
+    # Two dice that cannot be told apart are refused with a sentence, not guessed.
+    d.get(site + "#duel=1,2,3,4,5,6&games=100")
+    d.refresh()
+    wait(d, lambda d: "not two dice" in d.find_element(By.ID, "duel-out").text)
+    d.get(site)
+    d.refresh()
 
 
 def test_rank_shows_the_matrix_the_api_computes(browser, server, shots):
@@ -137,7 +180,7 @@ def test_rank_shows_the_matrix_the_api_computes(browser, server, shots):
     d.set_window_size(1280, 900)
 
 
-def test_cancel_stops_a_ranking(browser, server):
+def test_cancel_stops_a_ranking(browser, server, site):
     d = browser
     tab(d, "dice")
     Select(d.find_element(By.ID, "board-preset")).select_by_visible_text("40/20/4/4")
@@ -150,9 +193,14 @@ def test_cancel_stops_a_ranking(browser, server):
     d.find_element(By.ID, "rank-cancel").click()
     wait(d, lambda d: d.find_element(By.ID, "rank-msg").text == "cancelled", 5)
     assert d.find_element(By.ID, "rank-go").is_enabled()
+    if "/index.html" in site:
+        # The static site ended the ranking's worker: the page runs the next command.
+        Select(d.find_element(By.ID, "stop-kind")).select_by_value("games")
+        d.find_element(By.ID, "duel-go").click()
+        wait(d, lambda d: d.find_elements(By.ID, "result"), seconds=60)
     # The server stopped the job: its only slot is free again within seconds.
     deadline = time.time() + 10
-    while True:
+    while "/index.html" not in site:
         try:
             api(server, "duel", {"a": "1..6", "b": "2..7", "games": 100})
             break

@@ -275,7 +275,7 @@ pub fn converge(settings: &ConvergeSettings, progress: &dyn Progress) -> Result<
             rules.board(),
             exact.p_a
         );
-        let started = std::time::Instant::now();
+        let started = web_time::Instant::now();
         let picture = |draw: &dyn Fn() -> Result<String, crate::report::PlotError>| {
             PendingPlot::drawn(s.plot.as_ref(), draw)
         };

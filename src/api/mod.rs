@@ -21,6 +21,7 @@ mod output;
 pub mod play;
 pub mod rank;
 pub mod search;
+pub mod session;
 pub mod solve;
 pub mod table;
 pub mod train;

@@ -274,7 +274,7 @@ pub fn search(settings: &SearchSettings, progress: &dyn Progress) -> Result<Sear
             crate::report::thousands(games)
         ));
     }
-    let started = std::time::Instant::now();
+    let started = web_time::Instant::now();
     let search_error = |e: SearchError| match e {
         SearchError::Matchup {
             error: crate::sim::MatchupError::NotForThisGame { .. },

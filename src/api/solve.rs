@@ -17,7 +17,7 @@ use crate::rules::Rules;
 use crate::strategy::Strategy;
 use clap::Args;
 use std::path::PathBuf;
-use std::time::Instant;
+use web_time::Instant;
 
 /// The options of `solve`: die A against die B, solved exactly.
 #[derive(Args, Debug, Clone)]

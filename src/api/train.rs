@@ -9,7 +9,7 @@ use crate::strategy::network::MAX_HIDDEN;
 use clap::Args;
 use std::io::{self, Write};
 use std::path::PathBuf;
-use std::time::Instant;
+use web_time::Instant;
 
 /// The options of `train`.
 #[derive(Args, Debug, Clone)]

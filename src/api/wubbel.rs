@@ -10,7 +10,7 @@ use crate::report::{ComparisonReport, GameReport, OutputFile, QueryReport, Simul
 use clap::Args;
 use std::path::PathBuf;
 use std::str::FromStr;
-use std::time::Instant;
+use web_time::Instant;
 
 /// Sweeps allowed per block before the solver gives up.
 const MAX_SWEEPS_PER_BLOCK: usize = 1_000_000;

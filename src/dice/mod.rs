@@ -1,5 +1,6 @@
 //! Dice: a list of faces, drawn without bias, and the BwInf input format.
 
+pub mod examples;
 mod parse;
 
 pub use parse::{DiceError, excerpt, parse_dice_file, parse_dice_text, read_dice_file};

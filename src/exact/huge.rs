@@ -141,6 +141,7 @@ fn zeroed_value<T: Zeroable>() -> T {
 ///
 /// `T` holds its elements in atomics (or is otherwise shared-mutable), so changing them
 /// behind a shared reference is allowed; the caller makes sure no thread is using `part`.
+#[cfg_attr(not(target_os = "linux"), allow(unused_variables))]
 pub fn release<T: Zeroable + Sync>(part: &[T]) {
     // SAFETY of the advice: the pages lie inside `part`, whose elements are `Zeroable`
     // atomics; on private anonymous memory MADV_DONTNEED makes them read as zeros, a valid
@@ -172,6 +173,7 @@ fn advise(start: *const u8, bytes: usize, advice: libc::c_int) {
 
 /// The page-aligned range `[first, end)` of the whole pages inside `bytes` bytes from
 /// `start` (empty if there are none).
+#[cfg(target_os = "linux")]
 fn whole_pages(start: *const u8, bytes: usize) -> (usize, usize) {
     const PAGE: usize = 4096;
     let first = (start as usize).div_ceil(PAGE) * PAGE;
@@ -196,6 +198,7 @@ pub fn huge_vec<T>(len: usize, init: impl FnMut(usize) -> T) -> Vec<T> {
 }
 
 /// Below this the allocation is not worth a system call.
+#[cfg(target_os = "linux")]
 const WORTH_ADVISING: usize = 1 << 24;
 
 #[cfg(test)]

@@ -2,7 +2,6 @@
 
 use super::counts::{CHUNK_GAMES, CHUNK_PAIRS, DuelCounts};
 use super::game::{self, Matchup, MatchupError};
-#[cfg(target_arch = "x86_64")]
 use super::lanes;
 use super::lanes::path::LanesPath;
 use super::plan::{
@@ -12,7 +11,7 @@ use super::stream::StreamKey;
 use crate::rules::Player;
 use rayon::prelude::*;
 use std::fmt;
-use std::time::Instant;
+use web_time::Instant;
 
 /// Plays chunk `chunk` of a duel: `pairs` pairs of games from the chunk's own stream.
 ///

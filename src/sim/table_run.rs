@@ -126,7 +126,7 @@ impl Table<'_> {
         stop: TableStop,
         progress: &(dyn Fn(u64) + Sync),
     ) -> Result<TableCounts, TableError> {
-        let started = std::time::Instant::now();
+        let started = web_time::Instant::now();
         match stop {
             TableStop::Games(games) => {
                 let games = self.check_games(games)?;

@@ -2,9 +2,9 @@
 //! threads), and the bounds of every job (games, memory, time, jobs at once).
 
 use super::ServeOptions;
-use super::assets::example_dice;
 use super::error::HttpError;
 use crate::api::{Error, options::memory_limit};
+use crate::dice::examples::example_dice;
 use serde_json::{Map, Value};
 
 /// The largest request body read, in bytes (a dice list or a game move is far smaller).

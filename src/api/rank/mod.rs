@@ -27,7 +27,7 @@ use crate::strategy::Strategy;
 use clap::Args;
 use serde::Serialize;
 use std::path::PathBuf;
-use std::time::Instant;
+use web_time::Instant;
 
 /// The options of `rank`: the dice of a BwInf dice file (first line n, then n lines
 /// `m f1 .. fm`), or dice given with --die.

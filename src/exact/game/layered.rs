@@ -52,7 +52,7 @@ use crate::fixpoint::{self, Stall};
 use crate::rules::Rules;
 use std::sync::atomic::Ordering::Relaxed;
 use std::sync::atomic::{AtomicU8, AtomicU64};
-use std::time::Instant;
+use web_time::Instant;
 
 /// The layered solve's measured cost in seconds of one core per state and sweep: a group
 /// with a single piece home on each side of the BwInf board, 1..6 against 1..6 (229,022,802

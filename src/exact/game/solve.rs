@@ -15,7 +15,7 @@ use crate::exact::{ExactError, ExactResult, ResultBounds, SolveStats};
 use crate::fixpoint::{self, Stall, SweepReport};
 use crate::rules::Rules;
 use std::sync::atomic::{AtomicBool, Ordering};
-use std::time::Instant;
+use web_time::Instant;
 
 /// How one side plays.
 #[derive(Clone, Copy)]

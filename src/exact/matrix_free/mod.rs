@@ -116,9 +116,9 @@ use crate::dice::Die;
 use crate::rules::Rules;
 use game::Game;
 use layout::{CAN_NEVER, CAN_WIN, GoalClass, REACHED, ReachedBits, SPREAD};
-use std::time::Instant;
 use storage::{F32Slot, F64Slot};
 use sweep::{Iterated, Run};
+use web_time::Instant;
 
 /// Options of the matrix-free solver beyond [`SolveOptions`].
 #[derive(Clone, Copy)]

@@ -70,7 +70,7 @@ use crate::exact::search::in_order_fold;
 use crate::fixpoint::{self, Stall, StopRule, SweepReport};
 use std::ops::Range;
 use std::sync::atomic::Ordering::Relaxed;
-use std::time::Instant;
+use web_time::Instant;
 
 /// What a sweep (or one cell update) did: the largest change of a stored value, the largest
 /// width `1 - V - W - Z` left at an updated state (0 on the never-ending set), and the

@@ -18,8 +18,8 @@ use super::{
 use crate::dice::Die;
 use crate::rules::Rules;
 use solve::{Classes, Values};
-use std::time::Instant;
 use transitions::Chain;
+use web_time::Instant;
 
 /// A matchup's chain, built and classified, ready to iterate.
 #[derive(Clone, Debug)]

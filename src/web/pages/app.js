@@ -1,4 +1,5 @@
-// wuerfelglueck's pages: plain JavaScript, no libraries, nothing fetched but this server's API.
+// wuerfelglueck's pages: plain JavaScript, no libraries. Every command goes through
+// transport.js (post, stream, examples): the server's API, or the static site's Web Worker.
 'use strict';
 const $ = id => document.getElementById(id);
 const SVGNS = 'http://www.w3.org/2000/svg';
@@ -36,33 +37,6 @@ function setMsg(id, text, error) {
   e.classList.toggle('err', !!error);
 }
 
-async function post(path, body) {
-  const r = await fetch('/api/' + path, {method: 'POST', headers: {'content-type': 'application/json'},
-    body: JSON.stringify(body)});
-  const j = await r.json().catch(() => ({error: `HTTP ${r.status}`}));
-  if (!r.ok) throw new Error(j.error || `HTTP ${r.status}`);
-  return j;
-}
-
-// A command as server-sent events: progress to onProgress, then the result. cancel() closes
-// the stream, which stops the job on the server.
-function stream(command, options, onProgress) {
-  let es, fail;
-  const promise = new Promise((resolve, reject) => {
-    fail = reject;
-    es = new EventSource(`/api/${command}/events?options=` + encodeURIComponent(JSON.stringify(options)));
-    es.addEventListener('progress', e => onProgress && onProgress(JSON.parse(e.data)));
-    es.addEventListener('result', e => { es.close(); resolve(JSON.parse(e.data)); });
-    es.addEventListener('error', e => {
-      es.close();
-      let m = 'the connection to the server failed';
-      if (e.data) { try { m = JSON.parse(e.data).error; } catch (_) { m = e.data; } }
-      reject(new Error(m));
-    });
-  });
-  return {promise, cancel() { es.close(); fail(new Error('cancelled')); }};
-}
-
 // ---- tabs and shared controls
 document.querySelectorAll('nav button').forEach(b => b.addEventListener('click', () => showTab(b.dataset.tab)));
 function showTab(name) {
@@ -77,7 +51,7 @@ $('rp-sb').value = 'capture';
 $('board-preset').value = '40/20/4/4';
 
 let examples = [];
-fetch('/api/examples').then(r => r.json()).then(list => {
+exampleFiles().then(list => {
   examples = list;
   for (const e of list) $('example').append(h('option', {value: e.name}, `${e.name} (${e.dice.length} dice)`));
 }).catch(() => {});
@@ -200,7 +174,9 @@ $('duel-form').addEventListener('submit', async e => {
     out.textContent = '';
     out.append(h('p', {class: 'status', id: 'duel-p'}, `P(A wins) = ${f3(d.p_a)} ${iv(d.ci95)} (95 %)`),
       h('p', {}, `If A starts: ${f3(d.p_a_if_a_starts)} · if B starts: ${f3(d.p_a_if_b_starts)} · ` +
-        `${d.games.toLocaleString()} games, ${d.unfinished} unfinished, ${d.board} ${d.profile}`));
+        `${d.games.toLocaleString()} games, ${d.unfinished} unfinished, ${d.board} ${d.profile}`),
+      h('details', {}, h('summary', {}, 'The result as JSON (as duel --format json prints it)'),
+        h('pre', {id: 'result'}, JSON.stringify(d, null, 2))));
   } catch (err) {
     setMsg('duel-out', err.message, true);
   } finally {
@@ -660,3 +636,36 @@ function showSearch() {
   out.append(h('div', {class: 'scroll'}, t), h('p', {class: 'note'}, 'The top 30 and the marked dice; the intervals are normal approximations from each die\'s games (the best-mean die\'s is its confidence sequence).'));
   setMsg('search-msg', `${n} dice`);
 }
+
+// ---- a duel named in the address, played when the page opens:
+// #duel=A;B (or #duel=1..6,1,1,1,6,6,6, where a range such as 1..6 is a die of its own)
+// &games=N&seed=S&board=40/20/4/4&profile=bwinf; the result shows as JSON in #result.
+function duelOfAddress(text) {
+  if (text.includes(';')) return text.split(';');
+  const tokens = text.split(',');
+  const range = t => t.includes('..');
+  if (tokens.length > 1 && range(tokens[0])) return [tokens[0], tokens.slice(1).join(',')];
+  if (tokens.length > 1 && range(tokens[tokens.length - 1])) {
+    return [tokens.slice(0, -1).join(','), tokens[tokens.length - 1]];
+  }
+  return null;
+}
+function runFromAddress() {
+  const q = new URLSearchParams(location.hash.slice(1));
+  if (!q.has('duel')) return;
+  showTab('dice');
+  const dice = duelOfAddress(q.get('duel'));
+  if (!dice || dice.length !== 2) {
+    setMsg('duel-out', `The address names the duel "${q.get('duel')}", which is not two dice: ` +
+      'write them as #duel=A;B, for example #duel=1..6;1,1,1,6,6,6.', true);
+    return;
+  }
+  [$('duel-a').value, $('duel-b').value] = dice;
+  if (q.has('board')) $('board-preset').value = q.get('board');
+  if (q.has('profile')) $('rank-profile').value = q.get('profile');
+  if (q.has('seed')) $('seed').value = q.get('seed');
+  if (q.has('games')) { $('stop-kind').value = 'games'; $('stop-value').value = q.get('games'); }
+  $('duel-form').requestSubmit();
+}
+runFromAddress();
+window.addEventListener('hashchange', runFromAddress);
