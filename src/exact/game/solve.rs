@@ -451,10 +451,40 @@ pub fn solve_game_with(
         space::PlayerTable::new(rules, 1, dice[1]),
     ];
     let configs = players.each_ref().map(|p| p.configs.len() as u64);
-    let len = GameSpace::len_of(&players)
-        .filter(|&l| l < usize::MAX / 64)
-        .ok_or_else(|| ExactError::TooLarge("the joint index overflows".into()))?;
     let slots = players[0].faces.len().max(players[1].faces.len());
+    let states = configs[0]
+        .checked_mul(configs[1])
+        .and_then(|p| p.checked_mul(2))
+        .filter(|&n| n < 1 << 58)
+        .ok_or_else(|| ExactError::TooLarge("the joint index overflows".into()))?;
+    let Some(len) = usize::try_from(states)
+        .ok()
+        .filter(|&l| l < usize::MAX / 64)
+    else {
+        // More states than this machine addresses (a 32-bit WebAssembly module): too large
+        // for its memory, like any solve that does not fit, with what it would need.
+        let bytes = if states < 1 << 50 {
+            peak_bytes(
+                states,
+                slots as u64,
+                rules.board().pieces(),
+                keep_values,
+                PairEvaluation::Value,
+            )
+        } else {
+            u64::MAX // beyond any machine; the estimate itself would overflow
+        };
+        return Err(ExactError::Memory {
+            states,
+            exact_count: false,
+            configs,
+            bytes,
+            limit: options
+                .max_memory
+                .unwrap_or(u64::MAX)
+                .min(usize::MAX as u64),
+        });
+    };
     // A costly policy is asked once per decision and played from a table; so is one that
     // plays a single move wherever the value iteration would ask it in every sweep (the
     // other side optimises): a lookup instead of the heuristic's work (`safe` builds the
