@@ -5,7 +5,7 @@ use serde_json::Value;
 
 mod common;
 
-use common::{SMALL_BOARD, binary, json, output, stdout_of};
+use common::{SMALL_BOARD, binary, json, output, run_captured, stdout_of};
 
 #[test]
 fn duel_json_has_the_documented_fields() {
@@ -208,6 +208,18 @@ fn play_json_lists_every_roll_the_table_prints() {
         &[][..],
         &["--profile", "choice", "--strategy-a", "capture"][..],
         &["--players", "3", "--die", "2..7"][..],
+        &[
+            "--players",
+            "4",
+            "--die",
+            "2..7",
+            "--die",
+            "1..6",
+            "--profile",
+            "choice",
+            "--strategy",
+            "strong",
+        ][..],
     ] {
         let mut args = vec!["play", "--a", "1..6", "--b", "1..6", "--seed", "4"];
         args.extend_from_slice(extra);
@@ -245,6 +257,89 @@ fn play_json_lists_every_roll_the_table_prints() {
                 .starts_with(&format!("{winner} wins after {} rolls", rolls.len()))
         );
         assert_eq!(turns.last().unwrap()["winner"], winner);
+    }
+}
+
+/// `play --players N` under `choice` plays each seat's strategy: `rearmost` seats always
+/// take the last of their choices, a seat given none plays `--strategy`, and the report
+/// names them; a strategy for a seat the table does not have, or one that plays only games
+/// of two, is refused.
+#[test]
+fn play_at_a_table_plays_each_seats_strategy() {
+    let v = json(&[
+        "play",
+        "--a",
+        "1..6",
+        "--b",
+        "1..6",
+        "--die",
+        "1..6",
+        "--die",
+        "1..6",
+        "--players",
+        "4",
+        "--profile",
+        "choice",
+        "--strategy",
+        "capture",
+        "--strategy-a",
+        "rearmost",
+        "--strategy-c",
+        "rearmost",
+        "--seed",
+        "9",
+        "--format",
+        "json",
+    ]);
+    assert_eq!(
+        v["strategies"],
+        serde_json::json!(["rearmost", "capture", "rearmost", "capture"])
+    );
+    let mut decided = [0; 4];
+    for turn in v["turns"].as_array().unwrap() {
+        let choices = turn["choices"].as_array().unwrap();
+        if choices.is_empty() {
+            continue;
+        }
+        let seat = ["A", "B", "C", "D"]
+            .iter()
+            .position(|s| turn["player"] == *s)
+            .unwrap();
+        decided[seat] += 1;
+        let made = format!(
+            "{}->{}",
+            turn["move"]["from"].as_str().unwrap(),
+            turn["move"]["to"].as_str().unwrap()
+        );
+        assert!(choices.iter().any(|c| c == made.as_str()), "{turn}");
+        if seat == 0 || seat == 2 {
+            assert_eq!(choices.last().unwrap(), made.as_str(), "{turn}");
+        }
+    }
+    // The rearmost seats' checks above ran (a seat whose pieces stay out may never choose).
+    assert!(decided[0] > 0 && decided[2] > 0, "{decided:?}");
+    for (args, expected) in [
+        (
+            &["--players", "3", "--die", "1..6", "--strategy-d", "safe"][..],
+            "--strategy-d: there is no such seat at a table of 3",
+        ),
+        (
+            &[
+                "--players",
+                "3",
+                "--die",
+                "1..6",
+                "--strategy-c",
+                "strong-search",
+            ][..],
+            "made for games of two players",
+        ),
+    ] {
+        let mut all = vec!["play", "--a", "1..6", "--b", "1..6", "--profile", "choice"];
+        all.extend_from_slice(args);
+        let (code, _, err) = run_captured(&all);
+        assert_eq!(code, 2, "{err}");
+        assert!(err.contains(expected), "{err}");
     }
 }
 

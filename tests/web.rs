@@ -585,6 +585,147 @@ fn the_learned_player_plays_the_full_board_and_is_refused_where_it_was_not_train
     }
 }
 
+#[test]
+fn a_game_at_a_table_of_four_is_played_to_its_end_through_the_protocol() {
+    let address = server(1, 60);
+    for (players, opponent, board) in [
+        (4, "strong", json!({})),
+        (3, "strong", json!({})),
+        (
+            4,
+            "capture",
+            json!({"track": 16, "pieces": 2, "goal-fields": 2}),
+        ),
+    ] {
+        let mut request = board.clone();
+        let dice = ["1..6", "1..6", "1,1,1,6,6,6", "1..6"];
+        request["players"] = json!(players);
+        request["die"] = json!(dice[..players]);
+        request["opponent"] = json!(opponent);
+        let (status, state) = post(address, "/api/games", request);
+        assert_eq!(status, 201, "{state}");
+        assert_eq!(state["players"], players);
+        assert_eq!(state["you"], "A");
+        assert_eq!(state["dice"], json!(dice[..players]));
+        assert!(state["advise_position"].is_null());
+        let starts = state["starts"].as_array().unwrap();
+        assert_eq!(starts.len(), players);
+        let track = state["track"].as_u64().unwrap();
+        for (s, start) in starts.iter().enumerate() {
+            assert_eq!(start.as_u64().unwrap(), s as u64 * track / 4, "{state}");
+        }
+        let id = state["id"].as_str().unwrap().to_string();
+        let mut state = state;
+        let mut decisions = 0;
+        while state["end"].is_null() {
+            assert_eq!(state["turn"], "A", "only A's decisions wait: {state}");
+            let legal = state["legal"].as_array().unwrap().clone();
+            assert!(legal.len() >= 2, "{state}");
+            // An illegal move changes nothing.
+            let (status, _) = post(
+                address,
+                &format!("/api/games/{id}/move"),
+                json!({"from": "nowhere"}),
+            );
+            assert_eq!(status, 400);
+            // The last legal move, so that a game of frontmost choices is not all this plays.
+            let from = legal[legal.len() - 1]["from"].clone();
+            let (status, next) = post(
+                address,
+                &format!("/api/games/{id}/move"),
+                json!({"from": from}),
+            );
+            assert_eq!(status, 200, "{next}");
+            decisions += 1;
+            state = next;
+        }
+        assert_eq!(state["end"], "won", "{state}");
+        let winner = state["winner"].as_str().unwrap();
+        assert!(["A", "B", "C", "D"][..players].contains(&winner));
+        let turns = state["turns"].as_array().unwrap();
+        // Every seat rolled, each roll names its player; the last roll won.
+        for seat in &["A", "B", "C", "D"][..players] {
+            assert!(
+                turns.iter().any(|t| t["player"] == *seat),
+                "{seat} never rolled"
+            );
+        }
+        let last = turns.last().unwrap();
+        assert_eq!(last["winner"], winner);
+        // A's choices in the record are exactly the client's decisions.
+        let offered = turns
+            .iter()
+            .filter(|t| t["player"] == "A" && !t["choices"].as_array().unwrap().is_empty())
+            .count();
+        assert_eq!(offered, decisions);
+        // The winner has every piece in its goal.
+        let pieces = state["position"][winner].as_str().unwrap();
+        assert!(!pieces.contains("B:") || pieces.contains("B:0"), "{pieces}");
+    }
+}
+
+#[test]
+fn a_table_that_cannot_be_played_is_refused_with_a_sentence() {
+    let address = server(1, 60);
+    let four = |extra: Value| {
+        let mut request = json!({"players": 4, "die": ["1..6", "1..6", "1..6", "1..6"]});
+        for (k, v) in extra.as_object().unwrap() {
+            request[k] = v.clone();
+        }
+        request
+    };
+    for (request, expected) in [
+        (
+            four(json!({"opponent": "optimal"})),
+            "optimal play is solved for games of two",
+        ),
+        (
+            four(json!({"opponent": "strong-search"})),
+            "plays only games of two",
+        ),
+        (
+            four(json!({"opponent": "strong", "track": 16, "pieces": 2, "goal-fields": 2})),
+            "no learned player was trained for a table of 4",
+        ),
+        (
+            four(json!({"seat": "b"})),
+            "you play seat A, which moves first",
+        ),
+        (
+            four(json!({"first": "b"})),
+            "you play seat A, which moves first",
+        ),
+        (
+            json!({"players": 3, "die": ["1..6", "1..6"]}),
+            "3 players need 3 dice, one per seat with yours first; got 2",
+        ),
+        (
+            json!({"players": 3, "a": "1..6", "b": "1..6", "die": ["1..6"]}),
+            "for --players 3 give one --die per seat",
+        ),
+        (json!({"players": 5, "die": ["1..6"]}), "expected 2, 3 or 4"),
+        (json!({"a": "1..6"}), "a game of two needs both dice"),
+        (
+            four(json!({"opponent": "capture", "profile": "bwinf"})),
+            "nobody chooses a move",
+        ),
+    ] {
+        let (status, body) = post(address, "/api/games", request.clone());
+        assert_eq!(status, 400, "{request}: {body}");
+        let message = body["error"].as_str().unwrap();
+        assert!(message.contains(expected), "{request}: {message}");
+    }
+    // Two dice given as --die are a game of two, as with --a and --b.
+    let (status, state) = post(
+        address,
+        "/api/games",
+        json!({"die": ["1..6", "2..7"], "track": 16, "pieces": 2, "goal-fields": 2}),
+    );
+    assert_eq!(status, 201, "{state}");
+    assert_eq!(state["dice"], json!(["1..6", "2..7"]));
+    assert!(state["advise_position"].is_string());
+}
+
 /// Sends `request` (a raw HTTP/1.1 request, headers as given) and returns the status.
 fn raw_status(address: SocketAddr, request: &str) -> u16 {
     use std::io::{Read, Write};

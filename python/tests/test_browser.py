@@ -332,6 +332,43 @@ def test_the_learned_player_reviewed_against_itself_makes_no_mistake_beyond_doub
     assert not d.find_elements(By.CSS_SELECTOR, "#review-table tr.bad")
 
 
+def test_a_game_at_a_table_of_four_is_played_to_its_end_by_clicking(browser, shots):
+    """Seat A at a table of four against three `capture` players: the board shows four
+    seats, the players that play only games of two are not offered, the advisor (games of
+    two) is off, and the game is played to its end by clicking."""
+    d = browser
+    tab(d, "board")
+    Select(d.find_element(By.ID, "game-players")).select_by_visible_text("4")
+    assert d.find_element(By.ID, "game-d").is_displayed()
+    assert not d.find_element(By.ID, "game-seat").is_displayed()
+    offered = {o.get_attribute("value"): o.is_enabled()
+               for o in Select(d.find_element(By.ID, "game-opponent")).options}
+    assert not offered["optimal"] and not offered["strong-search"] and offered["strong"]
+    Select(d.find_element(By.ID, "game-board")).select_by_visible_text("16/8/2/2")
+    Select(d.find_element(By.ID, "game-opponent")).select_by_visible_text("capture")
+    old = d.find_element(By.CSS_SELECTOR, "#game-svg circle")
+    d.find_element(By.ID, "game-go").click()
+    WebDriverWait(d, 10).until(staleness_of(old))
+    status = d.find_element(By.ID, "game-status")
+    deadline = time.time() + 60
+    shot = False
+    while not status.get_attribute("data-winner"):
+        assert time.time() < deadline, "the game did not end in 60 s"
+        assert not d.find_element(By.ID, "advise-go").is_enabled()
+        pieces = d.find_elements(By.CSS_SELECTOR, "#game-svg .piece.movable")
+        assert pieces, status.text
+        if not shot:
+            # Four seats' labels on the board.
+            labels = {t.text for t in d.find_elements(By.CSS_SELECTOR, "#game-svg text")}
+            assert {"A", "B", "C", "D"} <= labels, labels
+            d.save_screenshot(str(shots / "board-4.png"))
+            shot = True
+        pieces[-1].click()
+        WebDriverWait(d, 10).until(staleness_of(pieces[-1]))
+    assert re.search(r"Game over: [ABCD] wins", status.text), status.text
+    Select(d.find_element(By.ID, "game-players")).select_by_visible_text("2")
+
+
 def test_replay_and_search_pages(browser, root, shots):
     d = browser
     tab(d, "board")
@@ -349,10 +386,19 @@ def test_replay_and_search_pages(browser, root, shots):
     assert "decisions of B" in d.find_element(By.ID, "review-msg").text
     d.save_screenshot(str(shots / "review-replay.png"))
     tab(d, "board")
-    # Four players, stepped forward a few rolls.
+    # Four players, stepped forward a few rolls: each seat plays its strategy, and one that
+    # cannot play this table (no learned player for 16/8/2/2 at four) is refused with why.
     Select(d.find_element(By.ID, "rp-players")).select_by_visible_text("4")
+    for seat in "abcd":
+        Select(d.find_element(By.ID, f"rp-s{seat}")).select_by_visible_text("strong")
+    d.find_element(By.ID, "rp-go").click()
+    wait(d, lambda d: "err" in d.find_element(By.ID, "rp-status").get_attribute("class"))
+    assert "no learned player" in d.find_element(By.ID, "rp-status").text
+    for seat, strategy in zip("abcd", ["capture", "safe", "rearmost", "frontmost"]):
+        Select(d.find_element(By.ID, f"rp-s{seat}")).select_by_visible_text(strategy)
     d.find_element(By.ID, "rp-go").click()
     wait(d, lambda d: "roll 0 of" in d.find_element(By.ID, "rp-status").text)
+    assert "(rearmost)" in d.find_element(By.ID, "rp-status").text
     assert len(d.find_elements(By.CSS_SELECTOR, "#rp-svg .piece")) == 8
     for _ in range(12):
         d.find_element(By.ID, "rp-fwd").click()

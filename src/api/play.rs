@@ -4,7 +4,9 @@ use super::options::{RulesOptions, StrategyOptions, matchup, parse_die, seats};
 use super::{Error, Progress};
 use crate::dice::Die;
 use crate::report::{PlayCapture, PlayMove, PlayReport, PlayTurn};
-use crate::rules::{GameState, LegalMoves, MoveRule, PieceMove, RollOutcome, Rules, Seats};
+use crate::rules::{
+    GameState, LegalMoves, MoveRule, PieceMove, RollOutcome, Rules, SeatState, SeatTurn, Seats,
+};
 use crate::sim::StreamKey;
 use crate::strategy::Strategy;
 use clap::Args;
@@ -41,6 +43,13 @@ pub struct PlayOptions {
     /// Strategies under --profile choice.
     #[command(flatten)]
     pub strategy: StrategyOptions,
+    /// Strategy of seat C with --players 3 or 4 (frontmost, rearmost, capture, safe, random
+    /// or strong); overrides --strategy for C.
+    #[arg(long = "strategy-c", value_name = "NAME")]
+    pub strategy_c: Option<String>,
+    /// Strategy of seat D with --players 4; overrides --strategy for D.
+    #[arg(long = "strategy-d", value_name = "NAME")]
+    pub strategy_d: Option<String>,
 }
 
 /// Who plays the game: two players (with their strategies), or a table of 3 or 4 seats.
@@ -51,8 +60,8 @@ enum Players {
         strategies: [Strategy; 2],
         first: usize,
     },
-    /// A table of 3 or 4 seats, seat A first.
-    Table(Box<Seats>),
+    /// A table of 3 or 4 seats, seat A first, each seat with its strategy.
+    Table(Box<Seats>, Vec<Strategy>),
 }
 
 /// A game's options, checked.
@@ -113,14 +122,7 @@ impl PlaySettings {
             dice.push(parse_die("--die", text)?);
         }
         let seats = seats(&rules, players, "--players")?;
-        if rules.profile().choice {
-            return Err(Error::input(format!(
-                "--players {players} with --profile {}: play narrates a table with the rules' \
-                 own moves (the frontmost piece); strategies at a table of three or four are \
-                 played by `table --strategy`",
-                rules.profile()
-            )));
-        }
+        let strategies = table_strategies(o, &seats, &dice)?;
         if o.max_rolls == 0 {
             return Err(Error::input("--max-rolls 0: expected at least 1 roll"));
         }
@@ -129,16 +131,51 @@ impl PlaySettings {
             dice,
             seed: o.seed,
             max_rolls: o.max_rolls,
-            players: Players::Table(Box::new(seats)),
+            players: Players::Table(Box::new(seats), strategies),
         })
     }
+}
+
+/// Each seat's strategy at a table: `--strategy-a` .. `--strategy-d`, else `--strategy`,
+/// else frontmost; checked as `table` checks them (plays at tables, a learned player for
+/// this table, `choice` for anything but frontmost).
+fn table_strategies(o: &PlayOptions, seats: &Seats, dice: &[Die]) -> Result<Vec<Strategy>, Error> {
+    let given = [
+        ("--strategy-a", &o.strategy.strategy_a),
+        ("--strategy-b", &o.strategy.strategy_b),
+        ("--strategy-c", &o.strategy_c),
+        ("--strategy-d", &o.strategy_d),
+    ];
+    if let Some((option, _)) = given[seats.players()..].iter().find(|(_, t)| t.is_some()) {
+        return Err(Error::input(format!(
+            "{option}: there is no such seat at a table of {}",
+            seats.players()
+        )));
+    }
+    let strategies: Vec<Strategy> = given[..seats.players()]
+        .iter()
+        .map(|(option, text)| {
+            let (option, text) = match (text, &o.strategy.strategy) {
+                (Some(t), _) => (*option, t.as_str()),
+                (None, Some(t)) => ("--strategy", t.as_str()),
+                (None, None) => return Ok(Strategy::Frontmost),
+            };
+            text.parse::<Strategy>()
+                .map_err(|e| Error::input(format!("{option}: {e}")))
+        })
+        .collect::<Result<_, _>>()?;
+    let refs: Vec<&Die> = dice.iter().collect();
+    crate::sim::Table::new(seats, &refs, 1, crate::sim::Seating::Fixed)
+        .and_then(|t| t.playing(strategies.clone()))
+        .map_err(|e| Error::input(format!("--strategy: {e}")))?;
+    Ok(strategies)
 }
 
 /// Runs `play`: the game, its narration (the report's table form) and its data.
 pub fn play(settings: &PlaySettings, _progress: &dyn Progress) -> Result<PlayReport, Error> {
     match &settings.players {
         Players::Two { strategies, first } => play_two(settings, strategies, *first),
-        Players::Table(seats) => play_at_table(settings, seats),
+        Players::Table(seats, strategies) => play_at_table(settings, seats, strategies),
     }
 }
 
@@ -277,11 +314,7 @@ pub(crate) fn turn_record(
         face: outcome.face,
         movement: outcome.movement.map(|m| play_move(rules, &m)),
         rule: outcome.movement.map(|m| rule_name(m.rule).to_string()),
-        choices: if legal.len() < 2 {
-            Vec::new()
-        } else {
-            legal.iter().map(|m| move_text(rules, &m)).collect()
-        },
+        choices: choice_texts(rules, legal),
         captured: outcome.captured.map(|f| PlayCapture {
             player: NAMES[1 - mover].to_string(),
             field: board.field_name(f),
@@ -290,6 +323,44 @@ pub(crate) fn turn_record(
         winner: outcome.winner.map(|w| NAMES[w].to_string()),
         pieces: pieces(&NAMES, |p| describe(rules, state, p)),
     }
+}
+
+/// Roll number `roll` at a table as `play --format json` lists it: seat `mover` rolled
+/// `face`, `movement` was played, with `turn`'s effects, leaving `state`. No `rule` and no
+/// `choices` (a caller that offered a choice sets them).
+pub(crate) fn table_turn_record(
+    seats: &Seats,
+    roll: u64,
+    mover: usize,
+    face: u32,
+    movement: Option<PieceMove>,
+    turn: &SeatTurn,
+    state: &SeatState,
+) -> PlayTurn {
+    let rules = seats.rules();
+    PlayTurn {
+        roll,
+        player: SEAT_NAMES[mover].to_string(),
+        face,
+        movement: movement.map(|m| play_move(rules, &m)),
+        rule: None,
+        choices: Vec::new(),
+        captured: turn.captured.map(|(seat, field)| PlayCapture {
+            player: SEAT_NAMES[seat].to_string(),
+            field: rules.board().field_name(field),
+        }),
+        rolls_again: !turn.won && !turn.passes,
+        winner: turn.won.then(|| SEAT_NAMES[mover].to_string()),
+        pieces: pieces(&SEAT_NAMES[..seats.players()], |s| seats.describe(state, s)),
+    }
+}
+
+/// The legal moves of a roll that left a choice, as `5->8`; empty otherwise.
+pub(crate) fn choice_texts(rules: &Rules, legal: &LegalMoves) -> Vec<String> {
+    if legal.len() < 2 {
+        return Vec::new();
+    }
+    legal.iter().map(|m| move_text(rules, &m)).collect()
 }
 
 /// A move as data (fields in the mover's numbering, `B` for the waiting area).
@@ -358,7 +429,11 @@ fn narrate(rules: &Rules, o: &RollOutcome) -> String {
 const SEAT_NAMES: [&str; crate::rules::MAX_SEATS] = ["A", "B", "C", "D"];
 
 /// `play --players N`: one table game, roll by roll, every seat's pieces after each.
-fn play_at_table(settings: &PlaySettings, seats: &Seats) -> Result<PlayReport, Error> {
+fn play_at_table(
+    settings: &PlaySettings,
+    seats: &Seats,
+    strategies: &[Strategy],
+) -> Result<PlayReport, Error> {
     let args = settings;
     let mut narration = Vec::new();
     let out = &mut narration;
@@ -398,12 +473,24 @@ fn play_at_table(settings: &PlaySettings, seats: &Seats) -> Result<PlayReport, E
     )?;
     let mut rng = StreamKey::new(args.seed).rng(0);
     let mut state = seats.start();
+    // As `table` plays: the rules' own move unless someone chooses (or must capture).
+    let choosing = rules.profile().capture_duty || strategies.iter().any(|s| !s.is_frontmost());
+    let mut reach = [crate::strategy::Threats::unresolved(); crate::rules::MAX_SEATS];
+    for (slot, die) in reach.iter_mut().zip(dice) {
+        *slot = crate::strategy::Threats::of_die(die);
+    }
     let show = |state: &crate::rules::SeatState| {
         (0..players)
             .map(|s| format!("{}: {}", SEAT_NAMES[s], seats.describe(state, s)))
             .collect::<Vec<_>>()
             .join("   ")
     };
+    if choosing {
+        let who: Vec<String> = (0..players)
+            .map(|s| format!("{} {}", SEAT_NAMES[s], strategies[s].name()))
+            .collect();
+        writeln!(out, "Strategies: {}.", who.join(", "))?;
+    }
     writeln!(out, "A starts.   {}", show(&state))?;
     let describe_all = |state: &crate::rules::SeatState| {
         pieces(&SEAT_NAMES[..players], |s| seats.describe(state, s))
@@ -414,7 +501,7 @@ fn play_at_table(settings: &PlaySettings, seats: &Seats) -> Result<PlayReport, E
         profile: rules.profile().to_string(),
         seed: args.seed,
         first: "A".to_string(),
-        strategies: None,
+        strategies: choosing.then(|| strategies.iter().map(Strategy::name).collect()),
         start: describe_all(&state),
         turns: Vec::new(),
         end: "max_rolls".to_string(),
@@ -424,8 +511,28 @@ fn play_at_table(settings: &PlaySettings, seats: &Seats) -> Result<PlayReport, E
     for roll in 1..=args.max_rolls {
         let mover = usize::from(state.to_move);
         let face = seated[mover].roll(&mut rng);
-        let movement = rules.choose_move(state.pieces[mover], face);
-        let turn = seats.play_roll(&mut state, face);
+        let mut choices = Vec::new();
+        let (movement, turn) = if choosing {
+            let legal = seats.legal_moves(&state.pieces, mover, face);
+            let movement = strategies[mover].choose_at_table(
+                seats,
+                &state.pieces,
+                mover,
+                &legal,
+                &reach,
+                &mut rng,
+            );
+            let turn = seats.roll_with_move(&mut state.pieces, mover, state.tries, face, movement);
+            state.tries = turn.tries;
+            if turn.passes {
+                state.to_move = seats.next_seat(mover) as u8;
+            }
+            choices = choice_texts(&rules, &legal);
+            (movement, turn)
+        } else {
+            let movement = rules.choose_move(state.pieces[mover], face);
+            (movement, seats.play_roll(&mut state, face))
+        };
         let mut text = match movement {
             None => "no piece can move".to_string(),
             Some(m) => format!(
@@ -444,21 +551,9 @@ fn play_at_table(settings: &PlaySettings, seats: &Seats) -> Result<PlayReport, E
         if !turn.won && !turn.passes {
             text += "; rolls again";
         }
-        report.turns.push(PlayTurn {
-            roll,
-            player: SEAT_NAMES[mover].to_string(),
-            face,
-            movement: movement.map(|m| play_move(&rules, &m)),
-            rule: None,
-            choices: Vec::new(),
-            captured: turn.captured.map(|(seat, field)| PlayCapture {
-                player: SEAT_NAMES[seat].to_string(),
-                field: board.field_name(field),
-            }),
-            rolls_again: !turn.won && !turn.passes,
-            winner: turn.won.then(|| SEAT_NAMES[mover].to_string()),
-            pieces: describe_all(&state),
-        });
+        let mut record = table_turn_record(seats, roll, mover, face, movement, &turn, &state);
+        record.choices = choices;
+        report.turns.push(record);
         writeln!(
             out,
             "{roll:>5}  {} rolls {face:>2}: {text:<40} {}",

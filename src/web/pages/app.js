@@ -285,13 +285,40 @@ for (const id of ['game-svg', 'rp-svg']) {
 // ---- Board: a game against the server
 let game = null, lastGame = null;
 function gameGeometry(st) {
-  return geometry(st.track, [0, st.offset], st.pieces, st.goal_fields);
+  return geometry(st.track, st.starts, st.pieces, st.goal_fields);
 }
+// Players that play only games of two (the optimal pair's policy, the searching players):
+// not offered at a table of three or four.
+const TWO_ONLY = ['optimal', 'strong-search', 'strong-search-2', 'strong-search-3'];
+function offerFor(select, players) {
+  for (const option of select.options) {
+    option.disabled = players > 2 && TWO_ONLY.includes(option.value);
+  }
+  if (select.selectedOptions[0].disabled) select.value = 'strong';
+}
+function showSeats(players, form, tableClass, fourClass) {
+  form.querySelectorAll('.' + tableClass).forEach(e => { e.hidden = players < 3; });
+  form.querySelectorAll('.' + fourClass).forEach(e => { e.hidden = players < 4; });
+}
+$('game-players').addEventListener('change', () => {
+  const players = Number($('game-players').value);
+  showSeats(players, $('game-form'), 'table-only', 'four-only');
+  $('game-form').querySelectorAll('.two-only').forEach(e => { e.hidden = players > 2; });
+  offerFor($('game-opponent'), players);
+});
 $('game-form').addEventListener('submit', async e => {
   e.preventDefault();
-  const o = Object.assign(boardOpts($('game-board').value), {a: $('game-a').value.trim(), b: $('game-b').value.trim(),
-    profile: $('game-profile').value, opponent: $('game-opponent').value, first: $('game-first').value,
-    seat: $('game-seat').value});
+  const players = Number($('game-players').value);
+  const o = Object.assign(boardOpts($('game-board').value), {profile: $('game-profile').value,
+    opponent: $('game-opponent').value});
+  if (players > 2) {
+    // At a table you sit in seat A, which moves first; the other seats play the opponent.
+    o.players = players;
+    o.die = ['game-a', 'game-b', 'game-c', 'game-d'].slice(0, players).map(id => $(id).value.trim());
+  } else {
+    Object.assign(o, {a: $('game-a').value.trim(), b: $('game-b').value.trim(), first: $('game-first').value,
+      seat: $('game-seat').value});
+  }
   try {
     game = await post('games', o);
     $('advice').textContent = '';
@@ -306,14 +333,17 @@ function describeTurn(t) {
 }
 function renderGame() {
   const st = game, g = gameGeometry(st), you = SEATS.indexOf(st.you);
-  lastGame = {dice: st.dice, board: st.board, profile: st.profile, turns: st.turns,
-    start: {A: `B:${st.pieces - 1} A`, B: `B:${st.pieces - 1} A`}, you: st.you};
+  // The review takes games of two: a table's game is not offered to it.
+  if (st.players === 2) {
+    lastGame = {dice: st.dice, board: st.board, profile: st.profile, turns: st.turns,
+      start: {A: `B:${st.pieces - 1} A`, B: `B:${st.pieces - 1} A`}, you: st.you};
+  }
   const movable = {}, targets = [];
   for (const m of st.legal) {
     movable[fieldKey(m.from, you, g)] = m.from;
     targets.push([you, fieldKey(m.to, you, g)]);
   }
-  const seats = [st.drawing.A, st.drawing.B];
+  const seats = SEATS.slice(0, st.players).map(seat => st.drawing[seat]);
   const move = from => playMove(from);
   drawBoard($('game-svg'), g, seats, {seat: you, movable, targets, onMove: move});
   const legal = $('game-legal');
@@ -329,8 +359,11 @@ function renderGame() {
       ' — click a piece with a thick outline.');
     for (const m of st.legal) legal.append(h('button', {'data-from': m.from, onclick: () => move(m.from)}, `${m.from}→${m.to}`));
   }
-  $('advise-go').disabled = !!st.end;
-  $('game-review').disabled = !st.turns.some(t => t.player === st.you && t.choices.length > 1);
+  // The advisor and the review value games of two.
+  const table = st.players > 2;
+  $('advise-go').disabled = !!st.end || table;
+  $('advise-go').title = table ? 'The advisor values games of two players.' : '';
+  $('game-review').disabled = table || !st.turns.some(t => t.player === st.you && t.choices.length > 1);
   const since = [];
   for (let i = st.turns.length - 1; i >= 0 && since.length < 8; i--) {
     since.unshift(describeTurn(st.turns[i]));
@@ -422,13 +455,11 @@ $('replay-form').addEventListener('submit', async e => {
   const players = Number($('rp-players').value);
   const o = Object.assign(boardOpts($('rp-board').value), {a: $('rp-a').value.trim(), b: $('rp-b').value.trim(),
     seed: Number($('rp-seed').value), profile: $('rp-profile').value});
+  if (o.profile === 'bwinf') o.profile = 'choice';
+  ['a', 'b', 'c', 'd'].slice(0, players).forEach(seat => { o['strategy-' + seat] = $('rp-s' + seat).value; });
   if (players > 2) {
     o.players = players;
     o.die = $('rp-more').value.trim().split(/\s+/).slice(0, players - 2);
-    if (o.profile === 'choice') o.profile = 'bwinf';
-  } else {
-    if (o.profile === 'bwinf') o.profile = 'choice';
-    o['strategy-a'] = $('rp-sa').value; o['strategy-b'] = $('rp-sb').value;
   }
   try {
     replay = await post('play', o);
@@ -442,6 +473,11 @@ $('replay-form').addEventListener('submit', async e => {
   } catch (err) {
     setMsg('rp-status', err.message, true);
   }
+});
+$('rp-players').addEventListener('change', () => {
+  const players = Number($('rp-players').value);
+  showSeats(players, $('replay-form'), 'rp-table', 'rp-four');
+  ['rp-sa', 'rp-sb', 'rp-sc', 'rp-sd'].forEach(id => offerFor($(id), players));
 });
 function showFrame(k) {
   if (!replay) return;
