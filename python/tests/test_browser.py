@@ -421,6 +421,8 @@ def test_the_full_board_advice_is_simulated_with_intervals(browser, shots):
         new_game(d, "40/20/4/4")
         if d.find_elements(By.CSS_SELECTOR, "#game-svg .piece.movable"):
             break
+    # The task's board is drawn as the cross people know.
+    assert d.find_element(By.ID, "game-svg").get_attribute("data-shape") == "cross"
     d.find_element(By.ID, "advise-go").click()
     wait(d, lambda d: d.find_elements(By.CSS_SELECTOR, "#advice-table td.value"))
     assert "Simulated: 2000 games per move" in d.find_element(By.ID, "advice").text
@@ -438,6 +440,15 @@ def test_the_board_fits_a_phone(browser, shots):
             d.execute_script("window.scrollTo(0, 0)")
             width = d.execute_script("return document.documentElement.scrollWidth")
             assert width <= 400, f"the {name} page is {width} px wide in a 390 px window"
+            if name == "board":
+                # A piece that may move can be tapped: its target is at least 40 px across.
+                for _ in range(20):
+                    new_game(d, "40/20/4/4")
+                    if d.find_elements(By.CSS_SELECTOR, "#game-svg .piece.movable"):
+                        break
+                d.execute_script("window.scrollTo(0, 0)")
+                for target in d.find_elements(By.CSS_SELECTOR, "#game-svg .piece.movable"):
+                    assert target.size["width"] >= 40, target.size
             d.save_screenshot(str(shots / f"phone-{name}.png"))
     finally:
         d.set_window_size(1280, 900)

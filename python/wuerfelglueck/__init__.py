@@ -912,14 +912,17 @@ def play(a: DieLike, b: DieLike, *more: DieLike, seed: int = 1, first: str = "a"
          pieces: Optional[int] = None, goal_fields: Optional[int] = None,
          profile: Optional[str] = None, rules: Optional[Rules] = None,
          strategy: Optional[str] = None, strategy_a: Optional[str] = None,
-         strategy_b: Optional[str] = None) -> PlayResult:
+         strategy_b: Optional[str] = None,
+         strategy_c: Optional[str] = None, strategy_d: Optional[str] = None) -> PlayResult:
     """One game, roll by roll (``play``), returned as data: ``to_dict()["turns"]`` has one
     entry per roll (``roll``, ``player``, ``face``, ``move`` ``{from, to}`` or ``None``,
     ``rule``, ``choices``, ``captured``, ``rolls_again``, ``winner``, ``pieces``);
     ``str(result)`` is the narration the command prints.
 
     ``first`` (``"a"`` or ``"b"``) starts; dice after ``b`` (``more``) sit at seats C and D
-    of a table of 3 or 4 (``players`` defaults to their count), where seat A moves first.
+    of a table of 3 or 4 (``players`` defaults to their count), where seat A moves first;
+    under ``choice`` each seat plays its strategy (``strategy_a`` .. ``strategy_d``, else
+    ``strategy``).
     """
     if players is None and more:
         players = 2 + len(more)
@@ -927,4 +930,5 @@ def play(a: DieLike, b: DieLike, *more: DieLike, seed: int = 1, first: str = "a"
                 die=[_die_text(d, "--die") for d in more], seed=seed, first=first,
                 max_rolls=max_rolls, players=players, track=track, offset=offset,
                 pieces=pieces, goal_fields=goal_fields, profile=profile, strategy=strategy,
-                strategy_a=strategy_a, strategy_b=strategy_b)
+                strategy_a=strategy_a, strategy_b=strategy_b, strategy_c=strategy_c,
+                strategy_d=strategy_d)

@@ -233,7 +233,8 @@ def play(a: DieLike, b: DieLike, *more: DieLike, seed: int = 1, first: str = "a"
          pieces: Optional[int] = None, goal_fields: Optional[int] = None,
          profile: Optional[str] = None, rules: Optional[Rules] = None,
          strategy: Optional[str] = None, strategy_a: Optional[str] = None,
-         strategy_b: Optional[str] = None) -> PlayResult: ...
+         strategy_b: Optional[str] = None,
+         strategy_c: Optional[str] = None, strategy_d: Optional[str] = None) -> PlayResult: ...
 def wubbel(*, goal: Optional[int] = None, bust: Optional[int] = None, faces: DieLike = "1..6",
            tolerance: Optional[float] = None, query: Union[str, Sequence[int], None] = None,
            compare: bool = False, hold: Union[str, Sequence[int], None] = None,

@@ -208,6 +208,46 @@ function geometry(track, starts, pieces, goal) {
   };
 }
 
+// The classic cross-shaped board of 40 fields on an 11 x 11 grid, for 40-field boards with
+// up to 4 pieces and 4 goal fields whose seats start a quarter apart; the same interface as
+// geometry(). PATH is the track from the bottom arm's start field (A's), clockwise.
+const CROSS_PATH = (() => {
+  const path = [];
+  const run = (x, y, dx, dy, n) => { for (let k = 0; k < n; k++) path.push([x + k * dx, y + k * dy]); };
+  run(4, 10, 0, -1, 5); run(3, 6, -1, 0, 4); run(0, 5, 0, -1, 1);
+  run(0, 4, 1, 0, 5); run(4, 3, 0, -1, 4); run(5, 0, 1, 0, 1);
+  run(6, 0, 0, 1, 5); run(7, 4, 1, 0, 4); run(10, 5, 0, 1, 1);
+  run(10, 6, -1, 0, 5); run(6, 7, 0, 1, 4); run(5, 10, -1, 0, 1);
+  return path;
+})();
+// Per quarter of the track (the seat's start field / 10): the goal lane's first field and
+// its direction, the waiting area's corner and the label's cell.
+const CROSS_QUARTERS = [
+  {lane: [5, 9, 0, -1], home: [0, 9], label: [2.4, 10]},
+  {lane: [1, 5, 1, 0], home: [0, 0], label: [0, 2.4]},
+  {lane: [5, 1, 0, 1], home: [9, 0], label: [7.6, 0]},
+  {lane: [9, 5, -1, 0], home: [9, 9], label: [10, 7.6]},
+];
+function crossFits(track, starts, pieces, goal) {
+  return track === 40 && pieces <= 4 && goal <= 4 && starts.every(st => st % 10 === 0);
+}
+function crossGeometry(track, starts, pieces, goal) {
+  const cell = 400 / 11, at = ([x, y]) => [(x + 0.5) * cell, (y + 0.5) * cell];
+  const quarter = seat => CROSS_QUARTERS[starts[seat] / 10];
+  return {
+    track, starts, pieces, goal, fr: cell * 0.44, cross: true,
+    ring: i => at(CROSS_PATH[i % 40]),
+    lane: (seat, j) => { const [x, y, dx, dy] = quarter(seat).lane; return at([x + j * dx, y + j * dy]); },
+    label: seat => at(quarter(seat).label),
+    home: (seat, k) => { const [x, y] = quarter(seat).home; return at([x + k % 2, y + Math.floor(k / 2)]); },
+  };
+}
+// The board people know where it fits, else the ring.
+function boardGeometry(track, starts, pieces, goal) {
+  return crossFits(track, starts, pieces, goal) ? crossGeometry(track, starts, pieces, goal)
+    : geometry(track, starts, pieces, goal);
+}
+
 // A seat's pieces as play writes them ("B:2 A 17 c") on the drawing: waiting, ring, goal.
 function placed(text, seat, g) {
   const parts = text.trim().split(/\s+/), d = {waiting: 0, track: [], goal: []};
@@ -231,13 +271,15 @@ function fieldKey(name, seat, g) {
 function drawBoard(svg, g, seats, opts) {
   opts = opts || {};
   svg.textContent = '';
+  svg.setAttribute('data-shape', g.cross ? 'cross' : 'ring');
   const fr = g.fr;
   for (let i = 0; i < g.track; i++) {
     const [x, y] = g.ring(i), seat = g.starts.indexOf(i);
     s('circle', {cx: x, cy: y, r: fr, fill: seat >= 0 ? LIGHT[seat] : '#fff',
       stroke: seat >= 0 ? COLORS[seat] : '#999', 'stroke-width': seat >= 0 ? 2.5 : 1}, svg);
     const own = (i - g.starts[opts.seat || 0] + g.track) % g.track;  // the player's own numbering
-    if (fr >= 8) s('text', {x, y: y + 3.5, 'text-anchor': 'middle', 'font-size': 9, fill: '#999'}, svg, own || 'A');
+    const size = g.cross ? 11 : 9;
+    if (fr >= 8) s('text', {x, y: y + size * 0.38, 'text-anchor': 'middle', 'font-size': size, fill: '#999'}, svg, own || 'A');
   }
   g.starts.forEach((st, seat) => {
     for (let j = 0; j < g.goal; j++) {
@@ -256,6 +298,7 @@ function drawBoard(svg, g, seats, opts) {
     const [x, y] = pos(seat, key, 0);
     s('circle', {cx: x, cy: y, r: fr + 3, class: 'target'}, svg);
   }
+  const movable = [];
   seats.forEach((d, seat) => {
     if (!d) return;
     const keys = [];
@@ -265,15 +308,19 @@ function drawBoard(svg, g, seats, opts) {
     for (const [key, k] of keys) {
       const [x, y] = pos(seat, key, k);
       const from = opts.movable && seat === opts.seat && (key !== 'w' || k === d.waiting - 1) ? opts.movable[key] : undefined;
-      const c = s('circle', {cx: x, cy: y, r: fr * 0.68, fill: COLORS[seat], class: 'piece' + (from !== undefined ? ' movable' : ''),
+      s('circle', {cx: x, cy: y, r: fr * 0.68, fill: COLORS[seat], class: 'piece' + (from !== undefined ? ' can-move' : ''),
         'data-seat': SEATS[seat], 'data-field': key}, svg);
-      if (from !== undefined) {
-        c.setAttribute('data-from', from);
-        s('title', {}, c, `move ${from}`);
-        c.addEventListener('click', () => opts.onMove(from));
-      }
+      if (from !== undefined) movable.push([x, y, from, key]);
     }
   });
+  // Over each piece that may move, a transparent target at least 48 units across (over 40 px
+  // where the board is 340 px wide or more, as on a 390 px phone): it takes the click.
+  for (const [x, y, from, key] of movable) {
+    const hit = s('circle', {cx: x, cy: y, r: Math.max(fr, 24), class: 'piece movable hit', 'data-from': from,
+      'data-seat': SEATS[opts.seat], 'data-field': key}, svg);
+    s('title', {}, hit, `move ${from}`);
+    hit.addEventListener('click', () => opts.onMove(from));
+  }
 }
 
 // An empty board until a game is loaded.
@@ -285,7 +332,7 @@ for (const id of ['game-svg', 'rp-svg']) {
 // ---- Board: a game against the server
 let game = null, lastGame = null;
 function gameGeometry(st) {
-  return geometry(st.track, st.starts, st.pieces, st.goal_fields);
+  return boardGeometry(st.track, st.starts, st.pieces, st.goal_fields);
 }
 // Players that play only games of two (the optimal pair's policy, the searching players):
 // not offered at a table of three or four.
@@ -371,6 +418,11 @@ function renderGame() {
   }
   $('game-last').textContent = since.join(' · ');
 }
+// Full screen for a projector: the board and its panel fill the screen.
+$('game-full').addEventListener('click', () => {
+  const game = document.querySelector('#board .game');
+  if (document.fullscreenElement) document.exitFullscreen(); else game.requestFullscreen().catch(() => {});
+});
 let moving = false;
 async function playMove(from) {
   if (moving || !game || game.end) return;
@@ -466,7 +518,7 @@ $('replay-form').addEventListener('submit', async e => {
     const [track, offset, pieces, goal] = replay.board.split('/').map(Number);
     const n = replay.dice.length;
     const starts = n === 2 ? [0, offset] : [...Array(n).keys()].map(k => Math.floor(k * track / 4));
-    replay.geom = geometry(track, starts, pieces, goal);
+    replay.geom = boardGeometry(track, starts, pieces, goal);
     $('rp-pos').max = replay.turns.length;
     $('rp-review').disabled = n !== 2;
     showFrame(0);
