@@ -191,7 +191,7 @@ def test_cancel_stops_a_ranking(browser, server, site):
     d.find_element(By.ID, "rank-go").click()
     wait(d, lambda d: "games" in d.find_element(By.ID, "rank-msg").text)
     d.find_element(By.ID, "rank-cancel").click()
-    wait(d, lambda d: d.find_element(By.ID, "rank-msg").text == "cancelled", 5)
+    wait(d, lambda d: d.find_element(By.ID, "rank-msg").text == "Cancelled.", 5)
     assert d.find_element(By.ID, "rank-go").is_enabled()
     if "/index.html" in site:
         # The static site ended the ranking's worker: the page runs the next command.
@@ -393,7 +393,11 @@ def test_replay_and_search_pages(browser, root, shots):
         Select(d.find_element(By.ID, f"rp-s{seat}")).select_by_visible_text("strong")
     d.find_element(By.ID, "rp-go").click()
     wait(d, lambda d: "err" in d.find_element(By.ID, "rp-status").get_attribute("class"))
-    assert "no learned player" in d.find_element(By.ID, "rp-status").text
+    refusal = d.find_element(By.ID, "rp-status").text
+    assert "no learned player" in refusal
+    # A sentence for the page: no command-line flag, no program to run.
+    assert "--" not in refusal and "wuerfelglueck train" not in refusal, refusal
+    assert refusal[0].isupper() and refusal.endswith("."), refusal
     for seat, strategy in zip("abcd", ["capture", "safe", "rearmost", "frontmost"]):
         Select(d.find_element(By.ID, f"rp-s{seat}")).select_by_visible_text(strategy)
     d.find_element(By.ID, "rp-go").click()

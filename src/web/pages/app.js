@@ -31,9 +31,32 @@ function boardOpts(b) {
   const [track, offset, pieces, goal] = b.split('/').map(Number);
   return {track, offset, pieces, 'goal-fields': goal};
 }
+// The labels of the options on the pages, by their command-line names.
+const LABELS = {a: 'die A', b: 'die B', die: 'the dice', games: 'games', precision: 'precision',
+  seed: 'seed', track: 'board', offset: 'board', pieces: 'board', 'goal-fields': 'board',
+  profile: 'profile', players: 'players', opponent: 'opponent', seat: 'your seat', first: 'first',
+  rollouts: 'rollouts', position: 'position', face: 'roll', 'max-rolls': 'rolls',
+  'max-memory': 'the memory limit', strategy: 'strategy', 'strategy-a': 'strategy A',
+  'strategy-b': 'strategy B', 'strategy-c': 'strategy C', 'strategy-d': 'strategy D'};
+// A refusal as a sentence for a person at the page: the command line's remedies (a flag to
+// raise, a program to run) become what can be done here, option names become the labels
+// of the fields, and the sentence starts with a capital and ends with a full stop.
+function sentence(message) {
+  let m = String(message)
+    .replace(/; train one with `wuerfelglueck train[^`]*` and play it as strong:FILE/g,
+      '; choose another player for this game')
+    .replace(/; raise --max-memory or use a smaller board/g, '; choose a smaller board')
+    .replace(/give --rollouts N \(at least 2\) to simulate, or a player trained for this game as --strategy-[a-d] strong:FILE/g,
+      'set rollouts to 2 or more to simulate the moves instead')
+    .replace(/more than --max-memory allows/g, 'more than this server allows')
+    .replace(/^--([a-z-]+)/, (_, name) => LABELS[name] ? LABELS[name][0].toUpperCase() + LABELS[name].slice(1) : name)
+    .replace(/--([a-z][a-z-]*)/g, (_, name) => LABELS[name] || name);
+  m = m.charAt(0).toUpperCase() + m.slice(1);
+  return /[.!?]$/.test(m) ? m : m + '.';
+}
 function setMsg(id, text, error) {
   const e = $(id);
-  e.textContent = text;
+  e.textContent = error ? sentence(text) : text;
   e.classList.toggle('err', !!error);
 }
 
@@ -493,7 +516,7 @@ $('advise-go').addEventListener('click', async () => {
         + (a.method === 'exact' ? '.' : '; more games would tell them apart.')));
     }
   } catch (err) {
-    out.textContent = err.message;
+    out.textContent = sentence(err.message);
   } finally {
     $('advise-go').disabled = !game || !!game.end;
   }
