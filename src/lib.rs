@@ -25,3 +25,4 @@ pub mod stats;
 pub mod strategy;
 #[cfg(feature = "server")]
 pub mod web;
+pub mod work;

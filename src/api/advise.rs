@@ -1,7 +1,6 @@
 //! `advise`: the legal moves of one roll in a position, each with its value.
 
 use super::options::{RulesOptions, memory_limit, parse_die};
-use super::solve::GameSolveNotes;
 use super::{Error, Progress, run_in_pool};
 use crate::dice::Die;
 use crate::exact::game::advise::{
@@ -13,6 +12,7 @@ use crate::exact::{Bounds, ExactError, SolveOptions};
 use crate::report::{AdviseReport, EvaluatorScores};
 use crate::rules::{GameState, Rules};
 use crate::strategy::{Strategy, Strong};
+use crate::work::notes::GameSolveNotes;
 use clap::Args;
 use std::sync::Arc;
 

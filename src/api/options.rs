@@ -236,22 +236,10 @@ pub fn plan_line(what: &str, plan: &DuelPlan) -> Option<String> {
     Some(format!(
         "{what}: {} games planned, about {} at the {} games/s of the first {} games",
         crate::report::thousands(plan.games),
-        human_duration(remaining),
+        crate::work::notes::human_duration(remaining),
         human_count(rate),
         crate::report::thousands(plan.played)
     ))
-}
-
-/// A rough duration for people: `40 s`, `12 min`, `3.5 h`, `9 days`, `2.1e4 years`.
-pub(crate) fn human_duration(d: Duration) -> String {
-    let s = d.as_secs_f64();
-    match s {
-        s if s < 120.0 => format!("{s:.0} s"),
-        s if s < 7200.0 => format!("{:.0} min", s / 60.0),
-        s if s < 172_800.0 => format!("{:.1} h", s / 3600.0),
-        s if s < 3.0e7 => format!("{:.0} days", s / 86_400.0),
-        s => format!("{:.1e} years", s / 3.156e7),
-    }
 }
 
 /// A rate for people: `850k`, `1.2M`.

@@ -25,14 +25,14 @@
 //! order in which the threads met the states.
 
 use super::{TrainSettings, TrainingCounts, self_play, training};
-use crate::api::solve::GameSolveNotes;
-use crate::api::{Error, Progress};
 use crate::exact::SolveOptions;
 use crate::exact::game::{GameRun, GameSolution, Side, solve_game_with};
 use crate::rules::{GameState, PieceMove, Player, Rules};
 use crate::sim::GameRng;
 use crate::strategy::network::{Encoder, Evaluator, Network};
 use crate::strategy::{StrongPlayer, Trained};
+use crate::work::notes::GameSolveNotes;
+use crate::work::{Error, Progress};
 use rand::{RngExt, SeedableRng};
 use std::cell::Cell;
 

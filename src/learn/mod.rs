@@ -27,7 +27,6 @@
 
 pub mod exact_targets;
 
-use crate::api::{Error, Progress};
 use crate::dice::Die;
 use crate::rules::{MAX_SEATS, Rules, Seats};
 use crate::sim::GameRng;
@@ -36,6 +35,7 @@ use crate::strategy::network::{
 };
 use crate::strategy::strong::Training;
 use crate::strategy::{StrongPlayer, TablePlayer, Trained};
+use crate::work::{Error, Progress};
 use rand::SeedableRng;
 use std::sync::atomic::Ordering;
 

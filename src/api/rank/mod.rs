@@ -11,7 +11,6 @@ use super::options::{
     DEFAULT_PRECISION, RulesOptions, SimOptions, StrategyOptions, check_roll_off, memory_limit,
     parse_die, plan_line, read_dice, seats, table_error,
 };
-use super::solve::SolveNotes;
 use super::{Error, PendingPlot, Plotted, Progress, check_plot, run_in_pool};
 use crate::dice::Die;
 use crate::exact::store::PairStore;
@@ -24,6 +23,7 @@ use crate::report::{OutputFile, RankReport, TableRankReport};
 use crate::rules::{Rules, Seats};
 use crate::sim::{DuelPlan, Seating, StoppingRule, Table};
 use crate::strategy::Strategy;
+use crate::work::notes::SolveNotes;
 use clap::Args;
 use serde::Serialize;
 use std::path::PathBuf;

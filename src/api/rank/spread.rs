@@ -2,7 +2,6 @@
 //! as the local ranking computes it, and the ranking assembled from the pairs.
 
 use super::{Mode, RankOutput, RankSettings, Ranked, heatmap, ranking_report};
-use crate::api::solve::SolveNotes;
 use crate::api::{Error, Plotted, Progress, run_in_pool};
 use crate::exact::store::StoredPair;
 use crate::rank::{
@@ -10,6 +9,7 @@ use crate::rank::{
     simulate_pair,
 };
 use crate::sim::DuelCounts;
+use crate::work::notes::SolveNotes;
 use serde::{Deserialize, Serialize};
 
 /// A pair of a ranking as [`plan`] lists it.
