@@ -188,6 +188,16 @@ def test_play_at_a_table_of_three_equals_cli(cli):
     assert "pieces_C" in got.to_pandas().columns
 
 
+def test_play_at_a_table_under_choice_plays_each_seats_strategy(cli):
+    got = wg.play("1..6", "2..7", "1..6", "1..6", seed=5, profile="choice", strategy="capture",
+                  strategy_c="rearmost", strategy_d="safe", **SMALL)
+    want = cli("play", "--a", "1..6", "--b", "2..7", "--die", "1..6", "--die", "1..6",
+               "--players", 4, "--seed", 5, "--profile", "choice", "--strategy", "capture",
+               "--strategy-c", "rearmost", "--strategy-d", "safe", *SMALL_ARGS, "--format", "json")
+    assert got.to_dict() == want
+    assert want["strategies"] == ["capture", "capture", "rearmost", "safe"]
+
+
 def test_play_refuses_bad_input(cli):
     refused(cli, lambda: wg.play("1..6", "1..6", players=3),
             "play", "--a", "1..6", "--b", "1..6", "--players", 3)
