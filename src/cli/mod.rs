@@ -11,6 +11,7 @@ pub mod play;
 pub mod progress;
 pub mod rank;
 pub mod search;
+#[cfg(feature = "server")]
 pub mod serve;
 pub mod solve;
 pub mod table;
@@ -64,6 +65,7 @@ pub enum Command {
     /// Train a strong player (under --profile choice) by self-play and write its player file.
     Train(train::TrainArgs),
     /// Serve the web app and the HTTP API: pages for the dice and the board, games for bots.
+    #[cfg(feature = "server")]
     Serve(serve::ServeArgs),
 }
 
@@ -115,8 +117,9 @@ pub fn run(cli: Cli, out: &mut dyn std::io::Write) -> Result<(), CliError> {
         | Command::Play(_)
         | Command::Wubbel(_)
         | Command::Pig(_)
-        | Command::Train(_)
-        | Command::Serve(_) => None,
+        | Command::Train(_) => None,
+        #[cfg(feature = "server")]
+        Command::Serve(_) => None,
     };
     common::check_threads(threads)?;
     // A path the environment forces that names none, or that this processor cannot run.
@@ -134,6 +137,7 @@ pub fn run(cli: Cli, out: &mut dyn std::io::Write) -> Result<(), CliError> {
         Command::Converge(args) => converge::run(args, out),
         Command::Search(args) => search::run(args, out),
         Command::Train(args) => train::run(args, out),
+        #[cfg(feature = "server")]
         Command::Serve(args) => serve::run(args),
     }
 }
