@@ -4,13 +4,18 @@
 # the folder (e.g. `python3 -m http.server -d target/site`); nothing is fetched from elsewhere.
 #
 # Installs what it needs if missing: the wasm32-unknown-unknown target (rustup) and the
-# wasm-bindgen CLI of exactly the version web/Cargo.toml pins (cargo install).
+# wasm-bindgen CLI of exactly the version web/Cargo.toml pins (cargo install). Exits with 3
+# where the target cannot be had (a machine whose rustup reaches no server).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
 bindgen_version=$(sed -n 's/^wasm-bindgen = "=\(.*\)"/\1/p' web/Cargo.toml)
 if ! rustup target list --installed | grep -qx wasm32-unknown-unknown; then
-  rustup target add wasm32-unknown-unknown
+  if ! rustup target add wasm32-unknown-unknown; then
+    # Exit code 3: this machine cannot build the site (CI and the tests skip it then).
+    echo "error: the wasm32-unknown-unknown target is not installed and rustup could not add it" >&2
+    exit 3
+  fi
 fi
 if [ "$(wasm-bindgen --version 2>/dev/null)" != "wasm-bindgen $bindgen_version" ]; then
   cargo install wasm-bindgen-cli --version "$bindgen_version"
