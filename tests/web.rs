@@ -149,6 +149,14 @@ fn bad_requests_are_refused_with_a_message_and_the_right_status() {
             "store",
         ),
         (
+            "/api/play",
+            json!({"a": "1..6", "b": "1..6", "die": ["1..6"], "players": 3, "profile": "choice",
+                   "strategy-c": "strong:/etc/passwd"})
+            .to_string(),
+            400,
+            "strategy-c strong:/etc/passwd: refused here",
+        ),
+        (
             "/api/solve",
             json!({"a": "1..6", "b": "1..6", "track": 16, "offset": 8, "pieces": 2,
                    "goal-fields": 2, "profile": "choice", "layered": true, "part": "both-home",

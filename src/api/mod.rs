@@ -20,6 +20,7 @@ pub mod options;
 mod output;
 pub mod play;
 pub mod rank;
+pub mod request;
 pub mod search;
 pub mod session;
 pub mod solve;

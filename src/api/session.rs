@@ -469,6 +469,8 @@ impl Session {
         }
     }
 
+    /// A game of two: the client in `seat`, the program in the other with `opponent`
+    /// (`optimal` from `values` where they are of this game, else solved now).
     fn of_two(
         options: &SessionOptions,
         rules: Rules,
@@ -499,12 +501,7 @@ impl Session {
         } else if options.opponent.trim() == "optimal" {
             optimal(&rules, [a, b], max_memory)?
         } else {
-            // Refused before parsing: parsing such a name would open the file.
-            if crate::strategy::names_a_file(&options.opponent) {
-                return Err(Error::input(
-                    "--opponent: a table:FILE or strong:FILE strategy reads a file, which the server does not do",
-                ));
-            }
+            refuse_files(&options.opponent)?;
             let strategy: Strategy = options
                 .opponent
                 .parse()
@@ -576,11 +573,7 @@ impl Session {
                  rearmost, capture, safe, random)"
             )));
         }
-        if crate::strategy::names_a_file(name) {
-            return Err(Error::input(
-                "--opponent: a table:FILE or strong:FILE strategy reads a file, which the server does not do",
-            ));
-        }
+        refuse_files(name)?;
         let strategy: Strategy = name
             .parse()
             .map_err(|e| Error::input(format!("--opponent: {e}")))?;
@@ -634,6 +627,17 @@ impl Session {
             max_rolls: options.max_rolls,
         })
     }
+}
+
+/// Refuses an opponent that names a file (`table:FILE`, `strong:FILE`): the program reads
+/// no file for a game. Checked before parsing, since parsing such a name opens the file.
+fn refuse_files(opponent: &str) -> Result<(), Error> {
+    if crate::strategy::names_a_file(opponent) {
+        return Err(Error::input(
+            "--opponent: a table:FILE or strong:FILE strategy reads a file, which the server does not do",
+        ));
+    }
+    Ok(())
 }
 
 /// The dice of a new game, one per seat: `a` and `b` for a game of two, else `die`, as many

@@ -4,7 +4,6 @@
 use super::ServeOptions;
 use super::error::HttpError;
 use crate::api::{Error, options::memory_limit};
-use crate::dice::examples::example_dice;
 use serde_json::{Map, Value};
 
 /// The largest request body read, in bytes (a dice list or a game move is far smaller).
@@ -19,19 +18,9 @@ pub(crate) const MAX_ROLLS_HERE: u64 = 100_000;
 /// keeps small. (`search`, `converge` and the dice games run for minutes to hours.)
 pub const HTTP_COMMANDS: [&str; 6] = ["duel", "rank", "table", "solve", "advise", "play"];
 
-/// Options that name files or directories, or that set the machine's threads: a request
-/// never opens a path of its own choosing nor takes more than its share of the cores.
-const REFUSED: [(&str, &str); 9] = [
-    ("store", "the server keeps no store of solved pairs"),
-    (
-        "plot",
-        "pictures are drawn by the pages, not written to files",
-    ),
-    ("overwrite", "the server writes no files"),
-    ("values-out", "the server writes no files"),
-    ("values", "the server reads no folders named in a request"),
-    ("policy-out", "the server writes no policy files"),
-    ("force", "the server writes no files"),
+/// Options a request may not set beyond those that name paths
+/// ([`crate::api::request::without_paths`]): the machine's threads, the answer's form.
+const REFUSED: [(&str, &str); 2] = [
     (
         "threads",
         "the server gives each job its share of the cores",
@@ -116,40 +105,14 @@ impl Limits {
                 HTTP_COMMANDS.join(", ")
             )));
         }
-        // The options by their command-line names (`max_rolls` is `max-rolls`).
-        options = options
-            .into_iter()
-            .map(|(k, v)| (k.replace('_', "-"), v))
-            .collect();
+        // By their command-line names, without a path of their own choosing.
+        options = crate::api::request::without_paths(options)?;
         for (key, why) in REFUSED {
             if options.contains_key(key) {
                 return Err(HttpError::bad_request(format!(
                     "{key}: refused here ({why})"
                 )));
             }
-        }
-        for key in ["strategy", "strategy-a", "strategy-b"] {
-            if let Some(Value::String(s)) = options.get(key)
-                && crate::strategy::names_a_file(s)
-            {
-                return Err(HttpError::bad_request(format!(
-                    "{key} {s}: refused here (a strategy naming a FILE reads a file)"
-                )));
-            }
-        }
-        if let Some(file) = options.remove("file") {
-            let Value::String(name) = &file else {
-                return Err(HttpError::bad_request(
-                    "file: expected the name of an example file",
-                ));
-            };
-            let dice = example_dice(name).ok_or_else(|| {
-                HttpError::bad_request(format!(
-                    "file {name}: the server reads no files; name an example \
-                     (wuerfel0.txt to wuerfel3.txt) or give the dice with \"die\""
-                ))
-            })?;
-            options.insert("die".into(), dice.into());
         }
         if command == "play" {
             check_rolls(options.get("max-rolls"), MAX_ROLLS_HERE)?;

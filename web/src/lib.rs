@@ -84,13 +84,13 @@ pub fn execute(
     options_json: &str,
     progress: js_sys::Function,
 ) -> Result<String, JsError> {
-    let options = options_of(options_json)?;
-    for refused in ["threads", "store", "plot", "values", "csv"] {
-        if options.contains_key(refused) {
-            return Err(JsError::new(&format!(
-                "--{refused} is not available in the browser: the page has one thread and no files"
-            )));
-        }
+    // No path of the request's choosing (the browser has no files to give), and no threads.
+    let options = api::request::without_paths(options_of(options_json)?)
+        .map_err(|e| JsError::new(&e.message))?;
+    if options.contains_key("threads") {
+        return Err(JsError::new(
+            "threads: refused here (the page plays on one thread)",
+        ));
     }
     let posting = Posting {
         recorder: Recorder::default(),
