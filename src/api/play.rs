@@ -388,10 +388,10 @@ fn describe(rules: &Rules, state: &GameState, player: usize) -> String {
 
 /// The legal moves of a roll that left a choice, as ` [5->8, 10->13]`; empty otherwise.
 fn choices(rules: &Rules, legal: &LegalMoves) -> String {
-    if legal.len() < 2 {
+    let moves = choice_texts(rules, legal);
+    if moves.is_empty() {
         return String::new();
     }
-    let moves: Vec<String> = legal.iter().map(|m| move_text(rules, &m)).collect();
     format!(" [{}]", moves.join(", "))
 }
 
