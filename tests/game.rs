@@ -1111,6 +1111,7 @@ mod layered_files {
             keep_values: false,
             values_out: Some(dir),
             observer: &|_| {},
+            cluster: &wuerfelglueck::exact::game::cluster::OneProcess,
         };
         let one = rayon::ThreadPoolBuilder::new()
             .num_threads(1)
@@ -1248,6 +1249,7 @@ mod layered_files {
                 keep_values: false,
                 values_out: Some(dir.path()),
                 observer: &|_| {},
+                cluster: &wuerfelglueck::exact::game::cluster::OneProcess,
             };
             solve_layered_with(&rules, [&dice[0], &dice[1]], &options(1e-9), &run)
                 .unwrap()

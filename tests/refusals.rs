@@ -582,3 +582,24 @@ fn a_ranking_at_tables_too_large_for_memory_is_refused_before_any_game() {
     }
     std::fs::remove_dir_all(&dir).unwrap();
 }
+
+/// A build without the `mpi` feature, started as one of several ranks (as `mpirun` starts
+/// it: here its variable set by hand), refuses to solve, since every rank would solve the
+/// whole game and print it: exit 2, with how to build one that can.
+#[cfg(not(feature = "mpi"))]
+#[test]
+fn a_build_without_mpi_started_on_ranks_refuses() {
+    let out = binary()
+        .args([
+            "solve", "--a", "1..6", "--b", "1..6", "--track", "16", "--pieces", "2",
+        ])
+        .args(["--goal-fields", "2", "--profile", "choice", "--layered"])
+        .env("OMPI_COMM_WORLD_SIZE", "2")
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(2));
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert!(stderr.contains("this build has no MPI"), "{stderr}");
+    assert!(stderr.contains("--features mpi"), "{stderr}");
+    assert!(out.stdout.is_empty());
+}

@@ -938,6 +938,7 @@ fn the_servers_values_answer_the_advice_and_play_the_opponent_on_their_game() {
         keep_values: false,
         values_out: Some(&dir),
         observer: &|_| {},
+        cluster: &wuerfelglueck::exact::game::cluster::OneProcess,
     };
     let options = SolveOptions {
         tolerance: 1e-9,

@@ -38,7 +38,8 @@ pub use play::{PlayOptions, PlaySettings, play};
 pub use rank::{RankOptions, RankOutput, RankSettings, Ranked, rank};
 pub use search::{SearchOptions, SearchSettings, Searched, search};
 pub use solve::{
-    SolveOptions, SolveSettings, solve, solve_layers, solve_position, solves_part, solves_position,
+    SolveOptions, SolveSettings, launched_cluster, solve, solve_layers, solve_layers_on, solve_on,
+    solve_position, solves_part, solves_position,
 };
 pub use table::{TableOptions, TableSettings, table};
 pub use train::{TrainOptions, TrainSettings, train};

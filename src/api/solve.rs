@@ -3,6 +3,7 @@
 use super::options::{RulesOptions, in_thread_pool, memory_limit, parse_die};
 use super::{Error, Progress, run_in_pool};
 use crate::dice::Die;
+use crate::exact::game::cluster::{Cluster, OneProcess};
 use crate::exact::game::layered::Part;
 use crate::exact::game::policy::MovePolicy;
 use crate::exact::game::{GameRun, Progress as GameProgress, Side, file, solve_game_with};
@@ -356,6 +357,17 @@ fn exact_error(e: ExactError) -> Error {
 /// Runs `solve`: the certified figures of the matchup (and, under `--profile choice`, the
 /// policy file and the style of play if asked for).
 pub fn solve(settings: &SolveSettings, progress: &dyn Progress) -> Result<SolveReport, Error> {
+    solve_on(settings, progress, &OneProcess)
+}
+
+/// [`solve`] on the processes of `cluster` (MPI's ranks, [`crate::exact::game::cluster`]):
+/// over more than one, only the layered game solver runs, each group shared among them.
+pub fn solve_on(
+    settings: &SolveSettings,
+    progress: &dyn Progress,
+    cluster: &dyn Cluster,
+) -> Result<SolveReport, Error> {
+    refuse_unshared(settings, cluster)?;
     // Those settings ask for another report: never the openings' figures in its place.
     if solves_position(settings) || solves_part(settings) {
         return Err(Error::input(
@@ -413,7 +425,7 @@ pub fn solve(settings: &SolveSettings, progress: &dyn Progress) -> Result<SolveR
                  line runs them with solve_layers)",
             ));
         }
-        return solve_layered_game(s, game, started, progress);
+        return solve_layered_game(s, game, started, progress, cluster);
     }
     solve_game(s, game, started, progress)
 }
@@ -425,6 +437,7 @@ fn solve_layered_game(
     game: &GameSettings,
     started: Instant,
     progress: &dyn Progress,
+    cluster: &dyn Cluster,
 ) -> Result<SolveReport, Error> {
     use crate::exact::game::layered::{LayeredRun, solve_layered_with};
     let dice = [&s.dice[0], &s.dice[1]];
@@ -435,6 +448,7 @@ fn solve_layered_game(
         keep_values: false,
         values_out: game.values_out.as_deref(),
         observer: &observer,
+        cluster,
     };
     let (solution, _) = run_in_pool(s.threads, progress, |_| {
         solve_layered_with(&s.rules, dice, &s.solve, &run).map_err(exact_error)
@@ -461,6 +475,41 @@ fn solve_layered_game(
         ));
     }
     Ok(report)
+}
+
+/// The processes this one was started among: MPI's ranks where `mpirun` started more than
+/// one (with the cargo feature `mpi`; a build without it is refused there, since every
+/// process would solve the whole game and print it), else this process alone.
+pub fn launched_cluster() -> Result<Box<dyn Cluster>, Error> {
+    let Some(ranks) = crate::exact::game::cluster::launched_ranks() else {
+        return Ok(Box::new(OneProcess));
+    };
+    #[cfg(feature = "mpi")]
+    {
+        let _ = ranks;
+        crate::exact::game::cluster::mpi_ranks::MpiRanks::start()
+            .map(|r| Box::new(r) as Box<dyn Cluster>)
+            .map_err(exact_error)
+    }
+    #[cfg(not(feature = "mpi"))]
+    Err(Error::input(format!(
+        "started as one of {ranks} MPI ranks, but this build has no MPI: build it with \
+         `cargo build --release --features mpi`"
+    )))
+}
+
+/// Refuses what does not run across several processes: everything but the layered game
+/// solver (each process would solve it all and print it again).
+fn refuse_unshared(settings: &SolveSettings, cluster: &dyn Cluster) -> Result<(), Error> {
+    let layered = matches!(&settings.solver, Solver::Game(g) if g.layered);
+    if cluster.size() > 1 && (!layered || solves_position(settings)) {
+        return Err(Error::input(format!(
+            "started on {} MPI ranks: only `solve --profile choice --layered` (with or without \
+             --part) runs across ranks; run this one as a single process",
+            cluster.size()
+        )));
+    }
+    Ok(())
 }
 
 /// Whether `settings` ask for a part of the groups (`solve --layered --part outside-core`
@@ -547,6 +596,16 @@ pub fn solve_layers(
     settings: &SolveSettings,
     progress: &dyn Progress,
 ) -> Result<crate::report::LayersReport, Error> {
+    solve_layers_on(settings, progress, &OneProcess)
+}
+
+/// [`solve_layers`] on the processes of `cluster`, each group shared among them.
+pub fn solve_layers_on(
+    settings: &SolveSettings,
+    progress: &dyn Progress,
+    cluster: &dyn Cluster,
+) -> Result<crate::report::LayersReport, Error> {
+    refuse_unshared(settings, cluster)?;
     let s = settings;
     let Solver::Game(game) = &s.solver else {
         return Err(Error::input("--part needs --profile choice --layered"));
@@ -559,6 +618,7 @@ pub fn solve_layers(
         keep_values: false,
         values_out: game.values_out.as_deref(),
         observer: &observer,
+        cluster,
     };
     let outcome = run_in_pool(s.threads, progress, |_| {
         crate::exact::game::layered::solve_layers(&s.rules, dice, &s.solve, &run)

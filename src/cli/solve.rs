@@ -17,9 +17,29 @@ pub struct SolveArgs {
     pub format: Format,
 }
 
-/// Runs `solve`.
+/// Runs `solve`. Started by `mpirun` on several ranks, they solve together and rank 0
+/// alone reports.
 pub fn run(args: SolveArgs, out: &mut dyn Write) -> Result<(), CliError> {
     let settings = SolveSettings::new(&args.options)?;
+    let cluster = api::launched_cluster()?;
+    if cluster.size() > 1 {
+        let silent = api::Silent;
+        let terminal = Terminal::default();
+        let progress: &dyn api::Progress = if cluster.rank() == 0 {
+            &terminal
+        } else {
+            &silent
+        };
+        let result = if api::solves_part(&settings) {
+            api::solve_layers_on(&settings, progress, cluster.as_ref())
+                .and_then(|r| report_on_rank_zero(out, &r, args.format, cluster.rank()))
+        } else {
+            api::solve_on(&settings, progress, cluster.as_ref())
+                .and_then(|r| report_on_rank_zero(out, &r, args.format, cluster.rank()))
+        };
+        terminal.finish();
+        return result;
+    }
     let progress = Terminal::default();
     if api::solves_position(&settings) {
         let report = api::solve_position(&settings, &progress);
@@ -36,5 +56,18 @@ pub fn run(args: SolveArgs, out: &mut dyn Write) -> Result<(), CliError> {
     let report = api::solve(&settings, &progress);
     progress.finish();
     crate::report::write(out, &report?, args.format)?;
+    Ok(())
+}
+
+/// Writes `report` on rank 0; the other ranks print nothing.
+fn report_on_rank_zero<R: crate::report::Report>(
+    out: &mut dyn Write,
+    report: &R,
+    format: Format,
+    rank: usize,
+) -> Result<(), CliError> {
+    if rank == 0 {
+        crate::report::write(out, report, format)?;
+    }
     Ok(())
 }

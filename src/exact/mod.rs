@@ -182,6 +182,9 @@ pub enum ExactError {
     ValuesFile(String),
     /// Writing solved values failed (e.g. the disk is full): the path and the reason.
     Write(String),
+    /// The processes of a solve over MPI ranks disagree (they see different value files)
+    /// or sent what does not fit: what happened.
+    Ranks(String),
 }
 
 impl fmt::Display for ExactError {
@@ -209,6 +212,7 @@ impl fmt::Display for ExactError {
                 "the roll-off cannot decide who starts: both dice always show the same face"
             ),
             ExactError::TooLarge(what) => write!(f, "state space too large: {what}"),
+            ExactError::Ranks(what) => write!(f, "MPI ranks: {what}"),
             ExactError::NotConverged(e) => write!(f, "{e}"),
             ExactError::Options(e) => write!(f, "{e}"),
             ExactError::Profile(what) => write!(f, "{what}"),
@@ -271,9 +275,10 @@ impl ExactError {
             | ExactError::Memory { .. }
             | ExactError::GroupMemory { .. }
             | ExactError::ValuesFile(_) => true,
-            ExactError::NotConverged(_) | ExactError::Uncertified(_) | ExactError::Write(_) => {
-                false
-            }
+            ExactError::NotConverged(_)
+            | ExactError::Uncertified(_)
+            | ExactError::Write(_)
+            | ExactError::Ranks(_) => false,
         }
     }
 }

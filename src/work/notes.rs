@@ -44,13 +44,17 @@ impl<'a> GroupNotes<'a> {
                 .progress
                 .note(&format!("{}: read back from --values-out", current())),
             LayerProgress::Done(r) if r.seconds >= 1.0 => self.progress.note(&format!(
-                "{}: {} states, {} sweeps, widest bracket {:.3e}{}, {:.1} s",
+                "{}: {} states, {} sweeps, widest bracket {:.3e}{}, {:.1} s{}",
                 current(),
                 r.states,
                 r.sweeps,
                 r.width,
                 if r.stalled { " (stalled)" } else { "" },
-                r.seconds
+                r.seconds,
+                r.ranks.map_or(String::new(), |k| format!(
+                    " on {} ranks, {} states sent between them a sweep",
+                    k.ranks, k.ghost_states
+                ))
             )),
             LayerProgress::Done(_) => {}
         }

@@ -3,7 +3,10 @@
 //! what its solve reports. Shared by the solver ([`super::layered`]) and its files
 //! ([`super::values_file`]), neither of which imports the other's internals back.
 
+use super::cluster::Cluster;
 use super::sweep::Store;
+use crate::exact::ExactError;
+use std::ops::Range;
 use std::sync::atomic::AtomicU8;
 use std::sync::atomic::Ordering::Relaxed;
 
@@ -135,28 +138,80 @@ impl Finished {
 
     /// Compacts the brackets of a solved group into `storage`.
     pub(super) fn from_solved(bits: &[AtomicU8], values: &Store<2>, storage: Storage) -> Finished {
-        let bits: Vec<u8> = bits.iter().map(|b| b.load(Relaxed)).collect();
-        let mut mid = match storage {
-            Storage::Fixed32 => Mids::Fixed32(Vec::with_capacity(bits.len())),
-            Storage::F64 => Mids::F64(Vec::with_capacity(bits.len())),
-        };
-        let mut half = 0.0f64;
-        for (i, &b) in bits.iter().enumerate() {
-            let [lo, hi] = values.load(i);
-            mid.push(0.5 * (lo + hi));
-            if held_value(b).is_none() {
-                // Measured from the midpoint as stored, so the grid's rounding is covered.
-                let m = mid.get(i);
-                half = half.max(hi - m).max(m - lo);
-            }
-        }
+        let (mid, half) = midpoints(bits, values, 0..bits.len(), storage);
         Finished {
-            bits,
+            bits: bits.iter().map(|b| b.load(Relaxed)).collect(),
             mid,
-            // The differences above are rounded to nearest: one step up covers them.
+            // The differences were rounded to nearest: one step up covers them.
             half: half.next_up(),
         }
     }
+
+    /// [`Self::from_solved`] where this process holds the brackets of the local indices
+    /// `own` only (`values[i - own.start]`): the midpoints gathered from every process in
+    /// its order, the half-width the widest of theirs.
+    pub(super) fn from_shared(
+        bits: &[AtomicU8],
+        values: &Store<2>,
+        own: Range<usize>,
+        storage: Storage,
+        cluster: &dyn Cluster,
+    ) -> Result<Finished, ExactError> {
+        let (mid, half) = midpoints(bits, values, own, storage);
+        let words = match &mid {
+            Mids::Fixed32(q) => q.iter().map(|&q| u64::from(q)).collect::<Vec<_>>(),
+            Mids::F64(m) => m.iter().map(|m| m.to_bits()).collect(),
+        };
+        let words = cluster.gather(&words)?;
+        if words.len() != bits.len() {
+            return Err(ExactError::Ranks(format!(
+                "the ranks gave {} midpoints for a group of {} states",
+                words.len(),
+                bits.len()
+            )));
+        }
+        let mid = match storage {
+            Storage::Fixed32 => Mids::Fixed32(
+                words
+                    .iter()
+                    .map(|&w| u32::try_from(w))
+                    .collect::<Result<_, _>>()
+                    .map_err(|_| ExactError::Ranks("a rank sent a midpoint off the grid".into()))?,
+            ),
+            Storage::F64 => Mids::F64(words.iter().map(|&w| f64::from_bits(w)).collect()),
+        };
+        Ok(Finished {
+            bits: bits.iter().map(|b| b.load(Relaxed)).collect(),
+            mid,
+            half: cluster.max(half)?.next_up(),
+        })
+    }
+}
+
+/// The midpoints of the local indices `own` (their brackets at `values[i - own.start]`) as
+/// `storage` keeps them, and the largest distance from a stored midpoint to its bracket's
+/// ends (of the states whose flags do not fix their value), rounded to nearest.
+fn midpoints(
+    bits: &[AtomicU8],
+    values: &Store<2>,
+    own: Range<usize>,
+    storage: Storage,
+) -> (Mids, f64) {
+    let mut mid = match storage {
+        Storage::Fixed32 => Mids::Fixed32(Vec::with_capacity(own.len())),
+        Storage::F64 => Mids::F64(Vec::with_capacity(own.len())),
+    };
+    let mut half = 0.0f64;
+    for (k, i) in own.clone().enumerate() {
+        let [lo, hi] = values.load(i - own.start);
+        mid.push(0.5 * (lo + hi));
+        if held_value(bits[i].load(Relaxed)).is_none() {
+            // Measured from the midpoint as stored, so the grid's rounding is covered.
+            let m = mid.get(k);
+            half = half.max(hi - m).max(m - lo);
+        }
+    }
+    (mid, half)
 }
 
 /// What one group's solve did.
@@ -184,4 +239,17 @@ pub struct GroupReport {
     /// figures these are) instead of solved now.
     #[serde(default)]
     pub resumed: bool,
+    /// Solved over several processes (MPI ranks): how many, and the states each sweep
+    /// sent from one to another (every process's ghosts together, 16 bytes each).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub ranks: Option<RanksReport>,
+}
+
+/// How a group's solve was shared among processes.
+#[derive(Clone, Copy, Debug, serde::Serialize, serde::Deserialize)]
+pub struct RanksReport {
+    /// The processes.
+    pub ranks: usize,
+    /// States sent from one process to another after every sweep, all processes together.
+    pub ghost_states: u64,
 }

@@ -36,6 +36,7 @@
 //! open); its width reached is reported, and the value is certified when the openings'
 //! bracket is at most the tolerance wide.
 
+use super::cluster::{Cluster, OneProcess, Share};
 pub use super::finished::{FIXED32_FROM, GroupReport, Storage, bit};
 use super::finished::{Finished, held_value};
 use super::layers::{GoalGroups, Group};
@@ -50,6 +51,7 @@ use crate::exact::search;
 use crate::exact::{ExactError, ExactResult, ResultBounds, SolveStats};
 use crate::fixpoint::{self, Stall};
 use crate::rules::Rules;
+use std::ops::Range;
 use std::sync::atomic::Ordering::Relaxed;
 use std::sync::atomic::{AtomicU8, AtomicU64};
 use web_time::Instant;
@@ -227,10 +229,15 @@ impl Geometry<'_> {
     /// configuration per unit of parallel work (as [`GameSpace::for_rows`] does, for the
     /// same reason); returns whether any call returned true.
     fn for_cells(&self, visit: impl Fn(usize) -> bool + Sync) -> bool {
-        search::in_order(self.cells(), self.b.len().max(1), false, true, |cells| {
+        self.for_cells_in(0..self.cells(), visit)
+    }
+
+    /// [`Self::for_cells`] over the cells of `cells` only (a process's share).
+    fn for_cells_in(&self, cells: Range<usize>, visit: impl Fn(usize) -> bool + Sync) -> bool {
+        search::in_order(cells.len(), self.b.len().max(1), false, true, |chunk| {
             let mut any = false;
-            for c in cells {
-                any |= visit(c);
+            for c in chunk {
+                any |= visit(cells.start + c);
             }
             any
         })
@@ -245,11 +252,39 @@ impl Geometry<'_> {
     }
 }
 
-/// The group being solved: its flags and, once classified, its brackets.
+/// The group being solved: its flags (every state's: each process classifies the whole
+/// group) and, once classified, the brackets of the states this process owns and of its
+/// ghosts (the other processes' states its own lead to, refreshed after every sweep).
 struct Current<'a> {
     geometry: Geometry<'a>,
     bits: Vec<AtomicU8>,
+    share: Share,
+    /// The local indices this process owns (`share.own()`, kept for the hot path).
+    own: Range<usize>,
     values: Option<Store<2>>,
+    /// The ghosts' local indices, ascending (so by owner too), and their brackets.
+    ghosts: Vec<usize>,
+    ghost_values: Store<2>,
+}
+
+impl Current<'_> {
+    /// The bracket of `local`, owned or a ghost.
+    #[inline(always)]
+    fn load(&self, local: usize) -> [f64; 2] {
+        let values = self
+            .values
+            .as_ref()
+            .expect("the group's brackets exist while it is iterated");
+        if self.own.contains(&local) {
+            values.load(local - self.own.start)
+        } else {
+            let ghost = self
+                .ghosts
+                .binary_search(&local)
+                .expect("every state another process owns that a sweep reads is a ghost");
+            self.ghost_values.load(ghost)
+        }
+    }
 }
 
 /// Where a solve reads a state: the group being solved, or a finished one.
@@ -286,11 +321,7 @@ impl Reader<'_> {
             CellTarget::Next { a, b, side } => {
                 let (group, local, mirrored) = self.layout.stored_cell(a, b, side);
                 let v = if group == self.current.geometry.group {
-                    self.current
-                        .values
-                        .as_ref()
-                        .expect("the group's brackets exist while it is iterated")
-                        .load(local)
+                    self.current.load(local)
                 } else {
                     self.finished_group(group).bracket(local)
                 };
@@ -384,15 +415,21 @@ fn peak_bytes(
     order: &[Group],
     keep_values: bool,
     storage: Storage,
+    processes: usize,
 ) -> Option<Peak> {
     // The finished groups held, as the solve holds them: each while a group still to
     // solve reads it (or to the end, with `keep_values`).
     let mut held: Vec<(Group, u64)> = Vec::new();
     let mut peak = Peak::default();
     for (n, &g) in order.iter().enumerate() {
-        let len = layout.geometry(g).len() as u64;
+        let geometry = layout.geometry(g);
+        let len = geometry.len() as u64;
         let finished: u64 = held.iter().map(|&(_, bytes)| bytes).sum();
-        let working = len.checked_mul(1 + Store::<2>::BYTES_PER_INDEX)?;
+        // Every process holds the group's flags and the brackets of its share of the rows
+        // (its ghosts, known only once planned, are not counted here).
+        let rows = geometry.a.len().div_ceil(processes.max(1)) as u64;
+        let own = rows.checked_mul(2 * geometry.b.len() as u64)?;
+        let working = len.checked_add(own.checked_mul(Store::<2>::BYTES_PER_INDEX)?)?;
         let here = finished.checked_add(working)?;
         if here > peak.bytes {
             peak = Peak {
@@ -693,6 +730,9 @@ pub struct LayeredRun<'a> {
     pub values_out: Option<&'a std::path::Path>,
     /// Hears each group and sweep.
     pub observer: &'a (dyn Fn(LayerProgress<'_>) + Sync),
+    /// The processes the solve runs on ([`OneProcess`], or MPI's ranks): each group's
+    /// states are split among them.
+    pub cluster: &'a dyn Cluster,
 }
 
 /// Solves the value of the game with both sides optimal, group by group. `observer` hears
@@ -708,6 +748,7 @@ pub fn solve_layered(
         keep_values: false,
         values_out: None,
         observer,
+        cluster: &OneProcess,
     };
     solve_layered_with(rules, dice, options, &run).map(|(solution, _)| solution)
 }
@@ -725,6 +766,7 @@ pub fn solve_layered_keeping_values(
         keep_values: true,
         values_out: None,
         observer,
+        cluster: &OneProcess,
     };
     let (solution, values) = solve_layered_with(rules, dice, options, &run)?;
     Ok((solution, values.expect("kept when asked")))
@@ -843,6 +885,7 @@ fn solve_groups(
     let started = Instant::now();
     let observer = run.observer;
     let keep_values = run.keep_values;
+    let cluster = run.cluster;
     options.validate().map_err(ExactError::Options)?;
     super::check_profile(rules)?;
     crate::exact::memory::check_enumeration(rules, &dice, options.max_memory)?;
@@ -853,7 +896,7 @@ fn solve_groups(
     order.retain(|&g| run.part.holds(g));
     let storage = Storage::for_tolerance(options.tolerance);
     let tables = space.players[0].heap_bytes() + space.players[1].heap_bytes();
-    let plan = peak_bytes(&layout, &order, keep_values, storage)
+    let plan = peak_bytes(&layout, &order, keep_values, storage, cluster.size())
         .ok_or_else(|| ExactError::TooLarge("the memory estimate overflows".into()))?;
     let peak = plan
         .bytes
@@ -902,10 +945,24 @@ fn solve_groups(
             .iter()
             .any(|&g| layout.reads(g, group) || (layout.symmetric && layout.reads(g, image)));
         let kept = keep_values || read_later;
-        if let Some(dir) = run.values_out
-            && let Some((report, done)) =
-                super::values_file::read(dir, &game, group, geometry.len(), storage)?
-        {
+        let stored = match run.values_out {
+            Some(dir) => super::values_file::read(dir, &game, group, geometry.len(), storage)?,
+            None => None,
+        };
+        // Every rank must go on alike: all read the group back, or all solve it.
+        if cluster.size() > 1 {
+            let found = f64::from(u8::from(stored.is_some()));
+            let missing = f64::from(u8::from(stored.is_none()));
+            if cluster.max(found)? == cluster.max(missing)? {
+                return Err(ExactError::Ranks(format!(
+                    "some ranks found the file of group {}/{} in --values-out and some did not: \
+                     the ranks must share one folder",
+                    number + 1,
+                    order.len()
+                )));
+            }
+        }
+        if let Some((report, done)) = stored {
             for (side, &(g, local)) in watched.iter().enumerate() {
                 if g == group {
                     opening_values[side] = Some((done.bracket(local), done.bits[local]));
@@ -919,13 +976,32 @@ fn solve_groups(
             release_unread(&layout, &order[number + 1..], &mut finished, keep_values);
             continue;
         }
+        let share = Share::new(
+            geometry.a.len(),
+            2 * geometry.b.len(),
+            cluster.size(),
+            cluster.rank(),
+        );
         let mut current = Current {
             geometry,
             bits: crate::exact::huge::huge_vec(geometry.len(), |_| AtomicU8::new(0)),
+            own: share.own(),
+            share,
             values: None,
+            ghosts: Vec::new(),
+            ghost_values: Store::new(0, [-1.0, 1.0]),
         };
         let end_component_states = classify_group(&space, &layout, &finished, &current);
         current.values = Some(initial_bracket(&current));
+        let serve = if cluster.size() > 1 {
+            let (ghosts, serve) = plan_ghosts(&space, &layout, &finished, &current, cluster)?;
+            current.ghost_values = Store::new(ghosts.len(), [-1.0, 1.0]);
+            current.ghosts = ghosts;
+            refresh_ghosts(&current, &serve, cluster)?;
+            serve
+        } else {
+            Vec::new()
+        };
         let exits_wide = reports.iter().any(|r: &GroupReport| {
             let (a, b) = (r.goal_a, r.goal_b);
             r.width > 0.5 * options.tolerance
@@ -952,19 +1028,20 @@ fn solve_groups(
             options,
             watch,
             end_component_states > 0 || exits_wide,
+            (cluster, &serve),
             &|sweep, width| observer(LayerProgress::Sweep { sweep, width }),
         )?;
-        let values = current.values.take().expect("iterated above");
         for (side, &(g, local)) in watched.iter().enumerate() {
             if g == group {
                 let bits = current.bits[local].load(Relaxed);
                 let v = match held_value(bits) {
                     Some(v) => [v, v],
-                    None => values.load(local),
+                    None => shared_bracket(&current, local, cluster)?,
                 };
                 opening_values[side] = Some((v, bits));
             }
         }
+        let values = current.values.take().expect("iterated above");
         let report = GroupReport {
             goal_a: group.a,
             goal_b: group.b,
@@ -975,12 +1052,26 @@ fn solve_groups(
             stalled,
             seconds: began.elapsed().as_secs_f64(),
             resumed: false,
+            ranks: shared_report(current.ghosts.len(), cluster)?,
         };
         if kept || run.values_out.is_some() {
-            let done = Finished::from_solved(&current.bits, &values, storage);
+            let done = if cluster.size() > 1 {
+                Finished::from_shared(
+                    &current.bits,
+                    &values,
+                    current.own.clone(),
+                    storage,
+                    cluster,
+                )?
+            } else {
+                Finished::from_solved(&current.bits, &values, storage)
+            };
             drop(values);
             drop(current);
-            if let Some(dir) = run.values_out {
+            // One rank writes the file the ranks share.
+            if let Some(dir) = run.values_out
+                && cluster.rank() == 0
+            {
                 super::values_file::write(dir, &game, &report, &done)?;
             }
             if kept {
@@ -1144,27 +1235,174 @@ fn classify_group(
 /// The bracket to start the current group from: `[-1, +1]`, and the exact value where the
 /// flags fix it.
 fn initial_bracket(current: &Current<'_>) -> Store<2> {
-    let store = Store::new(current.geometry.len(), [-1.0, 1.0]);
-    for (i, b) in current.bits.iter().enumerate() {
+    let own = current.own.clone();
+    let store = Store::new(own.len(), [-1.0, 1.0]);
+    for (k, b) in current.bits[own].iter().enumerate() {
         if let Some(v) = held_value(b.load(Relaxed)) {
-            store.store(i, [v, v]);
+            store.store(k, [v, v]);
         }
     }
     store
+}
+
+/// The ghosts of this process (the states of other processes that its own states' moves
+/// lead to, ascending) and, per process, the states of this one that process reads, after
+/// telling every process which of its states are read here.
+fn plan_ghosts(
+    space: &GameSpace,
+    layout: &Layout,
+    finished: &[Option<Finished>],
+    current: &Current<'_>,
+    cluster: &dyn Cluster,
+) -> Result<(Vec<usize>, Vec<Vec<usize>>), ExactError> {
+    let reader = Reader {
+        space,
+        layout,
+        finished,
+        current,
+    };
+    let geometry = current.geometry;
+    let group = geometry.group;
+    // One bit per state of the group: read here and owned elsewhere.
+    let read: Vec<AtomicU64> = (0..geometry.len().div_ceil(64))
+        .map(|_| AtomicU64::new(0))
+        .collect();
+    let own = current.own.clone();
+    geometry.for_cells_in(own.start / 2..own.end / 2, |c| {
+        for local in [2 * c, 2 * c + 1] {
+            if held_value(current.bits[local].load(Relaxed)).is_some() {
+                continue;
+            }
+            reader.successors(&geometry.at(space, local), |_, t| {
+                if let CellTarget::Next { a, b, side } = t {
+                    let (g, l, _) = layout.stored_cell(a, b, side);
+                    if g == group && !own.contains(&l) {
+                        read[l / 64].fetch_or(1 << (l % 64), Relaxed);
+                    }
+                }
+            });
+        }
+        false
+    });
+    let ghosts: Vec<usize> = read
+        .iter()
+        .enumerate()
+        .flat_map(|(w, word)| {
+            let word = word.load(Relaxed);
+            (0..64)
+                .filter(move |b| word >> b & 1 == 1)
+                .map(move |b| 64 * w + b)
+        })
+        .collect();
+    let mut asks = vec![Vec::new(); cluster.size()];
+    for &g in &ghosts {
+        asks[current.share.owner(g)].push(g as u64);
+    }
+    let serve = cluster
+        .exchange(&asks)?
+        .into_iter()
+        .map(|asked| {
+            asked
+                .into_iter()
+                .map(|l| {
+                    let l = l as usize;
+                    if own.contains(&l) {
+                        Ok(l)
+                    } else {
+                        Err(ExactError::Ranks(format!(
+                            "a rank asked for state {l}, which this rank does not own"
+                        )))
+                    }
+                })
+                .collect()
+        })
+        .collect::<Result<_, _>>()?;
+    Ok((ghosts, serve))
+}
+
+/// Sends every process the brackets of its ghosts held here (`serve`) and stores those of
+/// this process's ghosts.
+fn refresh_ghosts(
+    current: &Current<'_>,
+    serve: &[Vec<usize>],
+    cluster: &dyn Cluster,
+) -> Result<(), ExactError> {
+    let values = current.values.as_ref().expect("the group's brackets");
+    let start = current.own.start;
+    let to: Vec<Vec<u64>> = serve
+        .iter()
+        .map(|locals| {
+            locals
+                .iter()
+                .flat_map(|&l| values.load(l - start).map(f64::to_bits))
+                .collect()
+        })
+        .collect();
+    // The ghosts ascend and each process owns a range, so the replies in the processes'
+    // order are the ghosts' brackets in order.
+    let received: Vec<u64> = cluster.exchange(&to)?.concat();
+    if received.len() != 2 * current.ghosts.len() {
+        return Err(ExactError::Ranks(format!(
+            "{} values came back for {} ghost states",
+            received.len(),
+            current.ghosts.len()
+        )));
+    }
+    for (k, pair) in received.chunks_exact(2).enumerate() {
+        current
+            .ghost_values
+            .store(k, [f64::from_bits(pair[0]), f64::from_bits(pair[1])]);
+    }
+    Ok(())
+}
+
+/// The report of a group solved over several processes: their ghosts summed.
+fn shared_report(
+    ghosts: usize,
+    cluster: &dyn Cluster,
+) -> Result<Option<super::finished::RanksReport>, ExactError> {
+    if cluster.size() == 1 {
+        return Ok(None);
+    }
+    let all = cluster.gather(&[ghosts as u64])?;
+    Ok(Some(super::finished::RanksReport {
+        ranks: cluster.size(),
+        ghost_states: all.iter().sum(),
+    }))
+}
+
+/// The bracket of `local` as its owner holds it, told to every process.
+fn shared_bracket(
+    current: &Current<'_>,
+    local: usize,
+    cluster: &dyn Cluster,
+) -> Result<[f64; 2], ExactError> {
+    let [lo, hi] = if current.own.contains(&local) {
+        current.load(local)
+    } else {
+        [f64::NEG_INFINITY, f64::INFINITY]
+    };
+    Ok([cluster.max(lo)?, -cluster.max(-hi)?])
 }
 
 /// Value-iterates the current group until its widest bracket is at most half the
 /// tolerance (with `watch`, until the brackets of those local indices are at most the
 /// tolerance wide) or it stops narrowing (where `held_open`: it has end components, or
 /// exits wider than that); returns the sweeps, the width reached (of the watched indices
-/// with `watch`) and whether it stalled.
+/// with `watch`) and whether it stalled. Over several processes (`ranks`: the cluster and
+/// what this process serves to each, [`plan_ghosts`]) each sweeps its own cells, reading
+/// the others' states from its ghosts, refreshed after every sweep; the widths, the
+/// changes and a cancellation are decided together, so every process stops at the same
+/// sweep.
 fn iterate_group(
     reader: &Reader<'_>,
     options: &SolveOptions,
     watch: Option<[usize; 2]>,
     held_open: bool,
+    ranks: (&dyn Cluster, &[Vec<usize>]),
     tell: &dyn Fn(usize, f64),
 ) -> Result<(usize, f64, bool), ExactError> {
+    let (cluster, serve) = ranks;
     let (space, layout, current) = (reader.space, reader.layout, reader.current);
     let geometry = current.geometry;
     let values = current.values.as_ref().expect("the group's brackets");
@@ -1173,20 +1411,27 @@ fn iterate_group(
     } else {
         0.5 * options.tolerance
     };
+    let own = current.own.clone();
+    let cells = own.start / 2..own.end / 2;
     let mut widths = Vec::new();
     for sweep in 0..options.max_sweeps {
-        if fixpoint::cancelled() {
+        if cluster.max(f64::from(u8::from(fixpoint::cancelled())))? > 0.0 {
             return Err(not_converged(sweep, &widths));
         }
         let change = AtomicU64::new(0);
-        let fixed = |local: usize| values.load(local);
+        // The store holds this process's cells: `update_cell` indexes it from its first.
+        let fixed = |k: usize| values.load(k);
         let n = geometry.b.len();
         // A group of both sides' same goal configuration is its own mirror image where the
         // game is: the cells (i, j) with i <= j are solved, (j, i) written as their image.
-        let mirror = (layout.symmetric && geometry.group.a == geometry.group.b)
-            .then_some((MIRROR, move |c: usize| (c % n) * n + c / n));
-        geometry.for_cells(|c| {
-            let mut update = |local: usize| -> Option<RowUpdate<2>> {
+        // Over several processes the image may lie in another's rows: each solves all its
+        // cells.
+        let mirror =
+            (layout.symmetric && geometry.group.a == geometry.group.b && cluster.size() == 1)
+                .then_some((MIRROR, move |c: usize| (c % n) * n + c / n));
+        geometry.for_cells_in(cells.clone(), |c| {
+            let mut update = |k: usize| -> Option<RowUpdate<2>> {
+                let local = k + own.start;
                 let b = current.bits[local].load(Relaxed);
                 if held_value(b).is_some() {
                     return None;
@@ -1209,13 +1454,23 @@ fn iterate_group(
                 }
                 Some(RowUpdate { outside, stay })
             };
-            update_cell(values, mirror, &fixed, &mut update, &change, c);
+            update_cell(
+                values,
+                mirror,
+                &fixed,
+                &mut update,
+                &change,
+                c - cells.start,
+            );
             false
         });
+        if cluster.size() > 1 {
+            refresh_ghosts(current, serve, cluster)?;
+        }
         // The widest bracket, after the sweep (a read per state).
         let width = AtomicU64::new(0);
         if watch.is_none() {
-            geometry.for_cells(|c| {
+            geometry.for_cells_in(0..cells.len(), |c| {
                 let wide = [2 * c, 2 * c + 1]
                     .map(|l| {
                         let [lo, hi] = values.load(l);
@@ -1228,17 +1483,22 @@ fn iterate_group(
             });
         }
         // Non-negative doubles order as their bit patterns.
-        let change = f64::from_bits(change.into_inner());
+        let change = cluster.max(f64::from_bits(change.into_inner()))?;
         let width = match watch {
             Some(locals) => locals
                 .map(|l| {
-                    let [lo, hi] = values.load(l);
-                    hi - lo
+                    if own.contains(&l) {
+                        let [lo, hi] = values.load(l - own.start);
+                        hi - lo
+                    } else {
+                        0.0
+                    }
                 })
                 .into_iter()
                 .fold(0.0, f64::max),
             None => f64::from_bits(width.into_inner()),
         };
+        let width = cluster.max(width)?;
         widths.push(width);
         tell(sweep + 1, width);
         if width <= target {

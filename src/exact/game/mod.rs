@@ -69,6 +69,7 @@
 pub mod advise;
 pub mod afterstates;
 pub mod classify;
+pub mod cluster;
 pub mod differences;
 pub mod evaluate;
 pub mod exact_strategy;

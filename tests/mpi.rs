@@ -1,0 +1,284 @@
+//! The layered game solver over MPI ranks (`--features mpi`): `mpirun -np 2` and `-np 4`
+//! (oversubscribed on a small machine) give the single process's values within the
+//! tolerance, write the same value files, resume from them, and refuse damaged ones. Where
+//! `mpirun` is missing, each test says so and checks nothing (as the browser tests do
+//! without a browser); CI installs OpenMPI.
+#![cfg(feature = "mpi")]
+
+mod common;
+
+use common::{stdout_of, temp_dir};
+use serde_json::Value;
+use std::path::Path;
+use std::process::{Command, Output};
+use wuerfelglueck::exact::game::layered::LayeredValues;
+
+/// Whether `mpirun` runs here; if not, says why the test checks nothing.
+fn mpirun_present() -> bool {
+    let present = Command::new("mpirun")
+        .arg("--version")
+        .output()
+        .is_ok_and(|o| o.status.success());
+    if !present {
+        eprintln!("mpirun not found: MPI test skipped (install openmpi-bin)");
+    }
+    present
+}
+
+/// The binary on `ranks` MPI ranks, one thread each.
+fn on_ranks(ranks: usize, args: &[&str]) -> Output {
+    Command::new("mpirun")
+        .args(["--allow-run-as-root", "--oversubscribe", "-np"])
+        .arg(ranks.to_string())
+        .arg(env!("CARGO_BIN_EXE_wuerfelglueck"))
+        .args(args)
+        .args(["--threads", "1"])
+        .output()
+        .expect("mpirun runs")
+}
+
+/// [`on_ranks`], which must succeed; its stdout as JSON.
+fn json_on_ranks(ranks: usize, args: &[&str]) -> Value {
+    let out = on_ranks(ranks, args);
+    assert!(
+        out.status.success(),
+        "mpirun -np {ranks} {args:?} failed: {}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    serde_json::from_slice(&out.stdout).expect("one JSON document, from rank 0 alone")
+}
+
+fn bracket(report: &Value, key: &str) -> [f64; 2] {
+    let b = &report["value_bounds"][key];
+    [b[0].as_f64().unwrap(), b[1].as_f64().unwrap()]
+}
+
+/// Both openings' brackets of a whole layered solve: certified, overlapping the single
+/// process's, on the same dice (the mirror) and on different dice.
+#[test]
+fn the_ranks_give_the_single_processs_value() {
+    if !mpirun_present() {
+        return;
+    }
+    let tolerance = 1e-9;
+    for (board, a, b) in [
+        (["16", "2", "2"], "1..6", "1..6"),
+        (["16", "3", "3"], "1..6", "2..7"),
+        (["22", "2", "3"], "1,1,1,6,6,6", "1..6"),
+    ] {
+        let args = [
+            "solve",
+            "--a",
+            a,
+            "--b",
+            b,
+            "--profile",
+            "choice",
+            "--layered",
+            "--track",
+            board[0],
+            "--pieces",
+            board[1],
+            "--goal-fields",
+            board[2],
+            "--tolerance",
+            "1e-9",
+            "--format",
+            "json",
+        ];
+        let single: Value = serde_json::from_str(&stdout_of(&args)).unwrap();
+        for ranks in [2, 4] {
+            let shared = json_on_ranks(ranks, &args);
+            assert_eq!(
+                shared["value_certified"], true,
+                "{board:?} on {ranks} ranks"
+            );
+            for key in ["value_if_a_starts", "value_if_b_starts"] {
+                let [lo, hi] = bracket(&shared, key);
+                let [slo, shi] = bracket(&single, key);
+                assert!(
+                    hi - lo <= tolerance,
+                    "{board:?} {ranks} ranks {key}: {lo} {hi}"
+                );
+                assert!(
+                    lo <= shi && slo <= hi,
+                    "{board:?} {ranks} ranks {key}: [{lo}, {hi}] against [{slo}, {shi}]"
+                );
+            }
+            assert_eq!(
+                shared["groups"].as_array().unwrap().len(),
+                single["groups"].as_array().unwrap().len()
+            );
+        }
+    }
+}
+
+fn strs(v: &[String]) -> Vec<&str> {
+    v.iter().map(String::as_str).collect()
+}
+
+/// Every state's bracket in two value folders: each at most `2 * half-width` apart from
+/// the other and overlapping it; returns how many states were compared.
+fn compare_folders(one: &Path, other: &Path, tolerance: f64) -> usize {
+    let one = LayeredValues::open_dir(one).unwrap();
+    let other = LayeredValues::open_dir(other).unwrap();
+    assert_eq!(one.groups_held(), other.groups_held());
+    let mut compared = 0;
+    for index in 0..one.space().len() {
+        let (Some(x), Some(y)) = (
+            one.bracket_at(index).unwrap(),
+            other.bracket_at(index).unwrap(),
+        ) else {
+            assert_eq!(one.covers(index), other.covers(index), "state {index}");
+            continue;
+        };
+        assert!(
+            x.hi - x.lo <= tolerance && y.hi - y.lo <= tolerance,
+            "state {index}"
+        );
+        assert!(
+            x.lo <= y.hi && y.lo <= x.hi,
+            "state {index}: {x:?} against {y:?}"
+        );
+        compared += 1;
+    }
+    compared
+}
+
+/// The groups outside the core written by two ranks hold the single process's values at
+/// every state; a run stopped short (its last groups' files gone) resumes and writes the
+/// same files again; a damaged file is refused by every rank, with its path.
+#[test]
+fn the_ranks_write_resume_and_check_the_value_files() {
+    if !mpirun_present() {
+        return;
+    }
+    let single_dir = temp_dir("mpi", "single");
+    let ranks_dir = temp_dir("mpi", "ranks");
+    let args = |dir: &Path| -> Vec<String> {
+        [
+            "solve",
+            "--a",
+            "1..6",
+            "--b",
+            "2..7",
+            "--profile",
+            "choice",
+            "--layered",
+            "--part",
+            "outside-core",
+            "--track",
+            "16",
+            "--pieces",
+            "3",
+            "--goal-fields",
+            "3",
+            "--tolerance",
+            "1e-6",
+            "--format",
+            "json",
+            "--values-out",
+        ]
+        .iter()
+        .map(|s| s.to_string())
+        .chain([dir.display().to_string()])
+        .collect()
+    };
+    let single = args(&single_dir);
+    stdout_of(&strs(&single));
+    let shared = args(&ranks_dir);
+    let first = json_on_ranks(2, &strs(&shared));
+    assert_eq!(first["certified"], true);
+    let compared = compare_folders(&single_dir, &ranks_dir, 1e-6);
+    assert!(compared > 10_000, "{compared} states compared");
+
+    // Stopped short: the files of the last two groups solved are gone.
+    let groups = first["groups"].as_array().unwrap();
+    let mut files: Vec<_> = std::fs::read_dir(&ranks_dir)
+        .unwrap()
+        .map(|e| e.unwrap().path())
+        .collect();
+    files.sort();
+    let kept: Vec<(std::path::PathBuf, Vec<u8>)> = files
+        .iter()
+        .map(|p| (p.clone(), std::fs::read(p).unwrap()))
+        .collect();
+    let last_two: Vec<&Value> = groups.iter().rev().take(2).collect();
+    for g in &last_two {
+        let name = format!(
+            "group-a{}-b{}.values",
+            g["goal_a"].as_u64().unwrap(),
+            g["goal_b"].as_u64().unwrap()
+        );
+        let file = files
+            .iter()
+            .find(|p| p.file_name().unwrap().to_string_lossy() == name)
+            .unwrap_or_else(|| panic!("no file named like {name} in {files:?}"));
+        std::fs::remove_file(file).unwrap();
+    }
+    let resumed = json_on_ranks(2, &strs(&shared));
+    let flags: Vec<bool> = resumed["groups"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|g| g["resumed"].as_bool().unwrap())
+        .collect();
+    assert_eq!(flags.iter().filter(|&&r| !r).count(), 2, "{flags:?}");
+    assert!(!flags[flags.len() - 1] && !flags[flags.len() - 2]);
+    // The same values (the header's report differs only in its seconds).
+    let body = |bytes: &[u8]| -> Vec<u8> {
+        let header = bytes.iter().position(|&b| b == b'\n').unwrap();
+        bytes[header..].to_vec()
+    };
+    for (path, bytes) in &kept {
+        assert!(
+            body(&std::fs::read(path).unwrap()) == body(bytes),
+            "{} holds other values after resuming",
+            path.display()
+        );
+    }
+
+    // A damaged file: every rank refuses it, the path named, a non-zero exit.
+    let (victim, bytes) = &kept[kept.len() / 2];
+    std::fs::write(victim, &bytes[..bytes.len() - 7]).unwrap();
+    let out = on_ranks(2, &strs(&shared));
+    assert!(!out.status.success());
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert!(
+        stderr.contains(&*victim.file_name().unwrap().to_string_lossy()),
+        "{stderr}"
+    );
+    let _ = std::fs::remove_dir_all(&single_dir);
+    let _ = std::fs::remove_dir_all(&ranks_dir);
+}
+
+/// On several ranks only the layered game solver runs: anything else (each rank would
+/// solve it all and print it) is refused with a sentence, by a non-zero exit.
+#[test]
+fn what_does_not_share_its_work_is_refused_on_ranks() {
+    if !mpirun_present() {
+        return;
+    }
+    let out = on_ranks(
+        2,
+        &[
+            "solve",
+            "--a",
+            "1..6",
+            "--b",
+            "1..6",
+            "--track",
+            "16",
+            "--pieces",
+            "2",
+            "--goal-fields",
+            "2",
+        ],
+    );
+    assert_eq!(out.status.code(), Some(2));
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert!(
+        stderr.contains("only `solve --profile choice --layered`"),
+        "{stderr}"
+    );
+}
