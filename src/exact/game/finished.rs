@@ -235,6 +235,10 @@ pub struct GroupReport {
     pub stalled: bool,
     /// Seconds for its classification and iteration.
     pub seconds: f64,
+    /// Seconds of its iteration alone (the sweeps and, over several processes, their
+    /// exchanges); 0 in files written before it was recorded.
+    #[serde(default)]
+    pub sweep_seconds: f64,
     /// Whether it was read back from `--values-out` (solved by an earlier run, whose
     /// figures these are) instead of solved now.
     #[serde(default)]

@@ -265,6 +265,9 @@ struct Current<'a> {
     /// The ghosts' local indices, ascending (so by owner too), and their brackets.
     ghosts: Vec<usize>,
     ghost_values: Store<2>,
+    /// `ghost_rows[i]`: the first ghost in row `i` of A's configurations or later, so a
+    /// lookup searches one row's ghosts.
+    ghost_rows: Vec<u32>,
 }
 
 impl Current<'_> {
@@ -278,11 +281,12 @@ impl Current<'_> {
         if self.own.contains(&local) {
             values.load(local - self.own.start)
         } else {
-            let ghost = self
-                .ghosts
+            let row = local / (2 * self.geometry.b.len());
+            let first = self.ghost_rows[row] as usize;
+            let ghost = self.ghosts[first..self.ghost_rows[row + 1] as usize]
                 .binary_search(&local)
                 .expect("every state another process owns that a sweep reads is a ghost");
-            self.ghost_values.load(ghost)
+            self.ghost_values.load(first + ghost)
         }
     }
 }
@@ -990,12 +994,24 @@ fn solve_groups(
             values: None,
             ghosts: Vec::new(),
             ghost_values: Store::new(0, [-1.0, 1.0]),
+            ghost_rows: Vec::new(),
         };
         let end_component_states = classify_group(&space, &layout, &finished, &current);
         current.values = Some(initial_bracket(&current));
         let serve = if cluster.size() > 1 {
             let (ghosts, serve) = plan_ghosts(&space, &layout, &finished, &current, cluster)?;
             current.ghost_values = Store::new(ghosts.len(), [-1.0, 1.0]);
+            let row_states = 2 * geometry.b.len();
+            current.ghost_rows = (0..=geometry.a.len())
+                .map(|i| ghosts.partition_point(|&g| g < i * row_states))
+                .map(|k| {
+                    u32::try_from(k).map_err(|_| {
+                        ExactError::TooLarge(format!(
+                            "{k} ghost states on one rank: run on more ranks"
+                        ))
+                    })
+                })
+                .collect::<Result<_, _>>()?;
             current.ghosts = ghosts;
             refresh_ghosts(&current, &serve, cluster)?;
             serve
@@ -1023,6 +1039,7 @@ fn solve_groups(
             finished: &finished,
             current: &current,
         };
+        let sweeping = Instant::now();
         let (sweeps, width, stalled) = iterate_group(
             &reader,
             options,
@@ -1031,6 +1048,7 @@ fn solve_groups(
             (cluster, &serve),
             &|sweep, width| observer(LayerProgress::Sweep { sweep, width }),
         )?;
+        let sweep_seconds = sweeping.elapsed().as_secs_f64();
         for (side, &(g, local)) in watched.iter().enumerate() {
             if g == group {
                 let bits = current.bits[local].load(Relaxed);
@@ -1051,6 +1069,7 @@ fn solve_groups(
             width,
             stalled,
             seconds: began.elapsed().as_secs_f64(),
+            sweep_seconds,
             resumed: false,
             ranks: shared_report(current.ghosts.len(), cluster)?,
         };
