@@ -176,6 +176,8 @@ pub enum ExactError {
         /// Whether that group is the core of a whole solve (`--part outside-core` leaves it
         /// out).
         core_last: bool,
+        /// The processes (MPI ranks) the estimate is for: each holds its share.
+        ranks: usize,
     },
     /// A file of solved values given to read back or resume from does not fit (damaged,
     /// truncated, or made for another game): the path and what was expected.
@@ -225,34 +227,30 @@ impl fmt::Display for ExactError {
                 bytes,
                 limit,
                 core_last,
+                ranks,
             } => write!(
                 f,
-                "the layered solve needs about {} at its largest group (goal fields A {goal_a:b}, \
-                 B {goal_b:b}: {states} states of 17 bytes while solved, beside {} of finished \
-                 groups it reads), more than the limit of {}{}",
+                "the layered solve needs about {} {}at its largest group (goal fields A \
+                 {goal_a:b}, B {goal_b:b}: {states} states, beside {} of finished groups it \
+                 reads), more than the limit of {}{}",
                 memory::format_bytes(*bytes),
+                if *ranks > 1 {
+                    format!("on each of {ranks} MPI ranks ")
+                } else {
+                    String::new()
+                },
                 memory::format_bytes(*finished_bytes),
                 memory::format_bytes(*limit),
                 if *core_last {
-                    let per_sweep = *states as f64 * game::layered::SECONDS_PER_STATE_SWEEP;
-                    format!(
-                        "; that group is the core, where neither side has a piece home. It takes \
-                         one machine with about {} of memory, or some {} machines of this \
-                         limit if it were split over them (the solver does not do that yet), \
-                         and about {:.1} core-hours a sweep at the measured {:.2} \
-                         microseconds of one core per state and sweep ({}), some {:.0} \
-                         core-hours for {} sweeps, as many as the largest groups solved took to \
-                         1e-6. --part outside-core solves every other group",
-                        memory::format_bytes(*bytes),
-                        bytes.div_ceil((*limit).max(1)),
-                        per_sweep / 3600.0,
-                        game::layered::SECONDS_PER_STATE_SWEEP * 1e6,
-                        game::layered::COST_MEASURED_ON,
-                        per_sweep * game::layered::REFERENCE_SWEEPS as f64 / 3600.0,
-                        game::layered::REFERENCE_SWEEPS,
+                    core_plan(
+                        *states,
+                        *finished_bytes,
+                        (*ranks == 1).then_some(*bytes),
+                        *limit,
                     )
                 } else {
-                    "; raise --max-memory or use a smaller board".to_string()
+                    "; raise --max-memory, run on more MPI ranks, or use a smaller board"
+                        .to_string()
                 }
             ),
             ExactError::ValuesFile(what) => write!(f, "{what}"),
@@ -284,6 +282,63 @@ impl ExactError {
 }
 
 impl std::error::Error for ExactError {}
+
+/// What solving the core (the group where neither side has a piece home) takes: one
+/// machine, or MPI ranks of the limit's memory or, where no number of those suffices, of
+/// 128 and 256 GiB; time at the measured costs.
+fn core_plan(states: u64, finished_bytes: u64, one_machine: Option<u64>, limit: u64) -> String {
+    use game::layered::{COST_MEASURED_ON, REFERENCE_SWEEPS, SECONDS_PER_STATE_SWEEP, rank_plan};
+    let single_hours = states as f64 * SECONDS_PER_STATE_SWEEP * REFERENCE_SWEEPS as f64 / 3600.0;
+    let plans: Vec<_> = [limit, 128 << 30, 256 << 30]
+        .into_iter()
+        .filter_map(|rank_bytes| Some((rank_bytes, rank_plan(states, finished_bytes, rank_bytes)?)))
+        .collect();
+    let of_limit = plans.first().is_some_and(|(b, _)| *b == limit);
+    let shown: Vec<_> = if of_limit { plans[..1].to_vec() } else { plans };
+    let listed = shown
+        .iter()
+        .map(|(b, p)| {
+            format!(
+                "{} ranks of {} (about {} each)",
+                p.ranks,
+                memory::format_bytes(*b),
+                memory::format_bytes(p.bytes_per_rank)
+            )
+        })
+        .collect::<Vec<_>>()
+        .join(" or ");
+    let hours = shown.first().map_or(String::new(), |(_, p)| {
+        format!(
+            ", some {:.1} core-hours for {} sweeps",
+            p.core_hours, p.sweeps
+        )
+    });
+    let over_ranks = if of_limit {
+        format!("{listed}{hours}")
+    } else {
+        format!(
+            "no number of ranks of {} suffices, since each rank holds the group's flags ({}) \
+             and the finished groups it reads whole; {listed}{hours}",
+            memory::format_bytes(limit),
+            memory::format_bytes(states),
+        )
+    };
+    let machine = one_machine.map_or(String::new(), |b| {
+        format!(
+            "one machine with about {} of memory, ",
+            memory::format_bytes(b)
+        )
+    });
+    format!(
+        "; that group is the core, where neither side has a piece home. It takes {machine}some \
+         {single_hours:.1} core-hours for {REFERENCE_SWEEPS} sweeps (as many as the largest \
+         groups solved took to 1e-6) at the measured {:.2} microseconds of one core per state \
+         and sweep ({COST_MEASURED_ON}); over MPI ranks (`mpirun -np N wuerfelglueck solve \
+         ... --layered`, built with --features mpi): {over_ranks}. --part outside-core solves \
+         every other group",
+        SECONDS_PER_STATE_SWEEP * 1e6,
+    )
+}
 
 /// The certified intervals of every reported figure.
 #[derive(Clone, Copy, Debug, PartialEq, serde::Serialize, serde::Deserialize)]
