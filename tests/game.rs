@@ -1124,7 +1124,8 @@ mod layered_files {
             })
     }
 
-    /// The files' bodies and headers without the seconds, which differ from run to run.
+    /// The files' bodies and headers without the seconds (the group's and its sweeps'),
+    /// which differ from run to run.
     fn contents(dir: &std::path::Path) -> Vec<(String, Vec<u8>)> {
         let mut files: Vec<_> = std::fs::read_dir(dir)
             .unwrap()
@@ -1138,6 +1139,7 @@ mod layered_files {
                 let end = bytes.iter().position(|&b| b == b'\n').unwrap();
                 let mut header: serde_json::Value = serde_json::from_slice(&bytes[..end]).unwrap();
                 header["group"]["seconds"] = serde_json::Value::Null;
+                header["group"]["sweep_seconds"] = serde_json::Value::Null;
                 (header.to_string(), bytes[end..].to_vec())
             })
             .collect()

@@ -317,10 +317,10 @@ fn core_plan(states: u64, finished_bytes: u64, one_machine: Option<u64>, limit: 
         format!("{listed}{hours}")
     } else {
         format!(
-            "no number of ranks of {} suffices, since each rank holds the group's flags ({}) \
-             and the finished groups it reads whole; {listed}{hours}",
+            "no number of ranks of {} suffices, since each rank holds the finished groups it \
+             reads whole ({}); {listed}{hours}",
             memory::format_bytes(limit),
-            memory::format_bytes(states),
+            memory::format_bytes(finished_bytes),
         )
     };
     let machine = one_machine.map_or(String::new(), |b| {

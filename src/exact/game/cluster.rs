@@ -22,8 +22,13 @@ pub trait Cluster: Sync {
     fn max(&self, x: f64) -> Result<f64, ExactError>;
     /// Sends `to[r]` to process `r`; returns what each process sent here, by process.
     fn exchange(&self, to: &[Vec<u64>]) -> Result<Vec<Vec<u64>>, ExactError>;
-    /// Every process's `mine`, concatenated in the processes' order.
-    fn gather(&self, mine: &[u64]) -> Result<Vec<u64>, ExactError>;
+    /// Every process's `mine`, concatenated in the processes' order (bytes, 32-bit and
+    /// 64-bit words: a finished group's flags and midpoints are gathered as they are kept).
+    fn gather_u8(&self, mine: &[u8]) -> Result<Vec<u8>, ExactError>;
+    /// [`Cluster::gather_u8`] of 32-bit words.
+    fn gather_u32(&self, mine: &[u32]) -> Result<Vec<u32>, ExactError>;
+    /// [`Cluster::gather_u8`] of 64-bit words.
+    fn gather_u64(&self, mine: &[u64]) -> Result<Vec<u64>, ExactError>;
 }
 
 /// One process: the collective operations are the identity.
@@ -43,7 +48,13 @@ impl Cluster for OneProcess {
     fn exchange(&self, to: &[Vec<u64>]) -> Result<Vec<Vec<u64>>, ExactError> {
         Ok(to.to_vec())
     }
-    fn gather(&self, mine: &[u64]) -> Result<Vec<u64>, ExactError> {
+    fn gather_u8(&self, mine: &[u8]) -> Result<Vec<u8>, ExactError> {
+        Ok(mine.to_vec())
+    }
+    fn gather_u32(&self, mine: &[u32]) -> Result<Vec<u32>, ExactError> {
+        Ok(mine.to_vec())
+    }
+    fn gather_u64(&self, mine: &[u64]) -> Result<Vec<u64>, ExactError> {
         Ok(mine.to_vec())
     }
 }
@@ -207,13 +218,31 @@ pub mod mpi_ranks {
                 .collect())
         }
 
-        fn gather(&self, mine: &[u64]) -> Result<Vec<u64>, ExactError> {
+        fn gather_u8(&self, mine: &[u8]) -> Result<Vec<u8>, ExactError> {
+            self.gather(mine)
+        }
+
+        fn gather_u32(&self, mine: &[u32]) -> Result<Vec<u32>, ExactError> {
+            self.gather(mine)
+        }
+
+        fn gather_u64(&self, mine: &[u64]) -> Result<Vec<u64>, ExactError> {
+            self.gather(mine)
+        }
+    }
+
+    impl MpiRanks {
+        /// Every rank's `mine` into one vector on every rank (`MPI_Allgatherv`).
+        fn gather<T: Equivalence + Copy + Default>(
+            &self,
+            mine: &[T],
+        ) -> Result<Vec<T>, ExactError> {
             let n = count(mine.len())?;
             let mut counts = vec![0 as mpi::Count; self.size()];
             self.world.all_gather_into(&n, &mut counts[..]);
             let at = offsets(&counts)?;
             let total: usize = counts.iter().map(|&c| c as usize).sum();
-            let mut all = vec![0u64; total];
+            let mut all = vec![T::default(); total];
             {
                 let mut into = PartitionMut::new(&mut all[..], &counts[..], &at[..]);
                 self.world.all_gather_varcount_into(mine, &mut into);

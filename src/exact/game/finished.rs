@@ -6,7 +6,6 @@
 use super::cluster::Cluster;
 use super::sweep::Store;
 use crate::exact::ExactError;
-use std::ops::Range;
 use std::sync::atomic::AtomicU8;
 use std::sync::atomic::Ordering::Relaxed;
 
@@ -138,7 +137,7 @@ impl Finished {
 
     /// Compacts the brackets of a solved group into `storage`.
     pub(super) fn from_solved(bits: &[AtomicU8], values: &Store<2>, storage: Storage) -> Finished {
-        let (mid, half) = midpoints(bits, values, 0..bits.len(), storage);
+        let (mid, half) = midpoints(bits, values, storage);
         Finished {
             bits: bits.iter().map(|b| b.load(Relaxed)).collect(),
             mid,
@@ -147,65 +146,60 @@ impl Finished {
         }
     }
 
-    /// [`Self::from_solved`] where this process holds the brackets of the local indices
-    /// `own` only (`values[i - own.start]`): the midpoints gathered from every process in
-    /// its order, the half-width the widest of theirs.
+    /// [`Self::from_solved`] where this process holds the flags and brackets of its share
+    /// of the group only (`bits[k]`, `values[k]`: the processes' shares in their order make
+    /// the group): flags and midpoints gathered from every process as they are kept, the
+    /// half-width the widest of theirs.
     pub(super) fn from_shared(
         bits: &[AtomicU8],
         values: &Store<2>,
-        own: Range<usize>,
         storage: Storage,
+        states: usize,
         cluster: &dyn Cluster,
     ) -> Result<Finished, ExactError> {
-        let (mid, half) = midpoints(bits, values, own, storage);
-        let words = match &mid {
-            Mids::Fixed32(q) => q.iter().map(|&q| u64::from(q)).collect::<Vec<_>>(),
-            Mids::F64(m) => m.iter().map(|m| m.to_bits()).collect(),
+        let (mid, half) = midpoints(bits, values, storage);
+        let mid = match mid {
+            Mids::Fixed32(q) => Mids::Fixed32(cluster.gather_u32(&q)?),
+            Mids::F64(m) => {
+                let words: Vec<u64> = m.iter().map(|m| m.to_bits()).collect();
+                drop(m);
+                let words = cluster.gather_u64(&words)?;
+                Mids::F64(words.into_iter().map(f64::from_bits).collect())
+            }
         };
-        let words = cluster.gather(&words)?;
-        if words.len() != bits.len() {
+        let own: Vec<u8> = bits.iter().map(|b| b.load(Relaxed)).collect();
+        let bits = cluster.gather_u8(&own)?;
+        let gathered = match &mid {
+            Mids::Fixed32(q) => q.len(),
+            Mids::F64(m) => m.len(),
+        };
+        if bits.len() != states || gathered != states {
             return Err(ExactError::Ranks(format!(
-                "the ranks gave {} midpoints for a group of {} states",
-                words.len(),
+                "the ranks gave {} flags and {gathered} midpoints for a group of {states} states",
                 bits.len()
             )));
         }
-        let mid = match storage {
-            Storage::Fixed32 => Mids::Fixed32(
-                words
-                    .iter()
-                    .map(|&w| u32::try_from(w))
-                    .collect::<Result<_, _>>()
-                    .map_err(|_| ExactError::Ranks("a rank sent a midpoint off the grid".into()))?,
-            ),
-            Storage::F64 => Mids::F64(words.iter().map(|&w| f64::from_bits(w)).collect()),
-        };
         Ok(Finished {
-            bits: bits.iter().map(|b| b.load(Relaxed)).collect(),
+            bits,
             mid,
             half: cluster.max(half)?.next_up(),
         })
     }
 }
 
-/// The midpoints of the local indices `own` (their brackets at `values[i - own.start]`) as
-/// `storage` keeps them, and the largest distance from a stored midpoint to its bracket's
-/// ends (of the states whose flags do not fix their value), rounded to nearest.
-fn midpoints(
-    bits: &[AtomicU8],
-    values: &Store<2>,
-    own: Range<usize>,
-    storage: Storage,
-) -> (Mids, f64) {
+/// The midpoints of the states `bits` and `values` hold (index by index) as `storage`
+/// keeps them, and the largest distance from a stored midpoint to its bracket's ends (of
+/// the states whose flags do not fix their value), rounded to nearest.
+fn midpoints(bits: &[AtomicU8], values: &Store<2>, storage: Storage) -> (Mids, f64) {
     let mut mid = match storage {
-        Storage::Fixed32 => Mids::Fixed32(Vec::with_capacity(own.len())),
-        Storage::F64 => Mids::F64(Vec::with_capacity(own.len())),
+        Storage::Fixed32 => Mids::Fixed32(Vec::with_capacity(bits.len())),
+        Storage::F64 => Mids::F64(Vec::with_capacity(bits.len())),
     };
     let mut half = 0.0f64;
-    for (k, i) in own.clone().enumerate() {
-        let [lo, hi] = values.load(i - own.start);
+    for (k, b) in bits.iter().enumerate() {
+        let [lo, hi] = values.load(k);
         mid.push(0.5 * (lo + hi));
-        if held_value(bits[i].load(Relaxed)).is_none() {
+        if held_value(b.load(Relaxed)).is_none() {
             // Measured from the midpoint as stored, so the grid's rounding is covered.
             let m = mid.get(k);
             half = half.max(hi - m).max(m - lo);

@@ -68,11 +68,12 @@ pub const COST_MEASURED_ON: &str = "AMD EPYC with AVX-512, 2 cores, 2026-11-28";
 /// The sweeps the largest solved groups took to 1e-6, for the estimate of the core.
 pub const REFERENCE_SWEEPS: u32 = 19;
 
-/// Bytes a rank of a solve over MPI holds per state of its share of a group: the bracket
-/// (16) and, for its ghosts, their brackets, their indices and the lists the other ranks
-/// keep to serve them (32 bytes a ghost), at 0.56 ghosts a state of its share, measured on
-/// 24/12/3/4 with 4 ranks (1..6 against 1..6: 6.1 million ghosts for 10.8 million states).
-pub const RANK_BYTES_PER_OWN_STATE: f64 = 16.0 + 0.56 * 32.0;
+/// Bytes a rank of a solve over MPI holds per state of its share of a group: the flags and
+/// the bracket (17) and, for its ghosts, their flags, brackets and indices and the lists
+/// the other ranks keep to serve them (33 bytes a ghost), at 0.56 ghosts a state of its
+/// share, measured on 24/12/3/4 with 4 ranks (1..6 against 1..6: 6.1 million ghosts for
+/// 10.8 million states).
+pub const RANK_BYTES_PER_OWN_STATE: f64 = 17.0 + 0.56 * 33.0;
 
 /// A rank's time per state of its share and sweep against one thread's per state in a
 /// single process: 24/12/3/4, 1..6 against 2..7, its core (9,523,200 states) on 2 ranks of
@@ -87,10 +88,10 @@ pub const RANK_SWEEP_FACTOR: f64 = 15.0 / 12.0;
 /// A plan for solving one group of `states` states over MPI ranks of `rank_bytes` memory
 /// each, beside `finished_bytes` of finished groups it reads: the ranks needed, the bytes
 /// of each, and core-hours at the measured cost, or `None` where no number of ranks
-/// suffices (each rank holds the group's flags and the finished groups whole).
+/// suffices (each rank holds the finished groups whole).
 pub fn rank_plan(states: u64, finished_bytes: u64, rank_bytes: u64) -> Option<RankPlan> {
-    let fixed = states.checked_add(finished_bytes)?;
-    let room = rank_bytes.checked_sub(fixed)? as f64;
+    let fixed = finished_bytes;
+    let room = rank_bytes.checked_sub(fixed).filter(|&r| r > 0)? as f64;
     let share = states as f64 * RANK_BYTES_PER_OWN_STATE;
     let ranks = (share / room).ceil().max(1.0) as u64;
     let per_rank = fixed as f64 + share / ranks as f64;
@@ -258,10 +259,6 @@ impl Geometry<'_> {
         self.a.len() * self.b.len() * 2
     }
 
-    fn cells(&self) -> usize {
-        self.a.len() * self.b.len()
-    }
-
     /// The decoded joint index of local index `local`.
     #[inline(always)]
     fn at(&self, space: &GameSpace, local: usize) -> At {
@@ -274,14 +271,10 @@ impl Geometry<'_> {
         )
     }
 
-    /// Runs `visit(cell)` over the group's cells, most advanced first, a row of A's
-    /// configuration per unit of parallel work (as [`GameSpace::for_rows`] does, for the
-    /// same reason); returns whether any call returned true.
-    fn for_cells(&self, visit: impl Fn(usize) -> bool + Sync) -> bool {
-        self.for_cells_in(0..self.cells(), visit)
-    }
-
-    /// [`Self::for_cells`] over the cells of `cells` only (a process's share).
+    /// Runs `visit(cell)` over the cells of `cells` (a process's share, or all), most
+    /// advanced first, a row of A's configuration per unit of parallel work (as
+    /// [`GameSpace::for_rows`] does, for the same reason); returns whether any call
+    /// returned true.
     fn for_cells_in(&self, cells: Range<usize>, visit: impl Fn(usize) -> bool + Sync) -> bool {
         search::in_order(cells.len(), self.b.len().max(1), false, true, |chunk| {
             let mut any = false;
@@ -291,21 +284,14 @@ impl Geometry<'_> {
             any
         })
     }
-
-    /// Runs `visit(local)` over both sides of every cell; whether any call returned true.
-    fn for_states(&self, visit: impl Fn(usize) -> bool + Sync) -> bool {
-        self.for_cells(|c| {
-            let first = visit(2 * c);
-            visit(2 * c + 1) | first
-        })
-    }
 }
 
-/// The group being solved: its flags (every state's: each process classifies the whole
-/// group) and, once classified, the brackets of the states this process owns and of its
-/// ghosts (the other processes' states its own lead to, refreshed after every sweep).
+/// The group being solved: the flags and, once classified, the brackets of the states this
+/// process owns and of its ghosts (the other processes' states its own lead to, refreshed
+/// after every pass of the classification and every sweep).
 struct Current<'a> {
     geometry: Geometry<'a>,
+    /// The flags of the states this process owns (`bits[local - own.start]`).
     bits: Vec<AtomicU8>,
     share: Share,
     /// The local indices this process owns (`share.own()`, kept for the hot path).
@@ -314,6 +300,7 @@ struct Current<'a> {
     /// The ghosts' local indices, ascending (so by owner too), and their brackets.
     ghosts: Vec<usize>,
     ghost_values: Store<2>,
+    ghost_bits: Vec<AtomicU8>,
     /// `ghost_rows[i]`: the first ghost in row `i` of A's configurations or later, so a
     /// lookup searches one row's ghosts.
     ghost_rows: Vec<u32>,
@@ -330,13 +317,29 @@ impl Current<'_> {
         if self.own.contains(&local) {
             values.load(local - self.own.start)
         } else {
-            let row = local / (2 * self.geometry.b.len());
-            let first = self.ghost_rows[row] as usize;
-            let ghost = self.ghosts[first..self.ghost_rows[row + 1] as usize]
-                .binary_search(&local)
-                .expect("every state another process owns that a sweep reads is a ghost");
-            self.ghost_values.load(first + ghost)
+            self.ghost_values.load(self.ghost(local))
         }
+    }
+
+    /// The flags of `local`, owned or a ghost.
+    #[inline(always)]
+    fn bits_at(&self, local: usize) -> &AtomicU8 {
+        if self.own.contains(&local) {
+            &self.bits[local - self.own.start]
+        } else {
+            &self.ghost_bits[self.ghost(local)]
+        }
+    }
+
+    /// The place of `local`, another process's state, among the ghosts.
+    #[inline(always)]
+    fn ghost(&self, local: usize) -> usize {
+        let row = local / (2 * self.geometry.b.len());
+        let first = self.ghost_rows[row] as usize;
+        let place = self.ghosts[first..self.ghost_rows[row + 1] as usize]
+            .binary_search(&local)
+            .expect("every state of another process that this one reads is a ghost");
+        first + place
     }
 }
 
@@ -357,7 +360,7 @@ impl Reader<'_> {
             CellTarget::Next { a, b, side } => {
                 let (group, local, mirrored) = self.layout.stored_cell(a, b, side);
                 let bits = if group == self.current.geometry.group {
-                    self.current.bits[local].load(Relaxed)
+                    self.current.bits_at(local).load(Relaxed)
                 } else {
                     self.finished_group(group).bits[local]
                 };
@@ -478,11 +481,11 @@ fn peak_bytes(
         let geometry = layout.geometry(g);
         let len = geometry.len() as u64;
         let finished: u64 = held.iter().map(|&(_, bytes)| bytes).sum();
-        // Every process holds the group's flags and the brackets of its share of the rows
-        // (its ghosts, known only once planned, are not counted here).
+        // Every process holds the flags and brackets of its share of the rows (its ghosts,
+        // known only once planned, are not counted here).
         let rows = geometry.a.len().div_ceil(processes.max(1)) as u64;
         let own = rows.checked_mul(2 * geometry.b.len() as u64)?;
-        let working = len.checked_add(own.checked_mul(Store::<2>::BYTES_PER_INDEX)?)?;
+        let working = own.checked_mul(1 + Store::<2>::BYTES_PER_INDEX)?;
         let here = finished.checked_add(working)?;
         if here > peak.bytes {
             peak = Peak {
@@ -1038,19 +1041,19 @@ fn solve_groups(
         );
         let mut current = Current {
             geometry,
-            bits: crate::exact::huge::huge_vec(geometry.len(), |_| AtomicU8::new(0)),
+            bits: crate::exact::huge::huge_vec(share.own().len(), |_| AtomicU8::new(0)),
             own: share.own(),
             share,
             values: None,
             ghosts: Vec::new(),
             ghost_values: Store::new(0, [-1.0, 1.0]),
+            ghost_bits: Vec::new(),
             ghost_rows: Vec::new(),
         };
-        let end_component_states = classify_group(&space, &layout, &finished, &current);
-        current.values = Some(initial_bracket(&current));
         let serve = if cluster.size() > 1 {
             let (ghosts, serve) = plan_ghosts(&space, &layout, &finished, &current, cluster)?;
             current.ghost_values = Store::new(ghosts.len(), [-1.0, 1.0]);
+            current.ghost_bits = (0..ghosts.len()).map(|_| AtomicU8::new(0)).collect();
             let row_states = 2 * geometry.b.len();
             current.ghost_rows = (0..=geometry.a.len())
                 .map(|i| ghosts.partition_point(|&g| g < i * row_states))
@@ -1063,11 +1066,16 @@ fn solve_groups(
                 })
                 .collect::<Result<_, _>>()?;
             current.ghosts = ghosts;
-            refresh_ghosts(&current, &serve, cluster)?;
             serve
         } else {
             Vec::new()
         };
+        let end_component_states =
+            classify_group(&space, &layout, &finished, &current, (cluster, &serve))?;
+        current.values = Some(initial_bracket(&current));
+        if cluster.size() > 1 {
+            refresh_ghosts(&current, &serve, cluster)?;
+        }
         let exits_wide = reports.iter().any(|r: &GroupReport| {
             let (a, b) = (r.goal_a, r.goal_b);
             r.width > 0.5 * options.tolerance
@@ -1101,7 +1109,7 @@ fn solve_groups(
         let sweep_seconds = sweeping.elapsed().as_secs_f64();
         for (side, &(g, local)) in watched.iter().enumerate() {
             if g == group {
-                let bits = current.bits[local].load(Relaxed);
+                let bits = shared_bits(&current, local, cluster)?;
                 let v = match held_value(bits) {
                     Some(v) => [v, v],
                     None => shared_bracket(&current, local, cluster)?,
@@ -1125,13 +1133,7 @@ fn solve_groups(
         };
         if kept || run.values_out.is_some() {
             let done = if cluster.size() > 1 {
-                Finished::from_shared(
-                    &current.bits,
-                    &values,
-                    current.own.clone(),
-                    storage,
-                    cluster,
-                )?
+                Finished::from_shared(&current.bits, &values, storage, geometry.len(), cluster)?
             } else {
                 Finished::from_solved(&current.bits, &values, storage)
             };
@@ -1195,13 +1197,17 @@ fn release_unread(
 }
 
 /// Classifies the current group's states (its exits final); returns its end-component
-/// states.
+/// states. Over several processes (`ranks`: the cluster and what this one serves to each)
+/// each classifies its own states, the ghosts' flags refreshed after every pass, and a
+/// fixed point is reached when no process changed a flag in a pass.
 fn classify_group(
     space: &GameSpace,
     layout: &Layout,
     finished: &[Option<Finished>],
     current: &Current<'_>,
-) -> u64 {
+    ranks: (&dyn Cluster, &[Vec<usize>]),
+) -> Result<u64, ExactError> {
+    let (cluster, serve) = ranks;
     let reader = Reader {
         space,
         layout,
@@ -1209,22 +1215,36 @@ fn classify_group(
         current,
     };
     let geometry = current.geometry;
-    let bits = &current.bits;
+    let own = current.own.clone();
+    let bits = |local: usize| &current.bits[local - own.start];
     let at = |local: usize| geometry.at(space, local);
-    geometry.for_states(|local| {
+    let cells = own.start / 2..own.end / 2;
+    // One pass over this process's states, then the ghosts' flags brought up to date;
+    // whether any process changed a flag.
+    let pass = |visit: &(dyn Fn(usize) -> bool + Sync)| -> Result<bool, ExactError> {
+        let changed = geometry.for_cells_in(cells.clone(), |c| {
+            let first = visit(2 * c);
+            visit(2 * c + 1) | first
+        });
+        refresh_ghost_bits(current, serve, cluster)?;
+        Ok(cluster.max(f64::from(u8::from(changed)))? > 0.0)
+    };
+    let until_stable = |visit: &(dyn Fn(usize) -> bool + Sync)| -> Result<(), ExactError> {
+        while pass(visit)? {}
+        Ok(())
+    };
+    let nb = geometry.b.len();
+    pass(&|local| {
         let cell = local >> 1;
-        let (a, b) = (
-            geometry.a[cell / geometry.b.len()],
-            geometry.b[cell % geometry.b.len()],
-        );
+        let (a, b) = (geometry.a[cell / nb], geometry.b[cell % nb]);
         if space.players[0].won(a as usize) || space.players[1].won(b as usize) {
-            bits[local].store(bit::OVER, Relaxed);
+            bits(local).store(bit::OVER, Relaxed);
         }
         false
-    });
-    let live = |local: usize| bits[local].load(Relaxed) & bit::OVER == 0;
+    })?;
+    let live = |local: usize| bits(local).load(Relaxed) & bit::OVER == 0;
     // Which wins each state can reach: the least fixed point, from none.
-    while geometry.for_states(|local| {
+    until_stable(&|local| {
         if !live(local) {
             return false;
         }
@@ -1232,25 +1252,25 @@ fn classify_group(
         reader.successors(&at(local), |_, t| {
             wins |= reader.bits(t) & (bit::WIN_A | bit::WIN_B)
         });
-        let old = bits[local].load(Relaxed);
+        let old = bits(local).load(Relaxed);
         if wins & !old != 0 {
-            bits[local].fetch_or(wins, Relaxed);
+            bits(local).fetch_or(wins, Relaxed);
             true
         } else {
             false
         }
-    }) {}
-    let can_win = |local: usize| bits[local].load(Relaxed) & (bit::WIN_A | bit::WIN_B) != 0;
+    })?;
+    let can_win = |local: usize| bits(local).load(Relaxed) & (bit::WIN_A | bit::WIN_B) != 0;
     // End components: the greatest fixed point of "every roll has a move staying in the
     // set", from the states that can reach a win.
-    geometry.for_states(|local| {
+    pass(&|local| {
         if live(local) && can_win(local) {
-            bits[local].fetch_or(bit::STAY, Relaxed);
+            bits(local).fetch_or(bit::STAY, Relaxed);
         }
         false
-    });
-    while geometry.for_states(|local| {
-        if bits[local].load(Relaxed) & bit::STAY == 0 {
+    })?;
+    until_stable(&|local| {
+        if bits(local).load(Relaxed) & bit::STAY == 0 {
             return false;
         }
         let slots = space.players[local & 1].faces.len();
@@ -1260,21 +1280,21 @@ fn classify_group(
         });
         let leaves = stays.iter().any(|&s| !s);
         if leaves {
-            bits[local].fetch_and(!bit::STAY, Relaxed);
+            bits(local).fetch_and(!bit::STAY, Relaxed);
         }
         leaves
-    }) {}
+    })?;
     // Where play may go on forever: the states that can reach one where no win is
     // reachable or an end component.
-    geometry.for_states(|local| {
-        let b = bits[local].load(Relaxed);
+    pass(&|local| {
+        let b = bits(local).load(Relaxed);
         if live(local) && (!can_win(local) || b & bit::STAY != 0) {
-            bits[local].fetch_or(bit::ENDLESS, Relaxed);
+            bits(local).fetch_or(bit::ENDLESS, Relaxed);
         }
         false
-    });
-    while geometry.for_states(|local| {
-        if !live(local) || bits[local].load(Relaxed) & bit::ENDLESS != 0 {
+    })?;
+    until_stable(&|local| {
+        if !live(local) || bits(local).load(Relaxed) & bit::ENDLESS != 0 {
             return false;
         }
         let mut endless = false;
@@ -1282,31 +1302,33 @@ fn classify_group(
             endless |= reader.bits(t) & bit::ENDLESS != 0
         });
         if endless {
-            bits[local].fetch_or(bit::ENDLESS, Relaxed);
+            bits(local).fetch_or(bit::ENDLESS, Relaxed);
         }
         endless
-    }) {}
+    })?;
     let end_component_states = AtomicU64::new(0);
-    geometry.for_states(|local| {
-        let b = bits[local].load(Relaxed);
+    pass(&|local| {
+        let b = bits(local).load(Relaxed);
         let wins = b & (bit::WIN_A | bit::WIN_B);
         if live(local) && b & bit::ENDLESS == 0 && (wins == bit::WIN_A || wins == bit::WIN_B) {
-            bits[local].fetch_or(bit::SETTLED, Relaxed);
+            bits(local).fetch_or(bit::SETTLED, Relaxed);
         }
         if b & bit::STAY != 0 {
             end_component_states.fetch_add(1, Relaxed);
         }
         false
-    });
-    end_component_states.into_inner()
+    })?;
+    Ok(cluster
+        .gather_u64(&[end_component_states.into_inner()])?
+        .iter()
+        .sum())
 }
 
 /// The bracket to start the current group from: `[-1, +1]`, and the exact value where the
 /// flags fix it.
 fn initial_bracket(current: &Current<'_>) -> Store<2> {
-    let own = current.own.clone();
-    let store = Store::new(own.len(), [-1.0, 1.0]);
-    for (k, b) in current.bits[own].iter().enumerate() {
+    let store = Store::new(current.bits.len(), [-1.0, 1.0]);
+    for (k, b) in current.bits.iter().enumerate() {
         if let Some(v) = held_value(b.load(Relaxed)) {
             store.store(k, [v, v]);
         }
@@ -1337,11 +1359,13 @@ fn plan_ghosts(
         .map(|_| AtomicU64::new(0))
         .collect();
     let own = current.own.clone();
+    let nb = geometry.b.len();
     geometry.for_cells_in(own.start / 2..own.end / 2, |c| {
+        let (a, b) = (geometry.a[c / nb] as usize, geometry.b[c % nb] as usize);
+        if space.players[0].won(a) || space.players[1].won(b) {
+            return false;
+        }
         for local in [2 * c, 2 * c + 1] {
-            if held_value(current.bits[local].load(Relaxed)).is_some() {
-                continue;
-            }
             reader.successors(&geometry.at(space, local), |_, t| {
                 if let CellTarget::Next { a, b, side } = t {
                     let (g, l, _) = layout.stored_cell(a, b, side);
@@ -1433,11 +1457,58 @@ fn shared_report(
     if cluster.size() == 1 {
         return Ok(None);
     }
-    let all = cluster.gather(&[ghosts as u64])?;
+    let all = cluster.gather_u64(&[ghosts as u64])?;
     Ok(Some(super::finished::RanksReport {
         ranks: cluster.size(),
         ghost_states: all.iter().sum(),
     }))
+}
+
+/// The flags of `local` as its owner holds them, told to every process.
+fn shared_bits(
+    current: &Current<'_>,
+    local: usize,
+    cluster: &dyn Cluster,
+) -> Result<u8, ExactError> {
+    let own = if current.own.contains(&local) {
+        current.bits_at(local).load(Relaxed)
+    } else {
+        0
+    };
+    Ok(cluster.max(f64::from(own))? as u8)
+}
+
+/// Sends every process the flags of its ghosts held here (`serve`) and stores those of
+/// this process's ghosts.
+fn refresh_ghost_bits(
+    current: &Current<'_>,
+    serve: &[Vec<usize>],
+    cluster: &dyn Cluster,
+) -> Result<(), ExactError> {
+    if cluster.size() == 1 {
+        return Ok(());
+    }
+    let to: Vec<Vec<u64>> = serve
+        .iter()
+        .map(|locals| {
+            locals
+                .iter()
+                .map(|&l| u64::from(current.bits_at(l).load(Relaxed)))
+                .collect()
+        })
+        .collect();
+    let received: Vec<u64> = cluster.exchange(&to)?.concat();
+    if received.len() != current.ghosts.len() {
+        return Err(ExactError::Ranks(format!(
+            "{} flags came back for {} ghost states",
+            received.len(),
+            current.ghosts.len()
+        )));
+    }
+    for (ghost, &b) in current.ghost_bits.iter().zip(&received) {
+        ghost.store(b as u8, Relaxed);
+    }
+    Ok(())
 }
 
 /// The bracket of `local` as its owner holds it, told to every process.
@@ -1501,7 +1572,7 @@ fn iterate_group(
         geometry.for_cells_in(cells.clone(), |c| {
             let mut update = |k: usize| -> Option<RowUpdate<2>> {
                 let local = k + own.start;
-                let b = current.bits[local].load(Relaxed);
+                let b = current.bits[k].load(Relaxed);
                 if held_value(b).is_some() {
                     return None;
                 }
@@ -1609,11 +1680,11 @@ mod tests {
             let plan = rank_plan(states, finished, rank_bytes).unwrap();
             assert!(plan.bytes_per_rank <= rank_bytes);
             let share = states as f64 * RANK_BYTES_PER_OWN_STATE;
-            let room = (rank_bytes - states - finished) as f64;
+            let room = (rank_bytes - finished) as f64;
             assert!(share / plan.ranks as f64 <= room);
             assert!(plan.ranks == 1 || share / (plan.ranks - 1) as f64 > room);
         }
-        assert_eq!(rank_plan(states, finished, states + finished - 1), None);
+        assert_eq!(rank_plan(states, finished, finished), None);
         assert_eq!(rank_plan(states, finished, 16 << 30), None);
     }
     use crate::exact::game::space::flag;
