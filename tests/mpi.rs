@@ -282,3 +282,61 @@ fn what_does_not_share_its_work_is_refused_on_ranks() {
         "{stderr}"
     );
 }
+
+/// `results/mpi/scaling.sh` and `summarize.py`, which made the book's scaling figures, still
+/// run: on 16/8/2/2 with one and two ranks, a table row per run.
+#[test]
+fn the_scaling_scripts_run_on_a_small_board() {
+    if !mpirun_present() {
+        return;
+    }
+    let out = temp_dir("mpi", "scaling");
+    let root = env!("CARGO_MANIFEST_DIR");
+    let run = Command::new("bash")
+        .arg(format!("{root}/results/mpi/scaling.sh"))
+        .arg(env!("CARGO_BIN_EXE_wuerfelglueck"))
+        .arg(&out)
+        .args([
+            "1..6",
+            "2..7",
+            "--track",
+            "16",
+            "--pieces",
+            "2",
+            "--goal-fields",
+            "2",
+        ])
+        .env("RANKS", "1 2")
+        .output()
+        .unwrap();
+    assert!(
+        run.status.success(),
+        "{}",
+        String::from_utf8_lossy(&run.stderr)
+    );
+    let mut reports: Vec<_> = std::fs::read_dir(&out)
+        .unwrap()
+        .map(|e| e.unwrap().path())
+        .filter(|p| p.extension().is_some_and(|e| e == "json"))
+        .collect();
+    reports.sort();
+    assert_eq!(reports.len(), 2, "{reports:?}");
+    let table = Command::new("python3")
+        .arg(format!("{root}/results/mpi/summarize.py"))
+        .args(&reports)
+        .output()
+        .unwrap();
+    assert!(
+        table.status.success(),
+        "{}",
+        String::from_utf8_lossy(&table.stderr)
+    );
+    let table = String::from_utf8(table.stdout).unwrap();
+    let rows: Vec<&str> = table.lines().skip(2).collect();
+    assert_eq!(rows.len(), 2, "{table}");
+    assert!(
+        rows[0].contains("| 1 |") && rows[1].contains("| 2 |"),
+        "{table}"
+    );
+    let _ = std::fs::remove_dir_all(&out);
+}

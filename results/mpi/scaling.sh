@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # The layered game solver on 1, 2 and 4 MPI ranks (one thread each), die A against die B,
 # to 1e-9: a JSON report per run (each group's states, sweeps, seconds of its sweeps, and
-# the states sent between ranks a sweep) and /usr/bin/time's peak per run.
+# the states sent between ranks a sweep) and, where GNU time is installed, the wall time and
+# the peak per run (the last line of each run's log).
 # Usage: results/mpi/scaling.sh BINARY OUT_DIR A B BOARD_OPTIONS...
 #   e.g. results/mpi/scaling.sh target/release/wuerfelglueck /tmp/scaling 1..6 2..7 --track 24 --pieces 3
 # The binary must be built with `--features mpi`.
@@ -16,8 +17,11 @@ for ranks in ${RANKS:-1 2 4}; do
   if [ "$ranks" -gt 1 ]; then
     launcher=(mpirun --allow-run-as-root --oversubscribe -np "$ranks")
   fi
-  /usr/bin/time -f "ranks $ranks: %e s wall, %M KiB peak of the largest rank" \
-    "${launcher[@]}" "$bin" solve --a "$a" --b "$b" --profile choice --layered "$@" \
+  timer=()
+  if [ -x /usr/bin/time ]; then
+    timer=(/usr/bin/time -f "ranks $ranks: %e s wall, %M KiB peak of the largest rank")
+  fi
+  "${timer[@]}" "${launcher[@]}" "$bin" solve --a "$a" --b "$b" --profile choice --layered "$@" \
     --tolerance 1e-9 --threads 1 --format json > "$report" 2> "$out/$name-ranks$ranks.log"
   tail -1 "$out/$name-ranks$ranks.log"
 done
