@@ -21,6 +21,7 @@ pub mod rank;
 pub mod report;
 pub mod rules;
 pub mod sim;
+pub mod sizes;
 pub mod stats;
 pub mod strategy;
 #[cfg(feature = "server")]

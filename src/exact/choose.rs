@@ -3,10 +3,11 @@
 //! transitions; under `choice` the solver of the game with choices, both players optimal.
 
 use super::matrix_free::{Components, FullOptions, Storage, solve_full_with};
-pub use super::progress::SolverUsed;
-use super::progress::{Observer, unobserved};
-use super::{ExactError, ExactResult, Model, SolveOptions};
+pub use super::shared::result::SolverUsed;
+use super::shared::{ExactError, ExactResult, SolveOptions};
+use super::sparse::Model;
 use crate::dice::Die;
+use crate::exact::shared::progress::{Observer, unobserved};
 use crate::rules::Rules;
 
 /// An exact answer with the solver that produced it.
@@ -34,7 +35,7 @@ pub fn solve_fitting(
 }
 
 /// [`solve_fitting`] telling `observer` what the rules-fixed solvers do
-/// ([`Progress`](super::progress::Progress); the
+/// ([`Progress`](crate::exact::shared::progress::Progress); the
 /// game with choices reports nothing here).
 pub fn solve_fitting_observed(
     rules: &Rules,
@@ -125,7 +126,7 @@ pub fn solve_optimal_play(
 
 /// The matrix-free solver with the given storage and components (either may be `Auto`),
 /// reported as a [`Fitted`]; `observer` is told its size and every sweep
-/// ([`Progress`](super::progress::Progress)).
+/// ([`Progress`](crate::exact::shared::progress::Progress)).
 pub fn solve_matrix_free(
     rules: &Rules,
     a: &Die,
@@ -148,21 +149,21 @@ pub fn solve_matrix_free(
 }
 
 /// The least memory (bytes) with which [`solve_fitting`] can solve `a` against `b` exactly:
-/// the smaller of the sparse solver's estimate ([`super::estimate_memory`]) and the
+/// the smaller of the sparse solver's estimate ([`super::shared::estimate_memory`]) and the
 /// matrix-free solver's smallest plan (`f32` values one at a time, blocks released, no
 /// never-ending set). Below this
 /// limit every solver refuses for memory (and `rank --exact` simulates the pair); at or
 /// above it a solve may still need more (a never-ending set, the sparse estimate's slack),
 /// so this is for planning where to run a pair, e.g. on which machine of a cluster.
 ///
-/// Takes what [`super::estimate_memory`] takes: well under a second on the BwInf board.
+/// Takes what [`super::shared::estimate_memory`] takes: well under a second on the BwInf board.
 pub fn least_memory(rules: &Rules, a: &Die, b: &Die) -> u64 {
-    let sparse = super::estimate_memory(rules, a, b);
+    let sparse = super::shared::estimate_memory(rules, a, b);
     if rules.profile().three_tries {
         // The matrix-free solver does not support three-tries.
         return sparse.bytes;
     }
-    let tables = super::memory::table_bytes(rules, sparse.configs, [a, b]);
+    let tables = crate::exact::shared::memory::table_bytes(rules, sparse.configs, [a, b]);
     let classes = [a, b].map(|d| super::matrix_free::game::Game::configs(rules, d).1);
     let matrix_free = super::matrix_free::releasing_bytes([&classes[0], &classes[1]], 4, tables);
     sparse.bytes.min(matrix_free)
@@ -179,7 +180,7 @@ mod tests {
         let a: Die = "1..6".parse().unwrap();
         let b: Die = "1,1,1,6,6,6".parse().unwrap();
         let least = least_memory(&rules, &a, &b);
-        assert!(least <= super::super::estimate_memory(&rules, &a, &b).bytes);
+        assert!(least <= super::super::shared::estimate_memory(&rules, &a, &b).bytes);
         let options = |limit| SolveOptions::new(1e-9, 100_000, Some(limit)).unwrap();
         assert!(matches!(
             solve_fitting(&rules, &a, &b, &options(least - 1)),

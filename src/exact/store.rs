@@ -85,8 +85,8 @@
 //! file, which is never read. It refuses to write a record that would fail the checks
 //! above. A record is read only if it is a regular file ([`crate::files::read_regular`]).
 
-use super::{Bounds, ExactResult, SolverUsed};
 use crate::dice::Die;
+use crate::exact::shared::{Bounds, ExactResult, SolverUsed};
 use crate::rules::Rules;
 use serde::{Deserialize, Serialize};
 use std::fmt;

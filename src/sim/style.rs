@@ -6,9 +6,9 @@ use super::counts::{CHUNK_PAIRS, DuelCounts};
 use super::game::{self, Matchup, Watcher};
 use super::stream::StreamKey;
 use super::table::{Table, TableCounts, TableWatcher};
-use crate::exact::game::style::Style;
 use crate::rules::{LegalMoves, MAX_SEATS, PieceMove, Player, Rules, Seats};
 use crate::strategy::Threats;
+use crate::strategy::style::Style;
 use rayon::prelude::*;
 
 /// Each player's [`Style`] over a duel's decisions (A first).

@@ -19,6 +19,7 @@
 
 pub mod network;
 pub mod strong;
+pub mod style;
 mod table;
 mod threats;
 

@@ -3,11 +3,11 @@
 //! simulation with fixed strategies (with a 95 % interval).
 
 use super::layered::LayeredValues;
-use super::options_error;
+use super::solve::options_error;
+use super::solve::{GameRun, GameSolution, Progress, Side, solve_game_with};
 use super::space::Target;
-use super::{GameRun, GameSolution, Progress, Side, solve_game_with};
 use crate::dice::Die;
-use crate::exact::{Bounds, ExactError, SolveOptions};
+use crate::exact::shared::{Bounds, ExactError, SolveOptions};
 use crate::rules::{GameState, PieceMove, Rules};
 use crate::stats;
 use crate::strategy::Strategy;

@@ -19,7 +19,7 @@
 use super::policy::{AfterstateValue, PolicyTable};
 use super::space::{GameSpace, Target, flag};
 use crate::dice::Die;
-use crate::exact::ExactError;
+use crate::exact::shared::ExactError;
 use crate::rules::Player;
 use crate::strategy::network::Evaluator;
 use rayon::prelude::*;

@@ -4,7 +4,7 @@
 
 use super::space::{GameSpace, Target, flag};
 use super::value::never;
-use crate::exact::search::{self, Successors};
+use crate::exact::shared::search::{self, Successors};
 
 /// Marks on `space` the reached states, what they can reach under some play, the end
 /// components ([`flag::STAY`]) and, where every play ends with a win, the states that only

@@ -11,7 +11,7 @@ use super::policy::{MovePolicy, Pick, decide, table_target};
 use super::space::{At, GameSpace, Target, flag};
 use super::sweep::{RowUpdate, Store, sweep, sweep_by_rows};
 use super::value::{row_of_a, settled_bracket, settled_value};
-use crate::exact::search::{self, Step, Successors};
+use crate::exact::shared::search::{self, Step, Successors};
 
 /// The pair's flags: "A can win" and "B can win" under the pair.
 pub const PAIR_WINS: u8 = flag::PAIR_WIN_A | flag::PAIR_WIN_B;
@@ -244,10 +244,10 @@ fn chain_row<'a, const K: usize>(
 mod tests {
     use super::*;
     use crate::dice::Die;
-    use crate::exact::SolveOptions;
     use crate::exact::game::assert_rows_sweep_as_cells;
     use crate::exact::game::policy::MovePolicy;
     use crate::exact::game::{Side, solve_game};
+    use crate::exact::shared::SolveOptions;
     use crate::rules::Rules;
     use crate::strategy::Strategy;
 

@@ -38,8 +38,8 @@ impl ExactStrategy {
                 "{}: its group files hold {} of values, more than the {} allowed (80 % of this \
                  machine's memory)",
                 dir.display(),
-                crate::exact::memory::format_bytes(bytes),
-                crate::exact::memory::format_bytes(limit)
+                crate::exact::shared::memory::format_bytes(bytes),
+                crate::exact::shared::memory::format_bytes(limit)
             ));
         }
         values.load_all().map_err(|e| e.to_string())?;

@@ -221,8 +221,12 @@ pub fn read(path: &Path, rules: &Rules, dice: [&Die; 2]) -> Result<LoadedPolicy,
     }
     // The header names the game; a game whose tables alone would not fit this machine is
     // refused before they are built.
-    crate::exact::memory::check_enumeration(rules, &dice, crate::exact::memory::default_limit())
-        .map_err(|e| invalid(format!("the game it names: {e}")))?;
+    crate::exact::shared::memory::check_enumeration(
+        rules,
+        &dice,
+        crate::exact::shared::memory::default_limit(),
+    )
+    .map_err(|e| invalid(format!("the game it names: {e}")))?;
     let space = GameSpace::new(rules, dice)
         .ok_or_else(|| invalid("the game's joint index overflows".into()))?;
     let configs = space.players.each_ref().map(|p| p.configs.len() as u64);

@@ -10,13 +10,13 @@
 //!
 //! # Pipeline (on the one exact layer)
 //! 1. [`space::PlayerTable`]: each player's configurations, closed under every legal move
-//!    and every capture ([`crate::exact::reachable::configs_closed_under`], the same search
+//!    and every capture ([`crate::exact::shared::reachable::configs_closed_under`], the same search
 //!    the rules-fixed solver uses with its one move), most advanced first, with every legal
 //!    move per configuration and face tabulated.
 //! 2. [`space::GameSpace`]: the joint index `(A, B, side)` with a flag byte per index, a
-//!    [`crate::exact::search::Successors`] whose successors are *all* legal moves.
-//!    [`crate::exact::search::reach`] finds the states reachable when every move may be
-//!    taken; [`crate::exact::search::can_reach`] marks which wins each state can reach under
+//!    [`crate::exact::shared::search::Successors`] whose successors are *all* legal moves.
+//!    [`crate::exact::shared::search::reach`] finds the states reachable when every move may be
+//!    taken; [`crate::exact::shared::search::can_reach`] marks which wins each state can reach under
 //!    some play. States that can reach no win have value 0 and P(never) = 1 under every
 //!    pair of strategies.
 //! 3. [`classify()`] also finds the end components: the greatest set of states from which
@@ -28,11 +28,11 @@
 //!    iterate from +1 at once, A taking the maximum and B the minimum over its legal moves
 //!    for each face (or a side playing a fixed [`policy::MovePolicy`]: a best response);
 //!    the two sides of one configuration pair, linked by rolls that move nothing, are solved
-//!    exactly per sweep ([`crate::exact::group`]). With the same die on both sides of a
+//!    exactly per sweep ([`crate::exact::shared::group`]). With the same die on both sides of a
 //!    symmetric board the game is its own mirror image, `v(a, b, s) = -v(b, a, 1 - s)`,
 //!    and each sweep solves the cells `(a, b)` with `a <= b` and writes their mirror images
 //!    into `(b, a)` ([`sweep::Mirror`]). Driven by [`crate::fixpoint`] with the one
-//!    stopping rule of [`crate::exact::SolveOptions`]. The bracket `[lower, upper]` holds the
+//!    stopping rule of [`crate::exact::shared::SolveOptions`]. The bracket `[lower, upper]` holds the
 //!    value at every sweep (monotone operator, `-1 <= v <= 1`); the solve stops when it is at
 //!    most the tolerance wide at both openings. A *lower bound from 0 on P(A wins) and on
 //!    P(B wins) separately* would not be one: under max/min the two probabilities are those
@@ -69,14 +69,11 @@
 pub mod advise;
 pub mod afterstates;
 pub mod classify;
-pub mod cluster;
 pub mod differences;
 pub mod evaluate;
 pub mod exact_strategy;
 pub mod file;
-pub mod finished;
 pub mod layered;
-pub mod layers;
 pub mod policy;
 pub mod position;
 pub mod solve;
@@ -85,11 +82,12 @@ pub mod style;
 pub mod sweep;
 pub mod table_strategy;
 pub mod value;
-pub mod values_file;
+
+// The layered solver's parts under the paths they had before it got a folder of its own.
+pub use layered::{cluster, finished, layers, values_file};
 
 pub use classify::classify;
 pub use differences::{Difference, count_differences, differences_from_heuristics};
-pub(crate) use solve::options_error;
 pub use solve::{
     GameRun, GameSolution, Progress, Side, check_profile, memory_bytes, solve_game,
     solve_game_keeping_values, solve_game_with,

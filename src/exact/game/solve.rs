@@ -9,9 +9,9 @@ use super::space::{self, GameSpace, flag};
 use super::sweep::Store;
 use super::value::{Bracket, mirror_applies, never, new_bracket, target_value, value_sweep};
 use crate::dice::Die;
-use crate::exact::bounds::{Bounds, StateBounds};
-use crate::exact::options::SolveOptions;
-use crate::exact::{ExactError, ExactResult, ResultBounds, SolveStats};
+use crate::exact::shared::bounds::{Bounds, StateBounds};
+use crate::exact::shared::options::SolveOptions;
+use crate::exact::shared::{ExactError, ExactResult, ResultBounds, SolveStats};
 use crate::fixpoint::{self, Stall, SweepReport};
 use crate::rules::Rules;
 use std::sync::atomic::{AtomicBool, Ordering};
@@ -170,7 +170,7 @@ pub enum Progress {
         /// Estimated peak bytes where every play ends with a win.
         ending_bytes: u64,
         /// Estimated seconds of the search and classification of the states
-        /// ([`Preparation::GameClassification`](crate::exact::progress::Preparation)).
+        /// ([`Preparation::GameClassification`](crate::exact::shared::progress::Preparation)).
         classify_seconds: f64,
     },
     /// The states are found and classified.
@@ -444,8 +444,8 @@ pub fn solve_game_with(
     let started = Instant::now();
     options.validate().map_err(ExactError::Options)?;
     check_profile(rules)?;
-    let w = crate::exact::p_a_starts(rules, dice[0], dice[1])?;
-    crate::exact::memory::check_enumeration(rules, &dice, options.max_memory)?;
+    let w = crate::exact::shared::p_a_starts(rules, dice[0], dice[1])?;
+    crate::exact::shared::memory::check_enumeration(rules, &dice, options.max_memory)?;
     let players = [
         space::PlayerTable::new(rules, 0, dice[0]),
         space::PlayerTable::new(rules, 1, dice[1]),
@@ -545,7 +545,7 @@ pub fn solve_game_with(
         indices: len as u64,
         bytes,
         ending_bytes,
-        classify_seconds: crate::exact::progress::Preparation::GameClassification
+        classify_seconds: crate::exact::shared::progress::Preparation::GameClassification
             .seconds(len as u64),
     });
     let space = GameSpace::new(rules, dice)

@@ -2,10 +2,10 @@
 //! of every configuration and face tabulated once, and the joint index
 //! `(configuration of A, configuration of B, side to move)` with a flag byte per index.
 
-use super::super::encode::ConfigIndex;
-use super::super::reachable::configs_closed_under;
-use super::super::search::{self, Step, Successors};
 use crate::dice::Die;
+use crate::exact::shared::encode::ConfigIndex;
+use crate::exact::shared::reachable::configs_closed_under;
+use crate::exact::shared::search::{self, Step, Successors};
 use crate::rules::{GameState, Player, Rules};
 use std::sync::atomic::AtomicU8;
 use std::sync::atomic::Ordering::Relaxed;
@@ -277,7 +277,7 @@ impl GameSpace {
     /// overflows `usize`.
     pub fn new(rules: &Rules, dice: [&Die; 2]) -> Option<GameSpace> {
         let mut space = Self::tables_only(rules, dice)?;
-        space.flags = crate::exact::huge::huge_vec(space.len, |_| AtomicU8::new(0));
+        space.flags = crate::exact::shared::huge::huge_vec(space.len, |_| AtomicU8::new(0));
         Some(space)
     }
 

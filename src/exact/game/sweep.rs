@@ -1,10 +1,10 @@
 //! One Gauss-Seidel sweep over the cells of the game's space, shared by the game's value
 //! iteration and the evaluation of a policy pair: each cell (the two sides to move of one
 //! configuration pair, linked by rolls that move nothing) is solved exactly for the current
-//! values outside it ([`crate::exact::group`]), in place, on all threads.
+//! values outside it ([`crate::exact::shared::group`]), in place, on all threads.
 
 use super::space::GameSpace;
-use crate::exact::group::{solve_one, solve_pair};
+use crate::exact::shared::group::{solve_one, solve_pair};
 use std::sync::atomic::AtomicU64;
 use std::sync::atomic::Ordering::Relaxed;
 
@@ -17,7 +17,9 @@ impl<const K: usize> Store<K> {
     /// `len` indices, each starting at `init`.
     pub fn new(len: usize, init: [f64; K]) -> Store<K> {
         Store {
-            slots: crate::exact::huge::huge_vec(len * K, |i| AtomicU64::new(init[i % K].to_bits())),
+            slots: crate::exact::shared::huge::huge_vec(len * K, |i| {
+                AtomicU64::new(init[i % K].to_bits())
+            }),
         }
     }
 

@@ -76,7 +76,7 @@ impl TableStrategy {
     pub fn solved(
         rules: &Rules,
         dice: [&Die; 2],
-        solution: super::GameSolution,
+        solution: super::solve::GameSolution,
     ) -> Option<TableStrategy> {
         let table = solution.policy?;
         let header = file::header(
@@ -182,7 +182,7 @@ impl FromStr for Strategy {
                         .map_err(|e| e.to_string())
                 },
                 exact: &|dir| {
-                    ExactStrategy::load(dir, crate::exact::memory::default_limit())
+                    ExactStrategy::load(dir, crate::exact::shared::memory::default_limit())
                         .map(|t| Arc::new(t) as Arc<dyn MoveTable>)
                 },
             },

@@ -344,8 +344,8 @@ mod tests {
     /// fixed A): the table of `safe` against B's best response, as the solver extracts it.
     #[test]
     fn a_table_row_at_a_time_sweeps_as_cell_by_cell() {
-        use crate::exact::SolveOptions;
         use crate::exact::game::{Side, solve_game};
+        use crate::exact::shared::SolveOptions;
         use crate::strategy::Strategy;
         for (a, b) in [("1..6", "1..6"), ("1..6", "1,2,2,4,5,6")] {
             let dice: [Die; 2] = [a.parse().unwrap(), b.parse().unwrap()];

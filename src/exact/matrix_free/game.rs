@@ -1,5 +1,5 @@
 //! The game's successor function over the per-player tables
-//! ([`crate::exact::tables::PlayerTables`]): where each face leads from a pair of
+//! ([`crate::exact::shared::tables::PlayerTables`]): where each face leads from a pair of
 //! configurations, computed on the fly instead of stored.
 //!
 //! Pairs that cannot occur in a game (two pieces on one track field, a configuration that
@@ -11,10 +11,10 @@
 
 use super::layout::{GoalClass, SIDE_BITS, by_goal_count};
 use crate::dice::Die;
-use crate::exact::encode::ConfigIndex;
-use crate::exact::reachable;
-use crate::exact::search::{Step, Successors, in_order};
-use crate::exact::tables::{MoveEntry, NO_LANDING, PlayerTables};
+use crate::exact::shared::encode::ConfigIndex;
+use crate::exact::shared::reachable;
+use crate::exact::shared::search::{Step, Successors, in_order};
+use crate::exact::shared::tables::{MoveEntry, NO_LANDING, PlayerTables};
 use crate::rules::{GameState, Rules};
 use std::sync::atomic::AtomicU8;
 use std::sync::atomic::Ordering::{Relaxed, SeqCst};
@@ -34,7 +34,7 @@ pub struct RowMove {
     /// The field B's piece landed on, in A's numbering, or [`NO_LANDING`].
     pub landing: u8,
     /// Who rolls next and the tries counter, per tries counter before the roll
-    /// ([`crate::exact::tables::MoveEntry::turn`]).
+    /// ([`crate::exact::shared::tables::MoveEntry::turn`]).
     pub turn: [u8; 3],
 }
 

@@ -1,7 +1,7 @@
 //! Where the matrix-free solver keeps things: the order of each player's configurations,
 //! the classes of equal goal counts that form the blocks, and the flag bits of a cell.
 //!
-//! Each player's reachable configurations ([`crate::exact::reachable::player_configs`])
+//! Each player's reachable configurations ([`crate::exact::shared::reachable::player_configs`])
 //! are ordered by pieces in the goal (most first), then most advanced first. The values
 //! live in one flat vector, one half per side to move, each half over the product
 //! `b × a × component`, `a` (player A's configuration) innermost, with `V` = P(A wins) and
@@ -15,13 +15,13 @@
 //! 1..6 the whole solve took 0.92 times as long as with the sides side by side (the figures
 //! are in `docs/src/performance.md`).
 
-use crate::exact::encode::ConfigIndex;
+use crate::exact::shared::encode::ConfigIndex;
 use crate::rules::Board;
 use std::ops::Range;
 use std::sync::atomic::AtomicU8;
 use std::sync::atomic::Ordering::Relaxed;
 
-/// Bits of a side's flags (see [`super::game::Game`]'s [`crate::exact::search::Successors`]
+/// Bits of a side's flags (see [`super::game::Game`]'s [`crate::exact::shared::search::Successors`]
 /// implementation: the cell's byte holds them shifted by the side): the state can reach a
 /// win.
 pub const CAN_WIN: u8 = 1;

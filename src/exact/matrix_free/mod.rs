@@ -11,7 +11,7 @@
 //! Of the live pairs (those that can occur at all, see [`game`]) many states are still
 //! never reached from the openings (the product pairs every configuration of A with every
 //! one of B, whatever the captures this needs); the shared reachability search
-//! ([`crate::exact::search::reach`]) marks the reachable states in two bits of the flag
+//! ([`crate::exact::shared::search::reach`]) marks the reachable states in two bits of the flag
 //! byte the never-ending search already keeps, at no extra memory, and the sweeps update
 //! only those. They are exactly the sparse solver's states, so `states`, `never_states`,
 //! `transitions` and `self_loops` in [`SolveStats`] equal its counts ([`stats`]), which a
@@ -25,7 +25,7 @@
 //! # Certificate
 //! As in [`crate::exact`]: `V`, `W`, `Z` start at 0 (with `Z = 1` held on the never-ending
 //! set, found first by the shared boolean fixed point "can reach a win",
-//! [`crate::exact::search::can_reach`]), the update is monotone, so every iterate is a
+//! [`crate::exact::shared::search::can_reach`]), the update is monotone, so every iterate is a
 //! lower bound everywhere, in any order and with any interleaving of threads. At the start
 //! states `V <= P(A wins) <= 1 - W - Z` ([`StateBounds::certified`]); the solver stops
 //! when that width is at most the tolerance at both openings. Without a never-ending state
@@ -38,7 +38,7 @@
 //! `Z` is exactly 0 at every state that cannot reach the never-ending set, and at every
 //! state no game reaches. Where `f64` values with `Z` next to `V, W` for every state of the
 //! product (dense, the fastest sweeps) do not fit the memory limit, one more boolean search
-//! ([`crate::exact::search::can_reach_never`], the "can reach a win" fixed point seeded
+//! ([`crate::exact::shared::search::can_reach_never`], the "can reach a win" fixed point seeded
 //! with the never-ending set) marks the reachable states that can reach it, and only they
 //! keep `Z`, behind a rank index ([`storage::Values`]); the choice is `f64` dense, `f64`
 //! sparse, `f32` dense, `f32` sparse, the first that fits, and the memory guard counts the
@@ -70,7 +70,7 @@
 //! One value at a time sweeps the blocks of goal counts one after another, and a block is
 //! read only by itself and by the two blocks with one goal piece fewer of one player. So
 //! once those are done its values can go ([`layout::release_schedule`]): they are given
-//! back to the system ([`crate::exact::huge::release`]) and read 0 afterwards, and the
+//! back to the system ([`crate::exact::shared::huge::release`]) and read 0 afterwards, and the
 //! values are allocated lazily, so a block takes memory only once it is swept
 //! ([`Components::OneAtATimeReleasing`]). The sweeps then read only whether each side of a
 //! pair is reachable, so the flag bytes of the searches are packed to those two bits
@@ -108,11 +108,14 @@ pub mod tries;
 pub use storage::{Components, Storage, ZLayout};
 pub use sweep::Work;
 
-use super::bounds::StateBounds;
-use super::progress::{Observer, Preparation, Progress, unobserved};
-use super::search::{can_reach, can_reach_never, reach};
-use super::{ExactError, ExactResult, ResultBounds, SolveOptions, SolveStats, memory, p_a_starts};
 use crate::dice::Die;
+use crate::exact::shared::bounds::StateBounds;
+use crate::exact::shared::memory;
+use crate::exact::shared::progress::{Observer, Preparation, Progress, unobserved};
+use crate::exact::shared::search::{can_reach, can_reach_never, reach};
+use crate::exact::shared::{
+    ExactError, ExactResult, ResultBounds, SolveOptions, SolveStats, p_a_starts,
+};
 use crate::rules::Rules;
 use game::Game;
 use layout::{CAN_NEVER, CAN_WIN, GoalClass, REACHED, ReachedBits, SPREAD};
@@ -338,7 +341,7 @@ pub fn solve_full_with(
 ) -> Result<FullOutcome, ExactError> {
     let started = Instant::now();
     options.validate().map_err(ExactError::Options)?;
-    super::check_profile(rules)?;
+    crate::exact::shared::check_profile(rules)?;
     let p_start = p_a_starts(rules, a, b)?;
     memory::check_enumeration(rules, &[a, b], options.max_memory)?;
     let ordered = [Game::configs(rules, a), Game::configs(rules, b)];
@@ -471,7 +474,7 @@ pub fn solve_full_with(
     });
     let build_seconds = started.elapsed().as_secs_f64();
     (full.observer)(Progress::Planned {
-        solver: super::SolverUsed::MatrixFree(storage, components),
+        solver: crate::exact::shared::SolverUsed::MatrixFree(storage, components),
         states: counts.states,
         bytes,
         seconds: build_seconds,

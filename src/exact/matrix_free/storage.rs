@@ -12,80 +12,15 @@
 //! pass a block that stops gaining is left as it is, and when the opening block does,
 //! global sweeps could not gain either and are skipped.
 
-use crate::exact::huge::{self, Zeroable, ZeroedArray};
+use crate::exact::shared::huge::{self, Zeroable, ZeroedArray};
 use std::ops::Range;
 use std::sync::atomic::Ordering::Relaxed;
 use std::sync::atomic::{AtomicU32, AtomicU64};
 
-/// How the values are stored.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, serde::Serialize)]
-pub enum Storage {
-    /// `f64`: certified widths down to about 1e-13.
-    F64,
-    /// `f32`, rounded down: half the memory, widths no smaller than about 1e-6.
-    F32,
-    /// `f64` if it fits the memory limit, else `f32`.
-    Auto,
-}
-
-impl Storage {
-    /// Bytes per stored value (`Auto` counts as its smallest choice, `f32`).
-    pub fn value_bytes(self) -> u64 {
-        if self == Storage::F64 { 8 } else { 4 }
-    }
-}
-
-/// Whether a sweep carries every value of a state at once or one at a time.
-///
-/// `V` (P(A wins)) and `W` (P(B wins)) satisfy two separate linear systems over the same
-/// moves: a state's `V` is the average of its successors' `V` plus the probability that A
-/// wins at once, and the same for `W`. So they can be iterated one after the other, each
-/// from 0, each a lower bound at every step, with half the values in memory: the values of
-/// `V` are dropped (their openings kept) before `W` is iterated. The certificate is the
-/// same, `V <= P(A wins) <= 1 - W` at the openings, but the sweeps cannot watch the width
-/// while `V` runs (it needs both): `V`'s blocks are swept until their largest change is a
-/// twentieth of their target (or they stop gaining, under `f32`), and `W`'s opening block
-/// until the openings' width `1 - V - W` is within the tolerance or stops falling; an
-/// interval wider than the tolerance is reported as stalled, as wide as it is.
-///
-/// Only without a never-ending state (no `Z`) and without `three-tries` (whose cell update
-/// solves the levels together): the pairs that do not fit otherwise have neither.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, serde::Serialize)]
-pub enum Components {
-    /// `V` and `W` in one sweep: the fastest.
-    Together,
-    /// `V` to the end, then `W`: half the memory of the values, about 1.4 times the time
-    /// (20/10/4/4, `docs/src/performance.md`).
-    OneAtATime,
-    /// One at a time, and each block's values given back to the system as soon as no block
-    /// still to be swept reads them, with the flag byte of a pair packed to the two bits the
-    /// sweeps read (whether each side is reachable): the least memory, the peak that of the
-    /// blocks live at once ([`super::releasing_bytes`]). The released values are gone, so
-    /// no global sweep can follow the block pass: where the opening block does not
-    /// certify the tolerance by itself, the interval it reached is reported as stalled.
-    OneAtATimeReleasing,
-    /// `Together` if it fits the memory limit in the storage chosen, else `OneAtATime`.
-    Auto,
-}
-
-impl Components {
-    /// Values stored per state: 2 together, 1 one at a time (`Auto` counts as its smaller
-    /// choice).
-    pub fn per_state(self) -> u64 {
-        if self == Components::Together { 2 } else { 1 }
-    }
-
-    /// Whether the sweeps carry one value at a time (released or not).
-    pub fn one_at_a_time(self) -> bool {
-        matches!(
-            self,
-            Components::OneAtATime | Components::OneAtATimeReleasing
-        )
-    }
-}
+pub use crate::exact::shared::result::{Components, Storage};
 
 /// One stored value: an atomic bit pattern, all zero bits being the value 0 (so that value
-/// arrays can be allocated and released lazily, [`crate::exact::huge`]).
+/// arrays can be allocated and released lazily, [`crate::exact::shared::huge`]).
 pub trait Slot: Sync + Send + Zeroable {
     /// A slot holding 0.
     fn zero() -> Self;

@@ -10,7 +10,7 @@
 //! a row `b' < b`, already updated, and `a` or `capture(a)`. So without captures one sweep is
 //! exact; captures run backwards and need further sweeps, about one per capture level.
 //! Within a pair of configurations `(a, b)` the two sides are solved together exactly
-//! ([`crate::exact::group::solve_pair`]): a roll that moves nothing keeps the state (a 6:
+//! ([`crate::exact::shared::group::solve_pair`]): a roll that moves nothing keeps the state (a 6:
 //! same side, a self-loop) or passes the turn to the same pair; under `three-tries` the cells
 //! whose mover may take another try are solved with their tries levels ([`super::tries`]).
 //! Only the states the reachability search marked are updated; no reachable state leads to
@@ -63,10 +63,10 @@ use super::layout::{
 };
 use super::storage::{Slot, Values, ZLayout};
 use super::tries;
-use crate::exact::ExactError;
-use crate::exact::group::{solve_one, solve_pair};
-use crate::exact::progress::{Observer, Phase, Progress};
-use crate::exact::search::in_order_fold;
+use crate::exact::shared::ExactError;
+use crate::exact::shared::group::{solve_one, solve_pair};
+use crate::exact::shared::progress::{Observer, Phase, Progress};
+use crate::exact::shared::search::in_order_fold;
 use crate::fixpoint::{self, Stall, StopRule, SweepReport};
 use std::ops::Range;
 use std::sync::atomic::Ordering::Relaxed;

@@ -6,7 +6,7 @@
 //! (`game::takes_tries` checks this on the tables). So nothing outside a cell ever reads
 //! a state at tries level 1 or 2: the solver stores only level 0, and the cell update
 //! solves the group of up to six rows (2 sides × 3 levels) exactly for the current values
-//! outside the cell ([`crate::exact::group::solve_group`]), keeping the rows at level 0.
+//! outside the cell ([`crate::exact::shared::group::solve_group`]), keeping the rows at level 0.
 //! Eliminating rows exactly keeps the update monotone, so every property of the iteration
 //! holds, and memory is the same as without `three-tries`. Only the configurations with
 //! nothing in play have levels (4 of 5,001 per player for 1,1,1,6,6,6 on the BwInf board),
@@ -14,7 +14,7 @@
 //! update of [`super::sweep`].
 
 use super::game::{Game, Row};
-use crate::exact::group::{MAX_GROUP, solve_group};
+use crate::exact::shared::group::{MAX_GROUP, solve_group};
 
 /// Solves the cell of the pair `(a, row.b)` with all its tries levels, for the sides that
 /// are not skipped; `read(cell, side)` gives the stored values (level 0) of any state, and

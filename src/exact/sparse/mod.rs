@@ -7,15 +7,16 @@
 pub mod solve;
 pub mod transitions;
 
-use super::choose::SolverUsed;
-use super::encode::StateEncoder;
-use super::progress::{Observer, Phase, Preparation, Progress, unobserved};
-use super::reachable::{self, StateSet};
-use super::{
-    ExactError, ExactResult, MemoryEstimate, ResultBounds, SolveOptions, SolveStats, check_profile,
-    memory, p_a_starts,
-};
 use crate::dice::Die;
+use crate::exact::shared::SolverUsed;
+use crate::exact::shared::encode::StateEncoder;
+use crate::exact::shared::memory;
+use crate::exact::shared::progress::{Observer, Phase, Preparation, Progress, unobserved};
+use crate::exact::shared::reachable::{self, StateSet};
+use crate::exact::shared::{
+    ExactError, ExactResult, MemoryEstimate, ResultBounds, SolveOptions, SolveStats, check_profile,
+    p_a_starts,
+};
 use crate::rules::Rules;
 use solve::{Classes, Values};
 use transitions::Chain;

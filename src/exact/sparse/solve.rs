@@ -6,9 +6,9 @@
 //! falls into the never-ending set).
 
 use super::transitions::Chain;
-use crate::exact::bounds::StateBounds;
-use crate::exact::group::{MAX_GROUP, solve_group, solve_pair};
-use crate::exact::search::{self, Step, Successors};
+use crate::exact::shared::bounds::StateBounds;
+use crate::exact::shared::group::{MAX_GROUP, solve_group, solve_pair};
+use crate::exact::shared::search::{self, Step, Successors};
 use crate::fixpoint::{self, Convergence, NotConverged, StopRule, SweepReport};
 use std::sync::atomic::AtomicU8;
 use std::sync::atomic::Ordering::Relaxed;
@@ -224,7 +224,7 @@ pub fn iterate(
 ///
 /// Each group (the rows with the same pieces of both players, see
 /// [`Chain::group_starts`]) is solved exactly for the current values outside it
-/// ([`crate::exact::group`]; a failed try under `three-tries` links rows too). Without it, the pair
+/// ([`crate::exact::shared::group`]; a failed try under `three-tries` links rows too). Without it, the pair
 /// where both players wait for a 6 would shrink its error only by `(5/6)^2` per sweep,
 /// and the whole iteration needs four to six times as many sweeps.
 // Index loops: rows and columns of a small dense system read clearer as indices.

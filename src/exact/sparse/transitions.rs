@@ -1,8 +1,8 @@
 //! The Markov chain of a matchup as a sparse matrix.
 //!
-//! Rows and columns are the reachable joint states of [`crate::exact::reachable::joint_states`],
+//! Rows and columns are the reachable joint states of [`crate::exact::shared::reachable::joint_states`],
 //! numbered by their rank in increasing joint index (which is the Gauss-Seidel order, see
-//! [`crate::exact::encode::JointCoder`]). For every state and every distinct face of the mover's
+//! [`crate::exact::shared::encode::JointCoder`]). For every state and every distinct face of the mover's
 //! die the successor comes from [`Rules::play_roll`]; faces leading to the same successor
 //! are merged, a successor in which a player has won goes into that player's absorption
 //! probability instead of the matrix.
@@ -18,8 +18,8 @@
 //! leaves and can reach no win, so the classification puts it into the never-ending set.
 
 use crate::dice::Die;
-use crate::exact::encode::StateEncoder;
-use crate::exact::reachable::StateSet;
+use crate::exact::shared::encode::StateEncoder;
+use crate::exact::shared::reachable::StateSet;
 use crate::rules::{GameState, Rules};
 use rayon::prelude::*;
 use sprs::CsMatI;
@@ -109,7 +109,7 @@ const WORDS_PER_TASK: usize = 256;
 const TASKS_PER_BATCH: usize = 32;
 
 /// Builds the chain over `states` (a set over `encoder`'s joint index closed under
-/// [`Rules::play_roll`], e.g. from [`crate::exact::reachable::joint_states`]), in parallel.
+/// [`Rules::play_roll`], e.g. from [`crate::exact::shared::reachable::joint_states`]), in parallel.
 ///
 /// Panics if a successor is not in `states` or there are `u32::MAX` states or more.
 pub fn build_chain(
@@ -130,7 +130,7 @@ pub fn build_chain(
     // At most one entry per distinct successor of a roll (faces that move nothing share
     // one). Reserving the bound up front costs address space only (pages are touched as
     // they fill) and spares the copies of a growing vector; the memory estimate counts it.
-    let outcomes = crate::exact::memory::max_outcomes(rules, dice[0], dice[1]);
+    let outcomes = crate::exact::shared::memory::max_outcomes(rules, dice[0], dice[1]);
     let max_entries = n.saturating_mul(usize::try_from(outcomes).unwrap_or(usize::MAX));
     let mut indices: Vec<u32> = Vec::with_capacity(max_entries);
     let mut data: Vec<f64> = Vec::with_capacity(max_entries);
@@ -278,7 +278,7 @@ fn finish_row(row: &mut RowBuilder, total: u64, piece: &mut Piece) {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::exact::reachable::{joint_states, player_configs};
+    use crate::exact::shared::reachable::{joint_states, player_configs};
     use crate::rules::{Board, Profile};
 
     fn chain(board: &str, a: &str, b: &str) -> Chain {

@@ -1,7 +1,8 @@
 //! Invariants every exact result must satisfy, for tests and for callers that want to
 //! double-check a result before they rely on it.
 
-use super::{Bounds, ExactResult};
+use super::bounds::Bounds;
+use super::result::ExactResult;
 use crate::stats;
 
 /// Checks `result` against the invariants that hold for every matchup:

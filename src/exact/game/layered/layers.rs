@@ -15,7 +15,7 @@
 //! in every other group ([`GoalGroups`] counts them; `tests/game.rs` checks the counts
 //! against the binomial sums they must equal).
 
-use super::space::PlayerTable;
+use crate::exact::game::space::PlayerTable;
 use crate::rules::Rules;
 
 /// A side's goal configuration: bit `i` set where goal field `i` holds a piece (deeper

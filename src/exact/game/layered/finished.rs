@@ -1,11 +1,11 @@
 //! A finished group of the layered solve, kept compactly: each state's flags and value
 //! midpoint (32-bit fixed point or `f64`) and one certified half-width for the group; and
-//! what its solve reports. Shared by the solver ([`super::layered`]) and its files
+//! what its solve reports. Shared by the solver ([`super`]) and its files
 //! ([`super::values_file`]), neither of which imports the other's internals back.
 
 use super::cluster::Cluster;
-use super::sweep::Store;
-use crate::exact::ExactError;
+use crate::exact::game::sweep::Store;
+use crate::exact::shared::ExactError;
 use std::sync::atomic::AtomicU8;
 use std::sync::atomic::Ordering::Relaxed;
 

@@ -1,4 +1,4 @@
-//! The game's value solved group by group ([`super::layers`]): from the last group back,
+//! The game's value solved group by group ([`self::layers`]): from the last group back,
 //! each group's states classified and value-iterated while the groups it exits into are
 //! finished and kept compactly, so that what is in memory at full cost is one group.
 //!
@@ -36,87 +36,30 @@
 //! open); its width reached is reported, and the value is certified when the openings'
 //! bracket is at most the tolerance wide.
 
-use super::cluster::{Cluster, OneProcess, Share};
-pub use super::finished::{FIXED32_FROM, GroupReport, Storage, bit};
-use super::finished::{Finished, held_value};
-use super::layers::{GoalGroups, Group};
+pub mod cluster;
+pub mod finished;
+pub mod layers;
+pub mod values_file;
+
+use self::cluster::{Cluster, OneProcess, Share};
+pub use self::finished::{FIXED32_FROM, GroupReport, Storage, bit};
+use self::finished::{Finished, held_value};
+use self::layers::{GoalGroups, Group};
 use super::solve::{figures_from_value, value_bounds};
 use super::space::{At, CellTarget, GameSpace};
 use super::sweep::{RowUpdate, Store, update_cell};
 use super::value::MIRROR;
 use crate::dice::Die;
-use crate::exact::bounds::Bounds;
-use crate::exact::options::SolveOptions;
-use crate::exact::search;
-use crate::exact::{ExactError, ExactResult, ResultBounds, SolveStats};
+use crate::exact::shared::bounds::Bounds;
+use crate::exact::shared::options::SolveOptions;
+use crate::exact::shared::search;
+use crate::exact::shared::{ExactError, ExactResult, ResultBounds, SolveStats};
 use crate::fixpoint::{self, Stall};
 use crate::rules::Rules;
 use std::ops::Range;
 use std::sync::atomic::Ordering::Relaxed;
 use std::sync::atomic::{AtomicU8, AtomicU64};
 use web_time::Instant;
-
-/// The layered solve's measured cost in seconds of one core per state and sweep: a group
-/// with a single piece home on each side of the BwInf board, 1..6 against 1..6 (229,022,802
-/// states, 19 sweeps to 1e-6 in 893 s on 2 threads), on [`COST_MEASURED_ON`]. What the
-/// estimate for the core multiplies by its states.
-pub const SECONDS_PER_STATE_SWEEP: f64 = 893.0 * 2.0 / (229_022_802.0 * 19.0);
-
-/// The machine [`SECONDS_PER_STATE_SWEEP`] was measured on.
-pub const COST_MEASURED_ON: &str = "AMD EPYC with AVX-512, 2 cores, 2026-11-28";
-
-/// The sweeps the largest solved groups took to 1e-6, for the estimate of the core.
-pub const REFERENCE_SWEEPS: u32 = 19;
-
-/// Bytes a rank of a solve over MPI holds per state of its share of a group: the flags and
-/// the bracket (17) and, for its ghosts, their flags, brackets and indices and the lists
-/// the other ranks keep to serve them (33 bytes a ghost), at 0.56 ghosts a state of its
-/// share, measured on 24/12/3/4 with 4 ranks (1..6 against 1..6: 6.1 million ghosts for
-/// 10.8 million states).
-pub const RANK_BYTES_PER_OWN_STATE: f64 = 17.0 + 0.56 * 33.0;
-
-/// A rank's time per state of its share and sweep against one thread's per state in a
-/// single process: 24/12/3/4, 1..6 against 2..7, its core (9,523,200 states) on 2 ranks of
-/// one thread, 21.9 s for 15 sweeps, against 23.5 s for 12 sweeps in one process of one
-/// thread, on [`COST_MEASURED_ON`].
-pub const RANK_COST_FACTOR: f64 = (21.9 / 15.0 / 4_761_600.0) / (23.5 / 12.0 / 9_523_200.0);
-
-/// The sweeps a group takes over ranks against one process (their states read from each
-/// other once a sweep, not in place): 15 against 12, as above.
-pub const RANK_SWEEP_FACTOR: f64 = 15.0 / 12.0;
-
-/// A plan for solving one group of `states` states over MPI ranks of `rank_bytes` memory
-/// each, beside `finished_bytes` of finished groups it reads: the ranks needed, the bytes
-/// of each, and core-hours at the measured cost, or `None` where no number of ranks
-/// suffices (each rank holds the finished groups whole).
-pub fn rank_plan(states: u64, finished_bytes: u64, rank_bytes: u64) -> Option<RankPlan> {
-    let fixed = finished_bytes;
-    let room = rank_bytes.checked_sub(fixed).filter(|&r| r > 0)? as f64;
-    let share = states as f64 * RANK_BYTES_PER_OWN_STATE;
-    let ranks = (share / room).ceil().max(1.0) as u64;
-    let per_rank = fixed as f64 + share / ranks as f64;
-    let sweeps = (REFERENCE_SWEEPS as f64 * RANK_SWEEP_FACTOR).ceil();
-    let core_hours = states as f64 * SECONDS_PER_STATE_SWEEP * RANK_COST_FACTOR * sweeps / 3600.0;
-    Some(RankPlan {
-        ranks,
-        bytes_per_rank: per_rank as u64,
-        sweeps: sweeps as u32,
-        core_hours,
-    })
-}
-
-/// What [`rank_plan`] plans.
-#[derive(Clone, Copy, Debug, PartialEq)]
-pub struct RankPlan {
-    /// MPI ranks (`mpirun -np`).
-    pub ranks: u64,
-    /// Bytes each rank holds at its peak.
-    pub bytes_per_rank: u64,
-    /// Sweeps expected ([`REFERENCE_SWEEPS`] times [`RANK_SWEEP_FACTOR`]).
-    pub sweeps: u32,
-    /// Core-hours of all ranks together for those sweeps.
-    pub core_hours: f64,
-}
 
 /// The flags of a state seen from the other side: A's and B's wins exchanged.
 #[inline(always)]
@@ -523,7 +466,7 @@ struct Peak {
 /// `--values-out` folder ([`LayeredValues::open`], [`LayeredValues::open_dir`]), each
 /// group's file read and checked the first time one of its states is looked up.
 pub struct LayeredValues {
-    game: super::values_file::GameKey,
+    game: self::values_file::GameKey,
     rules: Rules,
     dice: [Die; 2],
     space: GameSpace,
@@ -549,7 +492,7 @@ enum GroupValues {
 impl LayeredValues {
     /// The values in the files of `dir` (`solve --layered --values-out DIR`) for the game
     /// of `dice` under `rules` solved to `tolerance`; the files' headers are checked now
-    /// ([`super::values_file`]), each body when first read. Groups without a file have no
+    /// ([`self::values_file`]), each body when first read. Groups without a file have no
     /// values; a folder without any group file is refused.
     pub fn open(
         dir: &std::path::Path,
@@ -557,11 +500,11 @@ impl LayeredValues {
         dice: [&Die; 2],
         tolerance: f64,
     ) -> Result<LayeredValues, ExactError> {
-        super::check_profile(rules)?;
+        super::solve::check_profile(rules)?;
         let space = GameSpace::tables_only(rules, dice)
             .ok_or_else(|| ExactError::TooLarge("the joint index overflows".into()))?;
         let layout = Layout::new(rules, &space);
-        let game = super::values_file::GameKey::new(rules, dice, tolerance);
+        let game = self::values_file::GameKey::new(rules, dice, tolerance);
         let storage = Storage::for_tolerance(tolerance);
         let mut groups: Vec<GroupValues> = (0..layout.goals * layout.goals)
             .map(|_| GroupValues::Absent)
@@ -570,7 +513,7 @@ impl LayeredValues {
         for group in layout.order() {
             let states = layout.geometry(group).len();
             if let Some(header) =
-                super::values_file::read_header(dir, &game, group, states, storage)?
+                self::values_file::read_header(dir, &game, group, states, storage)?
             {
                 groups[layout.slot(group)] = GroupValues::OnDisk {
                     dir: dir.to_path_buf(),
@@ -600,7 +543,7 @@ impl LayeredValues {
     /// [`LayeredValues::open`] for the game the files of `dir` name (board, profile, dice
     /// and tolerance, the same in every file).
     pub fn open_dir(dir: &std::path::Path) -> Result<LayeredValues, ExactError> {
-        let game = super::values_file::game_in(dir)?;
+        let game = self::values_file::game_in(dir)?;
         let invalid = |what: String| {
             ExactError::ValuesFile(format!(
                 "{}: the game its files name: {what}",
@@ -656,7 +599,7 @@ impl LayeredValues {
     }
 
     /// The game, as the files name it.
-    pub fn game(&self) -> &super::values_file::GameKey {
+    pub fn game(&self) -> &self::values_file::GameKey {
         &self.game
     }
 
@@ -710,13 +653,13 @@ impl LayeredValues {
                 }
                 let states = self.layout.geometry(group).len();
                 let storage = Storage::for_tolerance(self.game.tolerance);
-                let (_, done) = super::values_file::read(dir, &self.game, group, states, storage)?
+                let (_, done) = self::values_file::read(dir, &self.game, group, states, storage)?
                     .ok_or_else(|| {
-                        ExactError::ValuesFile(format!(
-                            "{}: removed after the folder was opened",
-                            super::values_file::path_of(dir, group).display()
-                        ))
-                    })?;
+                    ExactError::ValuesFile(format!(
+                        "{}: removed after the folder was opened",
+                        self::values_file::path_of(dir, group).display()
+                    ))
+                })?;
                 // Two threads may read the same file at once; either copy is the same.
                 let _ = loaded.set(done);
                 Ok(loaded.get())
@@ -841,7 +784,7 @@ pub fn solve_layered_with(
             "the openings' group was not solved: only a whole solve gives the value".into(),
         ));
     };
-    let w = crate::exact::p_a_starts(rules, dice[0], dice[1])?;
+    let w = crate::exact::shared::p_a_starts(rules, dice[0], dice[1])?;
     let [va, vb] = openings.map(|(v, _)| value_bounds(v));
     let [sa, sb] = [&va, &vb].map(figures_from_value);
     let reports = &solved.outcome.groups;
@@ -881,7 +824,7 @@ pub fn solve_layered_with(
         seconds,
     };
     let values = run.keep_values.then(|| LayeredValues {
-        game: super::values_file::GameKey::new(rules, dice, options.tolerance),
+        game: self::values_file::GameKey::new(rules, dice, options.tolerance),
         rules: *rules,
         dice: [dice[0].clone(), dice[1].clone()],
         space: solved.space,
@@ -943,8 +886,8 @@ fn solve_groups(
     let keep_values = run.keep_values;
     let cluster = run.cluster;
     options.validate().map_err(ExactError::Options)?;
-    super::check_profile(rules)?;
-    crate::exact::memory::check_enumeration(rules, &dice, options.max_memory)?;
+    super::solve::check_profile(rules)?;
+    crate::exact::shared::memory::check_enumeration(rules, &dice, options.max_memory)?;
     let space = GameSpace::tables_only(rules, dice)
         .ok_or_else(|| ExactError::TooLarge("the joint index overflows".into()))?;
     let layout = Layout::new(rules, &space);
@@ -972,7 +915,7 @@ fn solve_groups(
             ranks: cluster.size(),
         });
     }
-    let game = super::values_file::GameKey::new(rules, dice, options.tolerance);
+    let game = self::values_file::GameKey::new(rules, dice, options.tolerance);
     if let Some(dir) = run.values_out {
         std::fs::create_dir_all(dir)
             .map_err(|e| ExactError::Write(format!("--values-out: {}: {e}", dir.display())))?;
@@ -1003,7 +946,7 @@ fn solve_groups(
             .any(|&g| layout.reads(g, group) || (layout.symmetric && layout.reads(g, image)));
         let kept = keep_values || read_later;
         let stored = match run.values_out {
-            Some(dir) => super::values_file::read(dir, &game, group, geometry.len(), storage)?,
+            Some(dir) => self::values_file::read(dir, &game, group, geometry.len(), storage)?,
             None => None,
         };
         // Every rank must go on alike: all read the group back, or all solve it.
@@ -1041,7 +984,7 @@ fn solve_groups(
         );
         let mut current = Current {
             geometry,
-            bits: crate::exact::huge::huge_vec(share.own().len(), |_| AtomicU8::new(0)),
+            bits: crate::exact::shared::huge::huge_vec(share.own().len(), |_| AtomicU8::new(0)),
             own: share.own(),
             share,
             values: None,
@@ -1143,7 +1086,7 @@ fn solve_groups(
             if let Some(dir) = run.values_out
                 && cluster.rank() == 0
             {
-                super::values_file::write(dir, &game, &report, &done)?;
+                self::values_file::write(dir, &game, &report, &done)?;
             }
             if kept {
                 finished[layout.slot(group)] = Some(done);
@@ -1453,12 +1396,12 @@ fn refresh_ghosts(
 fn shared_report(
     ghosts: usize,
     cluster: &dyn Cluster,
-) -> Result<Option<super::finished::RanksReport>, ExactError> {
+) -> Result<Option<self::finished::RanksReport>, ExactError> {
     if cluster.size() == 1 {
         return Ok(None);
     }
     let all = cluster.gather_u64(&[ghosts as u64])?;
-    Ok(Some(super::finished::RanksReport {
+    Ok(Some(self::finished::RanksReport {
         ranks: cluster.size(),
         ghost_states: all.iter().sum(),
     }))
@@ -1670,23 +1613,6 @@ fn not_converged(sweeps: usize, widths: &[f64]) -> ExactError {
 mod tests {
     use super::*;
 
-    /// A plan over ranks gives each rank the flags and finished groups whole and a share of
-    /// the rest that fits its memory, with no rank more than needed; ranks smaller than
-    /// what each holds whole get no plan.
-    #[test]
-    fn a_plan_over_ranks_fits_each_rank_and_uses_no_more_than_needed() {
-        let (states, finished) = (20_845_144_562u64, 78_700_000_000u64);
-        for rank_bytes in [128u64 << 30, 256 << 30, 1 << 40] {
-            let plan = rank_plan(states, finished, rank_bytes).unwrap();
-            assert!(plan.bytes_per_rank <= rank_bytes);
-            let share = states as f64 * RANK_BYTES_PER_OWN_STATE;
-            let room = (rank_bytes - finished) as f64;
-            assert!(share / plan.ranks as f64 <= room);
-            assert!(plan.ranks == 1 || share / (plan.ranks - 1) as f64 > room);
-        }
-        assert_eq!(rank_plan(states, finished, finished), None);
-        assert_eq!(rank_plan(states, finished, 16 << 30), None);
-    }
     use crate::exact::game::space::flag;
     use crate::exact::game::{Side, solve_game_keeping_values};
 

@@ -1,6 +1,5 @@
 //! How to solve: the options every exact solver takes, checked where they enter.
 
-use super::memory;
 use crate::fixpoint::{RuleError, StopRule};
 use std::fmt;
 
@@ -68,7 +67,7 @@ impl Default for SolveOptions {
         SolveOptions {
             tolerance: 1e-12,
             max_sweeps: 100_000,
-            max_memory: memory::default_limit(),
+            max_memory: crate::sizes::default_limit(),
         }
     }
 }

@@ -11,43 +11,9 @@
 //! solver's blocks before the opening one, a sparse solve's first sweep) the work is taken
 //! to be what such solves usually need ([`usual_sweeps`]).
 
-use super::matrix_free::storage::{Components, Storage};
+use super::result::SolverUsed;
 use crate::fixpoint::{Eta, Remaining};
 use std::collections::VecDeque;
-
-/// Which solver produced an [`ExactResult`](super::ExactResult).
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum SolverUsed {
-    /// The sparse-matrix solver ([`super::solve_matchup`]).
-    Sparse,
-    /// The matrix-free solver with this storage (`F64` or `F32`), its sweeps carrying the
-    /// values of a state together or one at a time (never `Auto`).
-    MatrixFree(Storage, Components),
-    /// The solver of the game with choices ([`super::game::solve_game`]), both players
-    /// optimal: the figures are those of an optimal pair of strategies.
-    GameOptimal,
-}
-
-impl std::fmt::Display for SolverUsed {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        match self {
-            SolverUsed::Sparse => write!(f, "sparse matrix"),
-            SolverUsed::MatrixFree(storage, components) => {
-                let bits = if *storage == Storage::F32 { 32 } else { 64 };
-                write!(f, "matrix-free, f{bits} storage")?;
-                match components {
-                    Components::OneAtATime => write!(f, ", one value at a time")?,
-                    Components::OneAtATimeReleasing => {
-                        write!(f, ", one value at a time, blocks released")?
-                    }
-                    _ => {}
-                }
-                Ok(())
-            }
-            SolverUsed::GameOptimal => write!(f, "game with choices, both players optimal"),
-        }
-    }
-}
 
 /// What a running rules-fixed solve has done so far.
 #[derive(Clone, Copy, Debug, PartialEq)]

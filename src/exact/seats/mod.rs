@@ -26,12 +26,12 @@
 //! are swept one state at a time here, not solved as a block as the two-player solver does;
 //! that costs sweeps, not correctness.
 
-use super::bounds::Bounds;
-use super::encode::ConfigIndex;
-use super::options::SolveOptions;
-use super::reachable::player_configs;
-use super::search::{self, Step, Successors};
 use crate::dice::Die;
+use crate::exact::shared::bounds::Bounds;
+use crate::exact::shared::encode::ConfigIndex;
+use crate::exact::shared::options::SolveOptions;
+use crate::exact::shared::reachable::player_configs;
+use crate::exact::shared::search::{self, Step, Successors};
 use crate::fixpoint::{self, NotConverged, SweepReport};
 use crate::rules::{MAX_SEATS, Seats};
 use std::fmt;
@@ -124,7 +124,7 @@ struct Chain<'a> {
     seats: &'a Seats,
     players: usize,
     /// Each seat's reachable configurations (the shared search,
-    /// [`crate::exact::reachable::player_configs`]).
+    /// [`crate::exact::shared::reachable::player_configs`]).
     configs: Vec<ConfigIndex>,
     /// `stride[s]`: the index weight of seat `s`'s configuration; `stride[players]` is the
     /// number of configuration tuples.
@@ -142,12 +142,12 @@ impl<'a> Chain<'a> {
     fn build(seats: &'a Seats, dice: &[&Die], limit: Option<u64>) -> Result<Self, SeatsExactError> {
         let players = seats.players();
         let rules = seats.rules();
-        if let Err(crate::exact::ExactError::Memory {
+        if let Err(crate::exact::shared::ExactError::Memory {
             states,
             bytes,
             limit,
             ..
-        }) = crate::exact::memory::check_enumeration(rules, dice, limit)
+        }) = crate::exact::shared::memory::check_enumeration(rules, dice, limit)
         {
             return Err(SeatsExactError::Memory {
                 states,

@@ -1,4 +1,4 @@
-//! The processes one layered solve runs on ([`super::layered`]), and the few collective
+//! The processes one layered solve runs on ([`super`]), and the few collective
 //! operations its value iteration needs: a maximum over every process, an exchange of
 //! words between every pair, and a gather of every process's part.
 //!
@@ -8,7 +8,7 @@
 //! states of other ranks' rows that its rows' moves lead to (its *ghosts*) from a copy
 //! refreshed once per sweep, in one batch per pair of ranks.
 
-use crate::exact::ExactError;
+use crate::exact::shared::ExactError;
 
 /// The processes of one solve and their collective operations. Every process calls each
 /// operation in the same order (as MPI's collectives are called), from one thread at a
@@ -122,7 +122,7 @@ fn count(n: usize) -> Result<mpi::Count, ExactError> {
 #[cfg(feature = "mpi")]
 pub mod mpi_ranks {
     use super::{Cluster, count};
-    use crate::exact::ExactError;
+    use crate::exact::shared::ExactError;
     use mpi::collective::SystemOperation;
     use mpi::datatype::{Partition, PartitionMut};
     use mpi::environment::Universe;

@@ -1,0 +1,91 @@
+//! What the solvers cost, as measured: every constant fitted to measured runs, with the
+//! machine it was measured on, in one place. The time estimates of a running solve
+//! ([`super::progress`]) and the plans printed for solves too large to run
+//! ([`super::error::ExactError::GroupMemory`]) are made from these; on another machine
+//! they are off by that machine's speed, and `docs/src/performance.md` says how to measure
+//! them again.
+
+/// The layered solve's measured cost in seconds of one core per state and sweep: a group
+/// with a single piece home on each side of the BwInf board, 1..6 against 1..6 (229,022,802
+/// states, 19 sweeps to 1e-6 in 893 s on 2 threads), on [`COST_MEASURED_ON`]. What the
+/// estimate for the core multiplies by its states.
+pub const SECONDS_PER_STATE_SWEEP: f64 = 893.0 * 2.0 / (229_022_802.0 * 19.0);
+
+/// The machine [`SECONDS_PER_STATE_SWEEP`] was measured on.
+pub const COST_MEASURED_ON: &str = "AMD EPYC with AVX-512, 2 cores, 2026-11-28";
+
+/// The sweeps the largest solved groups took to 1e-6, for the estimate of the core.
+pub const REFERENCE_SWEEPS: u32 = 19;
+
+/// Bytes a rank of a solve over MPI holds per state of its share of a group: the flags and
+/// the bracket (17) and, for its ghosts, their flags, brackets and indices and the lists
+/// the other ranks keep to serve them (33 bytes a ghost), at 0.56 ghosts a state of its
+/// share, measured on 24/12/3/4 with 4 ranks (1..6 against 1..6: 6.1 million ghosts for
+/// 10.8 million states).
+pub const RANK_BYTES_PER_OWN_STATE: f64 = 17.0 + 0.56 * 33.0;
+
+/// A rank's time per state of its share and sweep against one thread's per state in a
+/// single process: 24/12/3/4, 1..6 against 2..7, its core (9,523,200 states) on 2 ranks of
+/// one thread, 21.9 s for 15 sweeps, against 23.5 s for 12 sweeps in one process of one
+/// thread, on [`COST_MEASURED_ON`].
+pub const RANK_COST_FACTOR: f64 = (21.9 / 15.0 / 4_761_600.0) / (23.5 / 12.0 / 9_523_200.0);
+
+/// The sweeps a group takes over ranks against one process (their states read from each
+/// other once a sweep, not in place): 15 against 12, as above.
+pub const RANK_SWEEP_FACTOR: f64 = 15.0 / 12.0;
+
+/// A plan for solving one group of `states` states over MPI ranks of `rank_bytes` memory
+/// each, beside `finished_bytes` of finished groups it reads: the ranks needed, the bytes
+/// of each, and core-hours at the measured cost, or `None` where no number of ranks
+/// suffices (each rank holds the finished groups whole).
+pub fn rank_plan(states: u64, finished_bytes: u64, rank_bytes: u64) -> Option<RankPlan> {
+    let fixed = finished_bytes;
+    let room = rank_bytes.checked_sub(fixed).filter(|&r| r > 0)? as f64;
+    let share = states as f64 * RANK_BYTES_PER_OWN_STATE;
+    let ranks = (share / room).ceil().max(1.0) as u64;
+    let per_rank = fixed as f64 + share / ranks as f64;
+    let sweeps = (REFERENCE_SWEEPS as f64 * RANK_SWEEP_FACTOR).ceil();
+    let core_hours = states as f64 * SECONDS_PER_STATE_SWEEP * RANK_COST_FACTOR * sweeps / 3600.0;
+    Some(RankPlan {
+        ranks,
+        bytes_per_rank: per_rank as u64,
+        sweeps: sweeps as u32,
+        core_hours,
+    })
+}
+
+/// What [`rank_plan`] plans.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct RankPlan {
+    /// MPI ranks (`mpirun -np`).
+    pub ranks: u64,
+    /// Bytes each rank holds at its peak.
+    pub bytes_per_rank: u64,
+    /// Sweeps expected ([`REFERENCE_SWEEPS`] times [`RANK_SWEEP_FACTOR`]).
+    pub sweeps: u32,
+    /// Core-hours of all ranks together for those sweeps.
+    pub core_hours: f64,
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// A plan over ranks gives each rank the flags and finished groups whole and a share of
+    /// the rest that fits its memory, with no rank more than needed; ranks smaller than
+    /// what each holds whole get no plan.
+    #[test]
+    fn a_plan_over_ranks_fits_each_rank_and_uses_no_more_than_needed() {
+        let (states, finished) = (20_845_144_562u64, 78_700_000_000u64);
+        for rank_bytes in [128u64 << 30, 256 << 30, 1 << 40] {
+            let plan = rank_plan(states, finished, rank_bytes).unwrap();
+            assert!(plan.bytes_per_rank <= rank_bytes);
+            let share = states as f64 * RANK_BYTES_PER_OWN_STATE;
+            let room = (rank_bytes - finished) as f64;
+            assert!(share / plan.ranks as f64 <= room);
+            assert!(plan.ranks == 1 || share / (plan.ranks - 1) as f64 > room);
+        }
+        assert_eq!(rank_plan(states, finished, finished), None);
+        assert_eq!(rank_plan(states, finished, 16 << 30), None);
+    }
+}
