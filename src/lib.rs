@@ -5,6 +5,7 @@
 //! ([`rules`]), dice input ([`dice`]), a parallel, reproducible Monte Carlo engine ([`sim`]),
 //! and the value-iteration core ([`fixpoint`]) behind the exact solvers.
 #![deny(missing_docs)]
+#![warn(unreachable_pub)]
 
 pub mod api;
 #[cfg(feature = "cli")]

@@ -122,7 +122,5 @@ pub use shared::result::{
     ExactResult, ResultBounds, SolveStats, SolverUsed, check_profile, p_a_starts,
 };
 // The shared modules under the paths they had before the solvers got folders of their own.
-pub use shared::{
-    bounds, checks, encode, group, huge, memory, options, progress, reachable, search, tables,
-};
+pub use shared::{bounds, checks, encode, memory, options, progress, reachable};
 pub use sparse::{Model, solve_matchup};

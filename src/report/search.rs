@@ -59,7 +59,7 @@ pub struct OpenCandidate {
 
 /// The most opponents an open Condorcet candidate names (under screening a die that is no
 /// anchor has not played thousands of its pairs).
-pub const NAMED_OPPONENTS: usize = 100;
+pub(super) const NAMED_OPPONENTS: usize = 100;
 
 /// Where the error probability went: the union bound over the confidence sequences.
 #[derive(Clone, Debug, Serialize)]

@@ -26,7 +26,7 @@ pub fn play_chunk(matchup: &Matchup, key: StreamKey, chunk: u64, pairs: u64) -> 
 /// unwinds from there: a strategy that searches plays a chunk for many seconds (about 25 s
 /// for `strong-search-2` on the BwInf board), where the other loops play one in about a
 /// millisecond and are never interrupted. The same games and counts as [`play_chunk`].
-pub fn play_chunk_watched(
+pub(super) fn play_chunk_watched(
     matchup: &Matchup,
     key: StreamKey,
     chunk: u64,

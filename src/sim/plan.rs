@@ -31,7 +31,7 @@ pub const PILOT_GAMES: u64 = 20 * CHUNK_GAMES;
 
 /// The longest a run may be planned to take at the speed of its first games: a year (365
 /// days). Nobody waits for more, and a plan that long is a typo or the wrong options.
-pub const MAX_RUN_TIME: Duration = Duration::from_secs(365 * 24 * 3600);
+pub(super) const MAX_RUN_TIME: Duration = Duration::from_secs(365 * 24 * 3600);
 
 /// A stopping rule or sample size that cannot run.
 #[derive(Clone, Copy, Debug, PartialEq)]

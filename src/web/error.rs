@@ -12,22 +12,22 @@ pub(crate) struct HttpError {
 }
 
 impl HttpError {
-    pub fn new(status: StatusCode, message: impl Into<String>) -> HttpError {
+    pub(crate) fn new(status: StatusCode, message: impl Into<String>) -> HttpError {
         HttpError {
             status,
             message: message.into(),
         }
     }
 
-    pub fn bad_request(message: impl Into<String>) -> HttpError {
+    pub(crate) fn bad_request(message: impl Into<String>) -> HttpError {
         HttpError::new(StatusCode::BAD_REQUEST, message)
     }
 
-    pub fn not_found(message: impl Into<String>) -> HttpError {
+    pub(crate) fn not_found(message: impl Into<String>) -> HttpError {
         HttpError::new(StatusCode::NOT_FOUND, message)
     }
 
-    pub fn busy(message: impl Into<String>) -> HttpError {
+    pub(crate) fn busy(message: impl Into<String>) -> HttpError {
         HttpError::new(StatusCode::SERVICE_UNAVAILABLE, message)
     }
 }

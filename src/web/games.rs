@@ -32,7 +32,7 @@ pub(crate) struct Games {
 }
 
 impl Games {
-    pub fn new(max: usize, max_rolls: u64) -> Games {
+    pub(super) fn new(max: usize, max_rolls: u64) -> Games {
         Games {
             games: Mutex::new(HashMap::new()),
             max,

@@ -30,7 +30,7 @@ pub(crate) struct Jobs {
 }
 
 impl Jobs {
-    pub fn new(max: usize) -> Jobs {
+    pub(super) fn new(max: usize) -> Jobs {
         Jobs {
             permits: Arc::new(Semaphore::new(max)),
             max,

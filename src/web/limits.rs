@@ -16,7 +16,7 @@ pub(crate) const MAX_ROLLS_HERE: u64 = 100_000;
 
 /// The commands served over HTTP: those whose work a bound on games, memory and time
 /// keeps small. (`search`, `converge` and the dice games run for minutes to hours.)
-pub const HTTP_COMMANDS: [&str; 6] = ["duel", "rank", "table", "solve", "advise", "play"];
+pub(super) const HTTP_COMMANDS: [&str; 6] = ["duel", "rank", "table", "solve", "advise", "play"];
 
 /// Options a request may not set beyond those that name paths
 /// ([`crate::api::request::without_paths`]): the machine's threads, the answer's form.

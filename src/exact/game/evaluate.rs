@@ -14,10 +14,10 @@ use super::value::{row_of_a, settled_bracket, settled_value};
 use crate::exact::shared::search::{self, Step, Successors};
 
 /// The pair's flags: "A can win" and "B can win" under the pair.
-pub const PAIR_WINS: u8 = flag::PAIR_WIN_A | flag::PAIR_WIN_B;
+pub(crate) const PAIR_WINS: u8 = flag::PAIR_WIN_A | flag::PAIR_WIN_B;
 
 /// The game's space with each player's moves fixed by its policy.
-pub struct PairSpace<'a> {
+pub(crate) struct PairSpace<'a> {
     /// The space.
     pub space: &'a GameSpace,
     /// A's and B's policies.
@@ -29,7 +29,7 @@ impl PairSpace<'_> {
     /// weights of a roll's targets sum to 1; `f(1, no-move target)` if nothing moves.
     /// Returns false if a policy picked a move that does not exist.
     #[inline(always)]
-    pub fn played(&self, at: &At, k: usize, mut f: impl FnMut(f64, Target)) -> bool {
+    pub(crate) fn played(&self, at: &At, k: usize, mut f: impl FnMut(f64, Target)) -> bool {
         if let Some(table) = self.policies[at.side].table() {
             return match table_target(self.space, table, at, k) {
                 Some(Some(t)) => {
@@ -68,7 +68,7 @@ impl PairSpace<'_> {
 
     /// Whether the pair can reach no win from `index` (P(never) = 1 there).
     #[inline(always)]
-    pub fn never(&self, index: usize) -> bool {
+    pub(crate) fn never(&self, index: usize) -> bool {
         self.space.flag(index) & PAIR_WINS == 0
     }
 }
@@ -102,7 +102,7 @@ impl Successors for PairSpace<'_> {
 }
 
 /// Marks, on the reached states, what the pair can reach (clearing earlier marks).
-pub fn classify_pair(pair: &PairSpace<'_>) -> usize {
+pub(crate) fn classify_pair(pair: &PairSpace<'_>) -> usize {
     pair.space.clear_flags(PAIR_WINS);
     search::can_reach(
         pair,
@@ -113,7 +113,7 @@ pub fn classify_pair(pair: &PairSpace<'_>) -> usize {
 }
 
 /// The values to start from: 0, and P(never) = 1 where the pair can reach no win.
-pub fn new_pair_store(pair: &PairSpace<'_>) -> Store<3> {
+pub(crate) fn new_pair_store(pair: &PairSpace<'_>) -> Store<3> {
     let store = Store::new(pair.space.len(), [0.0; 3]);
     for i in 0..pair.space.len() {
         if pair.never(i) {
@@ -125,7 +125,7 @@ pub fn new_pair_store(pair: &PairSpace<'_>) -> Store<3> {
 
 /// One sweep of `V`, `W`, `Z` under the pair; returns the largest change, or `None` if a
 /// policy picked a move that does not exist.
-pub fn pair_sweep(pair: &PairSpace<'_>, store: &Store<3>) -> Option<f64> {
+pub(crate) fn pair_sweep(pair: &PairSpace<'_>, store: &Store<3>) -> Option<f64> {
     // The never-ending set holds [0, 0, 1] (see `new_pair_store`).
     chain_sweep(
         pair,
@@ -141,7 +141,7 @@ pub fn pair_sweep(pair: &PairSpace<'_>, store: &Store<3>) -> Option<f64> {
 /// move its side's policy plays. Only for a game in which every play ends with a win
 /// (no end component, every reached state can reach a win), where nothing is held at
 /// "never".
-pub fn pair_value_sweep(pair: &PairSpace<'_>, bracket: &Store<2>) -> Option<f64> {
+pub(crate) fn pair_value_sweep(pair: &PairSpace<'_>, bracket: &Store<2>) -> Option<f64> {
     let win = [[1.0, 1.0], [-1.0, -1.0]];
     let space = pair.space;
     // The states the game settles (see `super::value::settled_value`) are held at their

@@ -67,10 +67,10 @@
 //! (3 where some play can go on forever) and the packed pair ([`memory_bytes`]).
 
 pub mod advise;
-pub mod afterstates;
-pub mod classify;
+pub(crate) mod afterstates;
+pub(crate) mod classify;
 pub mod differences;
-pub mod evaluate;
+pub(crate) mod evaluate;
 pub mod exact_strategy;
 pub mod file;
 pub mod layered;
@@ -79,12 +79,12 @@ pub mod position;
 pub mod solve;
 pub mod space;
 pub mod style;
-pub mod sweep;
+pub(crate) mod sweep;
 pub mod table_strategy;
-pub mod value;
+pub(crate) mod value;
 
 // The layered solver's parts under the paths they had before it got a folder of its own.
-pub use layered::{cluster, finished, layers, values_file};
+pub use layered::cluster;
 
 pub use classify::classify;
 pub use differences::{Difference, count_differences, differences_from_heuristics};

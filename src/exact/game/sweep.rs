@@ -51,7 +51,7 @@ impl<const K: usize> Store<K> {
 /// What a row contributes in a sweep: the one-step sum over everything outside its cell,
 /// and the probabilities of staying in the cell (rolls that move nothing) to side 0 and 1.
 #[derive(Clone, Copy)]
-pub struct RowUpdate<const K: usize> {
+pub(crate) struct RowUpdate<const K: usize> {
     /// The sum over the rolls that leave the cell.
     pub outside: [f64; K],
     /// Probability of a roll moving nothing, to side 0 and to side 1 of the cell.
@@ -98,7 +98,7 @@ pub(crate) fn solve_cell<const K: usize>(
 /// aside), but the order differs from the plain sweep's and can take a few more sweeps
 /// (16/8/2/2 to 1e-12: 18 against 15).
 #[derive(Clone, Copy)]
-pub struct Mirror<const K: usize> {
+pub(crate) struct Mirror<const K: usize> {
     /// The values of a state mapped to those of its mirror image.
     pub map: fn([f64; K]) -> [f64; K],
 }
@@ -115,7 +115,7 @@ fn mirrored<const K: usize>(u: RowUpdate<K>, mirror: Mirror<K>) -> RowUpdate<K> 
 /// One sweep: for each cell, `row(index)` gives the update of each iterated row (`None`:
 /// the row is not iterated, its value is `fixed(index)`); the cell's iterated rows are
 /// solved together. With a `mirror`, see [`Mirror`]. Returns the largest change.
-pub fn sweep<const K: usize>(
+pub(crate) fn sweep<const K: usize>(
     space: &GameSpace,
     store: &Store<K>,
     mirror: Option<Mirror<K>>,
@@ -128,7 +128,7 @@ pub fn sweep<const K: usize>(
 /// [`sweep`] with the updates made a row of configurations at a time: `rows(a)` is called
 /// once for each configuration `a` of A, before the row's cells, and gives the `row`
 /// function of [`sweep`] for them (with a `mirror`, for the cells `(a, b)` with `b >= a`).
-pub fn sweep_by_rows<const K: usize, R: FnMut(usize) -> Option<RowUpdate<K>>>(
+pub(crate) fn sweep_by_rows<const K: usize, R: FnMut(usize) -> Option<RowUpdate<K>>>(
     space: &GameSpace,
     store: &Store<K>,
     mirror: Option<Mirror<K>>,
@@ -156,7 +156,7 @@ pub fn sweep_by_rows<const K: usize, R: FnMut(usize) -> Option<RowUpdate<K>>>(
 /// `sums[i]` (or marks `illegal[i]`), reading each move's values along its target row in
 /// order instead of a scattered read per cell and face. The rolls that move nothing
 /// depend on `a` and the face alone too.
-pub struct RowOfA<F> {
+pub(crate) struct RowOfA<F> {
     /// The first `b` of the chunk made, its cells' sums outside the cell, and whether a
     /// fixed side's pick was not a legal move there.
     start: usize,
@@ -170,17 +170,17 @@ pub struct RowOfA<F> {
 }
 
 /// How a [`RowOfA`] makes a chunk: `fill(start, sums, illegal)`.
-pub trait FillRow: FnMut(usize, &mut [[f64; 2]], &mut [bool]) {}
+pub(crate) trait FillRow: FnMut(usize, &mut [[f64; 2]], &mut [bool]) {}
 
 impl<F: FnMut(usize, &mut [[f64; 2]], &mut [bool])> FillRow for F {}
 
 /// Cells a chunk of [`RowOfA`]: a few kilobytes of sums, long enough streams to be
 /// prefetched.
-pub const ROW_CHUNK: usize = 2048;
+pub(crate) const ROW_CHUNK: usize = 2048;
 
 impl<F: FnMut(usize, &mut [[f64; 2]], &mut [bool])> RowOfA<F> {
     /// The row `a` of `space`, its chunks made by `fill`.
-    pub fn new(space: &GameSpace, a: usize, fill: F) -> RowOfA<F> {
+    pub(crate) fn new(space: &GameSpace, a: usize, fill: F) -> RowOfA<F> {
         let me = &space.players[0];
         let mut stay = [0.0; 2];
         for (k, &(face, p)) in me.faces.iter().enumerate() {
@@ -202,7 +202,7 @@ impl<F: FnMut(usize, &mut [[f64; 2]], &mut [bool])> RowOfA<F> {
     /// The update of the row `(a, b)` with A to move, `None` where a fixed side's pick was
     /// not a legal move. Asked in increasing `b`, as a sweep does, each chunk is made once.
     #[inline(always)]
-    pub fn update(&mut self, b: usize) -> Option<RowUpdate<2>> {
+    pub(crate) fn update(&mut self, b: usize) -> Option<RowUpdate<2>> {
         if !(self.start..self.start.saturating_add(self.sums.len())).contains(&b) {
             let cells = ROW_CHUNK.min(self.row_len - b);
             self.start = b;

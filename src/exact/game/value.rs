@@ -18,14 +18,14 @@ use crate::rules::Player;
 
 /// A fixed policy picked a move that is not in the list of legal moves.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub struct IllegalPick;
+pub(crate) struct IllegalPick;
 
 /// Lower and upper iterate of the value.
-pub type Bracket = Store<2>;
+pub(crate) type Bracket = Store<2>;
 
 /// Whether the game's value at `index` is exactly 0 (no win is reachable under any play).
 #[inline(always)]
-pub fn never(space: &GameSpace, index: usize) -> bool {
+pub(crate) fn never(space: &GameSpace, index: usize) -> bool {
     space.flag(index) & (flag::WIN_A | flag::WIN_B) == 0
 }
 
@@ -33,7 +33,7 @@ pub fn never(space: &GameSpace, index: usize) -> bool {
 /// is reachable, +1 or -1 where only one side can win and every play ends with a win
 /// ([`flag::SETTLED`]). Such states are held, not iterated, so no rounding reaches them.
 #[inline(always)]
-pub fn settled_value(space: &GameSpace, index: usize) -> Option<f64> {
+pub(crate) fn settled_value(space: &GameSpace, index: usize) -> Option<f64> {
     let f = space.flag(index);
     if f & (flag::WIN_A | flag::WIN_B) == 0 {
         Some(0.0)
@@ -47,7 +47,7 @@ pub fn settled_value(space: &GameSpace, index: usize) -> Option<f64> {
 /// The settled value of `index` as a bracket (`[0, 0]` for a state that is not settled:
 /// the sweeps never ask for one).
 #[inline(always)]
-pub fn settled_bracket(space: &GameSpace, index: usize) -> [f64; 2] {
+pub(crate) fn settled_bracket(space: &GameSpace, index: usize) -> [f64; 2] {
     let v = settled_value(space, index).unwrap_or(0.0);
     [v, v]
 }
@@ -55,7 +55,7 @@ pub fn settled_bracket(space: &GameSpace, index: usize) -> [f64; 2] {
 /// The value of a target under the bracket: `+1` / `-1` for a win, else the stored pair
 /// (the never-ending set holds 0, see [`new_bracket`]).
 #[inline(always)]
-pub fn target_value(bracket: &Bracket, t: Target) -> [f64; 2] {
+pub(crate) fn target_value(bracket: &Bracket, t: Target) -> [f64; 2] {
     match t {
         Target::Win(0) => [1.0, 1.0],
         Target::Win(_) => [-1.0, -1.0],
@@ -65,7 +65,7 @@ pub fn target_value(bracket: &Bracket, t: Target) -> [f64; 2] {
 
 /// The bracket to start from: `[-1, +1]`, and the exact value where the game settles it
 /// ([`settled_value`]).
-pub fn new_bracket(space: &GameSpace) -> Bracket {
+pub(crate) fn new_bracket(space: &GameSpace) -> Bracket {
     let bracket = Store::new(space.len(), [-1.0, 1.0]);
     for i in 0..space.len() {
         if let Some(v) = settled_value(space, i) {
@@ -78,7 +78,7 @@ pub fn new_bracket(space: &GameSpace) -> Bracket {
 /// An option's bracket `v` folded into the mover's best so far: max for A, min for B, at
 /// both ends of the bracket.
 #[inline(always)]
-pub fn fold_best(mover: Player, best: Option<[f64; 2]>, v: [f64; 2]) -> [f64; 2] {
+pub(crate) fn fold_best(mover: Player, best: Option<[f64; 2]>, v: [f64; 2]) -> [f64; 2] {
     match best {
         None => v,
         Some(b) if mover == 0 => [b[0].max(v[0]), b[1].max(v[1])],
@@ -90,7 +90,7 @@ pub fn fold_best(mover: Player, best: Option<[f64; 2]>, v: [f64; 2]) -> [f64; 2]
 /// policy's pick (`Err` if the policy picked a move that does not exist); `Ok(None)` if
 /// nothing can move.
 #[inline(always)]
-pub fn fold_options(
+pub(crate) fn fold_options(
     space: &GameSpace,
     bracket: &Bracket,
     at: &At,
@@ -138,14 +138,14 @@ pub fn fold_options(
 
 /// The value bracket of a state's mirror image: `v(b, a, 1 - s) = -v(a, b, s)`, so
 /// `[lo, hi]` becomes `[-hi, -lo]`.
-pub const MIRROR: Mirror<2> = Mirror {
+pub(crate) const MIRROR: Mirror<2> = Mirror {
     map: |[lo, hi]| [-hi, -lo],
 };
 
 /// Whether a value sweep may use the mirror symmetry: the game is its own mirror image
 /// ([`GameSpace::symmetric`]) and both players optimise (a fixed policy on one side only
 /// breaks the symmetry).
-pub fn mirror_applies(space: &GameSpace, fixed: [Option<&dyn MovePolicy>; 2]) -> bool {
+pub(crate) fn mirror_applies(space: &GameSpace, fixed: [Option<&dyn MovePolicy>; 2]) -> bool {
     space.symmetric() && fixed.iter().all(Option::is_none)
 }
 
@@ -156,7 +156,7 @@ pub fn mirror_applies(space: &GameSpace, fixed: [Option<&dyn MovePolicy>; 2]) ->
 ///
 /// The mirror keeps the bracket sound: the value written to `(b, a, 1)` is `-hi` of
 /// `(a, b, 0)`, and `hi >= v(a, b, 0)` gives `-hi <= -v(a, b, 0) = v(b, a, 1)`.
-pub fn value_sweep(
+pub(crate) fn value_sweep(
     space: &GameSpace,
     bracket: &Bracket,
     fixed: [Option<&dyn MovePolicy>; 2],
@@ -231,7 +231,7 @@ fn value_sweep_with(
 /// playing from `table`; only where no capture duty narrows A's moves. The same sums in the
 /// same order as a cell alone ([`fold_options`]), so the bracket is the cell-by-cell
 /// sweep's.
-pub fn row_of_a<'a>(
+pub(crate) fn row_of_a<'a>(
     space: &'a GameSpace,
     bracket: &'a Bracket,
     a: usize,

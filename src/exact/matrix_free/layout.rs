@@ -24,16 +24,16 @@ use std::sync::atomic::Ordering::Relaxed;
 /// Bits of a side's flags (see [`super::game::Game`]'s [`crate::exact::shared::search::Successors`]
 /// implementation: the cell's byte holds them shifted by the side): the state can reach a
 /// win.
-pub const CAN_WIN: u8 = 1;
+pub(crate) const CAN_WIN: u8 = 1;
 /// The state is reachable from an opening.
-pub const REACHED: u8 = 4;
+pub(crate) const REACHED: u8 = 4;
 /// The state's successors have been marked reachable too.
-pub const SPREAD: u8 = 16;
+pub(crate) const SPREAD: u8 = 16;
 /// The state can reach the never-ending set (or is in it): only such a state keeps `Z`
 /// ([`super::storage::Values`]).
-pub const CAN_NEVER: u8 = 64;
+pub(crate) const CAN_NEVER: u8 = 64;
 /// The bits of side 0 in a cell's byte; side 1's are these shifted by one.
-pub const SIDE_BITS: u8 = CAN_WIN | REACHED | SPREAD | CAN_NEVER;
+pub(crate) const SIDE_BITS: u8 = CAN_WIN | REACHED | SPREAD | CAN_NEVER;
 
 /// Configurations with the same number of pieces in the goal: an index range, since
 /// [`by_goal_count`] orders them so.
@@ -49,7 +49,7 @@ pub struct GoalClass {
 /// order within each count, and the classes in index order. The order stays "most advanced
 /// first" as the sweep needs it: a move raises the progress and never lowers the goal
 /// count, a capture lowers the progress and keeps the goal count.
-pub fn by_goal_count(board: &Board, configs: ConfigIndex) -> (ConfigIndex, Vec<GoalClass>) {
+pub(crate) fn by_goal_count(board: &Board, configs: ConfigIndex) -> (ConfigIndex, Vec<GoalClass>) {
     let goal = board.goal_mask();
     let goals = |m: u64| (m & goal).count_ones();
     let mut masks = configs.masks().to_vec();
@@ -74,11 +74,11 @@ pub fn by_goal_count(board: &Board, configs: ConfigIndex) -> (ConfigIndex, Vec<G
 /// The two bits of a pair of configurations that the sweeps of one value at a time read:
 /// whether each side is reachable ([`REACHED`]), 32 pairs to a word: a quarter of the flag
 /// bytes, which the searches need and the sweeps then do not.
-pub struct ReachedBits(Vec<u64>);
+pub(crate) struct ReachedBits(Vec<u64>);
 
 impl ReachedBits {
     /// Packs the [`REACHED`] bits of both sides of every cell's flag byte.
-    pub fn pack(flags: &[AtomicU8]) -> ReachedBits {
+    pub(crate) fn pack(flags: &[AtomicU8]) -> ReachedBits {
         use rayon::prelude::*;
         let words = flags
             .par_chunks(32)
@@ -94,13 +94,13 @@ impl ReachedBits {
     }
 
     /// Bytes of the bits of `cells` pairs.
-    pub fn bytes(cells: u64) -> u64 {
+    pub(crate) fn bytes(cells: u64) -> u64 {
         cells.div_ceil(32).saturating_mul(8)
     }
 
     /// Whether side 0 and side 1 of `cell` are reachable.
     #[inline(always)]
-    pub fn sides(&self, cell: usize) -> [bool; 2] {
+    pub(crate) fn sides(&self, cell: usize) -> [bool; 2] {
         let bits = self.0[cell / 32] >> (2 * (cell % 32));
         [bits & 1 != 0, bits & 2 != 0]
     }
@@ -108,7 +108,7 @@ impl ReachedBits {
 
 /// A block of the block pass: (class of B's rows, class of A's columns), as indices into
 /// the classes.
-pub type Block = (usize, usize);
+pub(crate) type Block = (usize, usize);
 
 /// For each block in the order the block pass sweeps them (B's classes outer, A's inner,
 /// most goal pieces first), the blocks whose values may be released once it is done: a
@@ -116,7 +116,10 @@ pub type Block = (usize, usize);
 /// (a move brings at most one piece into the goal; a capture never takes one out), so
 /// once those are done no later block reads it. The openings' block (no goal pieces, swept
 /// last), whose values are read at the end, is never released.
-pub fn release_schedule(classes_a: &[GoalClass], classes_b: &[GoalClass]) -> Vec<Vec<Block>> {
+pub(crate) fn release_schedule(
+    classes_a: &[GoalClass],
+    classes_b: &[GoalClass],
+) -> Vec<Vec<Block>> {
     let none = |classes: &[GoalClass]| classes.iter().position(|k| k.goals == 0);
     let keep = (none(classes_b), none(classes_a));
     let order: Vec<Block> = (0..classes_b.len())
@@ -159,7 +162,7 @@ pub fn release_schedule(classes_a: &[GoalClass], classes_b: &[GoalClass]) -> Vec
 /// The most pairs of configurations whose values are held at once under
 /// [`release_schedule`]: while a block is swept, it and every block done but not yet
 /// released.
-pub fn releasing_peak_cells(classes_a: &[GoalClass], classes_b: &[GoalClass]) -> u64 {
+pub(crate) fn releasing_peak_cells(classes_a: &[GoalClass], classes_b: &[GoalClass]) -> u64 {
     // Planned before anything is allocated: saturating, so a product too large for any
     // machine reads as the largest count and is refused by the memory check.
     let cells = |(r, c): Block| {

@@ -99,11 +99,11 @@
 //! (figures in `docs/src/performance.md`).
 
 pub mod game;
-pub mod layout;
-pub mod stats;
-pub mod storage;
-pub mod sweep;
-pub mod tries;
+pub(crate) mod layout;
+pub(crate) mod stats;
+pub(crate) mod storage;
+pub(crate) mod sweep;
+pub(crate) mod tries;
 
 pub use storage::{Components, Storage, ZLayout};
 pub use sweep::Work;

@@ -12,7 +12,7 @@ use rayon::prelude::*;
 
 /// What [`count_states`] counts.
 #[derive(Clone, Copy, Debug, Default)]
-pub struct StateCounts {
+pub(crate) struct StateCounts {
     /// Pairs of configurations with at least one reachable side.
     pub cells: u64,
     /// Reachable states (pair and side).
@@ -39,7 +39,7 @@ impl StateCounts {
 
 /// Counts the reachable states of `game` (after the reachability and "can reach a win"
 /// searches).
-pub fn count_states(game: &Game) -> StateCounts {
+pub(crate) fn count_states(game: &Game) -> StateCounts {
     (0..game.nb)
         .into_par_iter()
         .filter(|&b| !game.won_b(b))
@@ -106,7 +106,7 @@ fn count_side(
 }
 
 /// The states (pair and side) whose flags have all bits of `bits`.
-pub fn count_flag(game: &Game, bits: u8) -> u64 {
+pub(crate) fn count_flag(game: &Game, bits: u8) -> u64 {
     (0..game.na * game.nb)
         .into_par_iter()
         .map(|cell| {

@@ -21,7 +21,7 @@ pub use crate::exact::shared::result::{Components, Storage};
 
 /// One stored value: an atomic bit pattern, all zero bits being the value 0 (so that value
 /// arrays can be allocated and released lazily, [`crate::exact::shared::huge`]).
-pub trait Slot: Sync + Send + Zeroable {
+pub(crate) trait Slot: Sync + Send + Zeroable {
     /// A slot holding 0.
     fn zero() -> Self;
     /// The stored value.
@@ -33,10 +33,10 @@ pub trait Slot: Sync + Send + Zeroable {
 
 /// An `f64` slot.
 #[repr(transparent)]
-pub struct F64Slot(AtomicU64);
+pub(crate) struct F64Slot(AtomicU64);
 /// An `f32` slot, rounding down.
 #[repr(transparent)]
-pub struct F32Slot(AtomicU32);
+pub(crate) struct F32Slot(AtomicU32);
 
 // SAFETY: each is its atomic (`repr(transparent)`), valid at zero bits, which is 0.0.
 unsafe impl Zeroable for F64Slot {}
@@ -101,7 +101,7 @@ pub enum ZLayout {
 /// slot is that number plus the population count of the bits below its own. Bits and
 /// count share 16 bytes, so a read of `Z` costs the bit test and, for a stored state, one
 /// more load; the index takes 2 bits per state where `Z` takes 64 (`f64`) or 32 (`f32`).
-pub struct Values<S> {
+pub(crate) struct Values<S> {
     /// `V, W` (and `Z` if dense) of state `s = cell * 2 + side` from
     /// `side * side_len + stride * cell` (see [`super::layout`]: one half per side).
     vw: ZeroedArray<S>,
@@ -126,7 +126,7 @@ struct RankWord {
 /// (`per_state` 2), or one of them (1, [`Components::OneAtATime`]), and with `z` =
 /// `Some((layout, z_states))` `Z` for all states (dense) or for the `z_states` that can
 /// reach the never-ending set (sparse, with the rank index).
-pub fn values_bytes(
+pub(crate) fn values_bytes(
     states: u64,
     per_state: u64,
     z: Option<(ZLayout, u64)>,
@@ -150,7 +150,7 @@ impl<S: Slot> Values<S> {
     /// All values 0 over `states` states (two per pair of configurations); with `z` =
     /// `Some(layout)` `Z` is kept (sparse: where `keeps_z(state)`), and set to 1 where
     /// `never(state)`, a state of the never-ending set, which must keep `Z`.
-    pub fn new(
+    pub(crate) fn new(
         states: usize,
         z: Option<ZLayout>,
         keeps_z: impl Fn(usize) -> bool + Sync,
@@ -204,7 +204,7 @@ impl<S: Slot> Values<S> {
 
     /// One value (`V` or `W`, [`Components::OneAtATime`]) for each of `states` states, all
     /// 0, its memory taken only where a sweep first writes ([`ZeroedArray`]).
-    pub fn single(states: usize) -> Values<S> {
+    pub(crate) fn single(states: usize) -> Values<S> {
         debug_assert_eq!(states % 2, 0, "two sides per pair of configurations");
         Values {
             vw: ZeroedArray::new(states),
@@ -217,7 +217,7 @@ impl<S: Slot> Values<S> {
 
     /// Gives back the memory of the values of the cells `cells` (both sides; one value per
     /// state, [`Values::single`]): they read 0 afterwards, which is still a lower bound.
-    pub fn release(&self, cells: Range<usize>) {
+    pub(crate) fn release(&self, cells: Range<usize>) {
         debug_assert_eq!(self.stride, 1, "released only one value at a time");
         for side in 0..2 {
             let at = side * self.side_len;
@@ -226,7 +226,7 @@ impl<S: Slot> Values<S> {
     }
 
     /// States that keep `Z` in a compact array (0 unless `Z` is sparse).
-    pub fn sparse_z_states(&self) -> u64 {
+    pub(crate) fn sparse_z_states(&self) -> u64 {
         self.z.len() as u64
     }
 
@@ -257,7 +257,7 @@ impl<S: Slot> Values<S> {
 
     /// `[V, W]` (`K = 2`), `[V, W, Z]` (`K = 3`) of `state`, or its one value (`K = 1`).
     #[inline(always)]
-    pub fn load<const K: usize>(&self, state: usize) -> [f64; K] {
+    pub(crate) fn load<const K: usize>(&self, state: usize) -> [f64; K] {
         let at = self.at::<K>(state);
         std::array::from_fn(|k| match k {
             0 | 1 => self.vw[at + k].get(),
@@ -269,7 +269,7 @@ impl<S: Slot> Values<S> {
     /// stored value and the sum of what is stored (rounded down under `f32`), which is what
     /// the certificate sees. A `Z` that is not kept is 0 by the search that decided so.
     #[inline(always)]
-    pub fn store<const K: usize>(&self, state: usize, x: [f64; K]) -> (f64, f64) {
+    pub(crate) fn store<const K: usize>(&self, state: usize, x: [f64; K]) -> (f64, f64) {
         let (mut change, mut assigned) = (0.0f64, 0.0);
         let mut put = |slot: &S, x: f64| {
             change = change.max((x - slot.get()).abs());

@@ -333,7 +333,7 @@ fn sweep_with<S: Slot, F: SideFlags, const K: usize, const TRIES: bool>(
 }
 
 /// The value iteration of one solve.
-pub struct Run<'g> {
+pub(crate) struct Run<'g> {
     /// The game, its flags set by the searches.
     pub game: &'g Game,
     /// The caller's stopping rule.
@@ -348,7 +348,7 @@ pub struct Run<'g> {
 }
 
 /// What [`Run::go`] found.
-pub struct Iterated {
+pub(crate) struct Iterated {
     /// Lower bounds `[V, W, Z]` at both openings.
     pub lower: [[f64; 3]; 2],
     /// Under `f32`: stopped gaining before the tolerance.
@@ -385,7 +385,7 @@ impl Run<'_> {
     /// Iterates to the tolerance: first block by block, then, if the openings are not yet
     /// certified, global sweeps; `may_stall` (rounded storage) lets the global sweeps end
     /// in a stall. `z` is how `Z` is kept (`K = 3` only).
-    pub fn go<S: Slot, const K: usize>(
+    pub(crate) fn go<S: Slot, const K: usize>(
         &self,
         may_stall: bool,
         z: ZLayout,
@@ -443,7 +443,7 @@ impl Run<'_> {
     /// reachable bits instead of the game's flag bytes (which the caller may then have
     /// dropped), each pass releases a block's values once no later block reads them, and
     /// no global sweep follows the block pass.
-    pub fn go_apart<S: Slot>(
+    pub(crate) fn go_apart<S: Slot>(
         &self,
         released: Option<&ReachedBits>,
     ) -> Result<Iterated, ExactError> {

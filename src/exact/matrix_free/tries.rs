@@ -23,7 +23,7 @@ use crate::exact::shared::group::{MAX_GROUP, solve_group};
 /// skipped side's entry is meaningless).
 // Rare (a few cells per thousand): kept out of the hot loop of the pair update.
 #[inline(never)]
-pub fn solve_cell<const K: usize>(
+pub(crate) fn solve_cell<const K: usize>(
     game: &Game,
     row: &Row,
     a: usize,

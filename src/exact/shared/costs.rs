@@ -9,36 +9,36 @@
 /// with a single piece home on each side of the BwInf board, 1..6 against 1..6 (229,022,802
 /// states, 19 sweeps to 1e-6 in 893 s on 2 threads), on [`COST_MEASURED_ON`]. What the
 /// estimate for the core multiplies by its states.
-pub const SECONDS_PER_STATE_SWEEP: f64 = 893.0 * 2.0 / (229_022_802.0 * 19.0);
+pub(crate) const SECONDS_PER_STATE_SWEEP: f64 = 893.0 * 2.0 / (229_022_802.0 * 19.0);
 
 /// The machine [`SECONDS_PER_STATE_SWEEP`] was measured on.
-pub const COST_MEASURED_ON: &str = "AMD EPYC with AVX-512, 2 cores, 2026-11-28";
+pub(crate) const COST_MEASURED_ON: &str = "AMD EPYC with AVX-512, 2 cores, 2026-11-28";
 
 /// The sweeps the largest solved groups took to 1e-6, for the estimate of the core.
-pub const REFERENCE_SWEEPS: u32 = 19;
+pub(crate) const REFERENCE_SWEEPS: u32 = 19;
 
 /// Bytes a rank of a solve over MPI holds per state of its share of a group: the flags and
 /// the bracket (17) and, for its ghosts, their flags, brackets and indices and the lists
 /// the other ranks keep to serve them (33 bytes a ghost), at 0.56 ghosts a state of its
 /// share, measured on 24/12/3/4 with 4 ranks (1..6 against 1..6: 6.1 million ghosts for
 /// 10.8 million states).
-pub const RANK_BYTES_PER_OWN_STATE: f64 = 17.0 + 0.56 * 33.0;
+pub(crate) const RANK_BYTES_PER_OWN_STATE: f64 = 17.0 + 0.56 * 33.0;
 
 /// A rank's time per state of its share and sweep against one thread's per state in a
 /// single process: 24/12/3/4, 1..6 against 2..7, its core (9,523,200 states) on 2 ranks of
 /// one thread, 21.9 s for 15 sweeps, against 23.5 s for 12 sweeps in one process of one
 /// thread, on [`COST_MEASURED_ON`].
-pub const RANK_COST_FACTOR: f64 = (21.9 / 15.0 / 4_761_600.0) / (23.5 / 12.0 / 9_523_200.0);
+pub(crate) const RANK_COST_FACTOR: f64 = (21.9 / 15.0 / 4_761_600.0) / (23.5 / 12.0 / 9_523_200.0);
 
 /// The sweeps a group takes over ranks against one process (their states read from each
 /// other once a sweep, not in place): 15 against 12, as above.
-pub const RANK_SWEEP_FACTOR: f64 = 15.0 / 12.0;
+pub(crate) const RANK_SWEEP_FACTOR: f64 = 15.0 / 12.0;
 
 /// A plan for solving one group of `states` states over MPI ranks of `rank_bytes` memory
 /// each, beside `finished_bytes` of finished groups it reads: the ranks needed, the bytes
 /// of each, and core-hours at the measured cost, or `None` where no number of ranks
 /// suffices (each rank holds the finished groups whole).
-pub fn rank_plan(states: u64, finished_bytes: u64, rank_bytes: u64) -> Option<RankPlan> {
+pub(crate) fn rank_plan(states: u64, finished_bytes: u64, rank_bytes: u64) -> Option<RankPlan> {
     let fixed = finished_bytes;
     let room = rank_bytes.checked_sub(fixed).filter(|&r| r > 0)? as f64;
     let share = states as f64 * RANK_BYTES_PER_OWN_STATE;
@@ -56,7 +56,7 @@ pub fn rank_plan(states: u64, finished_bytes: u64, rank_bytes: u64) -> Option<Ra
 
 /// What [`rank_plan`] plans.
 #[derive(Clone, Copy, Debug, PartialEq)]
-pub struct RankPlan {
+pub(crate) struct RankPlan {
     /// MPI ranks (`mpirun -np`).
     pub ranks: u64,
     /// Bytes each rank holds at its peak.

@@ -14,14 +14,14 @@
 //! pair of configurations; the sparse solver's larger groups use [`solve_group`].
 
 /// The largest group: two sides times three tries levels.
-pub const MAX_GROUP: usize = 6;
+pub(crate) const MAX_GROUP: usize = 6;
 
 /// Solves `x = s + C x` for two rows, `c[r][t]` the probability from row `r` to row `t`
 /// (the diagonal a self-loop), in closed form, for `K` components at once:
 /// `x0 = (s0 (1 - c11) + c01 s1) / ((1 - c00) (1 - c11) - c01 c10)`, then
 /// `x1 = (s1 + c10 x0) / (1 - c11)`.
 #[inline(always)]
-pub fn solve_pair<const K: usize>(c: [[f64; 2]; 2], s: [[f64; K]; 2]) -> [[f64; K]; 2] {
+pub(crate) fn solve_pair<const K: usize>(c: [[f64; 2]; 2], s: [[f64; K]; 2]) -> [[f64; K]; 2] {
     let [[c00, c01], [c10, c11]] = c;
     let d = (1.0 - c00) * (1.0 - c11) - c01 * c10;
     let x0: [f64; K] = std::array::from_fn(|k| (s[0][k] * (1.0 - c11) + c01 * s[1][k]) / d);
@@ -31,7 +31,7 @@ pub fn solve_pair<const K: usize>(c: [[f64; 2]; 2], s: [[f64; K]; 2]) -> [[f64; 
 
 /// Solves `x = s + c x` for one row with self-loop probability `c`.
 #[inline(always)]
-pub fn solve_one<const K: usize>(c: f64, s: [f64; K]) -> [f64; K] {
+pub(crate) fn solve_one<const K: usize>(c: f64, s: [f64; K]) -> [f64; K] {
     s.map(|v| v / (1.0 - c))
 }
 
@@ -39,7 +39,7 @@ pub fn solve_one<const K: usize>(c: f64, s: [f64; K]) -> [f64; K] {
 /// (`I - C` is a non-singular M-matrix, for which that is stable). Destroys `c` and `s`.
 #[inline(always)]
 #[allow(clippy::needless_range_loop)]
-pub fn solve_group(
+pub(crate) fn solve_group(
     c: &mut [[f64; MAX_GROUP]; MAX_GROUP],
     s: &mut [[f64; 3]; MAX_GROUP],
     k: usize,

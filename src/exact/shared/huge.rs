@@ -12,7 +12,7 @@
 ///
 /// # Safety
 /// Every bit pattern of all zero bytes must be a valid value of the type.
-pub unsafe trait Zeroable: Sized {}
+pub(crate) unsafe trait Zeroable: Sized {}
 
 // SAFETY: integers and their atomics are valid at every bit pattern, zero included.
 unsafe impl Zeroable for std::sync::atomic::AtomicU32 {}
@@ -29,7 +29,7 @@ unsafe impl Zeroable for std::sync::atomic::AtomicU8 {}
 /// even one that will never be touched whole (a value array of 27 GB of which the blocks
 /// held at once take 19 GB, [`release`]); the solvers' memory plans, not this request,
 /// keep the touched part within the machine. A small one, or elsewhere, is a zeroed vector.
-pub struct ZeroedArray<T> {
+pub(crate) struct ZeroedArray<T> {
     kind: Backing<T>,
 }
 
@@ -50,7 +50,7 @@ unsafe impl<T: Sync> Sync for ZeroedArray<T> {}
 
 impl<T: Zeroable> ZeroedArray<T> {
     /// `len` zeros.
-    pub fn new(len: usize) -> ZeroedArray<T> {
+    pub(crate) fn new(len: usize) -> ZeroedArray<T> {
         let bytes = len.saturating_mul(size_of::<T>());
         #[cfg(target_os = "linux")]
         if bytes >= WORTH_ADVISING {
@@ -142,7 +142,7 @@ fn zeroed_value<T: Zeroable>() -> T {
 /// `T` holds its elements in atomics (or is otherwise shared-mutable), so changing them
 /// behind a shared reference is allowed; the caller makes sure no thread is using `part`.
 #[cfg_attr(not(target_os = "linux"), allow(unused_variables))]
-pub fn release<T: Zeroable + Sync>(part: &[T]) {
+pub(crate) fn release<T: Zeroable + Sync>(part: &[T]) {
     // SAFETY of the advice: the pages lie inside `part`, whose elements are `Zeroable`
     // atomics; on private anonymous memory MADV_DONTNEED makes them read as zeros, a valid
     // value, and frees the pages.
@@ -183,7 +183,7 @@ fn whole_pages(start: *const u8, bytes: usize) -> (usize, usize) {
 
 /// A vector of `len` elements, element `i` being `init(i)`, its memory advised to use huge
 /// pages before the elements are written.
-pub fn huge_vec<T>(len: usize, init: impl FnMut(usize) -> T) -> Vec<T> {
+pub(crate) fn huge_vec<T>(len: usize, init: impl FnMut(usize) -> T) -> Vec<T> {
     let mut v: Vec<T> = Vec::with_capacity(len);
     let bytes = len.saturating_mul(size_of::<T>());
     // SAFETY of the advice: the allocation is this vector's and not yet written;

@@ -9,18 +9,18 @@
 
 pub mod bounds;
 pub mod checks;
-pub mod costs;
+pub(crate) mod costs;
 pub mod encode;
 pub mod error;
-pub mod group;
-pub mod huge;
+pub(crate) mod group;
+pub(crate) mod huge;
 pub mod memory;
 pub mod options;
 pub mod progress;
 pub mod reachable;
 pub mod result;
-pub mod search;
-pub mod tables;
+pub(crate) mod search;
+pub(crate) mod tables;
 
 pub use bounds::{Bounds, StateBounds};
 pub use error::ExactError;

@@ -26,7 +26,7 @@ use std::sync::atomic::Ordering::Relaxed;
 
 /// What one roll of the mover leads to.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum Step<S> {
+pub(crate) enum Step<S> {
     /// The mover (this player) won.
     Win(Player),
     /// The game goes on in this state (possibly the state itself).
@@ -34,7 +34,7 @@ pub enum Step<S> {
 }
 
 /// A state space with a successor function and a few flag bits per state.
-pub trait Successors: Sync {
+pub(crate) trait Successors: Sync {
     /// A state as the space addresses it.
     type State: Copy + Send + Sync;
     /// What a pass computes once for a run of states and their successors share (the
@@ -85,7 +85,12 @@ pub trait Successors: Sync {
 /// moves spread within a pass and each capture takes a pass; each state spreads once, so a
 /// pass costs little more than a scan of the flags, or of the batches where a state was
 /// newly reached ([`Successors::pass_gained`]). Returns the passes.
-pub fn reach<S: Successors>(space: &S, starts: &[S::State], reached: u8, spread: u8) -> usize {
+pub(crate) fn reach<S: Successors>(
+    space: &S,
+    starts: &[S::State],
+    reached: u8,
+    spread: u8,
+) -> usize {
     for &s in starts {
         space.add_flags(s, reached);
     }
@@ -114,7 +119,7 @@ pub fn reach<S: Successors>(space: &S, starts: &[S::State], reached: u8, spread:
 /// `mask` that a successor has": sets, on every state with all bits of `only`, the bits of
 /// `mask` it can reach. Bits set beforehand seed the search (the never-ending set, for
 /// "can reach it"). Returns the passes.
-pub fn can_reach<S: Successors>(space: &S, mask: u8, wins: [u8; 2], only: u8) -> usize {
+pub(crate) fn can_reach<S: Successors>(space: &S, mask: u8, wins: [u8; 2], only: u8) -> usize {
     let mut passes = 1;
     while space.pass(false, |batch, s| {
         let own = space.flags(s);
@@ -143,7 +148,7 @@ pub fn can_reach<S: Successors>(space: &S, mask: u8, wins: [u8; 2], only: u8) ->
 /// a win: sets `never` on the states that cannot (the never-ending set) and on every state
 /// that can reach one of them, the same least fixed point seeded with the never-ending
 /// set. Returns the passes (0 without a never-ending state).
-pub fn can_reach_never<S: Successors>(space: &S, win: u8, never: u8, only: u8) -> usize {
+pub(crate) fn can_reach_never<S: Successors>(space: &S, win: u8, never: u8, only: u8) -> usize {
     let seeded = space.pass(false, |_, s| {
         let own = space.flags(s);
         let stuck = own & only == only && own & win == 0;
@@ -164,7 +169,7 @@ pub fn can_reach_never<S: Successors>(space: &S, win: u8, never: u8, only: u8) -
 /// at any moment the ranges being worked on are neighbours, so nearly every flag an item
 /// reads from one visited earlier is already from the current pass. Returns whether any
 /// call returned true.
-pub fn in_order(
+pub(crate) fn in_order(
     n: usize,
     chunk: usize,
     reverse: bool,
@@ -176,7 +181,7 @@ pub fn in_order(
 
 /// [`in_order`] with what the calls return merged by `merge` (starting from
 /// `T::default()`; the order of merging is not fixed, so `merge` should not depend on it).
-pub fn in_order_fold<T: Default + Send>(
+pub(crate) fn in_order_fold<T: Default + Send>(
     n: usize,
     chunk: usize,
     reverse: bool,

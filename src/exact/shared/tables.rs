@@ -9,12 +9,14 @@
 //! opponent's numbering. [`PlayerTables::step`] then combines an entry with the capture
 //! table; the unit tests check it against `play_roll` on every reachable joint state.
 
-use super::encode::{ConfigIndex, JointState};
+use super::encode::ConfigIndex;
+#[cfg(test)]
+use super::encode::JointState;
 use crate::dice::Die;
 use crate::rules::{GameState, Player, Rules};
 
 /// The landing field code for "no opponent piece can be hit" (no move, or a goal field).
-pub const NO_LANDING: u8 = u8::MAX;
+pub(crate) const NO_LANDING: u8 = u8::MAX;
 
 /// What one face does to one configuration.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -31,8 +33,9 @@ pub struct MoveEntry {
 }
 
 /// Where a roll leads, per [`PlayerTables::step`].
+#[cfg(test)]
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum Step {
+pub(crate) enum Step {
     /// The mover won.
     Won(Player),
     /// The game goes on in this state.
@@ -41,8 +44,10 @@ pub enum Step {
 
 /// One player's tables over its [`ConfigIndex`].
 #[derive(Clone, Debug)]
-pub struct PlayerTables {
-    /// The player these tables are for.
+pub(crate) struct PlayerTables {
+    /// The player these tables are for (read by the reference [`PlayerTables::step`] the
+    /// tests hold the solvers' own stepping against).
+    #[cfg_attr(not(test), allow(dead_code))]
     pub player: Player,
     /// Distinct faces of the die and how many sides show each.
     pub faces: Vec<(u32, u32)>,
@@ -57,7 +62,12 @@ pub struct PlayerTables {
 impl PlayerTables {
     /// Tabulates `player`'s moves with `die` over `configs` (which must be closed under the
     /// player's moves and captures, as [`super::reachable::player_configs`] is).
-    pub fn new(rules: &Rules, player: Player, die: &Die, configs: &ConfigIndex) -> PlayerTables {
+    pub(crate) fn new(
+        rules: &Rules,
+        player: Player,
+        die: &Die,
+        configs: &ConfigIndex,
+    ) -> PlayerTables {
         let board = rules.board();
         let track_len = board.track_len() as usize;
         let faces = die.face_counts();
@@ -115,32 +125,32 @@ impl PlayerTables {
 
     /// The entry of configuration `config` and the `face_index`-th distinct face.
     #[inline(always)]
-    pub fn entry(&self, config: u32, face_index: usize) -> &MoveEntry {
+    pub(crate) fn entry(&self, config: u32, face_index: usize) -> &MoveEntry {
         &self.moves[config as usize * self.faces.len() + face_index]
     }
 
     /// The moves of `config`, one per distinct face in the order of [`PlayerTables::faces`].
     #[inline(always)]
-    pub fn entries(&self, config: u32) -> &[MoveEntry] {
+    pub(crate) fn entries(&self, config: u32) -> &[MoveEntry] {
         let faces = self.faces.len();
         &self.moves[config as usize * faces..][..faces]
     }
 
     /// The configuration after the piece on own track field `field` is captured.
     #[inline(always)]
-    pub fn capture(&self, config: u32, field: u8) -> u32 {
+    pub(crate) fn capture(&self, config: u32, field: u8) -> u32 {
         self.captures[config as usize * self.track_len + field as usize]
-    }
-
-    /// Bytes the tables occupy.
-    pub fn heap_bytes(&self) -> usize {
-        self.moves.len() * std::mem::size_of::<MoveEntry>() + self.captures.len() * 4
     }
 
     /// Where the `face_index`-th face leads from `state`; `self` must be the mover's tables
     /// and `opponent` the other player's.
-    #[inline(always)]
-    pub fn step(&self, opponent: &PlayerTables, state: JointState, face_index: usize) -> Step {
+    #[cfg(test)]
+    pub(crate) fn step(
+        &self,
+        opponent: &PlayerTables,
+        state: JointState,
+        face_index: usize,
+    ) -> Step {
         debug_assert_eq!(usize::from(state.side), self.player);
         let (own, theirs) = if self.player == 0 {
             (state.a, state.b)

@@ -5,7 +5,7 @@
 //! ([`crate::exact::choose`] picks it then).
 
 pub mod solve;
-pub mod transitions;
+pub(crate) mod transitions;
 
 use crate::dice::Die;
 use crate::exact::shared::SolverUsed;

@@ -26,7 +26,7 @@ use sprs::CsMatI;
 
 /// Row-major sparse matrix of transient-to-transient probabilities: `f64` values, `u32`
 /// column indices, `usize` row pointers.
-pub type TransitionMatrix = CsMatI<f64, u32, usize>;
+pub(crate) type TransitionMatrix = CsMatI<f64, u32, usize>;
 
 /// The chain restricted to the reachable transient states, self-loops eliminated.
 #[derive(Clone, Debug)]
@@ -112,7 +112,7 @@ const TASKS_PER_BATCH: usize = 32;
 /// [`Rules::play_roll`], e.g. from [`crate::exact::shared::reachable::joint_states`]), in parallel.
 ///
 /// Panics if a successor is not in `states` or there are `u32::MAX` states or more.
-pub fn build_chain(
+pub(crate) fn build_chain(
     rules: &Rules,
     dice: [&Die; 2],
     encoder: &StateEncoder,

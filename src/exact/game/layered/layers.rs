@@ -20,7 +20,7 @@ use crate::rules::Rules;
 
 /// A side's goal configuration: bit `i` set where goal field `i` holds a piece (deeper
 /// fields higher).
-pub type GoalConfig = u32;
+pub(crate) type GoalConfig = u32;
 
 /// A group of states: both sides' goal configurations.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash, PartialOrd, Ord)]
@@ -58,7 +58,7 @@ impl Group {
 
 /// Each side's configurations by goal configuration.
 #[derive(Clone, Debug)]
-pub struct GoalGroups {
+pub(crate) struct GoalGroups {
     /// Per side, the goal configuration of each configuration (by its index in the
     /// side's [`PlayerTable`]).
     goal: [Vec<GoalConfig>; 2],
@@ -71,7 +71,7 @@ pub struct GoalGroups {
 
 impl GoalGroups {
     /// The goal configurations of both players' configurations under `rules`.
-    pub fn new(rules: &Rules, players: &[PlayerTable; 2]) -> GoalGroups {
+    pub(crate) fn new(rules: &Rules, players: &[PlayerTable; 2]) -> GoalGroups {
         let board = rules.board();
         let track = board.track_len();
         let goal_mask = board.goal_mask();
@@ -110,7 +110,7 @@ impl GoalGroups {
     /// steps its goal configuration as some move of its table does, a capture changes
     /// neither side's, and a roll that moves nothing stays. The groups a group's sweeps
     /// read; within [`Group::reads`].
-    pub fn reads(&self, from: Group, to: Group) -> bool {
+    pub(crate) fn reads(&self, from: Group, to: Group) -> bool {
         let step = |side: usize, g: GoalConfig, h: GoalConfig| {
             g == h || self.steps[side][g as usize][h as usize]
         };
@@ -119,26 +119,19 @@ impl GoalGroups {
 
     /// The goal configuration of `side`'s configuration `config`.
     #[inline(always)]
-    pub fn goal_config(&self, side: usize, config: usize) -> GoalConfig {
+    pub(crate) fn goal_config(&self, side: usize, config: usize) -> GoalConfig {
         self.goal[side][config]
     }
 
-    /// The group of the configuration pair `(a, b)`.
-    #[inline(always)]
-    pub fn group_of(&self, a: usize, b: usize) -> Group {
-        Group {
-            a: self.goal[0][a],
-            b: self.goal[1][b],
-        }
-    }
-
     /// How many of `side`'s configurations have the goal configuration `g`.
-    pub fn configs_with(&self, side: usize, g: GoalConfig) -> u64 {
+    #[cfg(test)]
+    pub(crate) fn configs_with(&self, side: usize, g: GoalConfig) -> u64 {
         self.counts[side].get(g as usize).copied().unwrap_or(0)
     }
 
     /// The configuration pairs of `group` (`None` if the count overflows).
-    pub fn pairs(&self, group: Group) -> Option<u64> {
+    #[cfg(test)]
+    pub(crate) fn pairs(&self, group: Group) -> Option<u64> {
         self.configs_with(0, group.a)
             .checked_mul(self.configs_with(1, group.b))
     }
@@ -146,7 +139,7 @@ impl GoalGroups {
     /// Every group with states, in an order to solve them: each after every group it can
     /// reach (by the sum of both goal configurations, largest first, which a move never
     /// lowers; groups of the same sum cannot reach one another). The core comes last.
-    pub fn solve_order(&self) -> Vec<Group> {
+    pub(crate) fn solve_order(&self) -> Vec<Group> {
         let present = |side: usize| {
             (0..self.counts[side].len() as GoalConfig)
                 .filter(move |&g| self.counts[side][g as usize] > 0)

@@ -37,9 +37,9 @@
 //! bracket is at most the tolerance wide.
 
 pub mod cluster;
-pub mod finished;
-pub mod layers;
-pub mod values_file;
+pub(crate) mod finished;
+pub(crate) mod layers;
+pub(crate) mod values_file;
 
 use self::cluster::{Cluster, OneProcess, Share};
 pub use self::finished::{FIXED32_FROM, GroupReport, Storage, bit};

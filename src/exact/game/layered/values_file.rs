@@ -24,10 +24,10 @@ use serde::{Deserialize, Serialize};
 use std::path::{Path, PathBuf};
 
 /// The `format` of every values file.
-pub const FORMAT: &str = "wuerfelglueck group values";
+pub(crate) const FORMAT: &str = "wuerfelglueck group values";
 
 /// The version this program writes and reads.
-pub const VERSION: u32 = 1;
+pub(crate) const VERSION: u32 = 1;
 
 /// The game a values file belongs to: everything its values depend on.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
@@ -70,7 +70,7 @@ impl std::fmt::Display for GameKey {
 
 /// The first line of a values file.
 #[derive(Clone, Debug, Serialize, Deserialize)]
-pub struct GroupFileHeader {
+pub(crate) struct GroupFileHeader {
     /// [`FORMAT`].
     pub format: String,
     /// [`VERSION`].
@@ -90,7 +90,7 @@ pub struct GroupFileHeader {
 }
 
 /// The file of `group` in `dir`.
-pub fn path_of(dir: &Path, group: Group) -> PathBuf {
+pub(crate) fn path_of(dir: &Path, group: Group) -> PathBuf {
     dir.join(format!("group-a{}-b{}.values", group.a, group.b))
 }
 
@@ -285,7 +285,7 @@ pub(super) fn read_header(
 
 /// The game the group files in `dir` were made for: the one named by the first file found
 /// (every file is checked against it when the values are opened).
-pub fn game_in(dir: &Path) -> Result<GameKey, ExactError> {
+pub(crate) fn game_in(dir: &Path) -> Result<GameKey, ExactError> {
     let invalid = |what: String| ExactError::ValuesFile(format!("{}: {what}", dir.display()));
     let entries = std::fs::read_dir(dir).map_err(|e| invalid(e.to_string()))?;
     let mut names: Vec<PathBuf> = entries
