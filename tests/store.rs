@@ -466,6 +466,51 @@ fn the_records_in_results_stay_usable() {
     std::fs::remove_dir_all(&dir).unwrap();
 }
 
+/// Every record the repository keeps (`results/exact-pairs/`, the stores of
+/// `results/strategy-exact/` and `results/search/`) lies under the name a store gives its
+/// pair, which has no comma, so a ranking pointed at the folder finds each one.
+#[test]
+fn every_record_in_results_lies_under_its_name_without_commas() {
+    let results = Path::new(env!("CARGO_MANIFEST_DIR")).join("results");
+    let mut folders = vec![
+        results.join("exact-pairs"),
+        results.join("search/exact-pairs-20-10-2-2"),
+    ];
+    for entry in std::fs::read_dir(results.join("strategy-exact")).unwrap() {
+        let path = entry.unwrap().path();
+        if path.is_dir() {
+            folders.push(path);
+        }
+    }
+    // An empty store (not one of the folders: opening writes a probe file), which names
+    // each pair as a ranking would write it.
+    let dir = temp_dir("store", "names-in-results");
+    let store = PairStore::open(&dir).unwrap();
+    let mut count = 0;
+    for folder in folders {
+        for entry in std::fs::read_dir(&folder).unwrap() {
+            let path = entry.unwrap().path();
+            let name = path.file_name().unwrap().to_str().unwrap().to_string();
+            assert!(!name.contains(','), "{}", path.display());
+            if !name.ends_with(".json") {
+                continue;
+            }
+            let record: StoredPair =
+                serde_json::from_str(&std::fs::read_to_string(&path).unwrap()).unwrap();
+            let rules = rules(&record.board, &record.profile);
+            let faces = |f: &[u32]| {
+                let listed: Vec<String> = f.iter().map(u32::to_string).collect();
+                die(&listed.join(","))
+            };
+            let (a, b) = (faces(&record.a), faces(&record.b));
+            assert_eq!(store.path(&rules, &a, &b), dir.join(&name), "{}", path.display());
+            count += 1;
+        }
+    }
+    assert!(count >= 400, "{count} records");
+    std::fs::remove_dir_all(&dir).unwrap();
+}
+
 #[test]
 fn fnv1a_64_matches_the_published_test_vectors() {
     assert_eq!(fnv1a_64(b""), 0xcbf2_9ce4_8422_2325);
