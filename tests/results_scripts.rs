@@ -23,7 +23,10 @@ fn binary() -> &'static str {
 
 /// Runs `command` from the repository root and returns its stdout; fails with its stderr.
 fn run(command: &mut Command) -> String {
-    let output = command.current_dir(root()).output().expect("the command starts");
+    let output = command
+        .current_dir(root())
+        .output()
+        .expect("the command starts");
     assert!(
         output.status.success(),
         "{command:?}: {}\nstdout: {}\nstderr: {}",
@@ -57,7 +60,9 @@ fn rows(text: &str) -> Vec<&str> {
     (0..lines.len())
         .filter(|&i| {
             lines[i].starts_with("| ")
-                && !lines.get(i + 1).is_some_and(|next| next.starts_with("|---"))
+                && !lines
+                    .get(i + 1)
+                    .is_some_and(|next| next.starts_with("|---"))
         })
         .map(|i| lines[i])
         .collect()
@@ -106,7 +111,10 @@ fn the_estimates_scripts_run_on_a_small_solve() {
         .find(|l| l.contains("\"set\":\"logs-small-search\""))
         .unwrap();
     assert!(search.contains("\"search_took_s\":"), "{search}");
-    assert!(search.contains("\"command\":\"BIN solve --a 1..6"), "{search}");
+    assert!(
+        search.contains("\"command\":\"BIN solve --a 1..6"),
+        "{search}"
+    );
     std::fs::remove_dir_all(&dir).unwrap();
 }
 
@@ -217,7 +225,14 @@ fn the_heuristics_exact_script_gives_the_books_rows_of_16_8_2_2() {
 fn the_strong_exact_scripts_run_on_16_8_2_2() {
     let dir = temp_dir("results_scripts", "strong-exact");
     run(python("results/strong-exact/run.py")
-        .args(["16/8/2/2", "safe", "--seat", "a", "--opponent", "best-response"])
+        .args([
+            "16/8/2/2",
+            "safe",
+            "--seat",
+            "a",
+            "--opponent",
+            "best-response",
+        ])
         .args(["--binary", binary(), "--out-dir"])
         .arg(&dir));
     let solves = std::fs::read_to_string(dir.join("16-8-2-2-solves.jsonl")).unwrap();

@@ -503,7 +503,12 @@ fn every_record_in_results_lies_under_its_name_without_commas() {
                 die(&listed.join(","))
             };
             let (a, b) = (faces(&record.a), faces(&record.b));
-            assert_eq!(store.path(&rules, &a, &b), dir.join(&name), "{}", path.display());
+            assert_eq!(
+                store.path(&rules, &a, &b),
+                dir.join(&name),
+                "{}",
+                path.display()
+            );
             count += 1;
         }
     }
@@ -847,7 +852,7 @@ fn a_record_under_its_name_with_commas_is_found_and_used() {
         1e-9,
         "written under the new name".into(),
         false,
-        record.result.clone(),
+        record.result,
     );
     store.save(&newer, &rules, &dice[0], &dice[1]).unwrap();
     assert_eq!(

@@ -262,7 +262,7 @@ impl fmt::Display for BadRecord {
         match self {
             BadRecord::NotARecord(e) => write!(f, "not a solved-pair record ({e})"),
             BadRecord::Format(tag) => {
-                write!(f, "format {:?}, expected {FORMAT:?}", abbreviate(tag, 40, ','))
+                write!(f, "format {:?}, expected {FORMAT:?}", abbreviate(tag, 40))
             }
             BadRecord::OtherMatchup(holds) => {
                 write!(f, "holds {holds}, not the pair its name says")
@@ -305,7 +305,7 @@ impl fmt::Display for BadRecord {
                 f,
                 "checksum {} does not match the content's {content} (the file was changed \
                  after it was written)",
-                abbreviate(stored, 40, ',')
+                abbreviate(stored, 40)
             ),
             BadRecord::Width { stored, bounds } => write!(
                 f,
@@ -515,8 +515,8 @@ impl StoredPair {
                 "{} vs {} on {} ({})",
                 faces(&self.a),
                 faces(&self.b),
-                abbreviate(&self.board, 40, ','),
-                abbreviate(&self.profile, 60, ',')
+                abbreviate(&self.board, 40),
+                abbreviate(&self.profile, 60)
             )));
         }
         // Under choice the figures depend on how the players choose: a ranking's records
@@ -525,8 +525,8 @@ impl StoredPair {
         if rules.profile().choice && self.solver != optimal {
             return Err(BadRecord::OtherMatchup(format!(
                 "figures of the solver '{}' under {}, not of optimal play ('{optimal}')",
-                abbreviate(&self.solver, 60, ','),
-                abbreviate(&self.profile, 60, ',')
+                abbreviate(&self.solver, 60),
+                abbreviate(&self.profile, 60)
             )));
         }
         check_figures(&self.result)?;
@@ -718,7 +718,7 @@ fn legacy_file_name(rules: &Rules, a: &Die, b: &Die) -> String {
 }
 
 /// The name of a record from the dice as spelt in it, `separator` the one between faces
-/// (where [`abbreviate`] cuts a long list).
+/// (where [`abbreviate_at`] cuts a long list).
 fn name_from(rules: &Rules, a: &str, b: &str, separator: char) -> String {
     let profile = rules.profile().to_string();
     let board = rules.board().to_string().replace('/', "-");
@@ -729,12 +729,12 @@ fn name_from(rules: &Rules, a: &str, b: &str, separator: char) -> String {
     let hash = format!("_fnv{:016x}.json", fnv1a_64(full.as_bytes()));
     let readable = format!(
         "{profile}_{board}_{}_vs_{}",
-        abbreviate(a, 60, separator),
-        abbreviate(b, 60, separator)
+        abbreviate_at(a, 60, separator),
+        abbreviate_at(b, 60, separator)
     );
     format!(
         "{}{hash}",
-        abbreviate(&readable, MAX_NAME_BYTES - hash.len(), separator)
+        abbreviate_at(&readable, MAX_NAME_BYTES - hash.len(), separator)
     )
 }
 
@@ -767,9 +767,14 @@ pub fn json_checksum<T: Serialize>(value: &T) -> String {
 }
 
 /// `text` if it has at most `max` bytes, else its longest prefix that leaves room for a
-/// trailing `~`, which marks the cut; cut after a `separator` if there is one, so that a
-/// list of faces does not end in part of a number.
-fn abbreviate(text: &str, max: usize, separator: char) -> String {
+/// trailing `~`, which marks the cut; cut after a comma if there is one, so that a list of
+/// faces does not end in part of a number.
+fn abbreviate(text: &str, max: usize) -> String {
+    abbreviate_at(text, max, ',')
+}
+
+/// [`abbreviate`], cut after a `separator` (the one between faces) instead of a comma.
+fn abbreviate_at(text: &str, max: usize, separator: char) -> String {
     if text.len() <= max {
         return text.to_string();
     }
@@ -835,5 +840,5 @@ fn faces(faces: &[u32]) -> String {
     let listed: Vec<String> = faces.iter().map(u32::to_string).collect();
     let listed = listed.join(",");
     let shown = listed.parse::<Die>().map_or(listed, |die| die.to_string());
-    abbreviate(&shown, 40, ',')
+    abbreviate(&shown, 40)
 }
