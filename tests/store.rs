@@ -466,6 +466,56 @@ fn the_records_in_results_stay_usable() {
     std::fs::remove_dir_all(&dir).unwrap();
 }
 
+/// Every record the repository keeps (`results/exact-pairs/`, the stores of
+/// `results/strategy-exact/` and `results/search/`) lies under the name a store gives its
+/// pair, which has no comma, so a ranking pointed at the folder finds each one.
+#[test]
+fn every_record_in_results_lies_under_its_name_without_commas() {
+    let results = Path::new(env!("CARGO_MANIFEST_DIR")).join("results");
+    let mut folders = vec![
+        results.join("exact-pairs"),
+        results.join("search/exact-pairs-20-10-2-2"),
+    ];
+    for entry in std::fs::read_dir(results.join("strategy-exact")).unwrap() {
+        let path = entry.unwrap().path();
+        if path.is_dir() {
+            folders.push(path);
+        }
+    }
+    // An empty store (not one of the folders: opening writes a probe file), which names
+    // each pair as a ranking would write it.
+    let dir = temp_dir("store", "names-in-results");
+    let store = PairStore::open(&dir).unwrap();
+    let mut count = 0;
+    for folder in folders {
+        for entry in std::fs::read_dir(&folder).unwrap() {
+            let path = entry.unwrap().path();
+            let name = path.file_name().unwrap().to_str().unwrap().to_string();
+            assert!(!name.contains(','), "{}", path.display());
+            if !name.ends_with(".json") {
+                continue;
+            }
+            let record: StoredPair =
+                serde_json::from_str(&std::fs::read_to_string(&path).unwrap()).unwrap();
+            let rules = rules(&record.board, &record.profile);
+            let faces = |f: &[u32]| {
+                let listed: Vec<String> = f.iter().map(u32::to_string).collect();
+                die(&listed.join(","))
+            };
+            let (a, b) = (faces(&record.a), faces(&record.b));
+            assert_eq!(
+                store.path(&rules, &a, &b),
+                dir.join(&name),
+                "{}",
+                path.display()
+            );
+            count += 1;
+        }
+    }
+    assert!(count >= 400, "{count} records");
+    std::fs::remove_dir_all(&dir).unwrap();
+}
+
 #[test]
 fn fnv1a_64_matches_the_published_test_vectors() {
     assert_eq!(fnv1a_64(b""), 0xcbf2_9ce4_8422_2325);
@@ -489,11 +539,12 @@ fn a_300_face_die_gets_a_bounded_stable_name() {
     let name = path.file_name().unwrap().to_str().unwrap().to_string();
     assert!(name.len() <= MAX_NAME_BYTES, "{} bytes", name.len());
     assert!(name.len() + ".rejected999".len() <= 255);
+    assert!(!name.contains(','), "{name}");
     // Readable prefix, stable hash: a change of either renames every long record.
     assert_eq!(
         name,
-        "bwinf_12-6-2-2_0,2,4,6,8,10,12,14,16,18,20,22,24,26,28,30,32,34,36,38,40,~_vs_\
-         2..7_fnv2a46cd4fe49c6615.json"
+        "bwinf_12-6-2-2_0+2+4+6+8+10+12+14+16+18+20+22+24+26+28+30+32+34+36+38+40+~_vs_\
+         2..7_fnvf96cc72b89aa6d56.json"
     );
     assert_ne!(store.path(&rules, &other, &b), path);
     assert_ne!(store.path(&rules, &b, &long), path);
@@ -503,9 +554,21 @@ fn a_300_face_die_gets_a_bounded_stable_name() {
     store.save(&record, &rules, &long, &b).unwrap();
     assert_eq!(
         store.load(&rules, &long, &b, 1e-9).unwrap(),
+        Lookup::Usable(record.clone())
+    );
+    // The name long records had when names had commas (the hash of the name with commas)
+    // is read where the new one is absent.
+    let legacy = dir.join(
+        "bwinf_12-6-2-2_0,2,4,6,8,10,12,14,16,18,20,22,24,26,28,30,32,34,36,38,40,~_vs_\
+         2..7_fnv2a46cd4fe49c6615.json",
+    );
+    std::fs::rename(&path, &legacy).unwrap();
+    assert_eq!(store.path(&rules, &long, &b), legacy);
+    assert_eq!(
+        store.load(&rules, &long, &b, 1e-9).unwrap(),
         Lookup::Usable(record)
     );
-    // Short names are as they always were.
+    // Short names of runs are as they always were.
     assert_eq!(
         store.path(&rules, &a, &b),
         dir.join("bwinf_12-6-2-2_1..6_vs_2..7.json")
@@ -729,6 +792,91 @@ fn a_record_without_a_checksum_is_verified_by_a_new_solve_before_it_is_used() {
         assert_eq!(names(&dir).len(), 2, "{profile}: {:?}", names(&dir));
         std::fs::remove_dir_all(&dir).unwrap();
     }
+}
+
+/// Records were named by the dice's display (`1,1,1,6,6,6`) before names lost their commas
+/// (`1+1+1+6+6+6`). A store of that time keeps working: a record under its old name is
+/// found, checked and used by a ranking, and left where it is (not renamed, not copied);
+/// new records are written without commas, and one under the new name is preferred.
+#[test]
+fn a_record_under_its_name_with_commas_is_found_and_used() {
+    let rules = small();
+    let dice = vec![die("1..6"), die("1,1,1,6,6,6")];
+    let dir = temp_dir("store", "legacy-name");
+    let store = PairStore::open(&dir).unwrap();
+    let fitted = solve_fitting(&rules, &dice[0], &dice[1], &options(1e-9)).unwrap();
+    // A solver name no solve writes: the ranking's figures come from this file.
+    let record = StoredPair::new(
+        &rules,
+        &dice[0],
+        &dice[1],
+        1e-9,
+        "written under the old name".into(),
+        false,
+        fitted.result,
+    );
+    let saved = store.save(&record, &rules, &dice[0], &dice[1]).unwrap();
+    assert_eq!(saved, dir.join("bwinf_12-6-2-2_1..6_vs_1+1+1+6+6+6.json"));
+    let legacy = dir.join("bwinf_12-6-2-2_1..6_vs_1,1,1,6,6,6.json");
+    std::fs::rename(&saved, &legacy).unwrap();
+    assert_eq!(store.path(&rules, &dice[0], &dice[1]), legacy);
+    assert_eq!(
+        store.load(&rules, &dice[0], &dice[1], 1e-9).unwrap(),
+        Lookup::Usable(record.clone())
+    );
+    let (tournament, notes) = solve_tournament(
+        &rules,
+        &dice,
+        &options(1e-9),
+        &plan(),
+        Some(&store),
+        &|_| {},
+        ExactListeners::none(),
+    )
+    .unwrap();
+    let note = notes.iter().find(|n| n.contains("read from")).unwrap();
+    assert!(note.contains(legacy.to_str().unwrap()), "{note}");
+    assert!(note.contains("written under the old name"), "{note}");
+    assert_eq!(tournament.matrix[0][1].unwrap().p, record.result.p_a);
+    assert_eq!(
+        names(&dir),
+        vec!["bwinf_12-6-2-2_1..6_vs_1,1,1,6,6,6.json"],
+        "nothing renamed, nothing written"
+    );
+    // A record written anew goes under the name without commas, which is read from then
+    // on; the old file stays.
+    let newer = StoredPair::new(
+        &rules,
+        &dice[0],
+        &dice[1],
+        1e-9,
+        "written under the new name".into(),
+        false,
+        record.result,
+    );
+    store.save(&newer, &rules, &dice[0], &dice[1]).unwrap();
+    assert_eq!(
+        names(&dir),
+        vec![
+            "bwinf_12-6-2-2_1..6_vs_1+1+1+6+6+6.json",
+            "bwinf_12-6-2-2_1..6_vs_1,1,1,6,6,6.json",
+        ]
+    );
+    assert_eq!(
+        store.load(&rules, &dice[0], &dice[1], 1e-9).unwrap(),
+        Lookup::Usable(newer)
+    );
+    // A bad record under the old name is moved aside under the old name, as any bad one.
+    std::fs::remove_file(dir.join("bwinf_12-6-2-2_1..6_vs_1+1+1+6+6+6.json")).unwrap();
+    std::fs::write(&legacy, "{}").unwrap();
+    match store.load(&rules, &dice[0], &dice[1], 1e-9).unwrap() {
+        Lookup::Rejected(rejection) => assert_eq!(
+            rejection.moved_to,
+            dir.join("bwinf_12-6-2-2_1..6_vs_1,1,1,6,6,6.json.rejected")
+        ),
+        other => panic!("{other:?}"),
+    }
+    std::fs::remove_dir_all(&dir).unwrap();
 }
 
 /// A valid record wider than the tolerance is solved again and replaced by the narrower

@@ -5,21 +5,40 @@ blocks `W` has finished) to the lines a run printed, for a run made before the e
 it. The lines come about once a minute, so each block's work is known to a line's tenth of a
 sweep equivalent: a reconstruction, not the estimator itself (which sees every sweep).
 
-    python3 results/estimates/replay_first_value.py LOG END_SECONDS [BLOCKS_PER_VALUE]
+    python3 results/estimates/replay_first_value.py RUN END_SECONDS [BLOCKS_PER_VALUE]
+
+RUN: a run's name in estimates.jsonl (`full-1..12-vs-1..20-released-4e-6`), or a log file
+of such a run (its stderr).
 
 Prints, for every line of `W`'s pass before its opening block, the time said and taken."""
+import json
+import pathlib
 import re
 import sys
+
+HERE = pathlib.Path(__file__).resolve().parent
+
+
+def block_lines(run):
+    """(block, sweep equivalents, seconds) of each line of a block."""
+    if pathlib.Path(run).is_file():
+        lines = []
+        for line in open(run):
+            m = re.search(r"block (\d+) of \d+, ([\d.]+) sweep equivalents, width \S+, ([\d.]+) s", line)
+            if m:
+                lines.append((int(m.group(1)), float(m.group(2)), float(m.group(3))))
+        return lines
+    for line in (HERE / "estimates.jsonl").read_text().splitlines():
+        row = json.loads(line)
+        if row["name"] == run:
+            return [(p[1], p[3], p[5]) for p in row["progress"] if p[0] == "block"]
+    sys.exit(f"no run {run!r} in estimates.jsonl, and no such file")
 
 
 def main():
     log, end = sys.argv[1], float(sys.argv[2])
     per_value = int(sys.argv[3]) if len(sys.argv) > 3 else 25
-    lines = []
-    for line in open(log):
-        m = re.search(r"block (\d+) of \d+, ([\d.]+) sweep equivalents, width \S+, ([\d.]+) s", line)
-        if m:
-            lines.append((int(m.group(1)), float(m.group(2)), float(m.group(3))))
+    lines = block_lines(log)
     # The work (sweep equivalents) at the first line of each block.
     first_seen = {}
     for block, work, _ in lines:

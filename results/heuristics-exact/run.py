@@ -4,11 +4,14 @@ choices is solved: for each heuristic, in each seat, its *gap* (the game value m
 achieves against the optimal pair's own policy) and its *exploitability* (what a best response
 gains against it beyond the game value), both in P(win), averaged over the two openings.
 
-    python3 results/heuristics-exact/run.py [BINARY]     (default: target/release/wuerfelglueck)
+    python3 results/heuristics-exact/run.py [BINARY] [--boards B,...] [--out FILE]
 
-Writes results/heuristics-exact/heuristics.json and prints the table of the book's chapter
-"The game with choices". Every figure is a certified solve (`solve --profile choice`).
+(default binary: target/release/wuerfelglueck). Writes results/heuristics-exact/heuristics.json
+(or FILE) and prints the table of the book's chapter "The game with choices". Every figure is
+a certified solve (`solve --profile choice`). `--boards 16/8/2/2` solves that board alone (of
+16/8/2/2, 20/10/2/2 and 40/20/2/4: a check of seconds, tests/results_scripts.rs).
 """
+import argparse
 import json
 import pathlib
 import subprocess
@@ -16,8 +19,14 @@ import sys
 import tempfile
 
 ROOT = pathlib.Path(__file__).resolve().parents[2]
-BINARY = sys.argv[1] if len(sys.argv) > 1 else str(ROOT / "target/release/wuerfelglueck")
-BOARDS = [("16/8/2/2", 16, 2, 2), ("20/10/2/2", 20, 2, 2), ("40/20/2/4", 40, 2, 4)]
+ARGS = argparse.ArgumentParser()
+ARGS.add_argument("binary", nargs="?", default=str(ROOT / "target/release/wuerfelglueck"))
+ARGS.add_argument("--boards", default="16/8/2/2,20/10/2/2,40/20/2/4")
+ARGS.add_argument("--out", default=str(ROOT / "results/heuristics-exact/heuristics.json"))
+OPTIONS = ARGS.parse_args()
+BINARY = OPTIONS.binary
+BOARDS = [(b, int(b.split("/")[0]), int(b.split("/")[2]), int(b.split("/")[3]))
+          for b in OPTIONS.boards.split(",")]
 HEURISTICS = ["frontmost", "rearmost", "capture", "safe", "random"]
 DIE = "1..6"
 
@@ -56,7 +65,7 @@ def main():
                 })
                 print(f"{name} {h}: gap {100 * sum(gap) / 2:.2f} points, "
                       f"exploitability {100 * sum(exploit) / 2:.2f} points", file=sys.stderr)
-    out = ROOT / "results/heuristics-exact/heuristics.json"
+    out = pathlib.Path(OPTIONS.out)
     out.write_text(json.dumps(rows, indent=2) + "\n")
     print("| board | strategy | gap (A, B, mean) | exploitability (A, B, mean) |")
     print("|---|---|---|---|")

@@ -2,7 +2,9 @@
 # The layered game solver on 1, 2 and 4 MPI ranks (one thread each), die A against die B,
 # to 1e-9: a JSON report per run (each group's states, sweeps, seconds of its sweeps, and
 # the states sent between ranks a sweep) and, where GNU time is installed, the wall time and
-# the peak per run (the last line of each run's log).
+# the peak per run (the last line of each run's log, and a row of OUT_DIR/runs.csv:
+# report,ranks,wall_seconds,peak_kib). The logs (each group's line, stderr) stay in OUT_DIR;
+# results/mpi/ keeps the reports and runs.csv.
 # Usage: results/mpi/scaling.sh BINARY OUT_DIR A B BOARD_OPTIONS...
 #   e.g. results/mpi/scaling.sh target/release/wuerfelglueck /tmp/scaling 1..6 2..7 --track 24 --pieces 3
 # The binary must be built with `--features mpi`.
@@ -23,5 +25,11 @@ for ranks in ${RANKS:-1 2 4}; do
   fi
   "${timer[@]}" "${launcher[@]}" "$bin" solve --a "$a" --b "$b" --profile choice --layered "$@" \
     --tolerance 1e-9 --threads 1 --format json > "$report" 2> "$out/$name-ranks$ranks.log"
-  tail -1 "$out/$name-ranks$ranks.log"
+  tail -n 1 "$out/$name-ranks$ranks.log"
+  if [ ${#timer[@]} -gt 0 ]; then
+    [ -f "$out/runs.csv" ] || echo "report,ranks,wall_seconds,peak_kib" > "$out/runs.csv"
+    tail -n 1 "$out/$name-ranks$ranks.log" |
+      sed -E "s/^ranks ([0-9]+): ([0-9.]+) s wall, ([0-9]+) KiB peak.*/$name-ranks\1,\1,\2,\3/" \
+      >> "$out/runs.csv"
+  fi
 done

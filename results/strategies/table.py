@@ -1,9 +1,10 @@
-"""Prints the round-robin tables of docs/src/choice.md from the JSON files run.sh writes."""
+"""Prints the round-robin tables of docs/src/choice.md from the JSON files run.sh writes
+(in this folder, or in $RESULTS_DIR)."""
 import json
 import os
 
 NAMES = ["frontmost", "rearmost", "capture", "safe", "random"]
-HERE = os.path.dirname(os.path.abspath(__file__))
+HERE = os.environ.get("RESULTS_DIR") or os.path.dirname(os.path.abspath(__file__))
 
 for profile, label in [("choice", "`choice`"), ("choice_capture-duty", "`choice+capture-duty`")]:
     print(f"Profile {label}:\n")

@@ -7,11 +7,14 @@
 #    interrupted run resumes where it stopped.
 # Usage: results/strategy-exact/run.sh [BINARY] [BOARDS...]
 #   (default target/release/wuerfelglueck; boards as TRACK-OFFSET-PIECES-GOAL)
+# Run from the repository root. OUT=DIR writes there instead of this folder (a small check:
+# tests/results_scripts.rs runs board 16-8-2-2).
 set -eu
 bin=${1:-target/release/wuerfelglueck}
 [ $# -gt 0 ] && shift
 boards=${*:-"40-20-1-4 16-8-2-2 20-10-2-2 40-20-2-4"}
-here=$(dirname "$0")
+here=${OUT:-$(dirname "$0")}
+mkdir -p "$here"
 for board in $boards; do
     set -- $(echo "$board" | tr '-' ' ')
     geometry="--track $1 --offset $2 --pieces $3 --goal-fields $4"

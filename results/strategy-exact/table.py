@@ -1,11 +1,12 @@
 """The book's table of rankings (docs/src/choice.md) under `bwinf` and `choice` side by
 side, from the `ranking-BOARD-PROFILE-FILE.json` records written by run.sh.
-Usage: python3 results/strategy-exact/table.py BOARD (e.g. 40-20-2-4)"""
+Usage: python3 results/strategy-exact/table.py BOARD (e.g. 40-20-2-4); the records are read
+from this folder, or from $RESULTS_DIR."""
 import json
 import os
 import sys
 
-here = os.path.dirname(os.path.abspath(__file__))
+here = os.environ.get("RESULTS_DIR") or os.path.dirname(os.path.abspath(__file__))
 board = sys.argv[1]
 print(f"| file | `bwinf` (frontmost) | `choice`, both optimal |")
 print("|---|---|---|")

@@ -6,7 +6,7 @@ value minus what it achieves against the optimal pair's own policy) and its *exp
 the two openings by the solver. Every figure is a certified solve (`solve --profile choice`).
 
     python3 results/strong-exact/run.py BOARD [STRATEGY ...] [--seat a|both]
-        [--opponent both|optimal-policy|best-response] [--binary B]
+        [--opponent both|optimal-policy|best-response] [--binary B] [--out-dir DIR]
 
 BOARD is TRACK/OFFSET/PIECES/GOAL (e.g. 40/20/3/4); the strategies default to strong,
 strong-search, safe, capture and frontmost (strong-search-2 and -3 on request). With the same die on a symmetric board both seats
@@ -16,7 +16,9 @@ optimal policy (so the policy's own solve is skipped); `--opponent optimal-polic
 alone. Each solve is appended to results/strong-exact/BOARD-solves.jsonl as soon as it is
 certified (one JSON line: strategy, seat, opponent, P(win) of the strategy's seat, its bounds,
 seconds), so an interrupted run keeps every solve it finished; a solve already in the file is
-not repeated. `table.py` assembles the figures from these lines.
+not repeated. `table.py` assembles the figures from these lines. `--out-dir` writes the lines
+(and the policy) to another folder: tests/results_scripts.rs runs
+`16/8/2/2 safe --seat a --opponent best-response` there.
 
 `strong` and `strong-search` are played from the board's player file in players/ (as
 `strong:FILE`, so the figure is that file's even if the binary was built with another), and
@@ -44,11 +46,14 @@ def main():
     ap.add_argument("--opponent", choices=["both", "optimal-policy", "best-response"],
                     default="both")
     ap.add_argument("--binary", default=str(ROOT / "target/release/wuerfelglueck"))
+    ap.add_argument("--out-dir", default=None)
     args = ap.parse_args()
     track, offset, pieces, goals = args.board.split("/")
     name = args.board.replace("/", "-")
-    out = ROOT / "results/strong-exact" / f"{name}-solves.jsonl"
-    policy = ROOT / "target" / f"optimal-{name}.policy"
+    out_dir = pathlib.Path(args.out_dir) if args.out_dir else ROOT / "results/strong-exact"
+    out_dir.mkdir(parents=True, exist_ok=True)
+    out = out_dir / f"{name}-solves.jsonl"
+    policy = (out_dir if args.out_dir else ROOT / "target") / f"optimal-{name}.policy"
     player_file = ROOT / "players" / f"strong-{name}-choice.json"
 
     def player_of(strategy):

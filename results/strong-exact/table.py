@@ -8,11 +8,14 @@ figure not yet solved is shown as "not measured", except a gap whose exploitabil
 measured: it is at most that (a best response holds the player to no more than the optimal
 policy does, where every game ends), shown as "at most". The learned players' rows say how the player
 was trained (`exact values` or `self-play`); of a kind, only the records of the player file
-shipped now count (an older file of the same kind was trained again and replaced)."""
+shipped now count (an older file of the same kind was trained again and replaced). Reads
+this folder, or $RESULTS_DIR."""
 import json
+import os
 import pathlib
 
-HERE = pathlib.Path(__file__).resolve().parent
+ROOT = pathlib.Path(__file__).resolve().parents[2]
+HERE = pathlib.Path(os.environ.get("RESULTS_DIR") or pathlib.Path(__file__).resolve().parent)
 ORDER = ["strong", "strong-search", "strong-search-2", "strong-search-3", "safe", "capture",
          "frontmost"]
 BOARDS = ["16/8/2/2", "20/10/2/2", "40/20/2/4", "40/20/3/4", "20/10/4/4", "22/11/4/4"]
@@ -42,7 +45,7 @@ def label(record, shipped):
 def figures(board):
     """{row: {"gap": {seat: loss}, "exploitability": {seat: loss}}} for a board."""
     name = board.replace("/", "-")
-    player = json.loads((HERE.parents[1] / "players" / f"strong-{name}-choice.json").read_text())
+    player = json.loads((ROOT / "players" / f"strong-{name}-choice.json").read_text())
     shipped = {"checksum": player["checksum"],
                "trained": "exact values" if "exact values" in player["training"]["method"]
                else "self-play"}

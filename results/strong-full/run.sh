@@ -6,41 +6,52 @@
 #
 #   bash results/strong-full/run.sh [BINARY]      (default: target/release/wuerfelglueck)
 #   python3 results/strong-full/table.py          (the table of the book's chapter)
+#
+# For a small check (tests/results_scripts.rs): OUT=DIR writes there instead of this folder,
+# GAMES=N plays N games a duel or ranked pair instead of each run's count or precision.
 set -euo pipefail
-cd "$(dirname "$0")/../.."
 BIN=${1:-target/release/wuerfelglueck}
+case $BIN in /*) ;; */*) BIN=$PWD/$BIN ;; esac
+if [ -n "${OUT:-}" ]; then
+    mkdir -p "$OUT"
+    OUT=$(cd "$OUT" && pwd)
+fi
+cd "$(dirname "$0")/../.."
+OUT=${OUT:-results/strong-full}
+ranked=(--precision 0.002)
+[ -n "${GAMES:-}" ] && ranked=(--games "$GAMES")
 for opponent in frontmost rearmost capture safe random strong; do
-    out="results/strong-full/strong-vs-$opponent.json"
+    out="$OUT/strong-vs-$opponent.json"
     [ -e "$out" ] && continue
     "$BIN" duel --a 1..6 --b 1..6 --profile choice --strategy-a strong --strategy-b "$opponent" \
-        --games 1000000 --seed 24 --format json > "$out.part"
+        --games "${GAMES:-1000000}" --seed 24 --format json > "$out.part"
     mv "$out.part" "$out"
 done
 
 # The look-ahead player against the plain one and against safe (ten times slower a game).
 for opponent in strong safe; do
-    out="results/strong-full/strong-search-vs-$opponent.json"
+    out="$OUT/strong-search-vs-$opponent.json"
     [ -e "$out" ] && continue
     "$BIN" duel --a 1..6 --b 1..6 --profile choice --strategy-a strong-search \
-        --strategy-b "$opponent" --games 200000 --seed 24 --format json > "$out.part"
+        --strategy-b "$opponent" --games "${GAMES:-200000}" --seed 24 --format json > "$out.part"
     mv "$out.part" "$out"
 done
 
 # Two rolls of look-ahead against the plain player, one roll and safe (twenty times the
 # work of a strong-search decision, so fewer games).
 for opponent in strong strong-search safe; do
-    out="results/strong-full/strong-search-2-vs-$opponent.json"
+    out="$OUT/strong-search-2-vs-$opponent.json"
     [ -e "$out" ] && continue
     "$BIN" duel --a 1..6 --b 1..6 --profile choice --strategy-a strong-search-2 \
-        --strategy-b "$opponent" --games 100000 --seed 24 --format json > "$out.part"
+        --strategy-b "$opponent" --games "${GAMES:-100000}" --seed 24 --format json > "$out.part"
     mv "$out.part" "$out"
 done
 
 # The example files ranked with both players strong, every pair to +-0.002.
 for n in 0 1 2 3; do
-    out="results/strong-full/rank-wuerfel$n.json"
+    out="$OUT/rank-wuerfel$n.json"
     [ -e "$out" ] && continue
-    "$BIN" rank "data/wuerfel$n.txt" --profile choice --strategy strong --precision 0.002 \
+    "$BIN" rank "data/wuerfel$n.txt" --profile choice --strategy strong "${ranked[@]}" \
         --seed 24 --format json > "$out.part"
     mv "$out.part" "$out"
 done
@@ -49,7 +60,7 @@ done
 # policy where it is solved (its policy file from results/strong-exact/run.py 40/20/P/4).
 for pieces in 2 3 4; do
     for player in strong optimal; do
-        out="results/strong-full/style-40-20-$pieces-4-$player.json"
+        out="$OUT/style-40-20-$pieces-4-$player.json"
         strategy=strong
         if [ "$player" = optimal ]; then
             strategy="table:target/optimal-40-20-$pieces-4.policy"
@@ -57,7 +68,7 @@ for pieces in 2 3 4; do
         fi
         [ -e "$out" ] && continue
         "$BIN" duel --a 1..6 --b 1..6 --pieces "$pieces" --profile choice --strategy "$strategy" \
-            --games 200000 --seed 24 --style --format json > "$out.part"
+            --games "${GAMES:-200000}" --seed 24 --style --format json > "$out.part"
         mv "$out.part" "$out"
     done
 done

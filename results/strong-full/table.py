@@ -1,9 +1,10 @@
 #!/usr/bin/env python3
 """The table of results/strong-full/*.json for the book (docs/src/strong.md)."""
 import json
+import os
 import pathlib
 
-HERE = pathlib.Path(__file__).resolve().parent
+HERE = pathlib.Path(os.environ.get("RESULTS_DIR") or pathlib.Path(__file__).resolve().parent)
 print("| strong against | P(strong wins) [95 % interval] | when strong starts / when it does not | games | mean rolls |")
 print("|---|---|---|---|---|")
 for opponent in ["frontmost", "rearmost", "capture", "safe", "random", "strong"]:

@@ -8,23 +8,45 @@
 #
 # About 40 minutes on two idle cores. The 512-unit line needs a build whose MAX_HIDDEN
 # (src/strategy/network.rs) is 512; with the shipped limit of 256 it is refused and skipped.
+#
+# For a small check (tests/results_scripts.rs): OUT=FILE appends there instead, BOARD="..."
+# trains and solves on another board (default "--track 40 --offset 20 --pieces 2
+# --goal-fields 4"), GAMES=N trains on N games, MEASURES=N runs the first N lines only.
 set -euo pipefail
-cd "$(dirname "$0")/../.."
 BIN=${1:-target/release/wuerfelglueck}
-OUT=results/strong-training/grid-40-20-2-4.jsonl
+case $BIN in /*) ;; */*) BIN=$PWD/$BIN ;; esac
+if [ -n "${OUT:-}" ]; then
+    touch "$OUT"
+    OUT=$(cd "$(dirname "$OUT")" && pwd)/$(basename "$OUT")
+fi
+cd "$(dirname "$0")/../.."
+OUT=${OUT:-results/strong-training/grid-40-20-2-4.jsonl}
+read -r -a BOARD <<< "${BOARD:---track 40 --offset 20 --pieces 2 --goal-fields 4}"
+MEASURED=0
 DIR=$(mktemp -d)
 trap 'rm -rf "$DIR"' EXIT
 measure() { # label, then train's options
     local label=$1
     shift
+    MEASURED=$((MEASURED + 1))
+    if [ -n "${MEASURES:-}" ] && [ "$MEASURED" -gt "$MEASURES" ]; then
+        return
+    fi
+    local options=("$@")
+    if [ -n "${GAMES:-}" ]; then
+        for i in "${!options[@]}"; do
+            [ "${options[$i]}" = --games ] && options[i + 1]=$GAMES
+        done
+    fi
+    set -- "${options[@]}"
     local started=$SECONDS
-    if ! "$BIN" train --track 40 --offset 20 --pieces 2 --goal-fields 4 --targets exact "$@" \
+    if ! "$BIN" train "${BOARD[@]}" --targets exact "$@" \
         --out "$DIR/p.json" --overwrite > "$DIR/train.txt" 2>&1; then
         echo "$label: not trained: $(tail -1 "$DIR/train.txt")" >&2
         return
     fi
     local seconds=$((SECONDS - started))
-    "$BIN" solve --a 1..6 --b 1..6 --pieces 2 --profile choice --tolerance 1e-9 --format json \
+    "$BIN" solve --a 1..6 --b 1..6 "${BOARD[@]}" --profile choice --tolerance 1e-9 --format json \
         --strategy-a "strong${SEARCH:-}:$DIR/p.json" 2>/dev/null |
         python3 -c 'import json, sys
 r = json.load(sys.stdin)

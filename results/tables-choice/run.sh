@@ -3,12 +3,17 @@
 # (`strong`) against each other, 1..6 for every seat, every seating equally often, seed 24;
 # the tables with `strong` also count each die's decisions (--style). One JSON per table in results/tables-choice/;
 # a file already there is kept. Run from the repository root after `cargo build --release`.
+# For a small check (tests/results_scripts.rs): OUT=DIR writes there instead of this folder,
+# GAMES=N plays N games a table instead of each table's count.
 set -euo pipefail
 BIN=${BIN:-target/release/wuerfelglueck}
+OUT=${OUT:-results/tables-choice}
+mkdir -p "$OUT"
 run() {
     local name=$1 games=$2
     shift 2
-    local out="results/tables-choice/$name.json"
+    local out="$OUT/$name.json"
+    games=${GAMES:-$games}
     [ -e "$out" ] && return
     local dice=()
     for _ in "$@"; do dice+=(--die 1..6); done

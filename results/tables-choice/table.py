@@ -1,10 +1,12 @@
 #!/usr/bin/env python3
 """The tables of results/tables-choice/*.json for the book (docs/src/strong.md): per table,
-each die's strategy and its P(win) with the 95 % interval, beside the fair share 1/N."""
+each die's strategy and its P(win) with the 95 % interval, beside the fair share 1/N. Reads
+this folder, or $RESULTS_DIR."""
 import json
+import os
 import pathlib
 
-HERE = pathlib.Path(__file__).resolve().parent
+HERE = pathlib.Path(os.environ.get("RESULTS_DIR") or pathlib.Path(__file__).resolve().parent)
 ORDER = ["four-heuristics", "four-safe-vs-frontmost", "four-frontmost-vs-safe",
          "four-safe-vs-capture", "four-capture-vs-safe",
          "three-heuristics", "three-safe-vs-frontmost", "three-frontmost-vs-safe",

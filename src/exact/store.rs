@@ -70,13 +70,19 @@
 //!
 //! # File names
 //! `{profile}_{board}_{a}_vs_{b}.json` with `/` of the board as `-` and the dice as
-//! [`Die`]'s display (`bwinf_40-20-4-4_1..6_vs_2..7.json`). A name longer than
-//! [`MAX_NAME_BYTES`] (long dice lists, e.g. 300 faces that are not one run) is replaced by
-//! an abbreviated readable part and the FNV-1a hash of the full name
+//! [`Die`]'s display with `+` for its commas (`bwinf_40-20-4-4_1..6_vs_2..7.json`). A name
+//! longer than [`MAX_NAME_BYTES`] (long dice lists, e.g. 300 faces that are not one run) is
+//! replaced by an abbreviated readable part and the FNV-1a hash of the full name
 //! (`..._fnv0123456789abcdef.json`), so no name nor its `.rejectedN` companions (nor the
 //! temporary files of writing, whose names are shorter) exceed the 255 bytes file systems
-//! allow. Every name that fits keeps the form it always had, so existing records are found
-//! as before.
+//! allow.
+//!
+//! A die whose display lists faces (`1,1,1,6,6,6`) is spelt with `+` between them
+//! (`bwinf_40-20-4-4_1..6_vs_1+1+1+6+6+6.json`), so no name has a comma (they trouble
+//! shells, spreadsheets and some tools). Records were written under the display with
+//! commas before; such a record is read where no record has the new name
+//! ([`PairStore::path`]), never renamed nor removed, and a record written anew for the
+//! pair goes under the new name.
 //!
 //! # Writing
 //! [`PairStore::save`] writes a record whole or not at all ([`crate::files::write_atomic`]):
@@ -584,9 +590,26 @@ impl PairStore {
         &self.dir
     }
 
-    /// The file of a pair: distinct for every board, profile and pair of dice, readable,
-    /// at most [`MAX_NAME_BYTES`] long (see the module documentation).
+    /// The file of a pair's record: its name is distinct for every board, profile and pair
+    /// of dice, readable, without commas, at most [`MAX_NAME_BYTES`] long (see the module
+    /// documentation). If no file has that name but one has the name records had before
+    /// (the dice with commas, `1,1,1,6,6,6`), that one: a store written then is read as it
+    /// is, never renamed. [`PairStore::save`] writes under the new name.
     pub fn path(&self, rules: &Rules, a: &Die, b: &Die) -> PathBuf {
+        let path = self.new_path(rules, a, b);
+        let legacy = self.dir.join(legacy_file_name(rules, a, b));
+        // `symlink_metadata`: a dangling link under the new name is the new name's.
+        if legacy != path
+            && std::fs::symlink_metadata(&path).is_err()
+            && std::fs::symlink_metadata(&legacy).is_ok()
+        {
+            return legacy;
+        }
+        path
+    }
+
+    /// The file [`PairStore::save`] writes: the name without commas.
+    fn new_path(&self, rules: &Rules, a: &Die, b: &Die) -> PathBuf {
         self.dir.join(file_name(rules, a, b))
     }
 
@@ -650,8 +673,9 @@ impl PairStore {
     /// Writes `record` to the file of `a` against `b` under `rules` (whole or not at all,
     /// [`crate::files::write_atomic`]: a temporary file, flushed to disk, and a rename, so
     /// an interrupted run or a full disk never leaves half a record) and returns its path.
-    /// Replaces a record of the same pair that [`PairStore::load`] found too wide; refuses a
-    /// record that fails its checks.
+    /// Replaces a record of the same pair that [`PairStore::load`] found too wide (one under
+    /// the name with commas stays, and is no longer read); refuses a record that fails its
+    /// checks.
     pub fn save(
         &self,
         record: &StoredPair,
@@ -659,7 +683,7 @@ impl PairStore {
         a: &Die,
         b: &Die,
     ) -> Result<PathBuf, StoreError> {
-        let path = self.path(rules, a, b);
+        let path = self.new_path(rules, a, b);
         record
             .check(rules, a, b)
             .map_err(|e| error(&path, format!("refusing to write a bad record: {e}")))?;
@@ -679,9 +703,23 @@ impl PairStore {
     }
 }
 
-/// `{profile}_{board}_{a}_vs_{b}.json`, or, if that is longer than [`MAX_NAME_BYTES`],
-/// an abbreviation of it with the FNV-1a hash of the full name.
+/// `{profile}_{board}_{a}_vs_{b}.json` with the faces of a die joined by `+` where its
+/// display has commas (`1+1+1+6+6+6`; runs stay `1..6`), or, if that is longer than
+/// [`MAX_NAME_BYTES`], an abbreviation of it with the FNV-1a hash of the full name.
 fn file_name(rules: &Rules, a: &Die, b: &Die) -> String {
+    let die = |d: &Die| d.to_string().replace(',', "+");
+    name_from(rules, &die(a), &die(b), '+')
+}
+
+/// The name [`file_name`] gave before names had no commas: the dice as their display
+/// (`1,1,1,6,6,6`). Read when a record is missing under its name, never written.
+fn legacy_file_name(rules: &Rules, a: &Die, b: &Die) -> String {
+    name_from(rules, &a.to_string(), &b.to_string(), ',')
+}
+
+/// The name of a record from the dice as spelt in it, `separator` the one between faces
+/// (where [`abbreviate_at`] cuts a long list).
+fn name_from(rules: &Rules, a: &str, b: &str, separator: char) -> String {
     let profile = rules.profile().to_string();
     let board = rules.board().to_string().replace('/', "-");
     let full = format!("{profile}_{board}_{a}_vs_{b}.json");
@@ -691,12 +729,12 @@ fn file_name(rules: &Rules, a: &Die, b: &Die) -> String {
     let hash = format!("_fnv{:016x}.json", fnv1a_64(full.as_bytes()));
     let readable = format!(
         "{profile}_{board}_{}_vs_{}",
-        abbreviate(&a.to_string(), 60),
-        abbreviate(&b.to_string(), 60)
+        abbreviate_at(a, 60, separator),
+        abbreviate_at(b, 60, separator)
     );
     format!(
         "{}{hash}",
-        abbreviate(&readable, MAX_NAME_BYTES - hash.len())
+        abbreviate_at(&readable, MAX_NAME_BYTES - hash.len(), separator)
     )
 }
 
@@ -732,6 +770,11 @@ pub fn json_checksum<T: Serialize>(value: &T) -> String {
 /// trailing `~`, which marks the cut; cut after a comma if there is one, so that a list of
 /// faces does not end in part of a number.
 fn abbreviate(text: &str, max: usize) -> String {
+    abbreviate_at(text, max, ',')
+}
+
+/// [`abbreviate`], cut after a `separator` (the one between faces) instead of a comma.
+fn abbreviate_at(text: &str, max: usize, separator: char) -> String {
     if text.len() <= max {
         return text.to_string();
     }
@@ -739,7 +782,9 @@ fn abbreviate(text: &str, max: usize) -> String {
     while !text.is_char_boundary(end) {
         end -= 1;
     }
-    let end = text[..end].rfind(',').map_or(end, |comma| comma + 1);
+    let end = text[..end]
+        .rfind(separator)
+        .map_or(end, |at| at + separator.len_utf8());
     format!("{}~", &text[..end])
 }
 
