@@ -396,6 +396,34 @@ pub(crate) fn within_seconds<T: Send + 'static>(f: impl FnOnce() -> T + Send + '
         .expect("returned, not blocked")
 }
 
+/// The 64-bit FNV-1a hash of `bytes` (Fowler, Noll, Vo): for each byte, xor it into the
+/// state, then multiply by the FNV prime. Written out because the standard library's
+/// hashers may change between Rust versions, and a file name must not.
+pub fn fnv1a_64(bytes: &[u8]) -> u64 {
+    fnv1a_64_continued(FNV1A_64_START, bytes)
+}
+
+/// The state [`fnv1a_64`] starts from (the FNV offset basis).
+pub const FNV1A_64_START: u64 = 0xcbf2_9ce4_8422_2325;
+
+/// [`fnv1a_64`] fed in pieces: the state after `bytes`, from the state `hash` (start with
+/// [`FNV1A_64_START`]); the hash of the pieces in order is the hash of their concatenation.
+pub fn fnv1a_64_continued(hash: u64, bytes: &[u8]) -> u64 {
+    const PRIME: u64 = 0x0000_0100_0000_01b3;
+    bytes.iter().fold(hash, |hash, &byte| {
+        (hash ^ u64::from(byte)).wrapping_mul(PRIME)
+    })
+}
+
+/// [`fnv1a_64`] of `value`'s JSON, as 16 hexadecimal digits: the checksum of the files the
+/// program reads back (pair records, search states), computed over the value with its own
+/// checksum field left out. serde_json writes fields in declaration order and floats so
+/// that they read back exactly, so a file read back gives the bytes it was written from.
+pub fn json_checksum<T: serde::Serialize>(value: &T) -> String {
+    let bytes = serde_json::to_vec(value).expect("plain data serialises");
+    format!("{:016x}", fnv1a_64(&bytes))
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

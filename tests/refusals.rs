@@ -166,7 +166,7 @@ fn every_file_read_is_a_regular_file_and_a_fifo_never_waits() {
     std::fs::write(dir.join("dice.txt"), DICE).unwrap();
     // The record of the one pair of dice.txt in the store `records`.
     let records = dir.join("records");
-    let store = wuerfelglueck::exact::store::PairStore::open(&records).unwrap();
+    let store = wuerfelglueck::rank::store::PairStore::open(&records).unwrap();
     let record = store.path(
         &common::rules("12/6/2/2", "bwinf"),
         &common::die("1..6"),

@@ -6,10 +6,10 @@ use approx::assert_relative_eq;
 use std::path::Path;
 use wuerfelglueck::dice::Die;
 use wuerfelglueck::exact::solve_fitting;
-use wuerfelglueck::exact::store::{
+use wuerfelglueck::exact::{Bounds, SolveOptions};
+use wuerfelglueck::rank::store::{
     BadRecord, Lookup, MAX_NAME_BYTES, PairStore, StoredPair, certified_width, fnv1a_64,
 };
-use wuerfelglueck::exact::{Bounds, SolveOptions};
 use wuerfelglueck::rank::{ExactListeners, PairFailure, SimulationPlan, solve_tournament};
 use wuerfelglueck::rules::Rules;
 use wuerfelglueck::sim::Stopping;

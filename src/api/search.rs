@@ -10,7 +10,7 @@ use crate::dice_search::{
     RunOptions, SearchError, confirm, confirmation_dice, race_from,
 };
 use crate::exact::SolveOptions;
-use crate::exact::store::PairStore;
+use crate::rank::store::PairStore;
 use crate::report::plot::landscape_svg;
 use crate::report::{OutputFile, SearchReport};
 use crate::rules::Rules;

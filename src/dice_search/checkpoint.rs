@@ -180,7 +180,7 @@ struct StateFile {
 impl StateFile {
     /// FNV-1a of the JSON of everything but the checksum.
     fn content_checksum(&self) -> String {
-        crate::exact::store::json_checksum(&StateFile {
+        crate::files::json_checksum(&StateFile {
             format: self.format.clone(),
             version: self.version,
             options: self.options.clone(),

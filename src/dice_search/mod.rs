@@ -31,8 +31,8 @@ pub use pairs::{PairSet, pair_index};
 pub use racing::{RaceState, RoundInfo, Stage, race, race_from};
 pub use screening::DieCounts;
 
-use crate::exact::store::PairStore;
 use crate::exact::{ExactError, SolveOptions};
+use crate::rank::store::PairStore;
 use crate::rank::{PairFailure, exact_pair};
 use crate::rules::Rules;
 use crate::sim::MatchupError;

@@ -111,7 +111,6 @@ pub mod matrix_free;
 pub mod seats;
 pub mod shared;
 pub mod sparse;
-pub mod store;
 
 pub use choose::{Fitted, least_memory, solve_fitting, solve_fitting_observed, solve_matrix_free};
 pub use shared::bounds::{Bounds, StateBounds};

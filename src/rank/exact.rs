@@ -4,8 +4,8 @@
 use super::{SimulationPlan, Tournament, simulate_pair};
 use crate::dice::Die;
 use crate::exact::progress::Observer;
-use crate::exact::store::{Lookup, PairStore, StoreError, StoredPair};
 use crate::exact::{ExactError, SolveOptions};
+use crate::rank::store::{Lookup, PairStore, StoreError, StoredPair};
 use crate::rules::Rules;
 use crate::sim::{DuelCounts, SimError};
 use crate::strategy::Strategy;

@@ -7,6 +7,7 @@
 
 pub mod exact;
 pub mod simulated;
+pub mod store;
 pub mod table;
 pub mod tournament;
 

@@ -13,7 +13,7 @@ use super::options::{
 };
 use super::{Error, PendingPlot, Plotted, Progress, check_plot, run_in_pool};
 use crate::dice::Die;
-use crate::exact::store::PairStore;
+use crate::rank::store::PairStore;
 use crate::rank::{
     ExactListeners, SimulationPlan, Tournament, exact_strategy_name, simulate_tournament_playing,
     solve_tournament,

@@ -3,7 +3,7 @@
 
 use super::{Mode, RankOutput, RankSettings, Ranked, heatmap, ranking_report};
 use crate::api::{Error, Plotted, Progress, run_in_pool};
-use crate::exact::store::StoredPair;
+use crate::rank::store::StoredPair;
 use crate::rank::{
     ExactListeners, ExactPairOutcome, PairFailure, RankError, Tournament, exact_ranking_pair,
     simulate_pair,

@@ -112,7 +112,7 @@ pub fn header(
         bits: table.bits,
         states: table.states as u64,
         body_bytes: body.len() as u64,
-        fnv1a64: format!("{:016x}", crate::exact::store::fnv1a_64(&body)),
+        fnv1a64: format!("{:016x}", crate::files::fnv1a_64(&body)),
     }
 }
 
@@ -268,7 +268,7 @@ pub fn read(path: &Path, rules: &Rules, dice: [&Die; 2]) -> Result<LoadedPolicy,
             header.body_bytes
         )));
     }
-    if format!("{:016x}", crate::exact::store::fnv1a_64(body)) != header.fnv1a64 {
+    if format!("{:016x}", crate::files::fnv1a_64(body)) != header.fnv1a64 {
         return Err(invalid("checksum mismatch (the body is damaged)".into()));
     }
     let words = body

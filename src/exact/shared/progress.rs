@@ -536,11 +536,11 @@ mod tests {
         }
     }
 
-    /// The preparations' estimates against every time they were fitted to
-    /// (`results/estimates/logs`, `logs-fresh`, `logs-search`, `logs-faces`,
-    /// `logs-search-rows`; the sparse
-    /// search's form per face was chosen after `logs-search`, the sparse matrix's after
-    /// `logs-faces`): each within a factor of 1.5.
+    /// The preparations' estimates against every time they were fitted to (the sets
+    /// `logs`, `logs-fresh`, `logs-search`, `logs-faces` and `logs-search-rows` of
+    /// `results/estimates/estimates.jsonl`; the sparse search's form per face was chosen
+    /// after `logs-search`, the sparse matrix's after `logs-faces`): each within a factor
+    /// of 1.5.
     #[test]
     fn the_preparation_estimates_are_within_half_again_of_the_recorded_times() {
         let sparse = |faces| Preparation::SparseSearch { faces };

@@ -19,7 +19,7 @@
 use super::finished::{Finished, GroupReport, Mids, Storage, bit};
 use super::layers::Group;
 use crate::exact::shared::ExactError;
-use crate::exact::store::{FNV1A_64_START, fnv1a_64, fnv1a_64_continued};
+use crate::files::{FNV1A_64_START, fnv1a_64, fnv1a_64_continued};
 use serde::{Deserialize, Serialize};
 use std::path::{Path, PathBuf};
 

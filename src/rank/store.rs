@@ -92,7 +92,8 @@
 //! above. A record is read only if it is a regular file ([`crate::files::read_regular`]).
 
 use crate::dice::Die;
-use crate::exact::shared::{Bounds, ExactResult, SolverUsed};
+use crate::exact::{Bounds, ExactResult, SolverUsed};
+pub use crate::files::{FNV1A_64_START, fnv1a_64, fnv1a_64_continued, json_checksum};
 use crate::rules::Rules;
 use serde::{Deserialize, Serialize};
 use std::fmt;
@@ -736,34 +737,6 @@ fn name_from(rules: &Rules, a: &str, b: &str, separator: char) -> String {
         "{}{hash}",
         abbreviate_at(&readable, MAX_NAME_BYTES - hash.len(), separator)
     )
-}
-
-/// The 64-bit FNV-1a hash of `bytes` (Fowler, Noll, Vo): for each byte, xor it into the
-/// state, then multiply by the FNV prime. Written out because the standard library's
-/// hashers may change between Rust versions, and a file name must not.
-pub fn fnv1a_64(bytes: &[u8]) -> u64 {
-    fnv1a_64_continued(FNV1A_64_START, bytes)
-}
-
-/// The state [`fnv1a_64`] starts from (the FNV offset basis).
-pub const FNV1A_64_START: u64 = 0xcbf2_9ce4_8422_2325;
-
-/// [`fnv1a_64`] fed in pieces: the state after `bytes`, from the state `hash` (start with
-/// [`FNV1A_64_START`]); the hash of the pieces in order is the hash of their concatenation.
-pub fn fnv1a_64_continued(hash: u64, bytes: &[u8]) -> u64 {
-    const PRIME: u64 = 0x0000_0100_0000_01b3;
-    bytes.iter().fold(hash, |hash, &byte| {
-        (hash ^ u64::from(byte)).wrapping_mul(PRIME)
-    })
-}
-
-/// [`fnv1a_64`] of `value`'s JSON, as 16 hexadecimal digits: the checksum of the files the
-/// program reads back (pair records, search states), computed over the value with its own
-/// checksum field left out. serde_json writes fields in declaration order and floats so
-/// that they read back exactly, so a file read back gives the bytes it was written from.
-pub fn json_checksum<T: Serialize>(value: &T) -> String {
-    let bytes = serde_json::to_vec(value).expect("plain data serialises");
-    format!("{:016x}", fnv1a_64(&bytes))
 }
 
 /// `text` if it has at most `max` bytes, else its longest prefix that leaves room for a
