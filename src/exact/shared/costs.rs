@@ -5,6 +5,31 @@
 //! they are off by that machine's speed, and `docs/src/performance.md` says how to measure
 //! them again.
 
+// The preparation paces: fitted on an AMD EPYC with AVX-512, 2 cores, 2026-11-26, to the runs
+// of `results/estimates/estimates.jsonl` (`docs/src/performance.md` holds them against what
+// the solves took).
+
+/// The sparse solver's search for the reachable states: nanoseconds of one thread per joint
+/// index and distinct moving face of both dice together.
+pub(crate) const SPARSE_SEARCH_NS_PER_FACE: f64 = 5.25;
+
+/// The sparse solver's matrix (transitions and classes): nanoseconds of one thread per
+/// reachable state and distinct moving face.
+pub(crate) const SPARSE_MATRIX_NS_PER_FACE: f64 = 27.3;
+
+/// The matrix-free solver's tables and searches: nanoseconds of one thread per joint index
+/// for up to 12 distinct moving faces (in proportion beyond).
+pub(crate) const MATRIX_FREE_SEARCH_NS: f64 = 58.0;
+
+/// The game solver's search and classification: nanoseconds of one thread per joint index.
+pub(crate) const GAME_CLASSIFICATION_NS: f64 = 165.0;
+
+/// How a preparation speeds up with threads: by the threads to this power.
+pub(crate) const THREADS_EXPONENT: f64 = 0.75;
+
+/// How the sparse matrix's build speeds up with threads (less, as measured).
+pub(crate) const THREADS_EXPONENT_SPARSE_MATRIX: f64 = 0.38;
+
 /// The layered solve's measured cost in seconds of one core per state and sweep: a group
 /// with a single piece home on each side of the BwInf board, 1..6 against 1..6 (229,022,802
 /// states, 19 sweeps to 1e-6 in 893 s on 2 threads), on [`COST_MEASURED_ON`]. What the

@@ -136,13 +136,23 @@ pub enum Preparation {
 impl Preparation {
     /// Nanoseconds per unit on one thread, and the exponent of the threads' speed-up.
     fn pace(self) -> (f64, f64) {
+        use super::costs::{
+            GAME_CLASSIFICATION_NS, MATRIX_FREE_SEARCH_NS, SPARSE_MATRIX_NS_PER_FACE,
+            SPARSE_SEARCH_NS_PER_FACE, THREADS_EXPONENT, THREADS_EXPONENT_SPARSE_MATRIX,
+        };
         match self {
-            Preparation::SparseSearch { faces } => (5.25 * faces as f64, 0.75),
-            Preparation::SparseMatrix { faces } => (27.3 * faces as f64, 0.38),
-            Preparation::MatrixFreeSearch { faces } => {
-                (58.0 * (faces as f64 / 12.0).max(1.0), 0.75)
+            Preparation::SparseSearch { faces } => {
+                (SPARSE_SEARCH_NS_PER_FACE * faces as f64, THREADS_EXPONENT)
             }
-            Preparation::GameClassification => (165.0, 0.75),
+            Preparation::SparseMatrix { faces } => (
+                SPARSE_MATRIX_NS_PER_FACE * faces as f64,
+                THREADS_EXPONENT_SPARSE_MATRIX,
+            ),
+            Preparation::MatrixFreeSearch { faces } => (
+                MATRIX_FREE_SEARCH_NS * (faces as f64 / 12.0).max(1.0),
+                THREADS_EXPONENT,
+            ),
+            Preparation::GameClassification => (GAME_CLASSIFICATION_NS, THREADS_EXPONENT),
         }
     }
 
