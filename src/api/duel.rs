@@ -53,25 +53,130 @@ impl DuelSettings {
         let rules = options.rules.rules()?;
         let a = parse_die("--a", &options.die_a)?;
         let b = parse_die("--b", &options.die_b)?;
-        let strategies = options.strategy.strategies(&rules)?;
-        let stopping = options.sim.stopping()?;
-        options.sim.check_threads()?;
-        super::options::check_style(options.style, &rules)?;
-        // The matchup's own checks (roll cap, roll-off, strategies under the profile).
-        options
-            .sim
-            .matchup(&rules, &a, &b)?
-            .playing(strategies.clone())
-            .map_err(Error::input)?;
-        Ok(DuelSettings {
-            rules,
-            dice: [a, b],
-            strategies,
-            stopping,
+        DuelBuilder {
+            strategies: options.strategy.strategies(&rules)?,
+            stopping: options.sim.stopping()?,
             seed: options.sim.seed,
             max_rolls: options.sim.max_rolls,
             threads: options.sim.threads,
             style: options.style,
+            ..DuelSettings::builder(rules, a, b)
+        }
+        .build()
+    }
+
+    /// A duel built from typed values, for Rust users: die `a` against die `b` under
+    /// `rules`, with the command line's defaults (both players `frontmost`, until the 95 %
+    /// interval is at most 0.002 wide each side, seed 1, at most 100,000 rolls a game, every
+    /// core); [`DuelBuilder::build`] checks it as [`DuelSettings::new`] checks the options.
+    ///
+    /// ```
+    /// use wuerfelglueck::api::{DuelSettings, Silent, duel};
+    /// use wuerfelglueck::dice::Die;
+    /// use wuerfelglueck::rules::Rules;
+    /// use wuerfelglueck::sim::Stopping;
+    ///
+    /// let settings = DuelSettings::builder(
+    ///     Rules::bwinf(),
+    ///     "1..6".parse::<Die>()?,
+    ///     "1,1,1,6,6,6".parse::<Die>()?,
+    /// )
+    /// .stopping(Stopping::games(20_000)?)
+    /// .seed(7)
+    /// .threads(1)
+    /// .build()?;
+    /// let report = duel(&settings, &Silent)?;
+    /// assert_eq!(report.games, 20_000);
+    /// # Ok::<(), Box<dyn std::error::Error>>(())
+    /// ```
+    pub fn builder(rules: Rules, a: Die, b: Die) -> DuelBuilder {
+        DuelBuilder {
+            rules,
+            dice: [a, b],
+            strategies: [Strategy::Frontmost, Strategy::Frontmost],
+            stopping: Stopping::precision(super::options::DEFAULT_PRECISION)
+                .expect("the default precision is a valid half-width"),
+            seed: 1,
+            max_rolls: 100_000,
+            threads: None,
+            style: false,
+        }
+    }
+}
+
+/// The typed way to [`DuelSettings`]: see [`DuelSettings::builder`].
+#[derive(Debug, Clone)]
+#[must_use = "a builder does nothing until it is built"]
+pub struct DuelBuilder {
+    rules: Rules,
+    dice: [Die; 2],
+    strategies: [Strategy; 2],
+    stopping: Stopping,
+    seed: u64,
+    max_rolls: u64,
+    threads: Option<usize>,
+    style: bool,
+}
+
+impl DuelBuilder {
+    /// Die A's and die B's strategies (anything but `frontmost` needs the `choice` profile).
+    pub fn strategies(self, a: Strategy, b: Strategy) -> DuelBuilder {
+        DuelBuilder {
+            strategies: [a, b],
+            ..self
+        }
+    }
+
+    /// When to stop: after a number of games, or at a precision ([`Stopping`] checks it).
+    pub fn stopping(self, stopping: Stopping) -> DuelBuilder {
+        DuelBuilder { stopping, ..self }
+    }
+
+    /// The seed of the random streams.
+    pub fn seed(self, seed: u64) -> DuelBuilder {
+        DuelBuilder { seed, ..self }
+    }
+
+    /// The rolls after which a game counts as unfinished (at least 1).
+    pub fn max_rolls(self, max_rolls: u64) -> DuelBuilder {
+        DuelBuilder { max_rolls, ..self }
+    }
+
+    /// Worker threads (1 to [`super::options::MAX_THREADS`]); every core when not set.
+    pub fn threads(self, threads: usize) -> DuelBuilder {
+        DuelBuilder {
+            threads: Some(threads),
+            ..self
+        }
+    }
+
+    /// Whether to count how each player decides (needs the `choice` profile).
+    pub fn style(self, style: bool) -> DuelBuilder {
+        DuelBuilder { style, ..self }
+    }
+
+    /// The checked settings; the first bad value is refused with a message naming the
+    /// command-line option it stands for.
+    pub fn build(self) -> Result<DuelSettings, Error> {
+        let [a, b] = &self.dice;
+        for (strategy, option) in self.strategies.iter().zip(["--strategy-a", "--strategy-b"]) {
+            super::options::check_strategy(&self.rules, strategy, option)?;
+        }
+        super::options::check_threads(self.threads)?;
+        super::options::check_style(self.style, &self.rules)?;
+        // The matchup's own checks (roll cap, roll-off, strategies under the profile).
+        super::options::matchup(&self.rules, a, b, self.max_rolls, "--max-rolls")?
+            .playing(self.strategies.clone())
+            .map_err(Error::input)?;
+        Ok(DuelSettings {
+            rules: self.rules,
+            dice: self.dice,
+            strategies: self.strategies,
+            stopping: self.stopping,
+            seed: self.seed,
+            max_rolls: self.max_rolls,
+            threads: self.threads,
+            style: self.style,
         })
     }
 }

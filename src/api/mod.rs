@@ -30,7 +30,7 @@ pub mod wubbel;
 
 pub use advise::{AdviseOptions, AdviseSettings, advise};
 pub use converge::{ConvergeOptions, ConvergeOutput, ConvergeSettings, Converged, converge};
-pub use duel::{DuelOptions, DuelSettings, duel};
+pub use duel::{DuelBuilder, DuelOptions, DuelSettings, duel};
 pub use grade::{GradeOptions, grade};
 pub use options::{RulesOptions, SimOptions, StrategyOptions, from_map};
 pub use output::{COMMANDS, Output, execute, execute_advise_with_values};

@@ -399,15 +399,7 @@ impl StrategyOptions {
         let mut strategies = [Strategy::Frontmost, Strategy::Frontmost];
         for (slot, (strategy, option)) in strategies.iter_mut().zip(chosen) {
             let Some(strategy) = strategy else { continue };
-            if !strategy.is_frontmost() && !rules.profile().choice {
-                return Err(Error::input(format!(
-                    "{option} {}: a strategy picks among moves, which needs --profile choice \
-                     (or choice+capture-duty); under --profile {} rule 3 fixes every move \
-                     (the frontmost piece that can move)",
-                    strategy.name(),
-                    rules.profile()
-                )));
-            }
+            check_strategy(rules, &strategy, option)?;
             *slot = strategy;
         }
         Ok(strategies)
@@ -426,6 +418,21 @@ impl StrategyOptions {
     pub fn given(&self) -> bool {
         self.strategy.is_some() || self.strategy_a.is_some() || self.strategy_b.is_some()
     }
+}
+
+/// Refuses a strategy other than `frontmost` where the rules fix every move (anything but
+/// `choice`); `option` names where it was given, for the message.
+pub fn check_strategy(rules: &Rules, strategy: &Strategy, option: &str) -> Result<(), Error> {
+    if !strategy.is_frontmost() && !rules.profile().choice {
+        return Err(Error::input(format!(
+            "{option} {}: a strategy picks among moves, which needs --profile choice \
+             (or choice+capture-duty); under --profile {} rule 3 fixes every move \
+             (the frontmost piece that can move)",
+            strategy.name(),
+            rules.profile()
+        )));
+    }
+    Ok(())
 }
 
 /// A command's options from a map of option names to values, read by the options' own

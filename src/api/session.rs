@@ -687,6 +687,16 @@ impl std::fmt::Display for MoveRefused {
     }
 }
 
+/// The client's move in the game protocol (`POST /api/games/ID/move`): the field of the
+/// piece to move, `B` for the waiting area, else the field's name in the client's
+/// numbering (always a string, as [`Session::choose`] takes it).
+#[derive(Clone, Debug, PartialEq, Eq, serde::Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct MoveRequest {
+    /// The field of the piece to move.
+    pub from: String,
+}
+
 impl Session {
     /// Plays the client's move for its roll, the piece on `from` (`B` for the waiting area,
     /// else the field's name in the client's numbering), then the game on to the client's

@@ -5,10 +5,9 @@
 //! every move; a game is found only by its id, 128 random bits.
 
 use super::Server;
-use super::error::HttpError;
-use crate::api::session::{MoveRefused, Session, SessionOptions};
+use super::error::{Body, HttpError};
+use crate::api::session::{MoveRefused, MoveRequest, Session, SessionOptions};
 use axum::Router;
-use axum::body::Bytes;
 use axum::extract::{Path, State};
 use axum::http::StatusCode;
 use axum::response::{IntoResponse, Response};
@@ -94,8 +93,10 @@ fn new_id() -> String {
 }
 
 /// `POST /api/games`: a new game, played on to the client's first decision.
-async fn create(State(server): State<Arc<Server>>, body: Bytes) -> Result<Response, HttpError> {
-    let request = super::error::json_object(&body)?;
+async fn create(
+    State(server): State<Arc<Server>>,
+    Body(request): Body<serde_json::Map<String, serde_json::Value>>,
+) -> Result<Response, HttpError> {
     let options: SessionOptions = crate::api::from_map("games", &request)?;
     let seed = new_seed();
     // Every roll is kept (and in the answer): no game may hold more than the server keeps.
@@ -160,27 +161,13 @@ async fn read(
 async fn play(
     State(server): State<Arc<Server>>,
     Path(id): Path<String>,
-    body: Bytes,
+    Body(request): Body<MoveRequest>,
 ) -> Result<Response, HttpError> {
-    let request = super::error::json_object(&body)?;
-    let from = match request.get("from") {
-        Some(serde_json::Value::String(s)) => s.clone(),
-        _ => {
-            return Err(HttpError::bad_request(
-                "expected {\"from\": FIELD}: the field of the piece to move, B for the waiting area",
-            ));
-        }
-    };
-    if let Some(key) = request.keys().find(|k| *k != "from") {
-        return Err(HttpError::bad_request(format!(
-            "unknown key '{key}': expected only \"from\""
-        )));
-    }
     let mut games = server.games.lock();
     let game = games.get_mut(&id).ok_or_else(|| unknown(&id))?;
     game.last_used = Instant::now();
     game.session
-        .choose(&from)?
+        .choose(&request.from)?
         .map_err(|refused| match refused {
             MoveRefused::NotYourTurn(m) => HttpError::new(StatusCode::CONFLICT, m),
             MoveRefused::Illegal(m) => HttpError::bad_request(m),

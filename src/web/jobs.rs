@@ -4,10 +4,9 @@
 //! after `job_seconds`, and is cancelled when its client goes away.
 
 use super::Server;
-use super::error::HttpError;
+use super::error::{Body, HttpError};
 use crate::api::{self, Progress, Recorder};
 use axum::Router;
-use axum::body::Bytes;
 use axum::extract::{Path, Query, State};
 use axum::http::header;
 use axum::response::sse::{Event, KeepAlive, Sse};
@@ -154,9 +153,8 @@ fn timed_out(seconds: u64) -> HttpError {
 async fn run(
     State(server): State<Arc<Server>>,
     Path(command): Path<String>,
-    body: Bytes,
+    Body(options): Body<Map<String, Value>>,
 ) -> Result<Response, HttpError> {
-    let options = super::error::json_object(&body)?;
     let output = start(&server, &command, options).await?.finish().await?;
     Ok(([(header::CONTENT_TYPE, "application/json")], output.json).into_response())
 }
@@ -179,7 +177,7 @@ async fn events(
     Path(command): Path<String>,
     Query(query): Query<EventsQuery>,
 ) -> Response {
-    let started = match super::error::json_object(query.options.as_bytes()) {
+    let started = match super::error::json_object(&query.options) {
         Ok(options) => start(&server, &command, options).await,
         Err(e) => Err(e),
     };
