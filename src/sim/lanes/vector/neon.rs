@@ -234,7 +234,8 @@ unsafe impl Vector for Neon {
     fn mul_low32(self, other: Neon) -> Neon {
         // `umull` multiplies 32-bit elements into 64-bit products: `uzp1` gathers the low
         // halves of four lanes into one register, whose lower and upper halves `umull` and
-        // `umull2` multiply (six instructions for eight lanes).
+        // `umull2` multiply (eight instructions for eight lanes; narrowing each register
+        // apart takes twelve).
         let [a0, a1, a2, a3] = self.0;
         let [b0, b1, b2, b3] = other.0;
         // SAFETY: see the note above the impls.
