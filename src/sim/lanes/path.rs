@@ -98,9 +98,10 @@ impl LanesPath {
     /// The path `auto` takes: the widest vectors this processor has, AVX-512 or AVX2, and
     /// else the one-game loop. The portable lanes are taken only when asked for: compiled
     /// for x86-64's baseline (no population or leading-zero count per lane) they are slower
-    /// than the one-game loop, and on other processors they are not measured. So are the
-    /// NEON lanes: they are checked for correctness (under emulation) but have not been
-    /// timed on an ARM core, so on 64-bit ARM `auto` plays one game at a time.
+    /// than the one-game loop, and on other processors they are not measured. The NEON lanes
+    /// too: they are checked for correctness under emulation, but no ARM core has timed
+    /// them, and there they execute more instructions a game than the one-game loop (many
+    /// of them spills), so on 64-bit ARM `auto` plays one game at a time.
     pub fn best_here() -> LanesPath {
         [LanesPath::Avx512, LanesPath::Avx2]
             .into_iter()
