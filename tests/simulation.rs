@@ -538,7 +538,10 @@ fn every_simulation_path_gives_the_same_counts_and_bad_paths_are_refused() {
             "{value}: {stderr}"
         );
     };
-    refused("avx3", "expected auto, avx512, avx2, portable or scalar");
+    refused(
+        "avx3",
+        "expected auto, avx512, avx2, neon, portable or scalar",
+    );
     refused("", "expected auto");
     for path in LanesPath::ALL.into_iter().filter(|p| !p.runs_here()) {
         refused(path.name(), "this processor cannot run");

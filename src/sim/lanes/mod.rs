@@ -1,6 +1,6 @@
 //! Eight games at once: the rules' fast path in the eight 64-bit lanes of the processor's
-//! vectors (one AVX-512 register, two AVX2 registers, or plain Rust that the compiler
-//! vectorizes for other processors: [`vector`]; which one runs: [`path`]).
+//! vectors (one AVX-512 register, two AVX2 registers, four NEON registers, or plain Rust
+//! that the compiler vectorizes for other processors: [`vector`]; which one runs: [`path`]).
 //!
 //! Each of the eight lanes of a vector plays one chunk's games from that chunk's own
 //! generator, draw for draw as the one-game loops play them: the same Xoshiro256++ step, the
@@ -345,7 +345,7 @@ pub(crate) mod tests {
     use crate::sim::{CHUNK_GAMES, MAX_GAMES};
 
     /// The paths with lanes that run on this processor: each is compared with the one-game
-    /// loop (the portable one always; AVX2 and AVX-512 where the processor has them).
+    /// loop (the portable one always; AVX2, AVX-512 and NEON where the processor has them).
     pub(crate) fn lanes_here() -> Vec<LanesPath> {
         let here: Vec<LanesPath> = LanesPath::ALL
             .into_iter()

@@ -10,7 +10,7 @@ use std::fmt;
 use std::sync::OnceLock;
 
 /// The environment variable that forces a path: `auto` (the default), `avx512`, `avx2`,
-/// `portable` or `scalar`.
+/// `neon`, `portable` or `scalar`.
 pub const LANES_VARIABLE: &str = "WUERFELGLUECK_LANES";
 
 /// A way to play the games of the rules' fast path (both players `frontmost`, plain rules).
@@ -21,6 +21,9 @@ pub enum LanesPath {
     Avx512,
     /// Eight games at once in two AVX2 registers (x86-64 with AVX2, BMI1/2, LZCNT, POPCNT).
     Avx2,
+    /// Eight games at once in four NEON registers (64-bit ARM); only when asked for (see
+    /// [`LanesPath::best_here`]).
+    Neon,
     /// Eight games at once in plain Rust, vectorized by the compiler for the target's
     /// baseline (SSE2 on x86-64, NEON on 64-bit ARM); only when asked for (see
     /// [`LanesPath::best_here`]).
@@ -45,9 +48,10 @@ impl std::error::Error for LanesError {}
 
 impl LanesPath {
     /// Every path: the lanes, widest vectors first, then the one-game loop.
-    pub const ALL: [LanesPath; 4] = [
+    pub const ALL: [LanesPath; 5] = [
         LanesPath::Avx512,
         LanesPath::Avx2,
+        LanesPath::Neon,
         LanesPath::Portable,
         LanesPath::Scalar,
     ];
@@ -57,6 +61,7 @@ impl LanesPath {
         match self {
             LanesPath::Avx512 => "avx512",
             LanesPath::Avx2 => "avx2",
+            LanesPath::Neon => "neon",
             LanesPath::Portable => "portable",
             LanesPath::Scalar => "scalar",
         }
@@ -82,6 +87,10 @@ impl LanesPath {
             }
             #[cfg(not(target_arch = "x86_64"))]
             LanesPath::Avx512 | LanesPath::Avx2 => false,
+            #[cfg(target_arch = "aarch64")]
+            LanesPath::Neon => std::arch::is_aarch64_feature_detected!("neon"),
+            #[cfg(not(target_arch = "aarch64"))]
+            LanesPath::Neon => false,
             LanesPath::Portable | LanesPath::Scalar => true,
         }
     }
@@ -89,7 +98,10 @@ impl LanesPath {
     /// The path `auto` takes: the widest vectors this processor has, AVX-512 or AVX2, and
     /// else the one-game loop. The portable lanes are taken only when asked for: compiled
     /// for x86-64's baseline (no population or leading-zero count per lane) they are slower
-    /// than the one-game loop, and on other processors they are not measured.
+    /// than the one-game loop, and on other processors they are not measured. The NEON lanes
+    /// too: they are checked for correctness under emulation, but no ARM core has timed
+    /// them, and there they execute more instructions a game than the one-game loop (many
+    /// of them spills), so on 64-bit ARM `auto` plays one game at a time.
     pub fn best_here() -> LanesPath {
         [LanesPath::Avx512, LanesPath::Avx2]
             .into_iter()
@@ -109,7 +121,7 @@ impl LanesPath {
                 .ok_or_else(|| LanesError {
                     message: format!(
                         "{LANES_VARIABLE}={value:?} names no path: expected auto, avx512, avx2, \
-                         portable or scalar"
+                         neon, portable or scalar"
                     ),
                 })?
         };
@@ -172,6 +184,11 @@ impl LanesPath {
             LanesPath::Avx2 => Some(unsafe { on_avx2(kernel) }),
             #[cfg(not(target_arch = "x86_64"))]
             LanesPath::Avx512 | LanesPath::Avx2 => unreachable!("asserted above"),
+            // SAFETY: the processor has NEON (asserted above).
+            #[cfg(target_arch = "aarch64")]
+            LanesPath::Neon => Some(unsafe { on_neon(kernel) }),
+            #[cfg(not(target_arch = "aarch64"))]
+            LanesPath::Neon => unreachable!("asserted above"),
             LanesPath::Portable => Some(kernel.run::<Portable>()),
             LanesPath::Scalar => None,
         }
@@ -198,6 +215,12 @@ fn on_avx2<K: Kernel>(kernel: K) -> K::Output {
     kernel.run::<super::vector::avx2::Avx2>()
 }
 
+#[cfg(target_arch = "aarch64")]
+#[target_feature(enable = "neon")]
+fn on_neon<K: Kernel>(kernel: K) -> K::Output {
+    kernel.run::<super::vector::neon::Neon>()
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -222,7 +245,7 @@ mod tests {
         for bad in ["", "AVX2", "sse", "auto "] {
             let e = LanesPath::parse_setting(bad).unwrap_err().to_string();
             assert!(
-                e.contains("expected auto, avx512, avx2, portable or scalar"),
+                e.contains("expected auto, avx512, avx2, neon, portable or scalar"),
                 "{e}"
             );
         }

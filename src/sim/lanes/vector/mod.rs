@@ -3,16 +3,19 @@
 //!
 //! The games ([`super::duel`], [`super::table`]) are generic over [`Vector`]. Each
 //! implementation is a thin layer over one instruction set: [`avx512`] (one 512-bit
-//! register), [`avx2`] (two 256-bit registers), [`portable`] (eight `u64`, which the
-//! compiler turns into whatever vectors the target has: NEON on ARM, SIMD128 in
-//! WebAssembly, SSE2 on any x86-64). Their methods are `#[inline(always)]`, so the game's
-//! loop, compiled inside a function that enables the instruction set (see
-//! [`super::path`]), becomes straight vector code with no call per operation.
+//! register) and [`avx2`] (two 256-bit registers) on x86-64, `neon` (four 128-bit
+//! registers) on 64-bit ARM, [`portable`] (eight `u64`, which the compiler turns into
+//! whatever vectors the target has: NEON on ARM, SIMD128 in WebAssembly, SSE2 on any
+//! x86-64). Their methods are `#[inline(always)]`, so the game's loop, compiled inside a
+//! function that enables the instruction set (see [`super::path`]), becomes straight vector
+//! code with no call per operation.
 
 #[cfg(target_arch = "x86_64")]
 pub(crate) mod avx2;
 #[cfg(target_arch = "x86_64")]
 pub(crate) mod avx512;
+#[cfg(target_arch = "aarch64")]
+pub(crate) mod neon;
 pub(crate) mod portable;
 
 use super::LANES;
@@ -260,5 +263,16 @@ mod tests {
         }
         // The processor has AVX-512 (checked above), as `Avx512` needs.
         assert_eq!(results::<avx512::Avx512>(), expected());
+    }
+
+    #[cfg(target_arch = "aarch64")]
+    #[test]
+    fn the_neon_lanes_mean_what_the_operations_say() {
+        if !crate::sim::LanesPath::Neon.runs_here() {
+            eprintln!("no NEON here: nothing compared");
+            return;
+        }
+        // The processor has NEON (checked above), as `Neon` needs.
+        assert_eq!(results::<neon::Neon>(), expected());
     }
 }
