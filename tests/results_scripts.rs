@@ -367,6 +367,41 @@ fn files(path: &Path) -> Vec<PathBuf> {
     found
 }
 
+/// `run.sh` counts guest instructions of every lanes path under QEMU, where the machine has
+/// QEMU's user-mode emulation and the ARM cross tools (as the development chapter installs
+/// them; elsewhere it says so and compares nothing): every path plays the same games.
+#[test]
+fn the_neon_instruction_count_runs_where_qemu_is() {
+    let here = |tool: &str| {
+        Command::new(tool)
+            .arg("--version")
+            .output()
+            .is_ok_and(|o| o.status.success())
+    };
+    if !here("qemu-aarch64") || !here("aarch64-linux-gnu-gcc") {
+        eprintln!(
+            "no qemu-aarch64 or aarch64-linux-gnu-gcc here: \
+             results/neon-instructions/run.sh NOT run"
+        );
+        return;
+    }
+    let out = run(bash("results/neon-instructions/run.sh").env("GAMES", "2000"));
+    let games: Vec<&str> = out.lines().filter(|l| l.contains("games 2000 ")).collect();
+    assert_eq!(games.len(), 3, "one line per path:\n{out}");
+    // From "games" to the plugin's counts: the games, wins, unfinished games and rolls.
+    let counts = |line: &str| {
+        let from = line.find("games ").unwrap();
+        let to = line.find("insns:").unwrap_or(line.len());
+        line[from..to].to_string()
+    };
+    assert!(
+        games
+            .iter()
+            .all(|l| counts(l) == counts(games[0]) && l.contains("insns: ")),
+        "the same games on every path, each counted:\n{out}"
+    );
+}
+
 /// Records, not logs: `results/` has no progress log (`.log`, `.err`), no file name with a
 /// comma, and no script this file does not run; each folder with a script has a README
 /// naming it.
