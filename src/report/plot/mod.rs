@@ -9,7 +9,7 @@
 //!
 //! The pictures need the cargo feature `plot` (on by default; plotters). A build without it
 //! refuses `--plot` before any work ([`crate::api::check_plot`]), and these functions,
-//! should a caller reach them anyway, answer with [`PlotError::Failed`] saying so.
+//! should a caller reach them anyway, answer with `PlotError::Failed` saying so.
 
 #[cfg(feature = "plot")]
 mod decision_map;
@@ -33,6 +33,7 @@ pub use landscape::landscape_svg;
 #[cfg(not(feature = "plot"))]
 pub use without::{convergence_svg, decision_map_svg, heatmap_svg, landscape_svg, stopping_svg};
 
+#[cfg(feature = "plot")]
 use crate::report::PlotError;
 
 /// Whether this build draws pictures (the cargo feature `plot`).
