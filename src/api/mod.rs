@@ -183,7 +183,10 @@ pub fn file_error(option: &str, e: PlotError) -> Error {
 /// Checks the `--plot` target before any work starts (see [`OutputFile::check`]).
 pub fn check_plot(path: Option<&Path>, overwrite: bool) -> Result<Option<OutputFile>, Error> {
     if path.is_some() && !crate::report::plot::DRAWS {
-        return Err(Error::input(format!("--plot: {}", crate::report::plot::NOT_BUILT)));
+        return Err(Error::input(format!(
+            "--plot: {}",
+            crate::report::plot::NOT_BUILT
+        )));
     }
     path.map(|p| OutputFile::check(p, overwrite))
         .transpose()

@@ -2,7 +2,6 @@
 //! [`super::NOT_BUILT`] (the commands refuse `--plot` before any work, so none is reached
 //! from them).
 
-
 use crate::experiments::convergence::Convergence;
 use crate::experiments::stopping::StoppingComparison;
 use crate::pig::Solution;
