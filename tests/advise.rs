@@ -322,7 +322,7 @@ fn advise_reduces_where_a_learned_player_plays_the_game() {
     for part in [
         "--variance-reduction",
         "16/8/2/2",
-        "not board 16/8/3/3",
+        "board 16/8/3/3",
         "auto",
     ] {
         assert!(refused.contains(part), "{refused}");

@@ -335,13 +335,13 @@ pub fn advise(settings: &AdviseSettings, progress: &dyn Progress) -> Result<Advi
                         (VarianceReduction::On, None) => {
                             return Err(Error::input(format!(
                                 "--variance-reduction: the luck of the rolls is judged by a \
-                                 learned player's evaluator, and {}; not board {} with profile \
-                                 {}: use --variance-reduction auto (plain rollouts where none \
-                                 plays) or a player trained for this game as --strategy-{} \
-                                 strong:FILE",
-                                Strong::shipped().trained_for(),
+                                 learned player's evaluator, and none was trained for board {} \
+                                 with profile {} ({}): use --variance-reduction auto (plain \
+                                 rollouts where none plays) or a player trained for this game \
+                                 as --strategy-{} strong:FILE",
                                 rules.board(),
                                 rules.profile(),
+                                Strong::shipped().trained_for(),
                                 ["a", "b"][mover]
                             )));
                         }
