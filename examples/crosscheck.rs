@@ -13,7 +13,7 @@
 
 use std::path::Path;
 use wuerfelglueck::exact::checks::against_simulation;
-use wuerfelglueck::exact::store::StoredPair;
+use wuerfelglueck::rank::store::StoredPair;
 use wuerfelglueck::rules::{Board, Profile, Rules};
 use wuerfelglueck::sim::{Matchup, Stopping, StreamKey, run_duel};
 use wuerfelglueck::stats::Z999;

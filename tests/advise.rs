@@ -319,12 +319,7 @@ fn advise_reduces_where_a_learned_player_plays_the_game() {
     let plain = advise(2, None).unwrap();
     assert_eq!(plain["variance_reduced"], false, "{plain}");
     let refused = advise(3, Some("on")).unwrap_err().to_string();
-    for part in [
-        "--variance-reduction",
-        "16/8/2/2",
-        "board 16/8/3/3",
-        "auto",
-    ] {
+    for part in ["--variance-reduction", "16/8/2/2", "board 16/8/3/3", "auto"] {
         assert!(refused.contains(part), "{refused}");
     }
     let auto = advise(3, Some("auto")).unwrap();
