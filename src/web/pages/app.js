@@ -637,7 +637,7 @@ $('review-go').addEventListener('click', async () => {
     for (const [k, d] of decisions.entries()) {
       if (reviewStop) { setMsg('review-msg', `stopped after ${k} of ${decisions.length}`); break; }
       setMsg('review-msg', `decision ${k + 1} of ${decisions.length}…`);
-      const a = await post('advise', adviseOptions(trace.dice, trace.board, trace.profile, d.before, player, d.t.face, games, true));
+      const a = await post('advise', adviseOptions(trace.dice, trace.board, trace.profile, d.before, player, d.t.face, games, $('review-reduce').checked));
       if (a.variance_reduced) reduced += 1;
       const made = a.moves.find(m => m.from === d.t.move.from) || a.moves[0];
       const best = a.moves.reduce((x, m) => pWin(m.value, player) > pWin(x.value, player) ? m : x);
