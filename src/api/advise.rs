@@ -4,7 +4,7 @@ use super::options::{RulesOptions, memory_limit, parse_die};
 use super::{Error, Progress, run_in_pool};
 use crate::dice::Die;
 use crate::exact::game::advise::{
-    MoveValue, advise_by_evaluator, advise_exact, advise_from_values, advise_simulated,
+    MoveValue, advise_by_evaluator, advise_exact, advise_from_values, advise_simulated_with,
 };
 use crate::exact::game::layered::LayeredValues;
 use crate::exact::game::position::parse_position;
@@ -75,6 +75,32 @@ pub struct AdviseOptions {
     /// Simulation: a game reaching this many rolls counts 0.
     #[arg(long = "max-rolls", default_value_t = 100_000)]
     pub max_rolls: u64,
+    /// Simulation: subtract from each game's result the luck of its rolls as the learned
+    /// player's evaluator judges it (variance reduction, as backgammon rollouts do): the same
+    /// values with less noise, each roll costing an evaluation of every face. `on` (the
+    /// option alone) refuses a game no learned player was trained for, `auto` simulates it
+    /// plainly then; exact advice ignores it.
+    #[arg(
+        long = "variance-reduction",
+        value_enum,
+        value_name = "WHEN",
+        default_value = "off",
+        num_args = 0..=1,
+        default_missing_value = "on"
+    )]
+    pub variance_reduction: VarianceReduction,
+}
+
+/// When simulated advice reduces its noise by the luck of the rolls (`--variance-reduction`).
+#[derive(clap::ValueEnum, Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub enum VarianceReduction {
+    /// Plain rollouts.
+    #[default]
+    Off,
+    /// With the learned player's evaluator; refused where none was trained for the game.
+    On,
+    /// Where a learned player was trained for the game, else plain rollouts.
+    Auto,
 }
 
 /// The profile `advise` plays when `--profile` is not given.
@@ -114,6 +140,7 @@ pub struct AdviseSettings {
     rollouts: u64,
     seed: u64,
     max_rolls: u64,
+    variance_reduction: VarianceReduction,
 }
 
 impl AdviseSettings {
@@ -172,6 +199,7 @@ impl AdviseSettings {
             rollouts: o.rollouts,
             seed: o.seed,
             max_rolls: o.max_rolls,
+            variance_reduction: o.variance_reduction,
         })
     }
 }
@@ -209,7 +237,7 @@ pub fn advise(settings: &AdviseSettings, progress: &dyn Progress) -> Result<Advi
         Some(ValuesSource::Open(values)) => advise_with_values(s, values, "the server's values")?,
         None => Err(String::new()),
     };
-    let (moves, method, strategies, note) = run_in_pool(None, progress, |_| {
+    let (moves, method, strategies, note, reduced) = run_in_pool(None, progress, |_| {
         let fallback_note = match from_values {
             Ok((moves, note)) => {
                 return Ok((
@@ -217,6 +245,7 @@ pub fn advise(settings: &AdviseSettings, progress: &dyn Progress) -> Result<Advi
                     "exact",
                     ["optimal".to_string(), "optimal".to_string()],
                     note,
+                    false,
                 ));
             }
             Err(note) => note,
@@ -230,6 +259,7 @@ pub fn advise(settings: &AdviseSettings, progress: &dyn Progress) -> Result<Advi
                 "exact",
                 ["optimal".to_string(), "optimal".to_string()],
                 fallback_note.trim_end().to_string(),
+                false,
             ),
             Err(ExactError::Memory { bytes, .. }) => {
                 let parse = |option: &str, text: &str| -> Result<Strategy, Error> {
@@ -288,9 +318,40 @@ pub fn advise(settings: &AdviseSettings, progress: &dyn Progress) -> Result<Advi
                             gap: None,
                         })
                         .collect();
-                    (moves, "evaluator", [name.clone(), name.clone()], note)
+                    (
+                        moves,
+                        "evaluator",
+                        [name.clone(), name.clone()],
+                        note,
+                        false,
+                    )
                 } else {
-                    let moves = advise_simulated(
+                    // The luck of the rolls judged by the learned player whose scores are
+                    // shown: the mover's own where it plays one, else the shipped one.
+                    let luck = match (s.variance_reduction, &scorer) {
+                        (VarianceReduction::Off, _) => None,
+                        (_, Some((_, learned))) => Some(Arc::clone(learned)),
+                        (VarianceReduction::Auto, None) => None,
+                        (VarianceReduction::On, None) => {
+                            return Err(Error::input(format!(
+                                "--variance-reduction: the luck of the rolls is judged by a \
+                                 learned player's evaluator, and none was trained for board {} \
+                                 with profile {} ({}): use --variance-reduction auto (plain \
+                                 rollouts where none plays) or a player trained for this game \
+                                 as --strategy-{} strong:FILE",
+                                rules.board(),
+                                rules.profile(),
+                                Strong::shipped().trained_for(),
+                                ["a", "b"][mover]
+                            )));
+                        }
+                    };
+                    let evaluator = luck.as_ref().map(|l| {
+                        l.for_game(rules)
+                            .expect("a player for this game")
+                            .evaluator()
+                    });
+                    let moves = advise_simulated_with(
                         rules,
                         [a, b],
                         [&sa, &sb],
@@ -299,8 +360,25 @@ pub fn advise(settings: &AdviseSettings, progress: &dyn Progress) -> Result<Advi
                         s.rollouts,
                         s.seed,
                         s.max_rolls,
+                        evaluator,
                     );
-                    (moves, "simulated", [sa.name(), sb.name()], note)
+                    let note = match &scorer {
+                        Some((name, _)) if evaluator.is_some() => format!(
+                            "{note} Variance-reduced: each game's result less the luck of its \
+                             rolls as {name}'s evaluator judges it."
+                        ),
+                        _ if s.variance_reduction == VarianceReduction::Auto => format!(
+                            "{note} Not variance-reduced: no learned player plays this game."
+                        ),
+                        _ => note,
+                    };
+                    (
+                        moves,
+                        "simulated",
+                        [sa.name(), sb.name()],
+                        note,
+                        evaluator.is_some(),
+                    )
                 }
             }
             Err(e @ (ExactError::Profile(_) | ExactError::Options(_) | ExactError::RollOff)) => {
@@ -316,7 +394,7 @@ pub fn advise(settings: &AdviseSettings, progress: &dyn Progress) -> Result<Advi
             .map(|(_, score)| score)
             .collect(),
     });
-    Ok(AdviseReport::new(
+    let mut report = AdviseReport::new(
         rules,
         s.position_text.clone(),
         mover,
@@ -326,7 +404,9 @@ pub fn advise(settings: &AdviseSettings, progress: &dyn Progress) -> Result<Advi
         &moves,
         scores,
         note,
-    ))
+    );
+    report.variance_reduced = reduced;
+    Ok(report)
 }
 
 /// The moves valued from `values` (of this advice's game, named `name` in the note), or,

@@ -84,6 +84,10 @@ pub struct AdviseReport {
     pub undecided: Vec<String>,
     /// The learned player whose scores fill the moves' `strong` (empty when none was at hand).
     pub scored_by: String,
+    /// Simulated: whether each game's result was reduced by the luck of its rolls as the
+    /// learned player's evaluator judges it (`--variance-reduction`): the same values with
+    /// less noise, their intervals normal ones from the adjusted results' spread.
+    pub variance_reduced: bool,
     /// Why the method was chosen, or nothing.
     pub note: String,
 }
@@ -190,6 +194,7 @@ impl AdviseReport {
                 })
                 .collect(),
             scored_by: scores.map_or(String::new(), |s| s.player),
+            variance_reduced: false,
             note,
         }
     }
@@ -225,8 +230,15 @@ impl super::Report for AdviseReport {
             "exact" => String::new(),
             "evaluator" => format!(", scored by {} alone", self.scored_by),
             _ => format!(
-                ", {} games per move, A plays {}, B plays {}",
-                self.games, self.strategies[0], self.strategies[1]
+                ", {} games per move, A plays {}, B plays {}{}",
+                self.games,
+                self.strategies[0],
+                self.strategies[1],
+                if self.variance_reduced {
+                    ", variance-reduced"
+                } else {
+                    ""
+                }
             ),
         };
         writeln!(

@@ -237,7 +237,38 @@ pub fn advise_simulated(
     seed: u64,
     max_rolls: u64,
 ) -> Vec<MoveValue> {
+    advise_simulated_with(
+        rules, dice, strategies, position, face, games, seed, max_rolls, None,
+    )
+}
+
+/// [`advise_simulated`], and with `luck` (a learned evaluator of this game) each game's
+/// result reduced by the luck of its rolls, as backgammon programs reduce the variance of
+/// their rollouts. At every roll of either player, with `h(f)` the evaluator's value (from
+/// A's side) of the position after face `f` and the evaluator's best move for `f` (a roll
+/// without a move: the position it leaves), the roll's luck is `h(rolled) - Σ_f p(f) h(f)`
+/// (`p` from the die's face counts). Its mean given the past is 0 whatever the strategies
+/// play, and it uses no random draw, so `result - Σ luck` estimates the same value with the
+/// same dice after every move, and with less variance the better the evaluator follows the
+/// game. A game at the roll cap counts 0 minus its luck.
+///
+/// The adjusted results are not bounded by ±1: with `luck` the value's interval is the
+/// normal interval `mean ± 1.96 sd / √n` from their sample variance (clipped to [-1, 1],
+/// where every value lies), and the gaps are of the adjusted results.
+#[allow(clippy::too_many_arguments)]
+pub fn advise_simulated_with(
+    rules: &Rules,
+    dice: [&Die; 2],
+    strategies: [&Strategy; 2],
+    position: &GameState,
+    face: u32,
+    games: u64,
+    seed: u64,
+    max_rolls: u64,
+    luck: Option<&Evaluator>,
+) -> Vec<MoveValue> {
     let strategies = [strategies[0].seated(dice, 0), strategies[1].seated(dice, 1)];
+    let luck = luck.map(|evaluator| Luck::new(evaluator, dice));
     let mover = position.mover();
     let legal = rules.legal_moves(
         position.pieces[mover],
@@ -273,7 +304,15 @@ pub fn advise_simulated(
                 Some(0) => 1.0,
                 Some(_) => -1.0,
                 // Game `g` after every move from the same stream.
-                None => play_on(rules, dice, &strategies, after, max_rolls, &mut key.rng(g)),
+                None => play_on(
+                    rules,
+                    dice,
+                    &strategies,
+                    after,
+                    max_rolls,
+                    &mut key.rng(g),
+                    luck.as_ref(),
+                ),
             };
         }
         for m in 0..n {
@@ -287,37 +326,106 @@ pub fn advise_simulated(
     let count = played.max(1) as f64;
     let seen = if mover == 0 { 1.0 } else { -1.0 };
     let leader = (0..n).max_by(|&i, &j| (seen * sums[i]).total_cmp(&(seen * sums[j])));
+    // The sample variance of values whose sum of squares is `squares` and mean `mean`.
+    let sample_variance = |squares: f64, mean: f64| {
+        if played > 1 {
+            ((squares - count * mean * mean) / (count - 1.0)).max(0.0)
+        } else {
+            0.0
+        }
+    };
     afters
         .iter()
         .enumerate()
         .map(|(m, &(movement, _, _))| {
-            let interval = stats::signed_mean_interval(sums[m] / count, played, stats::Z95);
+            let mean = sums[m] / count;
+            let value = if luck.is_some() {
+                // Adjusted results are unbounded: a normal interval from their spread.
+                let half = stats::Z95 * (sample_variance(products[m][m], mean) / count).sqrt();
+                Bounds {
+                    lo: (mean - half).clamp(-1.0, 1.0),
+                    hi: (mean + half).clamp(-1.0, 1.0),
+                }
+            } else {
+                let interval = stats::signed_mean_interval(mean, played, stats::Z95);
+                Bounds {
+                    lo: interval.lo,
+                    hi: interval.hi,
+                }
+            };
             let gap = leader.map(|l| {
                 let mean = seen * (sums[l] - sums[m]) / count;
                 // Σ (r_l - r_m)^2 over the games, then the sample variance of the differences.
                 let squares = products[l][l] + products[m][m] - 2.0 * products[l][m];
-                let variance = if played > 1 {
-                    ((squares - count * mean * mean) / (count - 1.0)).max(0.0)
-                } else {
-                    0.0
-                };
                 Gap {
                     mean,
-                    standard_error: (variance / count).sqrt(),
+                    standard_error: (sample_variance(squares, mean) / count).sqrt(),
                     leader: m == l,
                 }
             });
             MoveValue {
                 movement,
-                value: Bounds {
-                    lo: interval.lo,
-                    hi: interval.hi,
-                },
+                value,
                 games: played,
                 gap,
             }
         })
         .collect()
+}
+
+/// The luck of rolls as a learned evaluator judges it: see [`advise_simulated_with`].
+struct Luck<'a> {
+    evaluator: &'a Evaluator,
+    /// Each player's die: its distinct faces with their shares of the sides.
+    faces: [Vec<(u32, f64)>; 2],
+}
+
+impl<'a> Luck<'a> {
+    fn new(evaluator: &'a Evaluator, dice: [&Die; 2]) -> Luck<'a> {
+        let faces = dice.map(|die| {
+            let sides = die.faces().len() as f64;
+            die.face_counts()
+                .into_iter()
+                .map(|(face, count)| (face, f64::from(count) / sides))
+                .collect()
+        });
+        Luck { evaluator, faces }
+    }
+
+    /// The luck (from A's side) of `rolled` in `state`, before its move is played: the
+    /// value after the evaluator's best move for `rolled` less the mean of that over the
+    /// faces of the mover's die.
+    fn of(&self, rules: &Rules, state: &GameState, rolled: u32) -> f64 {
+        let mover = state.mover();
+        let (own, other) = (state.pieces[mover], state.pieces[1 - mover]);
+        let mut expected = 0.0;
+        let mut actual = 0.0;
+        for &(face, share) in &self.faces[mover] {
+            let after = |movement| {
+                let turn = rules.roll_with_move(own, other, mover, state.tries, face, movement);
+                self.evaluator.value_after(rules, &turn, mover)
+            };
+            let legal = rules.legal_moves(own, other, mover, face);
+            let best = if legal.is_empty() {
+                after(None)
+            } else {
+                legal
+                    .iter()
+                    .map(|m| after(Some(m)))
+                    .fold(f32::NEG_INFINITY, f32::max)
+            };
+            let h = if mover == 0 {
+                f64::from(best)
+            } else {
+                -f64::from(best)
+            };
+            expected += share * h;
+            if face == rolled {
+                actual = h;
+            }
+        }
+        actual - expected
+    }
 }
 
 /// The learned evaluator's score of each legal move of `face` in `position`: the value
@@ -344,7 +452,8 @@ pub fn advise_by_evaluator(
         .collect()
 }
 
-/// One game from `state` to its end: +1 if A wins, -1 if B wins, 0 at the roll cap.
+/// One game from `state` to its end: +1 if A wins, -1 if B wins, 0 at the roll cap; with
+/// `luck`, less the luck of every roll.
 fn play_on(
     rules: &Rules,
     dice: [&Die; 2],
@@ -352,10 +461,15 @@ fn play_on(
     mut state: GameState,
     max_rolls: u64,
     rng: &mut Xoshiro256PlusPlus,
+    luck: Option<&Luck<'_>>,
 ) -> f64 {
+    let mut lucky = 0.0;
     for _ in 0..max_rolls {
         let mover = state.mover();
         let face = dice[mover].roll(rng);
+        if let Some(luck) = luck {
+            lucky += luck.of(rules, &state, face);
+        }
         let (own, other) = (state.pieces[mover], state.pieces[1 - mover]);
         let legal = rules.legal_moves(own, other, mover, face);
         let movement = strategies[mover].choose(rules, own, other, mover, &legal, rng);
@@ -363,8 +477,9 @@ fn play_on(
             .play_move(&mut state, face, movement)
             .expect("strategies pick legal moves");
         if let Some(w) = outcome.winner {
-            return if w == 0 { 1.0 } else { -1.0 };
+            let result = if w == 0 { 1.0 } else { -1.0 };
+            return result - lucky;
         }
     }
-    0.0
+    0.0 - lucky
 }

@@ -466,9 +466,11 @@ const fieldList = text => text.trim().split(/\s+/).filter(t => !t.startsWith('B:
 const positionOf = (pieces, turn) => `A:${fieldList(pieces.A)} B:${fieldList(pieces.B)} turn:${turn}`;
 const withChoice = p => p.includes('choice') ? p : p + '+choice';
 
-function adviseOptions(dice, board, profile, pieces, turn, face, rollouts) {
+// `reduce`: rollouts less the luck of their rolls as the learned player judges it, where one
+// plays the game (the same values with far less noise; plain rollouts elsewhere).
+function adviseOptions(dice, board, profile, pieces, turn, face, rollouts, reduce) {
   return Object.assign(boardOpts(board), {a: dice[0], b: dice[1], profile: withChoice(profile),
-    position: positionOf(pieces, turn), face, rollouts});
+    position: positionOf(pieces, turn), face, rollouts}, reduce ? {'variance-reduction': 'auto'} : {});
 }
 // The standard normal quantile at p (0 < p < 1): Acklam's rational approximation, relative
 // error below 1.2e-9, ample for an interval's width.
@@ -627,7 +629,7 @@ $('review-go').addEventListener('click', async () => {
   // Simulated: the made move's gap to the leading move, measured on the same dice, lies
   // above 0 with its interval widened (Bonferroni) so that all the game's comparisons
   // together err with at most 5 %: a review of a good player charges nothing by chance.
-  let lost = 0, lostLo = 0, lostHi = 0, mistakes = 0, noise = 0;
+  let lost = 0, lostLo = 0, lostHi = 0, mistakes = 0, noise = 0, reduced = 0;
   const seen = m => pInterval(m.interval || [m.value, m.value], player);
   const comparisons = decisions.reduce((n, d) => n + d.t.choices.length - 1, 0);
   const z = normalQuantile(1 - 0.05 / (2 * Math.max(1, comparisons)));
@@ -635,7 +637,8 @@ $('review-go').addEventListener('click', async () => {
     for (const [k, d] of decisions.entries()) {
       if (reviewStop) { setMsg('review-msg', `stopped after ${k} of ${decisions.length}`); break; }
       setMsg('review-msg', `decision ${k + 1} of ${decisions.length}…`);
-      const a = await post('advise', adviseOptions(trace.dice, trace.board, trace.profile, d.before, player, d.t.face, games));
+      const a = await post('advise', adviseOptions(trace.dice, trace.board, trace.profile, d.before, player, d.t.face, games, $('review-reduce').checked));
+      if (a.variance_reduced) reduced += 1;
       const made = a.moves.find(m => m.from === d.t.move.from) || a.moves[0];
       const best = a.moves.reduce((x, m) => pWin(m.value, player) > pWin(x.value, player) ? m : x);
       const pm = pWin(made.value, player), pb = pWin(best.value, player);
@@ -660,12 +663,13 @@ $('review-go').addEventListener('click', async () => {
         h('td', {class: 'l'}, `${made.from}→${made.to}`), h('td', {class: 'l'}, made === best || pb - pm <= 0 ? 'same' : `${best.from}→${best.to}`),
         h('td', {}, exact ? pm.toFixed(4) : `${pm.toFixed(3)} ${iv(pInterval(made.interval, player))}`), h('td', {}, pb.toFixed(4)),
         h('td', {}, beyond ? away.toFixed(4) : away > 0 ? `${away.toFixed(4)}, within noise` : '0'),
-        h('td', {class: 'l'}, exact ? 'exact' : `simulated, ${a.games} games`)));
+        h('td', {class: 'l'}, exact ? 'exact' : `simulated, ${a.games} games${a.variance_reduced ? ', variance-reduced' : ''}`)));
       drawChart(points, trace.turns.length, player);
     }
     if (!reviewStop) setMsg('review-msg', `${decisions.length} decisions of ${player}; mistakes beyond doubt: ${mistakes}, ` +
       `P(win) given away by them: ${lost.toFixed(4)} [${lostLo.toFixed(4)}, ${lostHi.toFixed(4)}]; ${noise} gaps within noise (not charged)` +
-      (comparisons > 1 ? `; simulated moves compared on the same dice, ${comparisons} comparisons together at 95 %` : ''));
+      (comparisons > 1 ? `; simulated moves compared on the same dice, ${comparisons} comparisons together at 95 %` : '') +
+      (reduced ? `; ${reduced} decisions variance-reduced by the learned player's judgement of the rolls' luck` : ''));
   } catch (err) {
     setMsg('review-msg', err.message, true);
   } finally {
