@@ -123,6 +123,18 @@ def test_advise_equals_cli(cli):
     assert frame["best"].sum() == 1
 
 
+def test_advise_with_variance_reduction_equals_cli(cli):
+    # Simulated advice on the full board with each roll's luck taken out: the same games and
+    # the same figures as the command line's for the same seed.
+    position = "A:2,9,17,27 B:4,12,15,33 turn:A"
+    got = wg.advise("1..6", "1..6", position, 3, rollouts=40, seed=3,
+                    variance_reduction="on")
+    want = cli("advise", "--a", "1..6", "--b", "1..6", "--position", position, "--face", 3,
+               "--rollouts", 40, "--seed", 3, "--variance-reduction", "on", "--format", "json")
+    assert got.to_dict() == want
+    assert want["variance_reduced"] is True
+
+
 def test_table_with_a_strategy_per_die_equals_cli(cli):
     dice = ["1..6", "1..6", "1..6"]
     strategies = ["safe", "capture", "frontmost"]

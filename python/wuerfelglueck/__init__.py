@@ -888,21 +888,26 @@ def advise(a: DieLike, b: DieLike, position: str, face: int, *,
            tolerance: Optional[float] = None, max_memory: Union[int, str, None] = None,
            strategy_a: Optional[str] = None, strategy_b: Optional[str] = None,
            rollouts: Optional[int] = None, seed: Optional[int] = None,
-           max_rolls: Optional[int] = None, games: Optional[int] = None) -> AdviseResult:
+           max_rolls: Optional[int] = None, games: Optional[int] = None,
+           variance_reduction: Optional[str] = None) -> AdviseResult:
     """Every legal move of roll ``face`` in ``position`` (e.g. ``"A:0,17,c B:A,5 turn:A"``)
     with its value (``advise``): solved exactly where it fits in ``max_memory``, else
     simulated (``rollouts`` games per move, the players then playing ``strategy_a`` and
     ``strategy_b``; ``rollouts=0``: the learned player's scores alone, without an interval).
     Each move also carries ``strong``, the learned player's score, where one plays the game.
     The profile defaults to ``"choice"``, as the command's; a profile without ``choice`` is
-    refused. ``games`` is the older name of ``rollouts``.
+    refused. ``games`` is the older name of ``rollouts``. ``variance_reduction`` (``"on"``,
+    ``"auto"`` or ``"off"``, the default) takes each roll's luck, as the learned player values
+    it, out of the simulated games: the same values with far smaller intervals, at several
+    times the time a game (``"on"`` refuses a board without a learned player, ``"auto"``
+    plays plain games there).
     """
     return _run("advise", AdviseResult, None, rules, a=_die_text(a, "--a"),
                 b=_die_text(b, "--b"), position=str(position), face=face, track=track,
                 offset=offset, pieces=pieces, goal_fields=goal_fields, profile=profile,
                 tolerance=tolerance, max_memory=max_memory, strategy_a=strategy_a,
                 strategy_b=strategy_b, rollouts=rollouts, games=games, seed=seed,
-                max_rolls=max_rolls)
+                max_rolls=max_rolls, variance_reduction=variance_reduction)
 
 
 @_checked
