@@ -153,6 +153,7 @@ class AdviseResult(Result):
     games: int
     moves: list[dict[str, Any]]
     undecided: list[str]
+    variance_reduced: bool
     note: str
 
 class PlayResult(Result):
@@ -226,7 +227,8 @@ def advise(a: DieLike, b: DieLike, position: str, face: int, *,
            tolerance: Optional[float] = None, max_memory: Union[int, str, None] = None,
            strategy_a: Optional[str] = None, strategy_b: Optional[str] = None,
            rollouts: Optional[int] = None, seed: Optional[int] = None,
-           max_rolls: Optional[int] = None, games: Optional[int] = None) -> AdviseResult: ...
+           max_rolls: Optional[int] = None, games: Optional[int] = None,
+           variance_reduction: Optional[str] = None) -> AdviseResult: ...
 def play(a: DieLike, b: DieLike, *more: DieLike, seed: int = 1, first: str = "a",
          max_rolls: Optional[int] = None, players: Optional[int] = None,
          track: Optional[int] = None, offset: Optional[int] = None,
