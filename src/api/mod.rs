@@ -243,3 +243,26 @@ impl PendingPlot {
 #[cfg(doctest)]
 #[doc = include_str!("../../docs/src/api.md")]
 struct ApiChapter;
+
+#[cfg(test)]
+mod tests {
+    /// `--plot` is refused before any work where the build draws no pictures (without the
+    /// cargo feature `plot`), and only its target is checked where it does.
+    #[test]
+    fn plot_is_refused_where_the_build_draws_none() {
+        let target = std::env::temp_dir().join("wuerfelglueck-check-plot.svg");
+        let checked = super::check_plot(Some(&target), true);
+        if crate::report::plot::DRAWS {
+            assert!(checked.unwrap().is_some());
+        } else {
+            let e = checked.unwrap_err();
+            assert!(e.is_input(), "{}", e.message);
+            assert!(
+                e.message.starts_with("--plot: ") && e.message.contains("cargo feature `plot`"),
+                "{}",
+                e.message
+            );
+        }
+        assert!(super::check_plot(None, false).unwrap().is_none());
+    }
+}
