@@ -53,15 +53,16 @@ impl DuelSettings {
         let rules = options.rules.rules()?;
         let a = parse_die("--a", &options.die_a)?;
         let b = parse_die("--b", &options.die_b)?;
-        DuelBuilder {
-            strategies: options.strategy.strategies(&rules)?,
+        let strategies = options.strategy.strategies(&rules)?;
+        DuelBuilder(DuelSettings {
+            strategies,
             stopping: options.sim.stopping()?,
             seed: options.sim.seed,
             max_rolls: options.sim.max_rolls,
             threads: options.sim.threads,
             style: options.style,
-            ..DuelSettings::builder(rules, a, b)
-        }
+            ..DuelSettings::builder(rules, a, b).0
+        })
         .build()
     }
 
@@ -90,7 +91,7 @@ impl DuelSettings {
     /// # Ok::<(), Box<dyn std::error::Error>>(())
     /// ```
     pub fn builder(rules: Rules, a: Die, b: Die) -> DuelBuilder {
-        DuelBuilder {
+        DuelBuilder(DuelSettings {
             rules,
             dice: [a, b],
             strategies: [Strategy::Frontmost, Strategy::Frontmost],
@@ -100,84 +101,68 @@ impl DuelSettings {
             max_rolls: 100_000,
             threads: None,
             style: false,
-        }
+        })
     }
 }
 
-/// The typed way to [`DuelSettings`]: see [`DuelSettings::builder`].
+/// The typed way to [`DuelSettings`]: see [`DuelSettings::builder`]. It holds the settings
+/// unchecked until [`DuelBuilder::build`].
 #[derive(Debug, Clone)]
 #[must_use = "a builder does nothing until it is built"]
-pub struct DuelBuilder {
-    rules: Rules,
-    dice: [Die; 2],
-    strategies: [Strategy; 2],
-    stopping: Stopping,
-    seed: u64,
-    max_rolls: u64,
-    threads: Option<usize>,
-    style: bool,
-}
+pub struct DuelBuilder(DuelSettings);
 
 impl DuelBuilder {
     /// Die A's and die B's strategies (anything but `frontmost` needs the `choice` profile).
-    pub fn strategies(self, a: Strategy, b: Strategy) -> DuelBuilder {
-        DuelBuilder {
-            strategies: [a, b],
-            ..self
-        }
+    pub fn strategies(mut self, a: Strategy, b: Strategy) -> DuelBuilder {
+        self.0.strategies = [a, b];
+        self
     }
 
     /// When to stop: after a number of games, or at a precision ([`Stopping`] checks it).
-    pub fn stopping(self, stopping: Stopping) -> DuelBuilder {
-        DuelBuilder { stopping, ..self }
+    pub fn stopping(mut self, stopping: Stopping) -> DuelBuilder {
+        self.0.stopping = stopping;
+        self
     }
 
     /// The seed of the random streams.
-    pub fn seed(self, seed: u64) -> DuelBuilder {
-        DuelBuilder { seed, ..self }
+    pub fn seed(mut self, seed: u64) -> DuelBuilder {
+        self.0.seed = seed;
+        self
     }
 
     /// The rolls after which a game counts as unfinished (at least 1).
-    pub fn max_rolls(self, max_rolls: u64) -> DuelBuilder {
-        DuelBuilder { max_rolls, ..self }
+    pub fn max_rolls(mut self, max_rolls: u64) -> DuelBuilder {
+        self.0.max_rolls = max_rolls;
+        self
     }
 
     /// Worker threads (1 to [`super::options::MAX_THREADS`]); every core when not set.
-    pub fn threads(self, threads: usize) -> DuelBuilder {
-        DuelBuilder {
-            threads: Some(threads),
-            ..self
-        }
+    pub fn threads(mut self, threads: usize) -> DuelBuilder {
+        self.0.threads = Some(threads);
+        self
     }
 
     /// Whether to count how each player decides (needs the `choice` profile).
-    pub fn style(self, style: bool) -> DuelBuilder {
-        DuelBuilder { style, ..self }
+    pub fn style(mut self, style: bool) -> DuelBuilder {
+        self.0.style = style;
+        self
     }
 
     /// The checked settings; the first bad value is refused with a message naming the
     /// command-line option it stands for.
     pub fn build(self) -> Result<DuelSettings, Error> {
-        let [a, b] = &self.dice;
-        for (strategy, option) in self.strategies.iter().zip(["--strategy-a", "--strategy-b"]) {
-            super::options::check_strategy(&self.rules, strategy, option)?;
+        let s = self.0;
+        let [a, b] = &s.dice;
+        for (strategy, option) in s.strategies.iter().zip(["--strategy-a", "--strategy-b"]) {
+            super::options::check_strategy(&s.rules, strategy, option)?;
         }
-        super::options::check_threads(self.threads)?;
-        super::options::check_style(self.style, &self.rules)?;
+        super::options::check_threads(s.threads)?;
+        super::options::check_style(s.style, &s.rules)?;
         // The matchup's own checks (roll cap, roll-off, strategies under the profile).
-        super::options::matchup(&self.rules, a, b, self.max_rolls, "--max-rolls")?
-            .playing(self.strategies.clone())
+        super::options::matchup(&s.rules, a, b, s.max_rolls, "--max-rolls")?
+            .playing(s.strategies.clone())
             .map_err(Error::input)?;
-        Ok(DuelSettings {
-            rules: self.rules,
-            dice: self.dice,
-            strategies: self.strategies,
-            stopping: self.stopping,
-            seed: self.seed,
-            max_rolls: self.max_rolls,
-            threads: self.threads,
-            style: self.style,
-        })
+        Ok(s)
     }
 }
 
