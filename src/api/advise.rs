@@ -13,86 +13,90 @@ use crate::report::{AdviseReport, EvaluatorScores};
 use crate::rules::{GameState, Rules};
 use crate::strategy::{Strategy, Strong};
 use crate::work::notes::GameSolveNotes;
-use clap::Args;
 use std::sync::Arc;
 
 /// The options of `advise`: every legal move of a roll under --profile choice, with its
 /// value P(A wins) - P(B wins): exact where the game fits in --max-memory, else simulated.
-#[derive(Args, Debug, Clone)]
+#[derive(Debug, Clone)]
+#[cfg_attr(feature = "clap", derive(clap::Args))]
 pub struct AdviseOptions {
     /// Die A.
-    #[arg(long = "a", value_name = "FACES")]
+    #[cfg_attr(feature = "clap", arg(long = "a", value_name = "FACES"))]
     pub die_a: String,
     /// Die B.
-    #[arg(long = "b", value_name = "FACES")]
+    #[cfg_attr(feature = "clap", arg(long = "b", value_name = "FACES"))]
     pub die_b: String,
     /// Board and rule profile (default `choice`; a profile without `choice` is refused: it
     /// leaves the mover one move, the frontmost).
-    #[command(flatten)]
+    #[cfg_attr(feature = "clap", command(flatten))]
     pub rules: RulesOptions,
     /// The position, e.g. `A:0,17,c B:A,5 turn:A`: each player's pieces on the board in
     /// its own numbering (a track number, A for the start field, goal letters a, b, ...;
     /// the rest wait in B) and who rolls (`turn:A` when not given).
-    #[arg(long)]
+    #[cfg_attr(feature = "clap", arg(long))]
     pub position: String,
     /// The face rolled.
-    #[arg(long)]
+    #[cfg_attr(feature = "clap", arg(long))]
     pub face: u32,
     /// Exact values from the group files of a layered solve (`solve --layered
     /// --values-out DIR`) for this game: used where every move leads into a group they
     /// hold (on 40/20/4/4, outside the core), without solving; elsewhere the advice is
     /// solved or simulated as without it.
-    #[arg(long, value_name = "DIR")]
+    #[cfg_attr(feature = "clap", arg(long, value_name = "DIR"))]
     pub values: Option<std::path::PathBuf>,
     /// Exact: the solver's stopping tolerance (the certified intervals printed are as wide
     /// as the solve reached, which is usually narrower).
-    #[arg(long, default_value_t = 1e-9)]
+    #[cfg_attr(feature = "clap", arg(long, default_value_t = 1e-9))]
     pub tolerance: f64,
     /// Solve exactly only if this much memory suffices (default: 80 % of the RAM); `0`
     /// forces the simulation.
-    #[arg(long = "max-memory", value_name = "SIZE")]
+    #[cfg_attr(feature = "clap", arg(long = "max-memory", value_name = "SIZE"))]
     pub max_memory: Option<String>,
     /// Simulation: A's strategy after the move [default: strong where a learned player was
     /// trained for the board and profile, else frontmost].
-    #[arg(long = "strategy-a")]
+    #[cfg_attr(feature = "clap", arg(long = "strategy-a"))]
     pub strategy_a: Option<String>,
     /// Simulation: B's strategy after the move [default: as for --strategy-a].
-    #[arg(long = "strategy-b")]
+    #[cfg_attr(feature = "clap", arg(long = "strategy-b"))]
     pub strategy_b: Option<String>,
     /// Where the game does not fit: games played on from each move with the strategies
     /// above, for a value with a 95 % interval; `0` scores the moves with the learned
     /// player's evaluator alone (an estimate without an interval, instant).
-    #[arg(
-        long,
-        visible_alias = "games",
-        value_name = "N",
-        default_value_t = 20_000
+    #[cfg_attr(
+        feature = "clap",
+        arg(
+            long,
+            visible_alias = "games",
+            value_name = "N",
+            default_value_t = 20_000
+        )
     )]
     pub rollouts: u64,
     /// Simulation: seed.
-    #[arg(long, default_value_t = 1)]
+    #[cfg_attr(feature = "clap", arg(long, default_value_t = 1))]
     pub seed: u64,
     /// Simulation: a game reaching this many rolls counts 0.
-    #[arg(long = "max-rolls", default_value_t = 100_000)]
+    #[cfg_attr(feature = "clap", arg(long = "max-rolls", default_value_t = 100_000))]
     pub max_rolls: u64,
     /// Simulation: subtract from each game's result the luck of its rolls as the learned
     /// player's evaluator judges it (variance reduction, as backgammon rollouts do): the same
     /// values with less noise, each roll costing an evaluation of every face. `on` (the
     /// option alone) refuses a game no learned player was trained for, `auto` simulates it
     /// plainly then; exact advice ignores it.
-    #[arg(
+    #[cfg_attr(feature = "clap", arg(
         long = "variance-reduction",
         value_enum,
         value_name = "WHEN",
         default_value = "off",
         num_args = 0..=1,
         default_missing_value = "on"
-    )]
+    ))]
     pub variance_reduction: VarianceReduction,
 }
 
 /// When simulated advice reduces its noise by the luck of the rolls (`--variance-reduction`).
-#[derive(clap::ValueEnum, Clone, Copy, Debug, Default, PartialEq, Eq)]
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+#[cfg_attr(feature = "clap", derive(clap::ValueEnum))]
 pub enum VarianceReduction {
     /// Plain rollouts.
     #[default]

@@ -12,8 +12,8 @@ use crate::experiments::stopping::{Rule, StoppingConfig, compare_rules};
 use crate::report::plot::{convergence_svg, stopping_svg};
 use crate::report::{ConvergenceReport, Header, OutputFile, StoppingReport};
 use crate::rules::Rules;
+#[cfg(feature = "clap")]
 use crate::sim::CHUNK_GAMES;
-use clap::Args;
 use serde::Serialize;
 use std::path::PathBuf;
 
@@ -23,68 +23,81 @@ use std::path::PathBuf;
 ///
 /// The board defaults to 40/20/2/4 (two pieces each), which the exact solver handles in
 /// well under a second; any board the solver can handle may be given.
-#[derive(Args, Debug, Clone)]
-#[command(mut_arg("pieces", |a| a.default_value("2").help(
+#[derive(Debug, Clone)]
+#[cfg_attr(feature = "clap", derive(clap::Args))]
+#[cfg_attr(feature = "clap", command(mut_arg("pieces", |a| a.default_value("2").help(
     "Pieces per player (default 2 here: a reduced board the exact solver handles in well under a second; 4 on the BwInf board)"
-)))]
+))))]
 pub struct ConvergeOptions {
     /// Die A, e.g. `1..6`.
-    #[arg(long = "a", value_name = "FACES")]
+    #[cfg_attr(feature = "clap", arg(long = "a", value_name = "FACES"))]
     pub die_a: String,
     /// Die B.
-    #[arg(long = "b", value_name = "FACES")]
+    #[cfg_attr(feature = "clap", arg(long = "b", value_name = "FACES"))]
     pub die_b: String,
     /// Board and rule profile (default board 40/20/2/4).
-    #[command(flatten)]
+    #[cfg_attr(feature = "clap", command(flatten))]
     pub rules: RulesOptions,
     /// Independent replicates (runs) per grid point or per stopping rule.
-    #[arg(long, default_value_t = 100)]
+    #[cfg_attr(feature = "clap", arg(long, default_value_t = 100))]
     pub reps: u32,
     /// Smallest number of games of the grid.
-    #[arg(long = "min-games", value_name = "N", default_value_t = 100)]
+    #[cfg_attr(
+        feature = "clap",
+        arg(long = "min-games", value_name = "N", default_value_t = 100)
+    )]
     pub min_games: u64,
     /// Largest number of games of the grid (each replicate plays this many games).
-    #[arg(long = "max-games", value_name = "N", default_value_t = 1_000_000)]
+    #[cfg_attr(
+        feature = "clap",
+        arg(long = "max-games", value_name = "N", default_value_t = 1_000_000)
+    )]
     pub max_games: u64,
     /// Grid points per factor of ten.
-    #[arg(long = "points-per-decade", value_name = "K", default_value_t = 4)]
+    #[cfg_attr(
+        feature = "clap",
+        arg(long = "points-per-decade", value_name = "K", default_value_t = 4)
+    )]
     pub points_per_decade: u32,
     /// Compare stopping rules instead of the fixed grid.
-    #[arg(long)]
+    #[cfg_attr(feature = "clap", arg(long))]
     pub stopping: bool,
     /// With --stopping: the rules, comma-separated: fixed-N (any even N), precision, change,
     /// naive-wilson, worst-case, conf-seq [default: fixed-1000, fixed-10000, fixed-1000000
     /// and all the others].
-    #[arg(
-        long = "rules",
-        value_name = "LIST",
-        value_delimiter = ',',
-        requires = "stopping"
+    #[cfg_attr(
+        feature = "clap",
+        arg(
+            long = "rules",
+            value_name = "LIST",
+            value_delimiter = ',',
+            requires = "stopping"
+        )
     )]
     pub rules_list: Option<Vec<String>>,
     /// With --stopping: the precision H (95 % half-width) that precision, naive-wilson,
     /// worst-case and conf-seq aim for.
-    #[arg(long, value_name = "H", default_value_t = 0.01)]
+    #[cfg_attr(feature = "clap", arg(long, value_name = "H", default_value_t = 0.01))]
     pub precision: f64,
     /// With --stopping: naive-wilson looks at its interval after every this many games
     /// (even; default one chunk of the engine).
-    #[arg(long = "look-every", value_name = "N", default_value_t = CHUNK_GAMES)]
+    #[cfg_attr(feature = "clap", arg(long = "look-every", value_name = "N", default_value_t = CHUNK_GAMES))]
     pub look_every: u64,
     /// Seed: replicate r uses stream r of this seed.
-    #[arg(long, default_value_t = 1)]
+    #[cfg_attr(feature = "clap", arg(long, default_value_t = 1))]
     pub seed: u64,
     /// A game reaching this many rolls is counted as unfinished (not won by A).
-    #[arg(long = "max-rolls", default_value_t = 100_000)]
+    #[cfg_attr(feature = "clap", arg(long = "max-rolls", default_value_t = 100_000))]
     pub max_rolls: u64,
     /// Worker threads (default: all cores, or RAYON_NUM_THREADS if set).
-    #[arg(long)]
+    #[cfg_attr(feature = "clap", arg(long))]
     pub threads: Option<usize>,
     /// Also draw the results as an SVG picture into FILE (refused if FILE exists, unless
     /// --overwrite is given).
-    #[arg(long, value_name = "FILE")]
+    #[cfg_attr(feature = "clap", arg(long, value_name = "FILE"))]
     pub plot: Option<PathBuf>,
     /// Allow --plot to replace an existing file.
-    #[arg(long, requires = "plot")]
+    #[cfg_attr(feature = "clap", arg(long, requires = "plot"))]
     pub overwrite: bool,
 }
 

@@ -7,30 +7,30 @@ use crate::report::DuelReport;
 use crate::rules::Rules;
 use crate::sim::{Stopping, StoppingRule, StreamKey, duel_style, run_duel_announced};
 use crate::strategy::Strategy;
-use clap::Args;
 
 /// The options of `duel`: die A against die B, each starting half the games.
-#[derive(Args, Debug, Clone)]
+#[derive(Debug, Clone)]
+#[cfg_attr(feature = "clap", derive(clap::Args))]
 pub struct DuelOptions {
     /// Die A, e.g. `1,2,3,4,5,6` or `1..6`.
-    #[arg(long = "a", value_name = "FACES")]
+    #[cfg_attr(feature = "clap", arg(long = "a", value_name = "FACES"))]
     pub die_a: String,
     /// Die B.
-    #[arg(long = "b", value_name = "FACES")]
+    #[cfg_attr(feature = "clap", arg(long = "b", value_name = "FACES"))]
     pub die_b: String,
     /// Games, seed, threads.
-    #[command(flatten)]
+    #[cfg_attr(feature = "clap", command(flatten))]
     pub sim: SimOptions,
     /// Board and rule profile.
-    #[command(flatten)]
+    #[cfg_attr(feature = "clap", command(flatten))]
     pub rules: RulesOptions,
     /// Strategies under --profile choice.
-    #[command(flatten)]
+    #[cfg_attr(feature = "clap", command(flatten))]
     pub strategy: StrategyOptions,
     /// Also count how each player decides (captures when it can, leaves the fewest pieces
     /// within reach, moves into the goal, moves the frontmost piece) over the decisions of
     /// the games, which are played a second time to watch them; needs --profile choice.
-    #[arg(long)]
+    #[cfg_attr(feature = "clap", arg(long))]
     pub style: bool,
 }
 
@@ -97,9 +97,9 @@ impl DuelSettings {
             strategies: [Strategy::Frontmost, Strategy::Frontmost],
             stopping: Stopping::precision(super::options::DEFAULT_PRECISION)
                 .expect("the default precision is a valid half-width"),
-            seed: 1,
-            max_rolls: 100_000,
-            threads: None,
+            seed: SimOptions::DEFAULT.seed,
+            max_rolls: SimOptions::DEFAULT.max_rolls,
+            threads: SimOptions::DEFAULT.threads,
             style: false,
         })
     }

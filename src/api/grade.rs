@@ -7,36 +7,39 @@ use crate::experiments::grading::{Grading, GradingError, grade as grade_games};
 use crate::report::GradeReport;
 use crate::sim::StreamKey;
 use crate::strategy::Strategy;
-use clap::Args;
 use std::path::PathBuf;
 
 /// The strategies graded when `--graded` is not given.
 pub const GRADED_BY_DEFAULT: &str = "strong,strong-search,strong-search-2,safe,capture,frontmost";
 
 /// The options of `grade`.
-#[derive(Args, Debug, Clone)]
+#[derive(Debug, Clone)]
+#[cfg_attr(feature = "clap", derive(clap::Args))]
 pub struct GradeOptions {
     /// The group files of a layered solve (`solve --layered --values-out DIR`); their game
     /// (board, profile, dice) is the one played.
-    #[arg(long, value_name = "DIR")]
+    #[cfg_attr(feature = "clap", arg(long, value_name = "DIR"))]
     pub values: PathBuf,
     /// Games, each side starting half (an even number).
-    #[arg(long, default_value_t = 10_000)]
+    #[cfg_attr(feature = "clap", arg(long, default_value_t = 10_000))]
     pub games: u64,
     /// The strategy both sides play the games with.
-    #[arg(long, default_value = "strong", value_name = "NAME")]
+    #[cfg_attr(
+        feature = "clap",
+        arg(long, default_value = "strong", value_name = "NAME")
+    )]
     pub played: String,
     /// The strategies asked at every decision, comma-separated.
-    #[arg(long, default_value = GRADED_BY_DEFAULT, value_name = "NAMES")]
+    #[cfg_attr(feature = "clap", arg(long, default_value = GRADED_BY_DEFAULT, value_name = "NAMES"))]
     pub graded: String,
     /// Seed of the games' random streams (the same figures on any number of threads).
-    #[arg(long, default_value_t = 1)]
+    #[cfg_attr(feature = "clap", arg(long, default_value_t = 1))]
     pub seed: u64,
     /// A game reaching this many rolls ends unfinished.
-    #[arg(long = "max-rolls", default_value_t = 100_000)]
+    #[cfg_attr(feature = "clap", arg(long = "max-rolls", default_value_t = 100_000))]
     pub max_rolls: u64,
     /// Worker threads (default: all cores, or RAYON_NUM_THREADS if set).
-    #[arg(long)]
+    #[cfg_attr(feature = "clap", arg(long))]
     pub threads: Option<usize>,
 }
 

@@ -32,14 +32,18 @@ pub use advise::{AdviseOptions, AdviseSettings, advise};
 pub use converge::{ConvergeOptions, ConvergeOutput, ConvergeSettings, Converged, converge};
 pub use duel::{DuelBuilder, DuelOptions, DuelSettings, duel};
 pub use grade::{GradeOptions, grade};
-pub use options::{RulesOptions, SimOptions, StrategyOptions, from_map};
-pub use output::{COMMANDS, Output, execute, execute_advise_with_values};
+#[cfg(feature = "clap")]
+pub use options::from_map;
+pub use options::{RulesOptions, SimOptions, StrategyOptions};
+pub use output::{COMMANDS, Output};
+#[cfg(feature = "clap")]
+pub use output::{execute, execute_advise_with_values};
 pub use play::{PlayOptions, PlaySettings, play};
 pub use rank::{RankOptions, RankOutput, RankSettings, Ranked, rank};
 pub use search::{SearchOptions, SearchSettings, Searched, search};
 pub use solve::{
-    SolveOptions, SolveSettings, launched_cluster, solve, solve_layers, solve_layers_on, solve_on,
-    solve_position, solves_part, solves_position,
+    Part, SolveBuilder, SolveOptions, SolveSettings, launched_cluster, solve, solve_layers,
+    solve_layers_on, solve_on, solve_position, solves_part, solves_position,
 };
 pub use table::{TableOptions, TableSettings, table};
 pub use train::{TrainOptions, TrainSettings, train};

@@ -7,37 +7,69 @@ use crate::dice::{Die, excerpt, read_dice_file};
 use crate::rules::{Board, Profile, Rules, Seats};
 use crate::sim::{DuelPlan, Matchup, PlanError, SimError, Stopping, TableError};
 use crate::strategy::Strategy;
-use clap::Args;
 use std::path::Path;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::Duration;
 
 /// The board and the rule profile.
-#[derive(Args, Debug, Clone)]
+#[derive(Debug, Clone)]
+#[cfg_attr(feature = "clap", derive(clap::Args))]
 pub struct RulesOptions {
     /// Track fields (40 on the BwInf board).
-    #[arg(long, default_value_t = 40)]
+    #[cfg_attr(feature = "clap", arg(long, default_value_t = RulesOptions::DEFAULT.track))]
     pub track: u32,
     /// Player 2's start field, counted on player 1's track (default: half the track, 20 on
     /// the BwInf board).
-    #[arg(long)]
+    #[cfg_attr(feature = "clap", arg(long))]
     pub offset: Option<u32>,
     /// Pieces per player (4 on the BwInf board).
-    #[arg(long, default_value_t = 4)]
+    #[cfg_attr(feature = "clap", arg(long, default_value_t = RulesOptions::DEFAULT.pieces))]
     pub pieces: u32,
     /// Goal fields per player (4 on the BwInf board).
-    #[arg(long = "goal-fields", default_value_t = 4)]
+    #[cfg_attr(feature = "clap", arg(long = "goal-fields", default_value_t = RulesOptions::DEFAULT.goal_fields))]
     pub goal_fields: u32,
     /// Rule profile: `bwinf`, optionally with switches joined by `+`:
     /// goal-last, no-jump-in-goal, three-tries, roll-off, choice (players pick the piece
     /// under rule 3), capture-duty (with choice) (e.g. `bwinf+goal-last`, `choice+capture-duty`).
     /// Default: `bwinf` (`choice` for `advise`).
-    #[arg(long)]
+    #[cfg_attr(feature = "clap", arg(long))]
     pub profile: Option<String>,
 }
 
 /// The profile every command but `advise` plays when `--profile` is not given.
 pub const DEFAULT_PROFILE: &str = "bwinf";
+
+impl RulesOptions {
+    /// The command line's defaults: the BwInf board (40 fields, the opponent starting at
+    /// 20, 4 pieces, 4 goal fields) under [`DEFAULT_PROFILE`].
+    pub const DEFAULT: RulesOptions = RulesOptions {
+        track: 40,
+        offset: None,
+        pieces: 4,
+        goal_fields: 4,
+        profile: None,
+    };
+}
+
+impl RulesOptions {
+    /// `rules` as options: [`RulesOptions::rules`] gives them back.
+    pub fn of(rules: &Rules) -> RulesOptions {
+        let board = rules.board();
+        RulesOptions {
+            track: board.track_len(),
+            offset: Some(board.offset()),
+            pieces: board.pieces(),
+            goal_fields: board.goal_len(),
+            profile: Some(rules.profile().to_string()),
+        }
+    }
+}
+
+impl Default for RulesOptions {
+    fn default() -> Self {
+        RulesOptions::DEFAULT
+    }
+}
 
 impl RulesOptions {
     /// The validated rules, under [`DEFAULT_PROFILE`] when `--profile` is not given.
@@ -62,31 +94,53 @@ impl RulesOptions {
 }
 
 /// How many games, which seed, how many threads.
-#[derive(Args, Debug, Clone)]
+#[derive(Debug, Clone)]
+#[cfg_attr(feature = "clap", derive(clap::Args))]
 pub struct SimOptions {
     /// Play exactly N games per matchup (at most 10^13): for two dice N even, each starting
     /// half of them; at a table of P players a multiple of P! under `--seating all`, every
     /// seating equally often.
-    #[arg(long, value_name = "N", conflicts_with = "precision")]
+    #[cfg_attr(
+        feature = "clap",
+        arg(long, value_name = "N", conflicts_with = "precision")
+    )]
     pub games: Option<u64>,
     /// Play until the 95 % interval's half-width is at most H (default 0.002 when --games is
     /// not given; at least 3.1e-7, the finest that 10^13 games reach).
-    #[arg(long, value_name = "H")]
+    #[cfg_attr(feature = "clap", arg(long, value_name = "H"))]
     pub precision: Option<f64>,
     /// Seed of the random streams: the same seed gives the same counts on any number of threads.
-    #[arg(long, default_value_t = 1)]
+    #[cfg_attr(feature = "clap", arg(long, default_value_t = SimOptions::DEFAULT.seed))]
     pub seed: u64,
     /// A game reaching this many rolls is counted as unfinished.
-    #[arg(long = "max-rolls", default_value_t = 100_000)]
+    #[cfg_attr(feature = "clap", arg(long = "max-rolls", default_value_t = SimOptions::DEFAULT.max_rolls))]
     pub max_rolls: u64,
     /// Worker threads (default: all cores, or RAYON_NUM_THREADS if set; more than the cores
     /// are allowed with a warning, more than 1024 are refused).
-    #[arg(long)]
+    #[cfg_attr(feature = "clap", arg(long))]
     pub threads: Option<usize>,
 }
 
 /// The default `--precision` when neither `--games` nor `--precision` is given.
 pub const DEFAULT_PRECISION: f64 = 0.002;
+
+impl SimOptions {
+    /// The command line's defaults: until the 95 % interval's half-width is at most
+    /// [`DEFAULT_PRECISION`], seed 1, at most 100,000 rolls a game, every core.
+    pub const DEFAULT: SimOptions = SimOptions {
+        games: None,
+        precision: None,
+        seed: 1,
+        max_rolls: 100_000,
+        threads: None,
+    };
+}
+
+impl Default for SimOptions {
+    fn default() -> Self {
+        SimOptions::DEFAULT
+    }
+}
 
 /// The most `--threads` accepted.
 ///
@@ -358,7 +412,8 @@ pub fn table_error(e: TableError) -> Error {
 }
 
 /// The players' strategies (options shared by `duel`, `rank` and `play`).
-#[derive(Args, Debug, Clone, Default)]
+#[derive(Debug, Clone, Default)]
+#[cfg_attr(feature = "clap", derive(clap::Args))]
 pub struct StrategyOptions {
     /// Strategy of both players under --profile choice (default frontmost, the bwinf rule 3):
     /// frontmost, rearmost, capture, safe, random, the learned strong or strong-search (one
@@ -367,13 +422,13 @@ pub struct StrategyOptions {
     /// table:FILE, or exact:DIR (the values of `solve --layered --values-out DIR`;
     /// exact+FALLBACK:DIR names who plays where they hold none, strong if not given). Other
     /// strategies than frontmost need --profile choice (or choice+capture-duty).
-    #[arg(long, value_name = "NAME")]
+    #[cfg_attr(feature = "clap", arg(long, value_name = "NAME"))]
     pub strategy: Option<String>,
     /// Strategy of die A (player 1); overrides --strategy for A.
-    #[arg(long = "strategy-a", value_name = "NAME")]
+    #[cfg_attr(feature = "clap", arg(long = "strategy-a", value_name = "NAME"))]
     pub strategy_a: Option<String>,
     /// Strategy of die B (player 2); overrides --strategy for B.
-    #[arg(long = "strategy-b", value_name = "NAME")]
+    #[cfg_attr(feature = "clap", arg(long = "strategy-b", value_name = "NAME"))]
     pub strategy_b: Option<String>,
 }
 
@@ -443,6 +498,7 @@ pub fn check_strategy(rules: &Rules, strategy: &Strategy, option: &str) -> Resul
 /// option's text), `true` for a switch (`false` and `null` leave the option out), or an
 /// array: one option per element for a repeated option (`die`), else its elements joined by
 /// commas (`values`). An unknown key is refused with the known ones listed.
+#[cfg(feature = "clap")]
 pub fn from_map<T: clap::Args + clap::FromArgMatches>(
     command: &str,
     map: &serde_json::Map<String, serde_json::Value>,
@@ -543,6 +599,7 @@ pub fn from_map<T: clap::Args + clap::FromArgMatches>(
 /// The message of clap's refusal on one line: its first paragraph (without `error: `, the
 /// usage and the tips), lines joined by spaces, e.g. "the following required arguments
 /// were not provided: --exact".
+#[cfg(feature = "clap")]
 pub fn clap_message(e: &clap::Error) -> String {
     let text = e.render().to_string();
     text.lines()
@@ -571,6 +628,92 @@ pub(super) fn check_style(style: bool, rules: &Rules) -> Result<(), Error> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// The defaults a Rust user gets without the command line are the command line's: the
+    /// options parsed from no arguments equal `Default` (compared as their `Debug` text).
+    #[cfg(feature = "clap")]
+    #[test]
+    fn the_shared_options_default_as_the_command_line_does() {
+        use clap::{Args, FromArgMatches};
+        fn parsed<T: Args + FromArgMatches>() -> T {
+            let command = T::augment_args(clap::Command::new("options")).no_binary_name(true);
+            let matches = command.try_get_matches_from(Vec::<String>::new()).unwrap();
+            T::from_arg_matches(&matches).unwrap()
+        }
+        assert_eq!(
+            format!("{:?}", parsed::<RulesOptions>()),
+            format!("{:?}", RulesOptions::default())
+        );
+        assert_eq!(
+            format!("{:?}", parsed::<SimOptions>()),
+            format!("{:?}", SimOptions::default())
+        );
+        assert_eq!(
+            format!("{:?}", parsed::<StrategyOptions>()),
+            format!("{:?}", StrategyOptions::default())
+        );
+        // And they are the BwInf game: a mistaken default would not be caught by the above.
+        assert_eq!(
+            RulesOptions::default().rules().unwrap(),
+            crate::rules::Rules::bwinf()
+        );
+    }
+
+    /// `solve`'s options made by the typed builder's constructor are the command line's
+    /// for the same dice and rules (compared as their `Debug` text).
+    #[cfg(feature = "clap")]
+    #[test]
+    fn solve_options_new_defaults_as_the_command_line_does() {
+        use super::super::SolveOptions;
+        use clap::{Args, FromArgMatches};
+        let command = SolveOptions::augment_args(clap::Command::new("solve")).no_binary_name(true);
+        let args = [
+            "--a",
+            "1..6",
+            "--b",
+            "1,1,1,6,6,6",
+            "--offset",
+            "20",
+            "--profile",
+            "bwinf",
+        ];
+        let parsed =
+            SolveOptions::from_arg_matches(&command.try_get_matches_from(args).unwrap()).unwrap();
+        let typed = SolveOptions::new(
+            &crate::rules::Rules::bwinf(),
+            &"1..6".parse().unwrap(),
+            &"1,1,1,6,6,6".parse().unwrap(),
+        );
+        assert_eq!(format!("{parsed:?}"), format!("{typed:?}"));
+    }
+
+    /// Rules turned into options give the same rules back, on every board shape and
+    /// profile switch.
+    #[test]
+    fn rules_as_options_give_the_rules_back() {
+        use crate::rules::{Board, Profile};
+        for (track, offset, pieces, goal) in
+            [(40, 20, 4, 4), (16, 8, 2, 2), (22, 11, 4, 4), (12, 3, 1, 3)]
+        {
+            for profile in [
+                "bwinf",
+                "bwinf+goal-last+three-tries",
+                "choice",
+                "choice+capture-duty",
+                "bwinf+roll-off+no-jump-in-goal",
+            ] {
+                let rules = Rules::new(
+                    Board::new(track, offset, pieces, goal).unwrap(),
+                    profile.parse::<Profile>().unwrap(),
+                );
+                assert_eq!(
+                    RulesOptions::of(&rules).rules().unwrap(),
+                    rules,
+                    "{track}/{offset}/{pieces}/{goal} {profile}"
+                );
+            }
+        }
+    }
 
     /// `RAYON_NUM_THREADS` (and the deprecated `RAYON_RS_NUM_CPUS`) are read as rayon reads
     /// them, and a count above the cap is refused with `--threads`' message, naming the

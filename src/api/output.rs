@@ -1,8 +1,12 @@
 //! Every command behind one entry point for front ends that name the command and pass its
-//! options as data (the Python package, programs over HTTP): [`execute`].
+//! options as data (the Python package, programs over HTTP): `execute`, which reads the
+//! options by the command line's definition (the feature `clap`).
 
-use super::{Error, PendingPlot, Plotted, Progress};
+#[cfg(feature = "clap")]
+use super::Progress;
+use super::{Error, PendingPlot, Plotted};
 use crate::report::{self, Format, Report};
+#[cfg(feature = "clap")]
 use serde_json::{Map, Value};
 
 /// A command's report in every form it has, and the picture it drew (if asked to), still
@@ -50,6 +54,7 @@ impl Output {
 
 /// [`execute`] of `advise`, reading `values` (opened once by the caller) where they are of
 /// the advice's game.
+#[cfg(feature = "clap")]
 pub fn execute_advise_with_values(
     options: &Map<String, Value>,
     values: &std::sync::Arc<crate::exact::game::layered::LayeredValues>,
@@ -69,6 +74,7 @@ pub const COMMANDS: [&str; 11] = [
 /// Runs `command` with `options` (option names to values, read as [`from_map`] reads them,
 /// so with the command line's defaults, checks and messages) and returns its report in
 /// every form. An unknown command is bad input.
+#[cfg(feature = "clap")]
 pub fn execute(
     command: &str,
     options: &Map<String, Value>,

@@ -9,46 +9,46 @@ use crate::rules::{
 };
 use crate::sim::StreamKey;
 use crate::strategy::Strategy;
-use clap::Args;
 use std::collections::BTreeMap;
 use std::io::Write;
 
 /// The options of `play`: one game, every roll.
-#[derive(Args, Debug, Clone)]
+#[derive(Debug, Clone)]
+#[cfg_attr(feature = "clap", derive(clap::Args))]
 pub struct PlayOptions {
     /// Die A (player 1), e.g. `1..6`.
-    #[arg(long = "a", value_name = "FACES")]
+    #[cfg_attr(feature = "clap", arg(long = "a", value_name = "FACES"))]
     pub die_a: String,
     /// Die B (player 2).
-    #[arg(long = "b", value_name = "FACES")]
+    #[cfg_attr(feature = "clap", arg(long = "b", value_name = "FACES"))]
     pub die_b: String,
     /// Seed of the game's random stream.
-    #[arg(long, default_value_t = 1)]
+    #[cfg_attr(feature = "clap", arg(long, default_value_t = 1))]
     pub seed: u64,
     /// Who starts: `a` or `b` (ignored under roll-off).
-    #[arg(long, default_value = "a", value_parser = ["a", "b"])]
+    #[cfg_attr(feature = "clap", arg(long, default_value = "a", value_parser = ["a", "b"]))]
     pub first: String,
     /// Stop after this many rolls if nobody has won.
-    #[arg(long = "max-rolls", default_value_t = 10_000)]
+    #[cfg_attr(feature = "clap", arg(long = "max-rolls", default_value_t = 10_000))]
     pub max_rolls: u64,
     /// Players at the table, 2 to 4: seats A (moves first), B, then one `--die` each.
-    #[arg(long, default_value_t = 2)]
+    #[cfg_attr(feature = "clap", arg(long, default_value_t = 2))]
     pub players: usize,
     /// The dice of seats C and D with `--players 3` or `4`.
-    #[arg(long = "die", value_name = "FACES")]
+    #[cfg_attr(feature = "clap", arg(long = "die", value_name = "FACES"))]
     pub more_dice: Vec<String>,
     /// Board and rule profile.
-    #[command(flatten)]
+    #[cfg_attr(feature = "clap", command(flatten))]
     pub rules: RulesOptions,
     /// Strategies under --profile choice.
-    #[command(flatten)]
+    #[cfg_attr(feature = "clap", command(flatten))]
     pub strategy: StrategyOptions,
     /// Strategy of seat C with --players 3 or 4 (frontmost, rearmost, capture, safe, random
     /// or strong); overrides --strategy for C.
-    #[arg(long = "strategy-c", value_name = "NAME")]
+    #[cfg_attr(feature = "clap", arg(long = "strategy-c", value_name = "NAME"))]
     pub strategy_c: Option<String>,
     /// Strategy of seat D with --players 4; overrides --strategy for D.
-    #[arg(long = "strategy-d", value_name = "NAME")]
+    #[cfg_attr(feature = "clap", arg(long = "strategy-d", value_name = "NAME"))]
     pub strategy_d: Option<String>,
 }
 

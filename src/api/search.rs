@@ -14,100 +14,109 @@ use crate::rank::store::PairStore;
 use crate::report::plot::landscape_svg;
 use crate::report::{OutputFile, SearchReport};
 use crate::rules::Rules;
-use clap::Args;
 use std::path::PathBuf;
 
 /// The options of `search`: a family of dice searched for the best one: every die with --faces K faces from
 /// --values A..B (e.g. --faces 6 --values 1..6, the 462 six-sided dice), or the dice of a
 /// BwInf dice file.
-#[derive(Args, Debug, Clone)]
+#[derive(Debug, Clone)]
+#[cfg_attr(feature = "clap", derive(clap::Args))]
 pub struct SearchOptions {
     /// A dice file (instead of --faces and --values).
-    #[arg(conflicts_with_all = ["faces", "values"])]
+    #[cfg_attr(feature = "clap", arg(conflicts_with_all = ["faces", "values"]))]
     pub file: Option<PathBuf>,
     /// Faces per die of the family.
-    #[arg(long, requires = "values")]
+    #[cfg_attr(feature = "clap", arg(long, requires = "values"))]
     pub faces: Option<u32>,
     /// The values the faces are drawn from, `A..B` (e.g. `1..6`, `0..9`).
-    #[arg(long, value_name = "A..B", requires = "faces")]
+    #[cfg_attr(feature = "clap", arg(long, value_name = "A..B", requires = "faces"))]
     pub values: Option<String>,
     /// Every statement of the answer holds together with at least 1 minus this
     /// probability.
-    #[arg(
-        long = "error-probability",
-        default_value_t = 0.01,
-        value_name = "DELTA"
+    #[cfg_attr(
+        feature = "clap",
+        arg(
+            long = "error-probability",
+            default_value_t = 0.01,
+            value_name = "DELTA"
+        )
     )]
     pub error_probability: f64,
     /// Indifference: the best-mean and maximin races stop once the leader is provably
     /// within this of every other candidate (0: only when one candidate is left).
-    #[arg(long, default_value_t = 0.001)]
+    #[cfg_attr(feature = "clap", arg(long, default_value_t = 0.001))]
     pub epsilon: f64,
     /// The most games a pair may play (a multiple of 1024); a question still open when its
     /// pairs reach it is reported as undecided.
-    #[arg(long = "max-games", default_value_t = 262_144, value_name = "N")]
+    #[cfg_attr(
+        feature = "clap",
+        arg(long = "max-games", default_value_t = 262_144, value_name = "N")
+    )]
     pub max_games: u64,
     /// How many dice of highest mean are checked for intransitive cycles.
-    #[arg(long, default_value_t = 6)]
+    #[cfg_attr(feature = "clap", arg(long, default_value_t = 6))]
     pub top: usize,
     /// `racing` (games go to undecided pairs), `round-robin` (every pair plays until all
     /// is decided, for comparison) or `screening` (for large families: the best mean on
     /// games against opponents drawn from the family, the other questions on the pairs of
     /// the --top dice; no first round over all pairs).
-    #[arg(long, default_value = "racing", value_parser = ["racing", "round-robin", "screening"])]
+    #[cfg_attr(feature = "clap", arg(long, default_value = "racing", value_parser = ["racing", "round-robin", "screening"]))]
     pub design: String,
     /// With --design screening: the most games a die plays against sampled opponents (a
     /// multiple of 1024); the best-mean race is undecided if its candidates reach it.
-    #[arg(long = "max-die-games", value_name = "N")]
+    #[cfg_attr(feature = "clap", arg(long = "max-die-games", value_name = "N"))]
     pub max_die_games: Option<u64>,
     /// Seed of the random streams.
-    #[arg(long, default_value_t = 1)]
+    #[cfg_attr(feature = "clap", arg(long, default_value_t = 1))]
     pub seed: u64,
     /// A game reaching this many rolls is counted as unfinished.
-    #[arg(long = "max-rolls", default_value_t = 100_000)]
+    #[cfg_attr(feature = "clap", arg(long = "max-rolls", default_value_t = 100_000))]
     pub max_rolls: u64,
     /// Worker threads (default: all cores).
-    #[arg(long)]
+    #[cfg_attr(feature = "clap", arg(long))]
     pub threads: Option<usize>,
     /// Board and rule profile.
-    #[command(flatten)]
+    #[cfg_attr(feature = "clap", command(flatten))]
     pub rules: RulesOptions,
     /// Under --profile choice: the strategy every die plays (as `rank --strategy`;
     /// --strategy-a / --strategy-b and table:FILE are refused).
-    #[command(flatten)]
+    #[cfg_attr(feature = "clap", command(flatten))]
     pub strategy: StrategyOptions,
     /// Dice among which every pair is solved exactly (the top candidates and their
     /// closest rivals); 0 for none.
-    #[arg(long, default_value_t = 4, value_name = "K")]
+    #[cfg_attr(feature = "clap", arg(long, default_value_t = 4, value_name = "K"))]
     pub confirm: usize,
     /// Width of the certified intervals of the exact confirmation.
-    #[arg(long, default_value_t = 1e-9)]
+    #[cfg_attr(feature = "clap", arg(long, default_value_t = 1e-9))]
     pub tolerance: f64,
     /// Solve a pair exactly only if its estimated memory stays below this (bytes, or e.g.
     /// `2GiB`; default 80 % of the RAM); larger pairs are marked "not solved".
-    #[arg(long = "max-memory", value_name = "SIZE")]
+    #[cfg_attr(feature = "clap", arg(long = "max-memory", value_name = "SIZE"))]
     pub max_memory: Option<String>,
     /// Keep the search in DIR (created if missing): the racing state after every round
     /// (DIR/search-state.json; a rerun of the same search resumes from it, and reaches
     /// the same answer and counts as a run never interrupted; a state of another search, or
     /// a damaged one, is refused and left alone) and the exactly solved pairs (as `rank
     /// --exact --store`). One search per directory.
-    #[arg(long, value_name = "DIR")]
+    #[cfg_attr(feature = "clap", arg(long, value_name = "DIR"))]
     pub store: Option<PathBuf>,
     /// For tests of --store: stop after round K, leaving the state to resume from.
-    #[arg(
-        long = "stop-after-round",
-        value_name = "K",
-        requires = "store",
-        hide = true
+    #[cfg_attr(
+        feature = "clap",
+        arg(
+            long = "stop-after-round",
+            value_name = "K",
+            requires = "store",
+            hide = true
+        )
     )]
     pub stop_after_round: Option<u32>,
     /// Draw the landscape (mean P(win) against the number of 6s, the smallest face and
     /// the mean face) into FILE (SVG).
-    #[arg(long, value_name = "FILE")]
+    #[cfg_attr(feature = "clap", arg(long, value_name = "FILE"))]
     pub plot: Option<PathBuf>,
     /// Allow --plot to replace an existing file.
-    #[arg(long, requires = "plot")]
+    #[cfg_attr(feature = "clap", arg(long, requires = "plot"))]
     pub overwrite: bool,
 }
 

@@ -16,48 +16,51 @@ use crate::report::{PlayMove, PlayTurn};
 use crate::rules::{GameState, LegalMoves, MAX_SEATS, PieceMove, Rules, SeatState, Seats};
 use crate::sim::{GameRng, StreamKey};
 use crate::strategy::{Strategy, Threats};
-use clap::Args;
 use serde::Serialize;
 use std::collections::BTreeMap;
 use std::sync::Arc;
 
 /// The options of a new game (`POST /api/games`), by the command line's conventions; read
 /// from a request with [`crate::api::from_map`]`("games", ...)`.
-#[derive(Args, Debug, Clone)]
+#[derive(Debug, Clone)]
+#[cfg_attr(feature = "clap", derive(clap::Args))]
 pub struct SessionOptions {
     /// Die A (seat A, player 1) of a game of two.
-    #[arg(long = "a", value_name = "FACES")]
+    #[cfg_attr(feature = "clap", arg(long = "a", value_name = "FACES"))]
     pub die_a: Option<String>,
     /// Die B (seat B, player 2) of a game of two.
-    #[arg(long = "b", value_name = "FACES")]
+    #[cfg_attr(feature = "clap", arg(long = "b", value_name = "FACES"))]
     pub die_b: Option<String>,
     /// Players: 2, or a table of 3 or 4.
-    #[arg(long, default_value_t = 2)]
+    #[cfg_attr(feature = "clap", arg(long, default_value_t = 2))]
     pub players: usize,
     /// One die per seat, seat A (the client's) first: at a table of 3 or 4 (for a game of
     /// two, instead of `a` and `b`).
-    #[arg(long = "die", value_name = "FACES", num_args = 1)]
+    #[cfg_attr(
+        feature = "clap",
+        arg(long = "die", value_name = "FACES", num_args = 1)
+    )]
     pub dice: Vec<String>,
     /// Board and rule profile (default profile: `choice`).
-    #[command(flatten)]
+    #[cfg_attr(feature = "clap", command(flatten))]
     pub rules: RulesOptions,
     /// The client's seat in a game of two: `a` or `b`; the program plays the other. At a
     /// table the client is seat A.
-    #[arg(long, default_value = "a", value_parser = ["a", "b"])]
+    #[cfg_attr(feature = "clap", arg(long, default_value = "a", value_parser = ["a", "b"]))]
     pub seat: String,
     /// How the program plays its seats: `optimal` (a game of two only: the optimal pair's
     /// policy, solved when the game is created, on boards whose solve fits the memory and
     /// time bounds) or a strategy: frontmost, rearmost, capture, safe, random, strong or
     /// strong-search (strong-search-2, strong-search-3; at a table: frontmost, rearmost,
     /// capture, safe, random or strong).
-    #[arg(long, default_value = "frontmost")]
+    #[cfg_attr(feature = "clap", arg(long, default_value = "frontmost"))]
     pub opponent: String,
     /// Who starts a game of two: `a` or `b` (under roll-off the dice decide). At a table
     /// seat A starts.
-    #[arg(long, default_value = "a", value_parser = ["a", "b"])]
+    #[cfg_attr(feature = "clap", arg(long, default_value = "a", value_parser = ["a", "b"]))]
     pub first: String,
     /// The game ends without a winner after this many rolls.
-    #[arg(long = "max-rolls", default_value_t = 10_000)]
+    #[cfg_attr(feature = "clap", arg(long = "max-rolls", default_value_t = 10_000))]
     pub max_rolls: u64,
 }
 

@@ -4,7 +4,7 @@ use super::options::{RulesOptions, in_thread_pool, memory_limit, parse_die};
 use super::{Error, Progress, run_in_pool};
 use crate::dice::Die;
 use crate::exact::game::cluster::{Cluster, OneProcess};
-use crate::exact::game::layered::Part;
+pub use crate::exact::game::layered::Part;
 use crate::exact::game::policy::MovePolicy;
 use crate::exact::game::{GameRun, Progress as GameProgress, Side, file, solve_game_with};
 use crate::exact::matrix_free::{Components, Storage};
@@ -13,51 +13,51 @@ use crate::report::SolveReport;
 use crate::rules::Rules;
 use crate::strategy::Strategy;
 use crate::work::notes::{GameSolveNotes, GroupNotes, SolveNotes};
-use clap::Args;
 use std::path::PathBuf;
 use web_time::Instant;
 
 /// The options of `solve`: die A against die B, solved exactly.
-#[derive(Args, Debug, Clone)]
+#[derive(Debug, Clone)]
+#[cfg_attr(feature = "clap", derive(clap::Args))]
 pub struct SolveOptions {
     /// Die A, e.g. `1,2,3,4,5,6` or `1..6`.
-    #[arg(long = "a", value_name = "FACES")]
+    #[cfg_attr(feature = "clap", arg(long = "a", value_name = "FACES"))]
     pub die_a: String,
     /// Die B.
-    #[arg(long = "b", value_name = "FACES")]
+    #[cfg_attr(feature = "clap", arg(long = "b", value_name = "FACES"))]
     pub die_b: String,
     /// Board and rule profile.
-    #[command(flatten)]
+    #[cfg_attr(feature = "clap", command(flatten))]
     pub rules: RulesOptions,
     /// Stop when every certified interval is at most this wide.
-    #[arg(long, default_value_t = 1e-12)]
+    #[cfg_attr(feature = "clap", arg(long, default_value_t = SolveOptions::DEFAULT_TOLERANCE))]
     pub tolerance: f64,
     /// Give up after this many Gauss-Seidel sweeps.
-    #[arg(long = "max-sweeps", default_value_t = 100_000)]
+    #[cfg_attr(feature = "clap", arg(long = "max-sweeps", default_value_t = SolveOptions::DEFAULT_MAX_SWEEPS))]
     pub max_sweeps: usize,
     /// Refuse when the estimated memory exceeds this: bytes, or e.g. `2GiB`, `500MB`
     /// (default: 80 % of the machine's RAM).
-    #[arg(long = "max-memory", value_name = "SIZE")]
+    #[cfg_attr(feature = "clap", arg(long = "max-memory", value_name = "SIZE"))]
     pub max_memory: Option<String>,
     /// Worker threads (default: all cores, or RAYON_NUM_THREADS if set). The sparse solver
     /// builds its matrix on them and iterates on one thread, so its result is the same to
     /// the last bit on any number of threads; the matrix-free solver sweeps on all of them
     /// (results agree within the tolerance).
-    #[arg(long)]
+    #[cfg_attr(feature = "clap", arg(long))]
     pub threads: Option<usize>,
     /// Use the matrix-free solver even where the sparse matrix would fit (by default it
     /// runs only when the matrix does not fit, as on the full BwInf board).
-    #[arg(long = "matrix-free")]
+    #[cfg_attr(feature = "clap", arg(long = "matrix-free"))]
     pub matrix_free: bool,
     /// Matrix-free solver with `f32` value storage (half the memory; values rounded down so
     /// the intervals stay certified, but no narrower than about 1e-6).
-    #[arg(long)]
+    #[cfg_attr(feature = "clap", arg(long))]
     pub f32: bool,
     /// Matrix-free solver carrying one value a state at a time: P(A wins) to the end, then
     /// P(B wins); half the memory of the values, about 1.4 times the time, the same
     /// certificate (only where every game ends, without three-tries). Chosen by itself where
     /// both do not fit the memory limit.
-    #[arg(long = "one-value-at-a-time")]
+    #[cfg_attr(feature = "clap", arg(long = "one-value-at-a-time"))]
     pub one_value_at_a_time: bool,
     /// Matrix-free solver, one value at a time, each block's values given back to the
     /// system once no later block reads them (the flags packed to two bits a pair): the
@@ -65,68 +65,105 @@ pub struct SolveOptions {
     /// whole product can follow the blocks, so where the openings' block does not reach the
     /// tolerance by itself the interval it reached is reported as stalled. Chosen by itself
     /// where one value at a time does not fit the memory limit.
-    #[arg(long = "release-blocks")]
+    #[cfg_attr(feature = "clap", arg(long = "release-blocks"))]
     pub release_blocks: bool,
     /// Under `--profile choice`: how A plays, `optimal` (the default) or a strategy's name
     /// (A then plays it, and the figures are those of that pair).
-    #[arg(long = "strategy-a", value_name = "STRATEGY")]
+    #[cfg_attr(feature = "clap", arg(long = "strategy-a", value_name = "STRATEGY"))]
     pub strategy_a: Option<String>,
     /// Under `--profile choice`: how B plays (as `--strategy-a`).
-    #[arg(long = "strategy-b", value_name = "STRATEGY")]
+    #[cfg_attr(feature = "clap", arg(long = "strategy-b", value_name = "STRATEGY"))]
     pub strategy_b: Option<String>,
     /// Under `--profile choice`: write the pair played (both players' moves) to this policy
     /// file (format in `src/exact/game/file.rs`); an existing file only with `--force`.
-    #[arg(long = "policy-out", value_name = "FILE")]
+    #[cfg_attr(feature = "clap", arg(long = "policy-out", value_name = "FILE"))]
     pub policy_out: Option<std::path::PathBuf>,
     /// Replace an existing `--policy-out` file.
-    #[arg(long)]
+    #[cfg_attr(feature = "clap", arg(long))]
     pub force: bool,
     /// Under `--profile choice`: evaluate the extracted pair's Markov chain exactly even
     /// where the value alone gives the optimal figures (a game in which every play ends
     /// and every state can still be won: P(A wins) = (1 + value) / 2 for every optimal
     /// pair). About doubles the time; checks that the extracted pair attains the value.
     /// Implied by `--policy-out`.
-    #[arg(long = "evaluate-pair")]
+    #[cfg_attr(feature = "clap", arg(long = "evaluate-pair"))]
     pub evaluate_pair: bool,
     /// Under `--profile choice`: do not use the mirror symmetry of the same die on both
     /// sides of a symmetric board (which halves the value iteration's work). For checking
     /// the mirrored solve against the plain one.
-    #[arg(long = "no-mirror")]
+    #[cfg_attr(feature = "clap", arg(long = "no-mirror"))]
     pub no_mirror: bool,
     /// Under `--profile choice` with both sides optimal: also tell how the optimal pair plays
     /// (`style`: captures, moves into the goal, pieces left within reach) and how often each
     /// built-in heuristic plays another move (`differs_from`). A pass over every decision
     /// per heuristic, which adds noticeably to the time of a large solve.
-    #[arg(long)]
+    #[cfg_attr(feature = "clap", arg(long))]
     pub style: bool,
     /// Under `--profile choice` with both sides optimal: solve the game group by group
     /// (states grouped by which goal fields each side holds, solved from the last group
     /// back), keeping finished groups compactly; the JSON lists every group's states,
     /// sweeps, widest bracket and seconds. For games in which every play ends with a win.
-    #[arg(long)]
+    #[cfg_attr(feature = "clap", arg(long))]
     pub layered: bool,
     /// With `--layered`: which groups to solve. `all` (the default) gives the value at the
     /// openings; `outside-core` every group in which at least one side has a piece home,
     /// `both-home` those in which both have: each certified at every state, reported group
     /// by group instead of the figures.
-    #[arg(long, value_name = "PART", default_value = "all", value_parser = ["all", "outside-core", "both-home"])]
+    #[cfg_attr(feature = "clap", arg(long, value_name = "PART", default_value = "all", value_parser = ["all", "outside-core", "both-home"]))]
     pub part: String,
     /// With `--layered`: write each solved group's values into this folder (a file per
     /// group, checksummed; made if missing), and read back the groups already there instead
     /// of solving them again, so that a stopped solve goes on where it stopped. Files made
     /// for another game are refused, never replaced.
-    #[arg(long = "values-out", value_name = "DIR")]
+    #[cfg_attr(feature = "clap", arg(long = "values-out", value_name = "DIR"))]
     pub values_out: Option<PathBuf>,
     /// Under `--profile choice`: the value of this position under optimal play instead of
     /// the openings' figures, e.g. `A:0,17,c B:A,5 turn:A` (as `advise --position`): read
     /// from `--values DIR` if given, else solved (the whole game, both sides optimal).
-    #[arg(long, value_name = "POSITION")]
+    #[cfg_attr(feature = "clap", arg(long, value_name = "POSITION"))]
     pub position: Option<String>,
     /// With `--position`: read the value from the group files of a layered solve of this
     /// game (`solve --layered --values-out DIR`) instead of solving; a position whose group
     /// they do not hold is refused.
-    #[arg(long, value_name = "DIR")]
+    #[cfg_attr(feature = "clap", arg(long, value_name = "DIR"))]
     pub values: Option<PathBuf>,
+}
+
+impl SolveOptions {
+    /// `--tolerance` when not given.
+    pub const DEFAULT_TOLERANCE: f64 = 1e-12;
+    /// `--max-sweeps` when not given.
+    pub const DEFAULT_MAX_SWEEPS: usize = 100_000;
+
+    /// The options of a solve of die `a` against die `b` under `rules`, every other option
+    /// at the command line's default.
+    pub fn new(rules: &Rules, a: &Die, b: &Die) -> SolveOptions {
+        SolveOptions {
+            die_a: a.to_string(),
+            die_b: b.to_string(),
+            rules: RulesOptions::of(rules),
+            tolerance: SolveOptions::DEFAULT_TOLERANCE,
+            max_sweeps: SolveOptions::DEFAULT_MAX_SWEEPS,
+            max_memory: None,
+            threads: None,
+            matrix_free: false,
+            f32: false,
+            one_value_at_a_time: false,
+            release_blocks: false,
+            strategy_a: None,
+            strategy_b: None,
+            policy_out: None,
+            force: false,
+            evaluate_pair: false,
+            no_mirror: false,
+            style: false,
+            layered: false,
+            part: Part::All.name().to_string(),
+            values_out: None,
+            position: None,
+            values: None,
+        }
+    }
 }
 
 /// Which solver a `solve` runs.
@@ -181,7 +218,99 @@ fn refuse_first(options: &[(bool, &str)], refusal: impl Fn(&str) -> String) -> R
     }
 }
 
+/// The typed way to [`SolveSettings`]: see [`SolveSettings::builder`]. It holds the
+/// options until [`SolveBuilder::build`] checks them.
+#[derive(Debug, Clone)]
+#[must_use = "a builder does nothing until it is built"]
+pub struct SolveBuilder(SolveOptions);
+
+impl SolveBuilder {
+    /// Stop when every certified interval is at most this wide.
+    pub fn tolerance(mut self, tolerance: f64) -> SolveBuilder {
+        self.0.tolerance = tolerance;
+        self
+    }
+
+    /// Give up after this many sweeps.
+    pub fn max_sweeps(mut self, sweeps: usize) -> SolveBuilder {
+        self.0.max_sweeps = sweeps;
+        self
+    }
+
+    /// Refuse before any work when the estimated memory exceeds this many bytes (default:
+    /// 80 % of the machine's memory).
+    pub fn max_memory(mut self, bytes: u64) -> SolveBuilder {
+        self.0.max_memory = Some(bytes.to_string());
+        self
+    }
+
+    /// Worker threads (1 to [`super::options::MAX_THREADS`]); every core when not set.
+    pub fn threads(mut self, threads: usize) -> SolveBuilder {
+        self.0.threads = Some(threads);
+        self
+    }
+
+    /// Under `choice`: solve group by group ([`Part`]: which groups), as `--layered --part`.
+    pub fn layered(mut self, part: Part) -> SolveBuilder {
+        self.0.layered = true;
+        self.0.part = part.name().to_string();
+        self
+    }
+
+    /// With [`SolveBuilder::layered`]: the folder of the groups' value files, as
+    /// `--values-out`.
+    pub fn values_out(mut self, folder: impl Into<PathBuf>) -> SolveBuilder {
+        self.0.values_out = Some(folder.into());
+        self
+    }
+
+    /// Under `choice`: evaluate the extracted optimal pair's chain exactly, as
+    /// `--evaluate-pair`.
+    pub fn evaluate_pair(mut self, evaluate: bool) -> SolveBuilder {
+        self.0.evaluate_pair = evaluate;
+        self
+    }
+
+    /// Under `choice` with the same die on both sides: whether to use the mirror symmetry
+    /// (the default; `false` is `--no-mirror`).
+    pub fn mirror(mut self, mirror: bool) -> SolveBuilder {
+        self.0.no_mirror = !mirror;
+        self
+    }
+
+    /// The checked settings, by [`SolveSettings::new`]: the first bad value is refused
+    /// with a message naming the command-line option it stands for.
+    pub fn build(self) -> Result<SolveSettings, Error> {
+        SolveSettings::new(&self.0)
+    }
+}
+
 impl SolveSettings {
+    /// A solve built from typed values, for Rust users: die `a` against die `b` under
+    /// `rules`, with the command line's defaults (certified to 1e-12, at most 100,000
+    /// sweeps, memory up to 80 % of the machine's, every core, both sides optimal under
+    /// `choice`); [`SolveBuilder::build`] checks it as [`SolveSettings::new`] checks the
+    /// options.
+    ///
+    /// ```
+    /// use wuerfelglueck::api::{SolveSettings, Silent, solve};
+    /// use wuerfelglueck::dice::Die;
+    /// use wuerfelglueck::rules::{Board, Rules};
+    ///
+    /// let rules = Rules::new(Board::new(16, 8, 2, 2)?, "choice".parse()?);
+    /// let settings = SolveSettings::builder(rules, "1..6".parse::<Die>()?, "2..7".parse::<Die>()?)
+    ///     .tolerance(1e-9)
+    ///     .threads(1)
+    ///     .build()?;
+    /// let report = solve(&settings, &Silent)?;
+    /// let [low, high] = report.bounds.p_a;
+    /// assert!(low <= report.p_a && report.p_a <= high && high - low <= 1e-9);
+    /// # Ok::<(), Box<dyn std::error::Error>>(())
+    /// ```
+    pub fn builder(rules: Rules, a: Die, b: Die) -> SolveBuilder {
+        SolveBuilder(SolveOptions::new(&rules, &a, &b))
+    }
+
     /// Checks `options`; the first bad value is refused with a message naming its option.
     pub fn new(options: &SolveOptions) -> Result<SolveSettings, Error> {
         let o = options;
@@ -289,11 +418,12 @@ impl SolveSettings {
                 mirror: !o.no_mirror,
                 style: o.style,
                 layered: o.layered,
-                part: match o.part.as_str() {
-                    "outside-core" => Part::OutsideCore,
-                    "both-home" => Part::BothHome,
-                    _ => Part::All,
-                },
+                part: Part::named(&o.part).ok_or_else(|| {
+                    Error::input(format!(
+                        "--part {}: expected one of all, outside-core, both-home",
+                        o.part
+                    ))
+                })?,
                 values_out: o.values_out.clone(),
                 position,
                 values: o.values.clone(),

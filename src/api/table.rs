@@ -7,23 +7,26 @@ use crate::report::{TableReport, TableSettings as TableFigures};
 use crate::rules::Seats;
 use crate::sim::{Seating, StreamKey, Table, TableStop, table_style};
 use crate::strategy::Strategy;
-use clap::Args;
 
 /// The options of `table`: N dice at one table of N players (N = 2, 3 or 4).
-#[derive(Args, Debug, Clone)]
+#[derive(Debug, Clone)]
+#[cfg_attr(feature = "clap", derive(clap::Args))]
 pub struct TableOptions {
     /// A die per seat, 2 to 4 times, e.g. `--die 1..6 --die 0..9 --die 1,1,1,6,6,6`.
-    #[arg(long = "die", value_name = "FACES", required = true, num_args = 1)]
+    #[cfg_attr(
+        feature = "clap",
+        arg(long = "die", value_name = "FACES", required = true, num_args = 1)
+    )]
     pub dice: Vec<String>,
     /// `all`: every assignment of the dice to the seats equally often (the fair comparison);
     /// `fixed`: the dice in the seats in the order given (the first die moves first).
-    #[arg(long, value_enum, default_value_t = Seating::All)]
+    #[cfg_attr(feature = "clap", arg(long, value_enum, default_value_t = Seating::All))]
     pub seating: Seating,
     /// Games, seed, threads (`--games` must be a multiple of N!, the seatings, under `all`).
-    #[command(flatten)]
+    #[cfg_attr(feature = "clap", command(flatten))]
     pub sim: SimOptions,
     /// Board and rule profile (with 3 or 4 players seat s starts at s * track / 4).
-    #[command(flatten)]
+    #[cfg_attr(feature = "clap", command(flatten))]
     pub rules: RulesOptions,
     /// Under --profile choice: the strategy of every die (given once) or of each die (once
     /// per --die, in the same order), whatever seat it sits in: frontmost, rearmost,
@@ -32,11 +35,14 @@ pub struct TableOptions {
     /// player trained for this table: shipped for 40/20/4/4 at three and four, or
     /// strong:FILE from `train --players N`). Each seat maximises its own chance by its own
     /// rule; no equilibrium is claimed.
-    #[arg(long = "strategy", value_name = "NAME", num_args = 1)]
+    #[cfg_attr(
+        feature = "clap",
+        arg(long = "strategy", value_name = "NAME", num_args = 1)
+    )]
     pub strategies: Vec<String>,
     /// Under --profile choice: also count how each die decided in these games (captures on
     /// offer, moves into the goal, exposure, frontmost), by replaying the same games.
-    #[arg(long)]
+    #[cfg_attr(feature = "clap", arg(long))]
     pub style: bool,
 }
 

@@ -6,76 +6,82 @@ use crate::learn::exact_targets::{ExactTargets, Positions};
 use crate::learn::{TrainSettings as Run, TrainingCounts, train as self_play};
 use crate::report::{CsvTable, Format, OutputFile, Report};
 use crate::strategy::network::MAX_HIDDEN;
-use clap::Args;
 use std::io::{self, Write};
 use std::path::PathBuf;
 use web_time::Instant;
 
 /// The options of `train`.
-#[derive(Args, Debug, Clone)]
+#[derive(Debug, Clone)]
+#[cfg_attr(feature = "clap", derive(clap::Args))]
 pub struct TrainOptions {
     /// The player file to write (refused if it exists, unless --overwrite is given).
-    #[arg(long, value_name = "FILE.json")]
+    #[cfg_attr(feature = "clap", arg(long, value_name = "FILE.json"))]
     pub out: PathBuf,
     /// Allow --out to replace an existing file.
-    #[arg(long)]
+    #[cfg_attr(feature = "clap", arg(long))]
     pub overwrite: bool,
     /// Games of self-play.
-    #[arg(long, default_value_t = 1_000_000)]
+    #[cfg_attr(feature = "clap", arg(long, default_value_t = 1_000_000))]
     pub games: u64,
     /// Seed of the training (initial weights and every roll).
-    #[arg(long, default_value_t = 1)]
+    #[cfg_attr(feature = "clap", arg(long, default_value_t = 1))]
     pub seed: u64,
     /// Hidden units of the network.
-    #[arg(long, default_value_t = 64)]
+    #[cfg_attr(feature = "clap", arg(long, default_value_t = 64))]
     pub hidden: usize,
     /// Step size at the first and at the last game, lowered linearly in between.
-    #[arg(long, value_name = "FIRST,LAST", default_value = "0.02,0.002")]
+    #[cfg_attr(
+        feature = "clap",
+        arg(long, value_name = "FIRST,LAST", default_value = "0.02,0.002")
+    )]
     pub rate: String,
     /// The λ of the TD(λ) returns, from 0 (TD(0)) to 1 (the game's result).
-    #[arg(long, default_value_t = 0.7)]
+    #[cfg_attr(feature = "clap", arg(long, default_value_t = 0.7))]
     pub lambda: f32,
     /// The die both sides roll in training.
-    #[arg(long, value_name = "FACES", default_value = "1..6")]
+    #[cfg_attr(
+        feature = "clap",
+        arg(long, value_name = "FACES", default_value = "1..6")
+    )]
     pub die: String,
     /// A game reaching this many rolls is abandoned.
-    #[arg(long = "max-rolls", default_value_t = 10_000)]
+    #[cfg_attr(feature = "clap", arg(long = "max-rolls", default_value_t = 10_000))]
     pub max_rolls: u64,
     /// Seats: 2, or a table of 3 or 4 (seats as `table` places them; the board's offset
     /// must then be half the track).
-    #[arg(long, default_value_t = 2)]
+    #[cfg_attr(feature = "clap", arg(long, default_value_t = 2))]
     pub players: usize,
     /// What the network learns: `self-play` (TD(λ) returns of its own games) or `exact`
     /// (the solved game's exact values, on a board the exact solver holds in memory; the
     /// game is solved first).
-    #[arg(long, value_name = "SOURCE", default_value = "self-play", value_parser = ["self-play", "exact"])]
+    #[cfg_attr(feature = "clap", arg(long, value_name = "SOURCE", default_value = "self-play", value_parser = ["self-play", "exact"]))]
     pub targets: String,
     /// With `--targets exact`: the solve's tolerance (the width of the value bracket at
     /// the openings) [default: 1e-6].
-    #[arg(long = "exact-tolerance")]
+    #[cfg_attr(feature = "clap", arg(long = "exact-tolerance"))]
     pub exact_tolerance: Option<f64>,
     /// With `--targets exact`: the probability that a move of a training game is a random
     /// legal one [default: 0.05].
-    #[arg(long)]
+    #[cfg_attr(feature = "clap", arg(long))]
     pub explore: Option<f32>,
     /// With `--targets exact`: which positions of the training games are learnt:
     /// `after-moves` (at each decision every legal move's next position) or `every-roll`
     /// (those and the position before every roll, which `strong-search` needs)
     /// [default: after-moves].
-    #[arg(long, value_name = "WHICH", value_parser = ["after-moves", "every-roll"])]
+    #[cfg_attr(feature = "clap", arg(long, value_name = "WHICH", value_parser = ["after-moves", "every-roll"]))]
     pub positions: Option<String>,
     /// With `--targets exact`: refuse when the solve's estimated memory exceeds this:
     /// bytes, or e.g. `12GiB` (default: 80 % of the machine's RAM).
-    #[arg(long = "max-memory", value_name = "SIZE")]
+    #[cfg_attr(feature = "clap", arg(long = "max-memory", value_name = "SIZE"))]
     pub max_memory: Option<String>,
     /// Threads of the exact targets' solve (the training itself runs on one): default all
     /// cores, or RAYON_NUM_THREADS if set. The order in which several threads meet the
     /// states can change the last bits of the solved values; on one thread the same command
     /// writes the same file, byte for byte.
-    #[arg(long)]
+    #[cfg_attr(feature = "clap", arg(long))]
     pub threads: Option<usize>,
     /// Board and rule profile (default profile: `choice`).
-    #[command(flatten)]
+    #[cfg_attr(feature = "clap", command(flatten))]
     pub rules: RulesOptions,
 }
 

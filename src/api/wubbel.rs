@@ -7,7 +7,6 @@ use crate::fixpoint::StopRule;
 use crate::pig::{Game, HoldAt, check_by_simulation, compare, solve};
 use crate::report::plot::decision_map_svg;
 use crate::report::{ComparisonReport, GameReport, OutputFile, QueryReport, SimulationReport};
-use clap::Args;
 use std::path::PathBuf;
 use std::str::FromStr;
 use web_time::Instant;
@@ -16,47 +15,51 @@ use web_time::Instant;
 const MAX_SWEEPS_PER_BLOCK: usize = 1_000_000;
 
 /// Options of `wubbel` and `pig` (the same options; only the defaults differ).
-#[derive(Args, Debug, Clone)]
+#[derive(Debug, Clone)]
+#[cfg_attr(feature = "clap", derive(clap::Args))]
 pub struct WubbelOptions {
     /// Points needed to win [default: 50 for wubbel, 100 for pig].
-    #[arg(long)]
+    #[cfg_attr(feature = "clap", arg(long))]
     pub goal: Option<u32>,
     /// The face that ends the turn and loses its points [default: 6 for wubbel, 1 for pig].
-    #[arg(long)]
+    #[cfg_attr(feature = "clap", arg(long))]
     pub bust: Option<u32>,
     /// The die's faces, e.g. 1,2,3,4,5,6 or 1..6.
-    #[arg(long, default_value = "1..6")]
+    #[cfg_attr(feature = "clap", arg(long, default_value = "1..6"))]
     pub faces: Die,
     /// Stop each block's iteration when its bracket is at most this wide (at least 1e-14).
-    #[arg(long, default_value = "1e-12")]
+    #[cfg_attr(feature = "clap", arg(long, default_value = "1e-12"))]
     pub tolerance: f64,
     /// Show the decisions for own score E and opponent score G.
-    #[arg(long, value_name = "E,G")]
+    #[cfg_attr(feature = "clap", arg(long, value_name = "E,G"))]
     pub query: Option<Query>,
     /// Write the decision map (turn total at which to SAVE for every score pair) as SVG
     /// (refused if FILE exists, unless --overwrite is given).
-    #[arg(long, value_name = "FILE.svg")]
+    #[cfg_attr(feature = "clap", arg(long, value_name = "FILE.svg"))]
     pub plot: Option<PathBuf>,
     /// Allow --plot to replace an existing file.
-    #[arg(long, requires = "plot")]
+    #[cfg_attr(feature = "clap", arg(long, requires = "plot"))]
     pub overwrite: bool,
     /// Evaluate optimal play and the --hold strategies exactly against each other.
-    #[arg(long)]
+    #[cfg_attr(feature = "clap", arg(long))]
     pub compare: bool,
     /// Thresholds of the "hold at n" strategies for --compare.
-    #[arg(
-        long,
-        value_delimiter = ',',
-        default_value = "20,25",
-        value_name = "N,.."
+    #[cfg_attr(
+        feature = "clap",
+        arg(
+            long,
+            value_delimiter = ',',
+            default_value = "20,25",
+            value_name = "N,.."
+        )
     )]
     pub hold: Vec<u32>,
     /// With --compare: also play N games of optimal play against each hold strategy, in
     /// both seats, and check them against the exact figures.
-    #[arg(long, value_name = "N", requires = "compare")]
+    #[cfg_attr(feature = "clap", arg(long, value_name = "N", requires = "compare"))]
     pub simulate: Option<u64>,
     /// Seed of the simulation.
-    #[arg(long, default_value_t = 2004)]
+    #[cfg_attr(feature = "clap", arg(long, default_value_t = 2004))]
     pub seed: u64,
 }
 

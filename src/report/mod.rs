@@ -42,7 +42,8 @@ use std::fmt;
 use std::io::{self, Write};
 
 /// Output format of the reporting commands.
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, clap::ValueEnum)]
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+#[cfg_attr(feature = "clap", derive(clap::ValueEnum))]
 pub enum Format {
     /// Aligned text for people.
     #[default]
@@ -69,6 +70,7 @@ impl Format {
     /// A clap parser that accepts (and lists in `--help`) only the formats in `accepted`,
     /// e.g. [`Report::FORMATS`] of the command's report: so a command never lists a format
     /// it refuses, nor accepts one it cannot write.
+    #[cfg(feature = "clap")]
     pub fn parser(
         accepted: &'static [Format],
     ) -> impl clap::builder::TypedValueParser<Value = Format> {

@@ -63,7 +63,8 @@ impl TableWatcher for Unwatched {
 }
 
 /// How dice are assigned to seats.
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, clap::ValueEnum, serde::Serialize)]
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, serde::Serialize)]
+#[cfg_attr(feature = "clap", derive(clap::ValueEnum))]
 #[serde(rename_all = "kebab-case")]
 pub enum Seating {
     /// Every assignment of the dice to the seats equally often (the fair comparison).

@@ -24,43 +24,49 @@ use crate::rules::{Rules, Seats};
 use crate::sim::{DuelPlan, Seating, StoppingRule, Table};
 use crate::strategy::Strategy;
 use crate::work::notes::SolveNotes;
-use clap::Args;
 use serde::Serialize;
 use std::path::PathBuf;
 use web_time::Instant;
 
 /// The options of `rank`: the dice of a BwInf dice file (first line n, then n lines
 /// `m f1 .. fm`), or dice given with --die.
-#[derive(Args, Debug, Clone)]
+#[derive(Debug, Clone)]
+#[cfg_attr(feature = "clap", derive(clap::Args))]
 pub struct RankOptions {
     /// The dice file, e.g. data/wuerfel0.txt.
-    #[arg(required_unless_present = "die", conflicts_with = "die")]
+    #[cfg_attr(
+        feature = "clap",
+        arg(required_unless_present = "die", conflicts_with = "die")
+    )]
     pub file: Option<PathBuf>,
     /// A die, e.g. `--die 1..6 --die 1,1,1,6,6,6` (repeat for each die, instead of a file).
-    #[arg(long, value_name = "FACES")]
+    #[cfg_attr(feature = "clap", arg(long, value_name = "FACES"))]
     pub die: Vec<String>,
     /// Games, seed, threads.
-    #[command(flatten)]
+    #[cfg_attr(feature = "clap", command(flatten))]
     pub sim: SimOptions,
     /// Board and rule profile.
-    #[command(flatten)]
+    #[cfg_attr(feature = "clap", command(flatten))]
     pub rules: RulesOptions,
     /// Strategies under --profile choice: a ranking plays every die with --strategy
     /// (--strategy-a / --strategy-b are refused).
-    #[command(flatten)]
+    #[cfg_attr(feature = "clap", command(flatten))]
     pub strategy: StrategyOptions,
     /// Solve every pair exactly (value iteration); pairs too large for memory are simulated
     /// and marked.
-    #[arg(long)]
+    #[cfg_attr(feature = "clap", arg(long))]
     pub exact: bool,
     /// With --exact: width of the certified interval at which to stop.
-    #[arg(long, default_value_t = 1e-9, requires = "exact")]
+    #[cfg_attr(
+        feature = "clap",
+        arg(long, default_value_t = 1e-9, requires = "exact")
+    )]
     pub tolerance: f64,
     /// With --exact: solve a pair exactly only if its estimated memory stays below this
     /// (larger pairs are simulated and marked); with --players: the most the tables and
     /// pairs may keep, checked before any game. Bytes, or e.g. `16GiB` (default: 80 % of
     /// the machine's RAM).
-    #[arg(long = "max-memory", value_name = "SIZE")]
+    #[cfg_attr(feature = "clap", arg(long = "max-memory", value_name = "SIZE"))]
     pub max_memory: Option<String>,
     /// With --exact: keep every solved pair in DIR (one JSON file per pair, created if
     /// missing; refused before any work if DIR cannot be written) and read pairs solved
@@ -68,18 +74,18 @@ pub struct RankOptions {
     /// interrupted ranking resumes and rankings that share a pair solve it once. A record
     /// that fails its checks is moved aside (NAME.json.rejected), named in a note, and
     /// its pair solved again.
-    #[arg(long, value_name = "DIR", requires = "exact")]
+    #[cfg_attr(feature = "clap", arg(long, value_name = "DIR", requires = "exact"))]
     pub store: Option<PathBuf>,
     /// Also play every N-subset of the dice at a table of N = 3 or 4 players and rank the
     /// dice by their mean P(win) there, beside the pairwise ranking.
-    #[arg(long, value_name = "N", conflicts_with_all = ["exact", "plot"])]
+    #[cfg_attr(feature = "clap", arg(long, value_name = "N", conflicts_with_all = ["exact", "plot"]))]
     pub players: Option<usize>,
     /// Also draw the matrix as a heat map into FILE (SVG; refused if FILE exists, unless
     /// --overwrite is given).
-    #[arg(long, value_name = "FILE")]
+    #[cfg_attr(feature = "clap", arg(long, value_name = "FILE"))]
     pub plot: Option<PathBuf>,
     /// Allow --plot to replace an existing file.
-    #[arg(long, requires = "plot")]
+    #[cfg_attr(feature = "clap", arg(long, requires = "plot"))]
     pub overwrite: bool,
 }
 

@@ -707,6 +707,23 @@ pub enum Part {
 }
 
 impl Part {
+    /// Every part, in the order of [`Part::name`]s the command line lists.
+    pub const ALL: [Part; 3] = [Part::All, Part::OutsideCore, Part::BothHome];
+
+    /// The name on the command line (`--part`): `all`, `outside-core`, `both-home`.
+    pub fn name(self) -> &'static str {
+        match self {
+            Part::All => "all",
+            Part::OutsideCore => "outside-core",
+            Part::BothHome => "both-home",
+        }
+    }
+
+    /// The part of a [`Part::name`].
+    pub fn named(name: &str) -> Option<Part> {
+        Part::ALL.into_iter().find(|part| part.name() == name)
+    }
+
     /// Whether the part holds `group`.
     pub fn holds(self, group: Group) -> bool {
         match self {
