@@ -1561,7 +1561,9 @@ mod layered_files {
     }
 
     /// Grading: the exact player loses nothing at any graded decision, `frontmost` loses
-    /// beyond doubt; the figures are the same on one thread and on two.
+    /// beyond doubt; the figures are the same on one thread and on two. Played on against
+    /// the optimal opponent, the exact player gives nothing away and `frontmost` more than
+    /// `strong`; asking for that leaves the figures per decision as they were.
     #[test]
     fn grading_charges_the_exact_player_nothing_and_frontmost_beyond_doubt() {
         use wuerfelglueck::experiments::grading::{Grading, grade};
@@ -1580,6 +1582,7 @@ mod layered_files {
             games: 600,
             key: StreamKey::new(7),
             max_rolls: 100_000,
+            against_optimal: true,
         };
         let on = |threads: usize| {
             rayon::ThreadPoolBuilder::new()
@@ -1593,6 +1596,31 @@ mod layered_files {
             serde_json::to_string(&one).unwrap(),
             serde_json::to_string(&two).unwrap()
         );
+        let without = grade(
+            &Grading {
+                against_optimal: false,
+                ..grading
+            },
+            &|_| {},
+        )
+        .unwrap();
+        assert_eq!(without.entries, None);
+        for (with, without) in one.players.iter().zip(&without.players) {
+            assert_eq!(with.per_decision, without.per_decision);
+            assert_eq!(with.per_game, without.per_game);
+            assert!(without.against_optimal.is_none());
+        }
+        let entries = one.entries.unwrap();
+        // Games that never reach a graded decision (the first graded one, which every
+        // continuation starts from) have no entry.
+        assert!(
+            entries > 300 && entries <= 600,
+            "{entries} of 600 games reached a graded decision"
+        );
+        assert_eq!(one.against_optimal_unfinished, Some(0));
+        let against = |p: &wuerfelglueck::experiments::grading::PlayerGrade| {
+            p.against_optimal.clone().unwrap()
+        };
         assert!(
             one.graded_decisions > 300 && one.decisions > one.graded_decisions,
             "{one:?}"
@@ -1610,6 +1638,14 @@ mod layered_files {
         // frontmost's loss lies beyond strong's (their intervals apart).
         assert!(
             frontmost.per_decision.interval[0] > strong.per_decision.interval[1],
+            "{frontmost:?} {strong:?}"
+        );
+        // Against the optimal opponent: the exact player plays the optimal policy itself.
+        let (exact, frontmost, strong) = (against(exact), against(frontmost), against(strong));
+        assert_eq!(exact.per_entry.mean, 0.0, "{exact:?}");
+        assert!(exact.decisions > entries, "{exact:?}");
+        assert!(
+            frontmost.per_entry.interval[0] > strong.per_entry.interval[1],
             "{frontmost:?} {strong:?}"
         );
     }

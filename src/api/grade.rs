@@ -41,6 +41,12 @@ pub struct GradeOptions {
     /// Worker threads (default: all cores, or RAYON_NUM_THREADS if set).
     #[cfg_attr(feature = "clap", arg(long))]
     pub threads: Option<usize>,
+    /// Also play every graded strategy from each game's first graded decision to the end,
+    /// as A and as B, against the optimal opponent: what it gives away over the rest of the
+    /// game, its errors exact, its games sampled. The values must hold every group after
+    /// the entries' (e.g. all of --part both-home).
+    #[cfg_attr(feature = "clap", arg(long = "against-optimal"))]
+    pub against_optimal: bool,
 }
 
 /// Runs `grade`: opens the values (each group file read when first needed), plays the
@@ -68,6 +74,7 @@ pub fn grade(options: &GradeOptions, progress: &dyn Progress) -> Result<GradeRep
         games: o.games,
         key: StreamKey::new(o.seed),
         max_rolls: o.max_rolls,
+        against_optimal: o.against_optimal,
     };
     let [a, b] = values.dice();
     progress.begin(&format!("grading {a} vs {b}"), Some(o.games));

@@ -13,6 +13,20 @@
 //! Decisions are correlated within a game, so the intervals are over games: the error per
 //! game is a mean of independent games' totals, and the error per decision a ratio of two
 //! such means, its interval by the delta method.
+//!
+//! # The rest of the game against the optimal opponent
+//!
+//! With [`Grading::against_optimal`], each game's first graded decision is an *entry*, and
+//! from it every graded strategy plays the game on to its end, once as A and once as B,
+//! against the optimal opponent (the best move by the values' midpoints), its errors summed
+//! as above. The expected sum is exactly what the strategy gives away over the rest of the
+//! game against the optimal pair's policy: the value of the entry under optimal play less
+//! its value when the strategy plays one side and the optimal policy the other (the
+//! performance difference lemma of reinforcement learning: a policy's shortfall is the sum
+//! of its one-step shortfalls along its own games, each measured with the optimal values).
+//! Every error in it is exact (to the values' certified brackets); only the games are
+//! sampled, so the figure carries a 95 % interval over entries. A strategy's continuations
+//! as A (and as B) share their rolls with every other strategy's until their moves differ.
 
 use crate::dice::Die;
 use crate::exact::ExactError;
@@ -45,6 +59,9 @@ pub struct Grading<'a> {
     pub key: StreamKey,
     /// A game reaching this many rolls ends unfinished (its decisions still count).
     pub max_rolls: u64,
+    /// Also play every graded strategy from each game's first graded decision to the end
+    /// against the optimal opponent (see the module's documentation).
+    pub against_optimal: bool,
 }
 
 /// Why a grading could not run.
@@ -89,6 +106,20 @@ pub struct PlayerGrade {
     pub per_decision: Estimate,
     /// The value given away per game, summed over its graded decisions.
     pub per_game: Estimate,
+    /// With [`Grading::against_optimal`]: the rest of the game against the optimal opponent.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub against_optimal: Option<AgainstOptimal>,
+}
+
+/// What a strategy gives away over the rest of the game from an entry, playing one side
+/// against the optimal opponent ([`Grading::against_optimal`]).
+#[derive(Clone, Debug, Serialize)]
+pub struct AgainstOptimal {
+    /// Its decisions with a choice in those games, as A and as B.
+    pub decisions: u64,
+    /// The value `P(A wins) - P(B wins)` it gives away from an entry to the game's end,
+    /// seen from its side, the mean of as A and as B; 95 % interval over entries.
+    pub per_entry: Estimate,
 }
 
 /// A grading's outcome.
@@ -102,6 +133,13 @@ pub struct GradingOutcome {
     pub decisions: u64,
     /// Those where the values hold every move (the ones graded).
     pub graded_decisions: u64,
+    /// With [`Grading::against_optimal`]: the games with a graded decision, each an entry.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub entries: Option<u64>,
+    /// With [`Grading::against_optimal`]: the games played on from entries that reached the
+    /// roll cap (their errors up to it count).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub against_optimal_unfinished: Option<u64>,
     /// Per graded strategy.
     pub players: Vec<PlayerGrade>,
 }
@@ -220,6 +258,98 @@ struct ChunkSums {
     decisions: u64,
     graded: u64,
     players: Vec<Sums>,
+    entries: u64,
+    /// Per graded strategy: the sums over entries of its mean loss as A and as B (`e`), and
+    /// its decisions in those games (`other_than_best` unused).
+    against_optimal: Vec<Sums>,
+    continued_decisions: Vec<u64>,
+    continued_unfinished: u64,
+}
+
+/// The legal moves of `face` in `state` valued by `values`, and the index of the best one
+/// seen from the mover (by midpoints; the first of equals); `None` where the values do
+/// not hold every move.
+fn valued_moves(
+    values: &LayeredValues,
+    state: &GameState,
+    face: u32,
+) -> Result<Option<(Vec<crate::exact::game::advise::MoveValue>, usize)>, GradingError> {
+    let Some(moves) = advise_from_values(values, state, face).map_err(GradingError::Values)? else {
+        return Ok(None);
+    };
+    let sign = if state.mover() == 0 { 1.0 } else { -1.0 };
+    let best = (0..moves.len())
+        .max_by(|&x, &y| {
+            (sign * moves[x].value.mid())
+                .total_cmp(&(sign * moves[y].value.mid()))
+                .then(y.cmp(&x))
+        })
+        .expect("a decision has moves");
+    Ok(Some((moves, best)))
+}
+
+/// Plays from `state` (before the roll of `face`) to the game's end with `strategy` (seated
+/// for `side`) on `side` and the optimal opponent on the other, and returns the value
+/// `strategy` gave away at its decisions, seen from `side`, and how many decisions it
+/// made; `None` at the roll cap. Its expectation is the value of the entry under optimal
+/// play less its value under this pair (the module's documentation). A decision whose
+/// moves the values do not hold is refused: the continuation would leave the values.
+#[allow(clippy::too_many_arguments)]
+fn play_against_optimal(
+    values: &LayeredValues,
+    dice: [&Die; 2],
+    strategy: &Strategy,
+    side: Player,
+    mut state: GameState,
+    mut face: u32,
+    rng: &mut crate::sim::GameRng,
+    max_rolls: u64,
+) -> Result<Option<(f64, u64)>, GradingError> {
+    let rules = values.rules();
+    let sign = if side == 0 { 1.0 } else { -1.0 };
+    let (mut given_away, mut decisions) = (0.0, 0u64);
+    for _ in 0..max_rolls {
+        let mover = state.mover();
+        let (own, other) = (state.pieces[mover], state.pieces[1 - mover]);
+        let legal = rules.legal_moves(own, other, mover, face);
+        let movement = if legal.len() < 2 {
+            legal.iter().next()
+        } else {
+            let (moves, best) = valued_moves(values, &state, face)?.ok_or_else(|| {
+                GradingError::Input(format!(
+                    "against the optimal opponent: the values do not hold every move of a                      position the game reaches ({}); they must hold every group after the                      entries' (all of a part, e.g. --part both-home)",
+                    format_args!(
+                        "A {}, B {}, {} to move",
+                        state.describe(rules.board(), 0),
+                        state.describe(rules.board(), 1),
+                        if state.mover() == 0 { "A" } else { "B" }
+                    )
+                ))
+            })?;
+            if mover == side {
+                let chosen = strategy
+                    .choose(rules, own, other, mover, &legal, rng)
+                    .expect("a decision has moves");
+                let m = moves
+                    .iter()
+                    .find(|m| m.movement == chosen)
+                    .expect("a strategy plays a legal move");
+                given_away += (sign * moves[best].value.mid() - sign * m.value.mid()).max(0.0);
+                decisions += 1;
+                Some(chosen)
+            } else {
+                Some(moves[best].movement)
+            }
+        };
+        let outcome = rules
+            .play_move(&mut state, face, movement)
+            .expect("the players pick legal moves");
+        if outcome.winner.is_some() {
+            return Ok(Some((given_away, decisions)));
+        }
+        face = dice[state.mover()].roll(rng);
+    }
+    Ok(None)
 }
 
 /// Plays the games and grades the decisions. `progress` hears the games played, chunk by
@@ -258,6 +388,8 @@ pub fn grade(
             let mut rng = g.key.rng(chunk);
             let mut out = ChunkSums {
                 players: vec![Sums::default(); seated.len()],
+                against_optimal: vec![Sums::default(); seated.len()],
+                continued_decisions: vec![0; seated.len()],
                 ..ChunkSums::default()
             };
             let first_game = chunk * CHUNK;
@@ -271,6 +403,7 @@ pub fn grade(
                     out.unfinished += 1;
                 }
                 let mut game_sums = vec![(0.0f64, 0.0f64); seated.len()];
+                let mut entry = None;
                 for d in &seen.0 {
                     out.decisions += 1;
                     let Some(moves) = advise_from_values(values, &d.state, d.face)
@@ -279,6 +412,7 @@ pub fn grade(
                         continue;
                     };
                     out.graded += 1;
+                    entry.get_or_insert(*d);
                     let mover = d.state.mover();
                     let sign = if mover == 0 { 1.0 } else { -1.0 };
                     // From the mover's side: its value and bracket.
@@ -321,6 +455,34 @@ pub fn grade(
                 for (sums, &(e, d)) in out.players.iter_mut().zip(&game_sums) {
                     sums.add_game(e, d);
                 }
+                if let (true, Some(entry)) = (g.against_optimal, entry) {
+                    out.entries += 1;
+                    for (p, strategy) in seated.iter().enumerate() {
+                        let mut mean = 0.0;
+                        for side in [0, 1] {
+                            // The same rolls for every strategy on this side, until the
+                            // moves differ; apart from the games' own streams (stream 0).
+                            let mut rng = g.key.with_stream(1 + side as u64).rng(game);
+                            let played = play_against_optimal(
+                                values,
+                                dice,
+                                &strategy[side],
+                                side,
+                                entry.state,
+                                entry.face,
+                                &mut rng,
+                                g.max_rolls,
+                            )?;
+                            let (e, d) = played.unwrap_or_else(|| {
+                                out.continued_unfinished += 1;
+                                (0.0, 0)
+                            });
+                            mean += 0.5 * e;
+                            out.continued_decisions[p] += d;
+                        }
+                        out.against_optimal[p].add_game(mean, 1.0);
+                    }
+                }
             }
             progress(last_game - first_game);
             Ok(out)
@@ -328,28 +490,48 @@ pub fn grade(
         .collect::<Result<Vec<_>, _>>()?;
     let mut total = ChunkSums {
         players: vec![Sums::default(); seated.len()],
+        against_optimal: vec![Sums::default(); seated.len()],
+        continued_decisions: vec![0; seated.len()],
         ..ChunkSums::default()
     };
     for c in &sums {
         total.unfinished += c.unfinished;
         total.decisions += c.decisions;
         total.graded += c.graded;
+        total.entries += c.entries;
+        total.continued_unfinished += c.continued_unfinished;
         for (t, s) in total.players.iter_mut().zip(&c.players) {
             t.merge(s);
+        }
+        for (t, s) in total.against_optimal.iter_mut().zip(&c.against_optimal) {
+            t.merge(s);
+        }
+        for (t, d) in total
+            .continued_decisions
+            .iter_mut()
+            .zip(&c.continued_decisions)
+        {
+            *t += d;
         }
     }
     let players = g
         .graded
         .iter()
         .zip(&total.players)
-        .map(|(s, sums)| {
+        .enumerate()
+        .map(|(p, (s, sums))| {
             let (per_decision, per_game) = sums.estimates(g.games);
+            let against_optimal = g.against_optimal.then(|| AgainstOptimal {
+                decisions: total.continued_decisions[p],
+                per_entry: total.against_optimal[p].estimates(total.entries).1,
+            });
             PlayerGrade {
                 player: s.name(),
                 other_than_best: sums.other_than_best,
                 beyond_doubt: sums.beyond_doubt,
                 per_decision,
                 per_game,
+                against_optimal,
             }
         })
         .collect();
@@ -358,6 +540,88 @@ pub fn grade(
         unfinished: total.unfinished,
         decisions: total.decisions,
         graded_decisions: total.graded,
+        entries: g.against_optimal.then_some(total.entries),
+        against_optimal_unfinished: g.against_optimal.then_some(total.continued_unfinished),
         players,
     })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::api::{Part, Silent, SolveOptions, SolveSettings, solve};
+    use crate::rules::{Board, Rules};
+
+    /// What a fixed strategy gives away from the opening against the optimal opponent, as
+    /// the sum of its exact one-step errors along sampled games, agrees with the exact
+    /// difference of the optimal value and the pair's value (both solved), within the
+    /// sampling error: the performance difference lemma, checked on 16/8/2/2.
+    #[test]
+    fn errors_along_games_sum_to_the_pairs_exact_shortfall() {
+        let rules = Rules::new(Board::new(16, 8, 2, 2).unwrap(), "choice".parse().unwrap());
+        let (a, b): (Die, Die) = ("1..6".parse().unwrap(), "2..7".parse().unwrap());
+        let dir = std::env::temp_dir().join(format!(
+            "wuerfelglueck-grading-{}-{:?}",
+            std::process::id(),
+            std::thread::current().id()
+        ));
+        let _ = std::fs::remove_dir_all(&dir);
+        let builder = SolveSettings::builder(rules, a.clone(), b.clone())
+            .tolerance(1e-10)
+            .threads(1);
+        let optimal = solve(&builder.clone().build().unwrap(), &Silent).unwrap();
+        solve(
+            &builder.layered(Part::All).values_out(&dir).build().unwrap(),
+            &Silent,
+        )
+        .unwrap();
+        let values = LayeredValues::open_dir(&dir).unwrap();
+        for (side, name) in [(0, "safe"), (1, "frontmost"), (0, "capture")] {
+            // The pair's exact value: the strategy on `side`, the optimal policy on the other.
+            let mut options = SolveOptions::new(&rules, &a, &b);
+            options.tolerance = 1e-10;
+            options.threads = Some(1);
+            *[&mut options.strategy_a, &mut options.strategy_b][side] = Some(name.to_string());
+            let pair = solve(&SolveSettings::new(&options).unwrap(), &Silent).unwrap();
+            // Every game ends: the value P(A) - P(B) is 2 P(A) - 1; seen from `side`.
+            let sign = if side == 0 { 1.0 } else { -1.0 };
+            let exact = sign * 2.0 * (optimal.p_a_if_a_starts - pair.p_a_if_a_starts);
+            assert!(
+                exact > 0.01,
+                "{name} gives away {exact}: too little to test with"
+            );
+
+            let strategy = name.parse::<Strategy>().unwrap().seated([&a, &b], side);
+            let games = 20_000u64;
+            let (mut sum, mut squares) = (0.0, 0.0);
+            for game in 0..games {
+                let mut rng = StreamKey::new(5).with_stream(side as u64).rng(game);
+                let face = a.roll(&mut rng);
+                let (e, _) = play_against_optimal(
+                    &values,
+                    [&a, &b],
+                    &strategy,
+                    side,
+                    GameState::start(0),
+                    face,
+                    &mut rng,
+                    100_000,
+                )
+                .unwrap()
+                .expect("every game ends");
+                sum += e;
+                squares += e * e;
+            }
+            let n = games as f64;
+            let mean = sum / n;
+            let se = ((squares - n * mean * mean) / (n - 1.0) / n).sqrt();
+            // Four standard errors (a false alarm about once in 16,000 runs of a seed), and
+            // the brackets' widths.
+            assert!(
+                (mean - exact).abs() <= 4.0 * se + 1e-8,
+                "{name} as {side}: {mean} +- {se} from sampled games, {exact} exact"
+            );
+        }
+        std::fs::remove_dir_all(&dir).unwrap();
+    }
 }

@@ -33,26 +33,37 @@ pub struct GradeReport {
 
 impl super::Report for GradeReport {
     fn csv(&self) -> Option<CsvTable> {
+        let against = self.outcome.entries.is_some();
+        let mut columns = vec![
+            "player",
+            "games",
+            "graded_decisions",
+            "other_than_best",
+            "beyond_doubt",
+            "per_decision",
+            "per_decision_lo",
+            "per_decision_hi",
+            "per_game",
+            "per_game_lo",
+            "per_game_hi",
+        ];
+        if against {
+            columns.extend([
+                "entries",
+                "against_optimal_decisions",
+                "against_optimal",
+                "against_optimal_lo",
+                "against_optimal_hi",
+            ]);
+        }
         Some(CsvTable {
-            header: header(&[
-                "player",
-                "games",
-                "graded_decisions",
-                "other_than_best",
-                "beyond_doubt",
-                "per_decision",
-                "per_decision_lo",
-                "per_decision_hi",
-                "per_game",
-                "per_game_lo",
-                "per_game_hi",
-            ]),
+            header: header(&columns),
             rows: self
                 .outcome
                 .players
                 .iter()
                 .map(|p| {
-                    vec![
+                    let mut row = vec![
                         p.player.clone(),
                         self.outcome.games.to_string(),
                         self.outcome.graded_decisions.to_string(),
@@ -64,7 +75,17 @@ impl super::Report for GradeReport {
                         csv_number(p.per_game.mean),
                         csv_number(p.per_game.interval[0]),
                         csv_number(p.per_game.interval[1]),
-                    ]
+                    ];
+                    if let (Some(entries), Some(a)) = (self.outcome.entries, &p.against_optimal) {
+                        row.extend([
+                            entries.to_string(),
+                            a.decisions.to_string(),
+                            csv_number(a.per_entry.mean),
+                            csv_number(a.per_entry.interval[0]),
+                            csv_number(a.per_entry.interval[1]),
+                        ]);
+                    }
+                    row
                 })
                 .collect(),
         })
@@ -111,6 +132,36 @@ impl super::Report for GradeReport {
                 e(&p.per_decision),
                 e(&p.per_game)
             )?;
+        }
+        if let Some(entries) = o.entries {
+            writeln!(
+                out,
+                "the rest of the game against the optimal opponent, from each game's first graded \
+                 decision ({entries} entries), as A and as B: value given away per entry, errors \
+                 exact, games sampled; 95 % intervals over entries{}",
+                match o.against_optimal_unfinished {
+                    Some(n) if n > 0 => format!(" ({n} games reached the roll cap)"),
+                    _ => String::new(),
+                }
+            )?;
+            writeln!(
+                out,
+                "{:<18} {:>9}   {:>32}   {:>14}",
+                "player", "decisions", "value given away per entry", "points of P(win)"
+            )?;
+            for p in &o.players {
+                if let Some(a) = &p.against_optimal {
+                    let x = &a.per_entry;
+                    writeln!(
+                        out,
+                        "{:<18} {:>9}   {:>32}   {:>14}",
+                        p.player,
+                        a.decisions,
+                        format!("{:.6} [{:.6}, {:.6}]", x.mean, x.interval[0], x.interval[1]),
+                        format!("{:.3}", 50.0 * x.mean)
+                    )?;
+                }
+            }
         }
         Ok(())
     }
