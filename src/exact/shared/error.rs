@@ -47,6 +47,8 @@ pub enum ExactError {
         states: u64,
         /// Bytes of the finished groups held beside it.
         finished_bytes: u64,
+        /// Whether those are read from their files, mapped (then not in `bytes`).
+        finished_mapped: bool,
         /// Estimated peak bytes (with the tables).
         bytes: u64,
         /// The limit in bytes.
@@ -102,6 +104,7 @@ impl fmt::Display for ExactError {
                 goal_b,
                 states,
                 finished_bytes,
+                finished_mapped,
                 bytes,
                 limit,
                 core_last,
@@ -110,7 +113,7 @@ impl fmt::Display for ExactError {
                 f,
                 "the layered solve needs about {} {}at its largest group (goal fields A \
                  {goal_a:b}, B {goal_b:b}: {states} states, beside {} of finished groups it \
-                 reads), more than the limit of {}{}",
+                 reads{}), more than the limit of {}{}",
                 format_bytes(*bytes),
                 if *ranks > 1 {
                     format!("on each of {ranks} MPI ranks ")
@@ -118,6 +121,11 @@ impl fmt::Display for ExactError {
                     String::new()
                 },
                 format_bytes(*finished_bytes),
+                if *finished_mapped {
+                    ", mapped from their files in --values-out"
+                } else {
+                    ""
+                },
                 format_bytes(*limit),
                 if *core_last {
                     core_plan(

@@ -6,8 +6,113 @@
 use super::cluster::Cluster;
 use crate::exact::game::sweep::Store;
 use crate::exact::shared::ExactError;
+use std::sync::Arc;
 use std::sync::atomic::AtomicU8;
 use std::sync::atomic::Ordering::Relaxed;
+
+/// Bytes of a finished group: its own in memory, or a range of its values file mapped into
+/// memory, where the page cache decides which pages stay (a group read back, or written by
+/// this process, costs no memory of its own).
+#[derive(Clone)]
+pub(super) struct Bytes {
+    backing: Backing,
+    at: usize,
+    len: usize,
+}
+
+#[derive(Clone)]
+enum Backing {
+    Memory(Arc<Vec<u8>>),
+    #[cfg(unix)]
+    Mapped(Arc<memmap2::Mmap>),
+}
+
+impl Bytes {
+    /// The whole of the file at `path`: mapped where the system maps files, else read.
+    ///
+    /// A mapped file must not change while it is mapped: values files are written whole
+    /// under a temporary name, renamed into place, and never written again (a solve refuses
+    /// to replace one), so the mapping stays what was checked.
+    pub(super) fn of_file(path: &std::path::Path) -> std::io::Result<Bytes> {
+        #[cfg(unix)]
+        {
+            let file = crate::files::open_regular(path)?;
+            // SAFETY: see above; nothing in this program writes a values file in place.
+            let map = unsafe { memmap2::Mmap::map(&file)? };
+            let len = map.len();
+            Ok(Bytes {
+                backing: Backing::Mapped(Arc::new(map)),
+                at: 0,
+                len,
+            })
+        }
+        #[cfg(not(unix))]
+        {
+            Ok(Bytes::from(crate::files::read_regular(path, None)?))
+        }
+    }
+
+    /// The bytes `at..at + len` of these.
+    pub(super) fn slice(&self, at: usize, len: usize) -> Bytes {
+        assert!(at.checked_add(len).is_some_and(|end| end <= self.len));
+        Bytes {
+            backing: self.backing.clone(),
+            at: self.at + at,
+            len,
+        }
+    }
+
+    /// Whether they are a mapped file's.
+    pub(super) fn is_mapped(&self) -> bool {
+        match self.backing {
+            Backing::Memory(_) => false,
+            #[cfg(unix)]
+            Backing::Mapped(_) => true,
+        }
+    }
+}
+
+impl From<Vec<u8>> for Bytes {
+    fn from(bytes: Vec<u8>) -> Bytes {
+        let len = bytes.len();
+        Bytes {
+            backing: Backing::Memory(Arc::new(bytes)),
+            at: 0,
+            len,
+        }
+    }
+}
+
+impl std::ops::Deref for Bytes {
+    type Target = [u8];
+
+    #[inline(always)]
+    fn deref(&self) -> &[u8] {
+        let all: &[u8] = match &self.backing {
+            Backing::Memory(v) => v,
+            #[cfg(unix)]
+            Backing::Mapped(m) => m,
+        };
+        &all[self.at..self.at + self.len]
+    }
+}
+
+impl PartialEq for Bytes {
+    fn eq(&self, other: &Bytes) -> bool {
+        **self == **other
+    }
+}
+
+impl std::fmt::Debug for Bytes {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        let place = if self.is_mapped() {
+            "mapped"
+        } else {
+            "in memory"
+        };
+        write!(f, "{} bytes {place}", self.len)
+    }
+}
 
 /// Flag bits of a state in the layered solve.
 pub mod bit {
@@ -73,11 +178,13 @@ impl Storage {
     }
 }
 
-/// The midpoints of a finished group.
+/// The midpoints of a finished group: as solved, or as its values file holds them
+/// (little-endian, in the file's storage).
 #[derive(Clone, Debug, PartialEq)]
 pub(super) enum Mids {
     Fixed32(Vec<u32>),
     F64(Vec<f64>),
+    File(Storage, Bytes),
 }
 
 /// The scale of [`Storage::Fixed32`]: `q = (m + 1) * 2^31`.
@@ -90,6 +197,13 @@ impl Mids {
             // Exact: q < 2^32 and the scale is a power of two.
             Mids::Fixed32(q) => f64::from(q[i]) / FIXED_SCALE - 1.0,
             Mids::F64(m) => m[i],
+            Mids::File(Storage::Fixed32, bytes) => {
+                let q = u32::from_le_bytes(bytes[4 * i..4 * i + 4].try_into().expect("4 bytes"));
+                f64::from(q) / FIXED_SCALE - 1.0
+            }
+            Mids::File(Storage::F64, bytes) => {
+                f64::from_le_bytes(bytes[8 * i..8 * i + 8].try_into().expect("8 bytes"))
+            }
         }
     }
 
@@ -102,6 +216,7 @@ impl Mids {
                     .clamp(0.0, f64::from(u32::MAX)) as u32,
             ),
             Mids::F64(v) => v.push(m),
+            Mids::File(..) => unreachable!("midpoints are pushed while a group is compacted"),
         }
     }
 
@@ -109,6 +224,7 @@ impl Mids {
         match self {
             Mids::Fixed32(_) => Storage::Fixed32,
             Mids::F64(_) => Storage::F64,
+            Mids::File(storage, _) => *storage,
         }
     }
 }
@@ -116,7 +232,7 @@ impl Mids {
 /// A finished group: flags and midpoints per state, one half-width.
 #[derive(Clone, Debug, PartialEq)]
 pub(super) struct Finished {
-    pub(super) bits: Vec<u8>,
+    pub(super) bits: Bytes,
     pub(super) mid: Mids,
     pub(super) half: f64,
 }
@@ -139,7 +255,7 @@ impl Finished {
     pub(super) fn from_solved(bits: &[AtomicU8], values: &Store<2>, storage: Storage) -> Finished {
         let (mid, half) = midpoints(bits, values, storage);
         Finished {
-            bits: bits.iter().map(|b| b.load(Relaxed)).collect(),
+            bits: Bytes::from(bits.iter().map(|b| b.load(Relaxed)).collect::<Vec<u8>>()),
             mid,
             // The differences were rounded to nearest: one step up covers them.
             half: half.next_up(),
@@ -166,12 +282,14 @@ impl Finished {
                 let words = cluster.gather_u64(&words)?;
                 Mids::F64(words.into_iter().map(f64::from_bits).collect())
             }
+            Mids::File(..) => unreachable!("a solved group's midpoints are in memory"),
         };
         let own: Vec<u8> = bits.iter().map(|b| b.load(Relaxed)).collect();
         let bits = cluster.gather_u8(&own)?;
         let gathered = match &mid {
             Mids::Fixed32(q) => q.len(),
             Mids::F64(m) => m.len(),
+            Mids::File(..) => unreachable!("gathered midpoints are in memory"),
         };
         if bits.len() != states || gathered != states {
             return Err(ExactError::Ranks(format!(
@@ -180,7 +298,7 @@ impl Finished {
             )));
         }
         Ok(Finished {
-            bits,
+            bits: Bytes::from(bits),
             mid,
             half: cluster.max(half)?.next_up(),
         })

@@ -408,13 +408,16 @@ pub struct LayeredSolution {
 }
 
 /// Peak bytes of a layered solve (tables aside): at each group in order, the finished
-/// groups' compact values still read and the group's own flags and brackets.
+/// groups' compact values still read (unless `mapped`: then they are read from their files
+/// through the page cache and count only in [`Peak::finished`]) and the group's own flags
+/// and brackets.
 fn peak_bytes(
     layout: &Layout,
     order: &[Group],
     keep_values: bool,
     storage: Storage,
     processes: usize,
+    mapped: bool,
 ) -> Option<Peak> {
     // The finished groups held, as the solve holds them: each while a group still to
     // solve reads it (or to the end, with `keep_values`).
@@ -429,7 +432,11 @@ fn peak_bytes(
         let rows = geometry.a.len().div_ceil(processes.max(1)) as u64;
         let own = rows.checked_mul(2 * geometry.b.len() as u64)?;
         let working = own.checked_mul(1 + Store::<2>::BYTES_PER_INDEX)?;
-        let here = finished.checked_add(working)?;
+        let here = if mapped {
+            working
+        } else {
+            finished.checked_add(working)?
+        };
         if here > peak.bytes {
             peak = Peak {
                 bytes: here,
@@ -443,7 +450,7 @@ fn peak_bytes(
         held.retain(|&(h, _)| keep_values || layout.still_read(rest, h));
     }
     let finished: u64 = held.iter().map(|&(_, bytes)| bytes).sum();
-    if finished > peak.bytes {
+    if !mapped && finished > peak.bytes {
         peak.bytes = finished;
     }
     Some(peak)
@@ -490,6 +497,27 @@ enum GroupValues {
 }
 
 impl LayeredValues {
+    /// How many groups hold values, and how many of those are read from mapped files.
+    #[cfg(test)]
+    fn groups_mapped(&self) -> (usize, usize) {
+        let finished: Vec<&Finished> = self
+            .groups
+            .iter()
+            .filter_map(|g| match g {
+                GroupValues::Absent => None,
+                GroupValues::Held(f) => Some(f),
+                GroupValues::OnDisk { loaded, .. } => loaded.get(),
+            })
+            .collect();
+        let mapped = finished
+            .iter()
+            .filter(|f| {
+                f.bits.is_mapped() && matches!(&f.mid, finished::Mids::File(_, b) if b.is_mapped())
+            })
+            .count();
+        (finished.len(), mapped)
+    }
+
     /// The values in the files of `dir` (`solve --layered --values-out DIR`) for the game
     /// of `dice` under `rules` solved to `tolerance`; the files' headers are checked now
     /// ([`self::values_file`]), each body when first read. Groups without a file have no
@@ -912,8 +940,17 @@ fn solve_groups(
     order.retain(|&g| run.part.holds(g));
     let storage = Storage::for_tolerance(options.tolerance);
     let tables = space.players[0].heap_bytes() + space.players[1].heap_bytes();
-    let plan = peak_bytes(&layout, &order, keep_values, storage, cluster.size())
-        .ok_or_else(|| ExactError::TooLarge("the memory estimate overflows".into()))?;
+    // One process with --values-out reads its finished groups from their files, mapped.
+    let mapped = cfg!(unix) && run.values_out.is_some() && cluster.size() == 1;
+    let plan = peak_bytes(
+        &layout,
+        &order,
+        keep_values,
+        storage,
+        cluster.size(),
+        mapped,
+    )
+    .ok_or_else(|| ExactError::TooLarge("the memory estimate overflows".into()))?;
     let peak = plan
         .bytes
         .checked_add(tables)
@@ -926,6 +963,7 @@ fn solve_groups(
             goal_b: plan.group.b,
             states: plan.states,
             finished_bytes: plan.finished,
+            finished_mapped: mapped,
             bytes: peak,
             limit,
             core_last: plan.group.is_core() && run.part == Part::All,
@@ -1106,7 +1144,23 @@ fn solve_groups(
                 self::values_file::write(dir, &game, &report, &done)?;
             }
             if kept {
-                finished[layout.slot(group)] = Some(done);
+                finished[layout.slot(group)] = Some(match run.values_out {
+                    // One process reads its group from the file it wrote, mapped: the group
+                    // then costs memory only as the page cache keeps it (and the file is
+                    // checked once more). Ranks keep theirs: their files may be elsewhere.
+                    Some(dir) if cluster.size() == 1 => {
+                        drop(done);
+                        self::values_file::read(dir, &game, group, geometry.len(), storage)?
+                            .ok_or_else(|| {
+                                ExactError::ValuesFile(format!(
+                                    "{}: written a moment ago, and gone",
+                                    values_file::path_of(dir, group).display()
+                                ))
+                            })?
+                            .1
+                    }
+                    _ => done,
+                });
             }
         }
         observer(LayerProgress::Done(&report));
@@ -1632,6 +1686,77 @@ mod tests {
 
     use crate::exact::game::space::flag;
     use crate::exact::game::{Side, solve_game_keeping_values};
+
+    /// With `--values-out`, one process keeps its finished groups as their files, mapped,
+    /// and they give brackets that overlap those of the groups kept in memory, at every
+    /// state; a run that reads every group back maps them too, and gives the same brackets. In both storages (`Fixed32` from 1e-7,
+    /// `f64` below).
+    #[cfg(unix)]
+    #[test]
+    fn groups_kept_in_their_files_give_the_values_kept_in_memory() {
+        let rules = Rules::new("16/8/3/3".parse().unwrap(), "choice".parse().unwrap());
+        let dice: [Die; 2] = ["1..6".parse().unwrap(), "2..7".parse().unwrap()];
+        let dice = [&dice[0], &dice[1]];
+        for tolerance in [1e-6, 1e-10] {
+            let options = SolveOptions {
+                tolerance,
+                ..SolveOptions::default()
+            };
+            let dir = std::env::temp_dir().join(format!(
+                "wuerfelglueck-mapped-{}-{tolerance:e}",
+                std::process::id()
+            ));
+            let _ = std::fs::remove_dir_all(&dir);
+            let (_, in_memory) =
+                solve_layered_keeping_values(&rules, dice, &options, &|_| {}).unwrap();
+            let run = LayeredRun {
+                part: Part::All,
+                keep_values: true,
+                values_out: Some(&dir),
+                observer: &|_| {},
+                cluster: &OneProcess,
+            };
+            let (solved, written) = solve_layered_with(&rules, dice, &options, &run).unwrap();
+            let (read_back, reread) = solve_layered_with(&rules, dice, &options, &run).unwrap();
+            let (written, reread) = (written.unwrap(), reread.unwrap());
+            assert!(solved.groups.iter().all(|g| !g.resumed));
+            assert!(read_back.groups.iter().all(|g| g.resumed));
+            let (held, mapped) = written.groups_mapped();
+            assert_eq!(
+                (held, mapped),
+                (solved.groups.len(), held),
+                "{tolerance:e}: written"
+            );
+            let (held, mapped) = reread.groups_mapped();
+            assert_eq!(
+                (held, mapped),
+                (solved.groups.len(), held),
+                "{tolerance:e}: read back"
+            );
+            let space = &in_memory.space;
+            let mut compared = 0;
+            for i in 0..space.len() {
+                let position = space.position(i);
+                let Some(expected) = in_memory.bracket(&position).unwrap() else {
+                    continue;
+                };
+                // The same files: the same brackets, to the bit.
+                let got = written.bracket(&position).unwrap().unwrap();
+                let again = reread.bracket(&position).unwrap().unwrap();
+                assert_eq!((got.lo, got.hi), (again.lo, again.hi), "{position:?}");
+                // Another solve (its sweeps share states among threads in another order):
+                // brackets that overlap, each within the tolerance.
+                assert!(
+                    got.lo <= expected.hi && expected.lo <= got.hi,
+                    "{position:?}: {got:?} against {expected:?}"
+                );
+                assert!(got.width() <= tolerance, "{position:?}: {got:?}");
+                compared += 1;
+            }
+            assert!(compared > 100_000, "{compared} states");
+            std::fs::remove_dir_all(&dir).unwrap();
+        }
+    }
 
     /// The layered solve gives the global solver's value: at both openings (both certified,
     /// within the tolerance of each other) and at every state the global solver reaches

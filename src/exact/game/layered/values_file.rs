@@ -16,7 +16,7 @@
 //! profile, dice, tolerance), the group and state count, the length and the checksum, each
 //! flag byte and each `f64` midpoint (in [-1, 1]) and the half-width (in [0, 2]).
 
-use super::finished::{Finished, GroupReport, Mids, Storage, bit};
+use super::finished::{Bytes, Finished, GroupReport, Mids, Storage, bit};
 use super::layers::Group;
 use crate::exact::shared::ExactError;
 use crate::files::{FNV1A_64_START, fnv1a_64, fnv1a_64_continued};
@@ -111,6 +111,8 @@ fn body_pieces(finished: &Finished, mut f: impl FnMut(&[u8])) {
                 f(&bytes);
             }
         }
+        // Already as the file holds them.
+        Mids::File(_, bytes) => f(bytes),
     }
 }
 
@@ -321,7 +323,8 @@ pub(super) fn read(
         return Ok(None);
     }
     let invalid = |what: String| ExactError::ValuesFile(format!("{}: {what}", path.display()));
-    let bytes = crate::files::read_regular(&path, None).map_err(|e| invalid(e.to_string()))?;
+    let file = Bytes::of_file(&path).map_err(|e| invalid(e.to_string()))?;
+    let bytes: &[u8] = &file;
     let line_end = bytes
         .iter()
         .position(|&b| b == b'\n')
@@ -356,33 +359,25 @@ pub(super) fn read(
             flags[i]
         )));
     }
-    let mid = match storage {
-        Storage::Fixed32 => Mids::Fixed32(
-            values
-                .chunks_exact(4)
-                .map(|c| u32::from_le_bytes(c.try_into().expect("4 bytes")))
-                .collect(),
-        ),
-        Storage::F64 => {
-            let m: Vec<f64> = values
-                .chunks_exact(8)
-                .map(|c| f64::from_le_bytes(c.try_into().expect("8 bytes")))
-                .collect();
-            if let Some(i) = m.iter().position(|v| !(-1.0..=1.0).contains(v)) {
-                return Err(invalid(format!(
-                    "state {i}: midpoint {}: expected a value in [-1, 1]",
-                    m[i]
-                )));
-            }
-            Mids::F64(m)
+    if storage == Storage::F64 {
+        let m = values
+            .chunks_exact(8)
+            .map(|c| f64::from_le_bytes(c.try_into().expect("8 bytes")));
+        if let Some((i, v)) = m.enumerate().find(|(_, v)| !(-1.0..=1.0).contains(v)) {
+            return Err(invalid(format!(
+                "state {i}: midpoint {v}: expected a value in [-1, 1]"
+            )));
         }
-    };
+    }
+    // The flags and midpoints stay where they are (in the mapped file, checked above).
+    let body_at = line_end + 1;
+    let mid = Mids::File(storage, file.slice(body_at + states, body.len() - states));
     let mut report = header.group;
     report.resumed = true;
     Ok(Some((
         report,
         Finished {
-            bits: flags.to_vec(),
+            bits: file.slice(body_at, states),
             mid,
             half: header.half_width,
         },
