@@ -15,17 +15,22 @@ use std::sync::atomic::Ordering::Relaxed;
 /// this process, costs no memory of its own).
 #[derive(Clone)]
 pub(super) struct Bytes {
-    backing: Backing,
-    at: usize,
+    /// Owns the bytes (a `Vec` or a read-only map), which never move nor change while it
+    /// lives; only held.
+    _owner: Arc<dyn std::any::Any + Send + Sync>,
+    /// Whether they are a mapped file's.
+    mapped: bool,
+    /// The first byte and the length, taken from `backing` once: the solver's sweeps read
+    /// finished groups at every exit, and a match on the backing there cost them a sixth
+    /// of their time.
+    start: *const u8,
     len: usize,
 }
 
-#[derive(Clone)]
-enum Backing {
-    Memory(Arc<Vec<u8>>),
-    #[cfg(unix)]
-    Mapped(Arc<memmap2::Mmap>),
-}
+// SAFETY: `start` points into the owner's immutable bytes (a `Vec` behind an `Arc`, never
+// written again, or a read-only map), which every clone shares.
+unsafe impl Send for Bytes {}
+unsafe impl Sync for Bytes {}
 
 impl Bytes {
     /// The whole of the file at `path`: mapped where the system maps files, else read.
@@ -39,11 +44,11 @@ impl Bytes {
             let file = crate::files::open_regular(path)?;
             // SAFETY: see above; nothing in this program writes a values file in place.
             let map = unsafe { memmap2::Mmap::map(&file)? };
-            let len = map.len();
             Ok(Bytes {
-                backing: Backing::Mapped(Arc::new(map)),
-                at: 0,
-                len,
+                start: map.as_ptr(),
+                len: map.len(),
+                mapped: true,
+                _owner: Arc::new(map),
             })
         }
         #[cfg(not(unix))]
@@ -56,29 +61,32 @@ impl Bytes {
     pub(super) fn slice(&self, at: usize, len: usize) -> Bytes {
         assert!(at.checked_add(len).is_some_and(|end| end <= self.len));
         Bytes {
-            backing: self.backing.clone(),
-            at: self.at + at,
+            _owner: Arc::clone(&self._owner),
+            mapped: self.mapped,
+            // SAFETY: within the bytes, checked above.
+            start: unsafe { self.start.add(at) },
             len,
         }
     }
 
+    /// The same bytes, copied into memory of their own.
+    pub(super) fn copied(&self) -> Bytes {
+        Bytes::from(self.to_vec())
+    }
+
     /// Whether they are a mapped file's.
     pub(super) fn is_mapped(&self) -> bool {
-        match self.backing {
-            Backing::Memory(_) => false,
-            #[cfg(unix)]
-            Backing::Mapped(_) => true,
-        }
+        self.mapped
     }
 }
 
 impl From<Vec<u8>> for Bytes {
     fn from(bytes: Vec<u8>) -> Bytes {
-        let len = bytes.len();
         Bytes {
-            backing: Backing::Memory(Arc::new(bytes)),
-            at: 0,
-            len,
+            start: bytes.as_ptr(),
+            len: bytes.len(),
+            mapped: false,
+            _owner: Arc::new(bytes),
         }
     }
 }
@@ -88,12 +96,8 @@ impl std::ops::Deref for Bytes {
 
     #[inline(always)]
     fn deref(&self) -> &[u8] {
-        let all: &[u8] = match &self.backing {
-            Backing::Memory(v) => v,
-            #[cfg(unix)]
-            Backing::Mapped(m) => m,
-        };
-        &all[self.at..self.at + self.len]
+        // SAFETY: `start` and `len` describe bytes the owner holds and never changes.
+        unsafe { std::slice::from_raw_parts(self.start, self.len) }
     }
 }
 
@@ -238,6 +242,36 @@ pub(super) struct Finished {
 }
 
 impl Finished {
+    /// The group with its flags and midpoints in memory of its own, the midpoints decoded
+    /// (from a mapped file: its pages then cost memory, and the sweeps read it some 15 %
+    /// faster than through the file's little-endian bytes).
+    pub(super) fn in_memory(self) -> Finished {
+        let mid = match self.mid {
+            Mids::File(Storage::Fixed32, bytes) => Mids::Fixed32(
+                bytes
+                    .chunks_exact(4)
+                    .map(|c| u32::from_le_bytes(c.try_into().expect("4 bytes")))
+                    .collect(),
+            ),
+            Mids::File(Storage::F64, bytes) => Mids::F64(
+                bytes
+                    .chunks_exact(8)
+                    .map(|c| f64::from_le_bytes(c.try_into().expect("8 bytes")))
+                    .collect(),
+            ),
+            held => held,
+        };
+        Finished {
+            bits: if self.bits.is_mapped() {
+                self.bits.copied()
+            } else {
+                self.bits
+            },
+            mid,
+            half: self.half,
+        }
+    }
+
     /// The certified bracket of local index `local`.
     #[inline(always)]
     pub(super) fn bracket(&self, local: usize) -> [f64; 2] {

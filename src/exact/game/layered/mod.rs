@@ -940,21 +940,30 @@ fn solve_groups(
     order.retain(|&g| run.part.holds(g));
     let storage = Storage::for_tolerance(options.tolerance);
     let tables = space.players[0].heap_bytes() + space.players[1].heap_bytes();
-    // One process with --values-out reads its finished groups from their files, mapped.
-    let mapped = cfg!(unix) && run.values_out.is_some() && cluster.size() == 1;
-    let plan = peak_bytes(
-        &layout,
-        &order,
-        keep_values,
-        storage,
-        cluster.size(),
-        mapped,
-    )
-    .ok_or_else(|| ExactError::TooLarge("the memory estimate overflows".into()))?;
-    let peak = plan
-        .bytes
-        .checked_add(tables)
-        .ok_or_else(|| ExactError::TooLarge("the memory estimate overflows".into()))?;
+    let plan_of = |mapped: bool| -> Result<(Peak, u64), ExactError> {
+        let overflow = || ExactError::TooLarge("the memory estimate overflows".into());
+        let plan = peak_bytes(
+            &layout,
+            &order,
+            keep_values,
+            storage,
+            cluster.size(),
+            mapped,
+        )
+        .ok_or_else(overflow)?;
+        Ok((plan, plan.bytes.checked_add(tables).ok_or_else(overflow)?))
+    };
+    let (mut plan, mut peak) = plan_of(false)?;
+    // One process with --values-out can read its finished groups from their files, mapped:
+    // only where they do not fit in memory beside the group solved, since the sweeps read
+    // them faster from memory of their own.
+    let mapped = cfg!(unix)
+        && run.values_out.is_some()
+        && cluster.size() == 1
+        && options.max_memory.is_some_and(|limit| peak > limit);
+    if mapped {
+        (plan, peak) = plan_of(true)?;
+    }
     if let Some(limit) = options.max_memory
         && peak > limit
     {
@@ -1018,6 +1027,7 @@ fn solve_groups(
             }
         }
         if let Some((report, done)) = stored {
+            let done = if mapped { done } else { done.in_memory() };
             for (side, &(g, local)) in watched.iter().enumerate() {
                 if g == group {
                     opening_values[side] = Some((done.bracket(local), done.bits[local]));
@@ -1145,10 +1155,11 @@ fn solve_groups(
             }
             if kept {
                 finished[layout.slot(group)] = Some(match run.values_out {
-                    // One process reads its group from the file it wrote, mapped: the group
-                    // then costs memory only as the page cache keeps it (and the file is
-                    // checked once more). Ranks keep theirs: their files may be elsewhere.
-                    Some(dir) if cluster.size() == 1 => {
+                    // Where the groups do not fit in memory, one process reads its group from
+                    // the file it wrote, mapped: the group then costs memory only as the page
+                    // cache keeps it (and the file is checked once more). Ranks keep theirs:
+                    // their files may be elsewhere.
+                    Some(dir) if mapped => {
                         drop(done);
                         self::values_file::read(dir, &game, group, geometry.len(), storage)?
                             .ok_or_else(|| {
@@ -1687,10 +1698,12 @@ mod tests {
     use crate::exact::game::space::flag;
     use crate::exact::game::{Side, solve_game_keeping_values};
 
-    /// With `--values-out`, one process keeps its finished groups as their files, mapped,
-    /// and they give brackets that overlap those of the groups kept in memory, at every
-    /// state; a run that reads every group back maps them too, and gives the same brackets. In both storages (`Fixed32` from 1e-7,
-    /// `f64` below).
+    /// With `--values-out`, one process whose finished groups do not fit in memory beside
+    /// the group it solves keeps them as their files, mapped (the memory check then counts
+    /// them apart), and they give brackets that overlap those of the groups kept in memory,
+    /// at every state; a run that reads every group back maps them too, and gives the same
+    /// brackets. Where they fit, the groups stay in memory. In both storages (`Fixed32`
+    /// from 1e-7, `f64` below).
     #[cfg(unix)]
     #[test]
     fn groups_kept_in_their_files_give_the_values_kept_in_memory() {
@@ -1698,27 +1711,43 @@ mod tests {
         let dice: [Die; 2] = ["1..6".parse().unwrap(), "2..7".parse().unwrap()];
         let dice = [&dice[0], &dice[1]];
         for tolerance in [1e-6, 1e-10] {
-            let options = SolveOptions {
-                tolerance,
-                ..SolveOptions::default()
-            };
             let dir = std::env::temp_dir().join(format!(
                 "wuerfelglueck-mapped-{}-{tolerance:e}",
                 std::process::id()
             ));
             let _ = std::fs::remove_dir_all(&dir);
-            let (_, in_memory) =
-                solve_layered_keeping_values(&rules, dice, &options, &|_| {}).unwrap();
-            let run = LayeredRun {
-                part: Part::All,
-                keep_values: true,
-                values_out: Some(&dir),
-                observer: &|_| {},
-                cluster: &OneProcess,
+            let solve = |max_memory: Option<u64>| {
+                let options = SolveOptions {
+                    tolerance,
+                    max_memory,
+                    ..SolveOptions::default()
+                };
+                let run = LayeredRun {
+                    part: Part::All,
+                    keep_values: true,
+                    values_out: Some(&dir),
+                    observer: &|_| {},
+                    cluster: &OneProcess,
+                };
+                solve_layered_with(&rules, dice, &options, &run)
+                    .map(|(solution, values)| (solution, values.unwrap()))
             };
-            let (solved, written) = solve_layered_with(&rules, dice, &options, &run).unwrap();
-            let (read_back, reread) = solve_layered_with(&rules, dice, &options, &run).unwrap();
-            let (written, reread) = (written.unwrap(), reread.unwrap());
+            // The least memory (after the enumeration's own check): refused, the finished
+            // groups named as mapped.
+            let mut limit = 1;
+            let least = loop {
+                match solve(Some(limit)) {
+                    Err(ExactError::Memory { bytes, .. }) if bytes > limit => limit = bytes,
+                    Err(ExactError::GroupMemory {
+                        bytes,
+                        finished_mapped: true,
+                        ..
+                    }) => break bytes,
+                    other => panic!("{tolerance:e}: {:?}", other.map(|_| ())),
+                }
+            };
+            let (solved, written) = solve(Some(least)).unwrap();
+            let (read_back, reread) = solve(Some(least)).unwrap();
             assert!(solved.groups.iter().all(|g| !g.resumed));
             assert!(read_back.groups.iter().all(|g| g.resumed));
             let (held, mapped) = written.groups_mapped();
@@ -1733,17 +1762,29 @@ mod tests {
                 (solved.groups.len(), held),
                 "{tolerance:e}: read back"
             );
-            let space = &in_memory.space;
+            // Without a memory limit they fit: read back into memory.
+            let (_, in_memory) = solve(None).unwrap();
+            assert_eq!(in_memory.groups_mapped(), (held, 0));
+            // And a solve that writes no files.
+            let options = SolveOptions {
+                tolerance,
+                ..SolveOptions::default()
+            };
+            let (_, unwritten) =
+                solve_layered_keeping_values(&rules, dice, &options, &|_| {}).unwrap();
+            let space = &unwritten.space;
             let mut compared = 0;
             for i in 0..space.len() {
                 let position = space.position(i);
-                let Some(expected) = in_memory.bracket(&position).unwrap() else {
+                let Some(expected) = unwritten.bracket(&position).unwrap() else {
                     continue;
                 };
-                // The same files: the same brackets, to the bit.
+                // The same files, mapped or in memory: the same brackets, to the bit.
                 let got = written.bracket(&position).unwrap().unwrap();
-                let again = reread.bracket(&position).unwrap().unwrap();
-                assert_eq!((got.lo, got.hi), (again.lo, again.hi), "{position:?}");
+                for values in [&reread, &in_memory] {
+                    let again = values.bracket(&position).unwrap().unwrap();
+                    assert_eq!((got.lo, got.hi), (again.lo, again.hi), "{position:?}");
+                }
                 // Another solve (its sweeps share states among threads in another order):
                 // brackets that overlap, each within the tolerance.
                 assert!(
