@@ -201,13 +201,7 @@ impl Mids {
             // Exact: q < 2^32 and the scale is a power of two.
             Mids::Fixed32(q) => f64::from(q[i]) / FIXED_SCALE - 1.0,
             Mids::F64(m) => m[i],
-            Mids::File(Storage::Fixed32, bytes) => {
-                let q = u32::from_le_bytes(bytes[4 * i..4 * i + 4].try_into().expect("4 bytes"));
-                f64::from(q) / FIXED_SCALE - 1.0
-            }
-            Mids::File(Storage::F64, bytes) => {
-                f64::from_le_bytes(bytes[8 * i..8 * i + 8].try_into().expect("8 bytes"))
-            }
+            Mids::File(storage, bytes) => file_mid(*storage, bytes, i),
         }
     }
 
@@ -230,6 +224,20 @@ impl Mids {
             Mids::F64(_) => Storage::F64,
             Mids::File(storage, _) => *storage,
         }
+    }
+}
+
+/// Midpoint `i` of a group read from its mapped file; out of line, so that the sweeps' reads
+/// of groups in memory stay as short as they were before files were mapped.
+#[cold]
+#[inline(never)]
+fn file_mid(storage: Storage, bytes: &Bytes, i: usize) -> f64 {
+    match storage {
+        Storage::Fixed32 => {
+            let q = u32::from_le_bytes(bytes[4 * i..4 * i + 4].try_into().expect("4 bytes"));
+            f64::from(q) / FIXED_SCALE - 1.0
+        }
+        Storage::F64 => f64::from_le_bytes(bytes[8 * i..8 * i + 8].try_into().expect("8 bytes")),
     }
 }
 
