@@ -290,8 +290,8 @@ fn valued_moves(
 
 /// Plays from `state` (before the roll of `face`) to the game's end with `strategy` (seated
 /// for `side`) on `side` and the optimal opponent on the other, and returns the value
-/// `strategy` gave away at its decisions, seen from `side`, and how many decisions it
-/// made; `None` at the roll cap. Its expectation is the value of the entry under optimal
+/// `strategy` gave away at its decisions, seen from `side`, how many decisions it made, and
+/// whether the game ended before the roll cap (the errors up to the cap count). Its expectation is the value of the entry under optimal
 /// play less its value under this pair (the module's documentation). A decision whose
 /// moves the values do not hold is refused: the continuation would leave the values.
 #[allow(clippy::too_many_arguments)]
@@ -304,7 +304,7 @@ fn play_against_optimal(
     mut face: u32,
     rng: &mut crate::sim::GameRng,
     max_rolls: u64,
-) -> Result<Option<(f64, u64)>, GradingError> {
+) -> Result<(f64, u64, bool), GradingError> {
     let rules = values.rules();
     let sign = if side == 0 { 1.0 } else { -1.0 };
     let (mut given_away, mut decisions) = (0.0, 0u64);
@@ -317,7 +317,9 @@ fn play_against_optimal(
         } else {
             let (moves, best) = valued_moves(values, &state, face)?.ok_or_else(|| {
                 GradingError::Input(format!(
-                    "against the optimal opponent: the values do not hold every move of a                      position the game reaches ({}); they must hold every group after the                      entries' (all of a part, e.g. --part both-home)",
+                    "against the optimal opponent: the values do not hold every move of a \
+                     position the game reaches ({}); they must hold every group after the \
+                     entries' (all of a part, e.g. --part both-home)",
                     format_args!(
                         "A {}, B {}, {} to move",
                         state.describe(rules.board(), 0),
@@ -345,11 +347,11 @@ fn play_against_optimal(
             .play_move(&mut state, face, movement)
             .expect("the players pick legal moves");
         if outcome.winner.is_some() {
-            return Ok(Some((given_away, decisions)));
+            return Ok((given_away, decisions, true));
         }
         face = dice[state.mover()].roll(rng);
     }
-    Ok(None)
+    Ok((given_away, decisions, false))
 }
 
 /// Plays the games and grades the decisions. `progress` hears the games played, chunk by
@@ -463,7 +465,7 @@ pub fn grade(
                             // The same rolls for every strategy on this side, until the
                             // moves differ; apart from the games' own streams (stream 0).
                             let mut rng = g.key.with_stream(1 + side as u64).rng(game);
-                            let played = play_against_optimal(
+                            let (e, d, ended) = play_against_optimal(
                                 values,
                                 dice,
                                 &strategy[side],
@@ -473,10 +475,7 @@ pub fn grade(
                                 &mut rng,
                                 g.max_rolls,
                             )?;
-                            let (e, d) = played.unwrap_or_else(|| {
-                                out.continued_unfinished += 1;
-                                (0.0, 0)
-                            });
+                            out.continued_unfinished += u64::from(!ended);
                             mean += 0.5 * e;
                             out.continued_decisions[p] += d;
                         }
@@ -597,7 +596,7 @@ mod tests {
             for game in 0..games {
                 let mut rng = StreamKey::new(5).with_stream(side as u64).rng(game);
                 let face = a.roll(&mut rng);
-                let (e, _) = play_against_optimal(
+                let (e, _, ended) = play_against_optimal(
                     &values,
                     [&a, &b],
                     &strategy,
@@ -607,8 +606,8 @@ mod tests {
                     &mut rng,
                     100_000,
                 )
-                .unwrap()
-                .expect("every game ends");
+                .unwrap();
+                assert!(ended, "every game ends");
                 sum += e;
                 squares += e * e;
             }

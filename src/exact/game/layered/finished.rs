@@ -20,9 +20,9 @@ pub(super) struct Bytes {
     _owner: Arc<dyn std::any::Any + Send + Sync>,
     /// Whether they are a mapped file's.
     mapped: bool,
-    /// The first byte and the length, taken from `backing` once: the solver's sweeps read
-    /// finished groups at every exit, and a match on the backing there cost them a sixth
-    /// of their time.
+    /// The first byte and the length, taken from the owner once: the solver's sweeps read
+    /// finished groups at every exit, where a look through the owner at every read would
+    /// cost them.
     start: *const u8,
     len: usize,
 }
