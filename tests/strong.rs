@@ -351,6 +351,101 @@ fn training_on_the_exact_values_is_reproducible_and_loses_less_than_self_play() 
 }
 
 #[test]
+fn training_on_exact_values_outside_the_core_learns_the_core_from_returns() {
+    let dir = temp_dir("strong", "train-outside-core");
+    // The groups where a side has a piece home, solved and written; the core is not.
+    let values = dir.join("values");
+    let _ = std::fs::remove_dir_all(&values);
+    let solved = json(
+        &[
+            &[
+                "solve",
+                "--format",
+                "json",
+                "--tolerance",
+                "1e-6",
+                "--layered",
+            ][..],
+            &[
+                "--part",
+                "outside-core",
+                "--values-out",
+                values.to_str().unwrap(),
+            ][..],
+            &SMALL_GAME[..],
+        ]
+        .concat(),
+    );
+    assert!(solved["groups"].as_array().unwrap().len() > 1, "{solved}");
+    let games = 20_000;
+    let run = |name: &str| {
+        let path = dir.join(name);
+        let _ = std::fs::remove_file(&path);
+        let mut options = train_options(&path, games, 5);
+        options.targets = "exact".into();
+        options.values = Some(values.clone());
+        let report = api::train(&TrainSettings::new(&options).unwrap(), &Silent).unwrap();
+        assert_eq!(report.targets, "exact");
+        // Both kinds of positions were learnt: the core's from their returns.
+        assert!(
+            report.counts.targets > 0 && report.counts.returns > 0,
+            "{:?}",
+            report.counts
+        );
+        assert!(
+            report.counts.returns < report.counts.rolls,
+            "{:?}",
+            report.counts
+        );
+        path
+    };
+    let hybrid = run("hybrid.json");
+    // The values are read, not solved: the same file again, on any number of threads.
+    let text = std::fs::read_to_string(&hybrid).unwrap();
+    assert_eq!(text, std::fs::read_to_string(run("again.json")).unwrap());
+    let player = StrongPlayer::from_json(&text).unwrap();
+    let method = &player.training().method;
+    assert!(
+        method.contains("where a layered solve holds them"),
+        "{method}"
+    );
+    assert!(method.contains("TD(lambda = 0.7) returns"), "{method}");
+    let command = &player.training().command;
+    assert!(
+        command.contains(&format!("--values {}", values.display())),
+        "{command}"
+    );
+    assert!(!command.contains("--exact-tolerance"), "{command}");
+    // Exact values outside the core teach more than the same games of self-play.
+    let self_play = dir.join("self-play.json");
+    let _ = std::fs::remove_file(&self_play);
+    api::train(
+        &TrainSettings::new(&train_options(&self_play, games, 5)).unwrap(),
+        &Silent,
+    )
+    .unwrap();
+    let (hybrid_loss, self_play_loss) = (
+        exploitability_on_the_small_board(&hybrid),
+        exploitability_on_the_small_board(&self_play),
+    );
+    assert!(
+        hybrid_loss >= 0.0 && hybrid_loss < self_play_loss,
+        "exact outside the core {hybrid_loss}, self-play {self_play_loss}"
+    );
+    // A folder of another game is refused before any game, naming both games.
+    let other = dir.join("other.json");
+    let mut options = train_options(&other, 10, 5);
+    options.targets = "exact".into();
+    options.values = Some(values.clone());
+    options.die = "2..7".into();
+    let why = api::train(&TrainSettings::new(&options).unwrap(), &Silent)
+        .unwrap_err()
+        .to_string();
+    assert!(why.contains("the files hold the game"), "{why}");
+    assert!(!other.exists());
+}
+
+#[test]
 fn exact_targets_settings_are_refused_where_they_would_mean_nothing() {
     let dir = temp_dir("strong", "train-exact-refused");
     let refused = |extra: serde_json::Value| {
@@ -376,6 +471,18 @@ fn exact_targets_settings_are_refused_where_they_would_mean_nothing() {
     assert!(why.contains("--exact-tolerance 0"), "{why}");
     let why = refused(serde_json::json!({"max-memory": "1GiB"}));
     assert!(why.contains("belong to --targets exact"), "{why}");
+    let folder = dir.display().to_string();
+    let why = refused(serde_json::json!({"values": folder}));
+    assert!(why.contains("belong to --targets exact"), "{why}");
+    let why =
+        refused(serde_json::json!({"targets": "exact", "values": folder, "exact-tolerance": 1e-6}));
+    assert!(why.contains("solved to its own tolerance"), "{why}");
+    let missing = dir.join("no-such-folder").display().to_string();
+    let why = refused(serde_json::json!({"targets": "exact", "values": missing}));
+    assert!(
+        why.contains("no-such-folder") && why.contains("found no folder"),
+        "{why}"
+    );
     // A solve beyond the memory allowed is refused before it allocates, with the figures.
     let options: TrainOptions = api::from_map(
         "train",

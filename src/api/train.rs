@@ -70,6 +70,13 @@ pub struct TrainOptions {
     /// [default: after-moves].
     #[cfg_attr(feature = "clap", arg(long, value_name = "WHICH", value_parser = ["after-moves", "every-roll"]))]
     pub positions: Option<String>,
+    /// With `--targets exact`: read the exact values from this folder of `solve --layered
+    /// --values-out DIR` (the same board, profile and die on both sides) instead of solving
+    /// the game; positions of the groups it does not hold, such as the core after `--part
+    /// outside-core`, learn their TD(λ) returns (`--lambda`), which end in the exact values
+    /// where the game enters the groups it holds.
+    #[cfg_attr(feature = "clap", arg(long, value_name = "DIR"))]
+    pub values: Option<std::path::PathBuf>,
     /// With `--targets exact`: refuse when the solve's estimated memory exceeds this:
     /// bytes, or e.g. `12GiB` (default: 80 % of the machine's RAM).
     #[cfg_attr(feature = "clap", arg(long = "max-memory", value_name = "SIZE"))]
@@ -174,10 +181,17 @@ impl TrainSettings {
             command.push_str(&format!(" --players {}", options.players));
         }
         if let Some(exact) = &exact {
-            command.push_str(&format!(
-                " --targets exact --exact-tolerance {:e} --explore {}",
-                exact.tolerance, exact.explore
-            ));
+            match &exact.values {
+                Some(dir) => command.push_str(&format!(
+                    " --targets exact --values {} --explore {}",
+                    dir.display(),
+                    exact.explore
+                )),
+                None => command.push_str(&format!(
+                    " --targets exact --exact-tolerance {:e} --explore {}",
+                    exact.tolerance, exact.explore
+                )),
+            }
             // Named only when not the default, so that the commands recorded before the
             // option existed stay the commands that train their files again.
             if exact.positions != Positions::AfterMoves {
@@ -215,12 +229,28 @@ fn exact_targets(options: &TrainOptions) -> Result<Option<ExactTargets>, Error> 
             options.explore,
             &options.positions,
             &options.max_memory,
+            &options.values,
         ) {
-            (None, None, None, None) => Ok(None),
+            (None, None, None, None, None) => Ok(None),
             _ => Err(Error::input(
-                "--exact-tolerance, --explore, --positions and --max-memory belong to --targets exact; self-play would ignore them",
+                "--exact-tolerance, --explore, --positions, --values and --max-memory belong to --targets exact; self-play would ignore them",
             )),
         };
+    }
+    if options.values.is_some()
+        && (options.exact_tolerance.is_some() || options.max_memory.is_some())
+    {
+        return Err(Error::input(
+            "--exact-tolerance and --max-memory set the solve of --targets exact; with --values the values are read from the folder, solved to its own tolerance",
+        ));
+    }
+    if let Some(dir) = &options.values
+        && !dir.is_dir()
+    {
+        return Err(Error::input(format!(
+            "--values {}: expected the folder of `solve --layered --values-out DIR`, found no folder there",
+            dir.display()
+        )));
     }
     let tolerance = options.exact_tolerance.unwrap_or(1e-6);
     let explore = options.explore.unwrap_or(0.05);
@@ -249,6 +279,7 @@ fn exact_targets(options: &TrainOptions) -> Result<Option<ExactTargets>, Error> 
     let max_memory = super::options::memory_limit(options.max_memory.as_deref())?;
     Ok(Some(ExactTargets {
         tolerance,
+        values: options.values.clone(),
         explore,
         positions,
         max_memory,
@@ -338,6 +369,13 @@ impl Report for TrainReport {
                 out,
                 "  {} positions learnt from their exact values",
                 self.counts.targets
+            )?;
+        }
+        if self.counts.returns > 0 {
+            writeln!(
+                out,
+                "  {} positions without exact values learnt from their TD(lambda) returns",
+                self.counts.returns
             )?;
         }
         writeln!(out, "written to {} ({})", self.file, self.checksum)

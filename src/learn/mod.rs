@@ -85,6 +85,14 @@ pub struct TrainingCounts {
     pub first_player_wins: u64,
     /// Positions learned from their exact values (0 in self-play).
     pub targets: u64,
+    /// Positions learned from their λ-returns where exact targets were asked for but the
+    /// values had none (0 in self-play, which counts rolls instead, and in a whole solve).
+    #[serde(skip_serializing_if = "is_zero")]
+    pub returns: u64,
+}
+
+fn is_zero(n: &u64) -> bool {
+    *n == 0
 }
 
 /// Trains a player by self-play; see the module docs.
@@ -201,8 +209,33 @@ struct Step {
     features: crate::strategy::network::Features,
     /// The value of the next position from this roll's mover's side (1 after a win).
     next_value: f32,
-    /// 1 if the next roll is the same player's, -1 if the turn passed, 0 after a win.
+    /// Whether `next_value` is the next position's true value (after a win, or an exact
+    /// value): the return ends there, not mixed with the returns of later rolls.
+    ends: bool,
+    /// 1 if the next roll is the same player's, -1 if the turn passed (0 where it ends).
     continues: f32,
+}
+
+/// The λ-return of every step of a game, in order: from the last step back, the mix with
+/// weights `1 - λ` and `λ` of the next position's value and the next position's λ-return,
+/// turned to the step's mover; a step whose next value is true ends its return there.
+fn lambda_returns(steps: &[Step], lambda: f32) -> Vec<f32> {
+    let mut later = 0.0f32;
+    let mut targets: Vec<f32> = steps
+        .iter()
+        .rev()
+        .map(|step| {
+            let target = if step.ends {
+                step.next_value
+            } else {
+                (1.0 - lambda) * step.next_value + lambda * step.continues * later
+            };
+            later = target;
+            target
+        })
+        .collect();
+    targets.reverse();
+    targets
 }
 
 /// One game of self-play from the opening with `first` to move, then the updates.
@@ -237,6 +270,7 @@ fn play_and_learn(
         steps.push(Step {
             features,
             next_value,
+            ends: next.is_none(),
             continues,
         });
         let Some(n) = next else {
@@ -252,23 +286,8 @@ fn play_and_learn(
         counts.games_capped += 1;
         return;
     }
-    // The λ-returns, from the winning roll back to the first.
-    let lambda = settings.lambda;
-    let mut later = 0.0f32;
-    let mut targets = Vec::with_capacity(steps.len());
-    for step in steps.iter().rev() {
-        let target = if step.continues == 0.0 {
-            step.next_value
-        } else {
-            (1.0 - lambda) * step.next_value + lambda * step.continues * later
-        };
-        targets.push(target);
-        later = target;
-    }
-    for (step, target) in steps.iter().zip(targets.iter().rev()) {
-        evaluator
-            .network
-            .step_towards(&step.features, *target, rate);
+    for (step, target) in steps.iter().zip(lambda_returns(steps, settings.lambda)) {
+        evaluator.network.step_towards(&step.features, target, rate);
     }
 }
 
@@ -351,5 +370,39 @@ fn play_and_learn_at_table(
         evaluator
             .network
             .step_towards_chances(&step.features, &by_turn, rate);
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_return_ends_where_the_next_value_is_true() {
+        let rules = Rules::bwinf();
+        let features = Encoder::new(&rules).encode(&rules, 1, 1, 0);
+        let step = |next_value, ends, continues| Step {
+            features,
+            next_value,
+            ends,
+            continues,
+        };
+        // The turn passes after the first roll, the second roll's next position has an exact
+        // value (-0.5 from its mover's side), then a roll in a group without values that
+        // goes on to the win.
+        let steps = [
+            step(0.25, false, -1.0),
+            step(-0.5, true, 1.0),
+            step(0.75, false, 1.0),
+            step(1.0, true, 0.0),
+        ];
+        let lambda = 0.5;
+        let returns = lambda_returns(&steps, lambda);
+        // From the end: 1; 0.5 * 0.75 + 0.5 * 1; the exact -0.5, whatever follows;
+        // 0.5 * 0.25 + 0.5 * (-1) * (-0.5).
+        assert_eq!(returns, [0.375, -0.5, 0.875, 1.0]);
+        // λ = 1 is the outcome (or the exact value) itself, λ = 0 the next value alone.
+        assert_eq!(lambda_returns(&steps, 1.0), [0.5, -0.5, 1.0, 1.0]);
+        assert_eq!(lambda_returns(&steps, 0.0), [0.25, -0.5, 0.75, 1.0]);
     }
 }
