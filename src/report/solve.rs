@@ -805,10 +805,22 @@ impl super::Report for LayersReport {
         if let Some(dir) = &self.values_out {
             writeln!(out, "values in {dir} ({:?} midpoints)", o.storage)?;
         }
+        let saved: Vec<&str> = [
+            (o.finished_mapped, "finished groups mapped from their files"),
+            (o.narrow_brackets, "brackets in 32 bits"),
+        ]
+        .into_iter()
+        .filter_map(|(used, what)| used.then_some(what))
+        .collect();
         writeln!(
             out,
-            "memory estimate {}, {:.1} s",
+            "memory estimate {}{}, {:.1} s",
             format_bytes(o.peak_bytes),
+            if saved.is_empty() {
+                String::new()
+            } else {
+                format!(" ({})", saved.join(", "))
+            },
             o.seconds
         )
     }

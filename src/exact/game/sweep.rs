@@ -48,6 +48,28 @@ impl<const K: usize> Store<K> {
     pub const BYTES_PER_INDEX: u64 = 8 * K as u64;
 }
 
+/// `K` values per index as a sweep reads and writes them, from every thread: [`Store`]
+/// keeps them as `f64`; the layered solver can keep its brackets narrower.
+pub(crate) trait Values<const K: usize>: Sync {
+    /// The values of `index`.
+    fn load(&self, index: usize) -> [f64; K];
+    /// Writes the values of `index` (as they are kept); returns the largest change of a
+    /// kept value.
+    fn store(&self, index: usize, x: [f64; K]) -> f64;
+}
+
+impl<const K: usize> Values<K> for Store<K> {
+    #[inline(always)]
+    fn load(&self, index: usize) -> [f64; K] {
+        Store::load(self, index)
+    }
+
+    #[inline(always)]
+    fn store(&self, index: usize, x: [f64; K]) -> f64 {
+        Store::store(self, index, x)
+    }
+}
+
 /// What a row contributes in a sweep: the one-step sum over everything outside its cell,
 /// and the probabilities of staying in the cell (rolls that move nothing) to side 0 and 1.
 #[derive(Clone, Copy)]
@@ -224,7 +246,7 @@ impl<F: FnMut(usize, &mut [[f64; 2]], &mut [bool])> RowOfA<F> {
 /// mirror image `image_of(c)`, their mirror image); the largest change goes into `change`.
 #[inline(always)]
 pub(crate) fn update_cell<const K: usize>(
-    store: &Store<K>,
+    store: &impl Values<K>,
     mirror: Option<(Mirror<K>, impl Fn(usize) -> usize)>,
     fixed: &(impl Fn(usize) -> [f64; K] + Sync),
     row: &mut impl FnMut(usize) -> Option<RowUpdate<K>>,

@@ -49,6 +49,8 @@ pub enum ExactError {
         finished_bytes: u64,
         /// Whether those are read from their files, mapped (then not in `bytes`).
         finished_mapped: bool,
+        /// Whether the group's brackets were counted in 32 bits (the tolerance allows it).
+        narrow_brackets: bool,
         /// Estimated peak bytes (with the tables).
         bytes: u64,
         /// The limit in bytes.
@@ -105,6 +107,7 @@ impl fmt::Display for ExactError {
                 states,
                 finished_bytes,
                 finished_mapped,
+                narrow_brackets,
                 bytes,
                 limit,
                 core_last,
@@ -112,13 +115,18 @@ impl fmt::Display for ExactError {
             } => write!(
                 f,
                 "the layered solve needs about {} {}at its largest group (goal fields A \
-                 {goal_a:b}, B {goal_b:b}: {states} states, beside {} of finished groups it \
+                 {goal_a:b}, B {goal_b:b}: {states} states{}, beside {} of finished groups it \
                  reads{}), more than the limit of {}{}",
                 format_bytes(*bytes),
                 if *ranks > 1 {
                     format!("on each of {ranks} MPI ranks ")
                 } else {
                     String::new()
+                },
+                if *narrow_brackets {
+                    ", their brackets in 32 bits"
+                } else {
+                    ""
                 },
                 format_bytes(*finished_bytes),
                 if *finished_mapped {

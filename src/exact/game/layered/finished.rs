@@ -4,7 +4,7 @@
 //! ([`super::values_file`]), neither of which imports the other's internals back.
 
 use super::cluster::Cluster;
-use crate::exact::game::sweep::Store;
+use crate::exact::game::sweep::Values;
 use crate::exact::shared::ExactError;
 use std::sync::Arc;
 use std::sync::atomic::AtomicU8;
@@ -294,7 +294,11 @@ impl Finished {
     }
 
     /// Compacts the brackets of a solved group into `storage`.
-    pub(super) fn from_solved(bits: &[AtomicU8], values: &Store<2>, storage: Storage) -> Finished {
+    pub(super) fn from_solved(
+        bits: &[AtomicU8],
+        values: &impl Values<2>,
+        storage: Storage,
+    ) -> Finished {
         let (mid, half) = midpoints(bits, values, storage);
         Finished {
             bits: Bytes::from(bits.iter().map(|b| b.load(Relaxed)).collect::<Vec<u8>>()),
@@ -310,7 +314,7 @@ impl Finished {
     /// half-width the widest of theirs.
     pub(super) fn from_shared(
         bits: &[AtomicU8],
-        values: &Store<2>,
+        values: &impl Values<2>,
         storage: Storage,
         states: usize,
         cluster: &dyn Cluster,
@@ -350,7 +354,7 @@ impl Finished {
 /// The midpoints of the states `bits` and `values` hold (index by index) as `storage`
 /// keeps them, and the largest distance from a stored midpoint to its bracket's ends (of
 /// the states whose flags do not fix their value), rounded to nearest.
-fn midpoints(bits: &[AtomicU8], values: &Store<2>, storage: Storage) -> (Mids, f64) {
+fn midpoints(bits: &[AtomicU8], values: &impl Values<2>, storage: Storage) -> (Mids, f64) {
     let mut mid = match storage {
         Storage::Fixed32 => Mids::Fixed32(Vec::with_capacity(bits.len())),
         Storage::F64 => Mids::F64(Vec::with_capacity(bits.len())),

@@ -36,11 +36,13 @@
 //! open); its width reached is reported, and the value is certified when the openings'
 //! bracket is at most the tolerance wide.
 
+pub(crate) mod brackets;
 pub mod cluster;
 pub(crate) mod finished;
 pub(crate) mod layers;
 pub(crate) mod values_file;
 
+use self::brackets::{Brackets, Fixed32Brackets};
 use self::cluster::{Cluster, OneProcess, Share};
 pub use self::finished::{FIXED32_FROM, GroupReport, Storage, bit};
 use self::finished::{Finished, held_value};
@@ -232,24 +234,24 @@ impl Geometry<'_> {
 /// The group being solved: the flags and, once classified, the brackets of the states this
 /// process owns and of its ghosts (the other processes' states its own lead to, refreshed
 /// after every pass of the classification and every sweep).
-struct Current<'a> {
+struct Current<'a, S: Brackets> {
     geometry: Geometry<'a>,
     /// The flags of the states this process owns (`bits[local - own.start]`).
     bits: Vec<AtomicU8>,
     share: Share,
     /// The local indices this process owns (`share.own()`, kept for the hot path).
     own: Range<usize>,
-    values: Option<Store<2>>,
+    values: Option<S>,
     /// The ghosts' local indices, ascending (so by owner too), and their brackets.
     ghosts: Vec<usize>,
-    ghost_values: Store<2>,
+    ghost_values: S,
     ghost_bits: Vec<AtomicU8>,
     /// `ghost_rows[i]`: the first ghost in row `i` of A's configurations or later, so a
     /// lookup searches one row's ghosts.
     ghost_rows: Vec<u32>,
 }
 
-impl Current<'_> {
+impl<S: Brackets> Current<'_, S> {
     /// The bracket of `local`, owned or a ghost.
     #[inline(always)]
     fn load(&self, local: usize) -> [f64; 2] {
@@ -287,14 +289,14 @@ impl Current<'_> {
 }
 
 /// Where a solve reads a state: the group being solved, or a finished one.
-struct Reader<'a> {
+struct Reader<'a, S: Brackets> {
     space: &'a GameSpace,
     layout: &'a Layout,
     finished: &'a [Option<Finished>],
-    current: &'a Current<'a>,
+    current: &'a Current<'a, S>,
 }
 
-impl Reader<'_> {
+impl<S: Brackets> Reader<'_, S> {
     #[inline(always)]
     fn bits(&self, t: CellTarget) -> u8 {
         match t {
@@ -403,6 +405,8 @@ pub struct LayeredSolution {
     pub groups: Vec<GroupReport>,
     /// The estimated peak bytes the memory check used.
     pub peak_bytes: u64,
+    /// Whether the groups kept their brackets in 32 bits to fit the memory allowed.
+    pub narrow_brackets: bool,
     /// Seconds of the whole solve.
     pub seconds: f64,
 }
@@ -410,13 +414,13 @@ pub struct LayeredSolution {
 /// Peak bytes of a layered solve (tables aside): at each group in order, the finished
 /// groups' compact values still read (unless `mapped`: then they are read from their files
 /// through the page cache and count only in [`Peak::finished`]) and the group's own flags
-/// and brackets.
+/// and brackets (`bracket_bytes` a state, the group shared among `processes`).
 fn peak_bytes(
     layout: &Layout,
     order: &[Group],
     keep_values: bool,
     storage: Storage,
-    processes: usize,
+    (processes, bracket_bytes): (usize, u64),
     mapped: bool,
 ) -> Option<Peak> {
     // The finished groups held, as the solve holds them: each while a group still to
@@ -431,7 +435,7 @@ fn peak_bytes(
         // known only once planned, are not counted here).
         let rows = geometry.a.len().div_ceil(processes.max(1)) as u64;
         let own = rows.checked_mul(2 * geometry.b.len() as u64)?;
-        let working = own.checked_mul(1 + Store::<2>::BYTES_PER_INDEX)?;
+        let working = own.checked_mul(1 + bracket_bytes)?;
         let here = if mapped {
             working
         } else {
@@ -866,6 +870,7 @@ pub fn solve_layered_with(
         end_component_states: reports.iter().map(|r| r.end_component_states).sum(),
         groups: solved.outcome.groups,
         peak_bytes: solved.outcome.peak_bytes,
+        narrow_brackets: solved.outcome.narrow_brackets,
         seconds,
     };
     let values = run.keep_values.then(|| LayeredValues {
@@ -894,6 +899,11 @@ pub struct LayersOutcome {
     pub certified: bool,
     /// The estimated peak bytes the memory check used.
     pub peak_bytes: u64,
+    /// Whether the finished groups were read from their files, mapped, to fit the memory
+    /// allowed.
+    pub finished_mapped: bool,
+    /// Whether the groups solved kept their brackets in 32 bits to fit the memory allowed.
+    pub narrow_brackets: bool,
     /// Seconds of the whole run.
     pub seconds: f64,
 }
@@ -940,29 +950,40 @@ fn solve_groups(
     order.retain(|&g| run.part.holds(g));
     let storage = Storage::for_tolerance(options.tolerance);
     let tables = space.players[0].heap_bytes() + space.players[1].heap_bytes();
-    let plan_of = |mapped: bool| -> Result<(Peak, u64), ExactError> {
+    let plan_of = |mapped: bool, narrow: bool| -> Result<(Peak, u64), ExactError> {
         let overflow = || ExactError::TooLarge("the memory estimate overflows".into());
+        let bracket_bytes = if narrow {
+            Fixed32Brackets::BYTES_PER_STATE
+        } else {
+            Store::<2>::BYTES_PER_STATE
+        };
         let plan = peak_bytes(
             &layout,
             &order,
             keep_values,
             storage,
-            cluster.size(),
+            (cluster.size(), bracket_bytes),
             mapped,
         )
         .ok_or_else(overflow)?;
         Ok((plan, plan.bytes.checked_add(tables).ok_or_else(overflow)?))
     };
-    let (mut plan, mut peak) = plan_of(false)?;
-    // One process with --values-out can read its finished groups from their files, mapped:
-    // only where they do not fit in memory beside the group solved, since the sweeps read
-    // them faster from memory of their own.
-    let mapped = cfg!(unix)
-        && run.values_out.is_some()
-        && cluster.size() == 1
-        && options.max_memory.is_some_and(|limit| peak > limit);
-    if mapped {
-        (plan, peak) = plan_of(true)?;
+    // Where the solve does not fit in memory as it is fastest, it saves memory in two ways,
+    // each only if still needed: one process with --values-out reads its finished groups
+    // from their files, mapped (the sweeps read them faster from memory of their own); and
+    // where the tolerance allows, the group being solved keeps its brackets in 32 bits.
+    let fits = |peak: u64| options.max_memory.is_none_or(|limit| peak <= limit);
+    let can_map = cfg!(unix) && run.values_out.is_some() && cluster.size() == 1;
+    let can_narrow = options.tolerance >= self::brackets::NARROW_FROM;
+    let (mut mapped, mut narrow) = (false, false);
+    let (mut plan, mut peak) = plan_of(mapped, narrow)?;
+    if !fits(peak) && can_map {
+        mapped = true;
+        (plan, peak) = plan_of(mapped, narrow)?;
+    }
+    if !fits(peak) && can_narrow {
+        narrow = true;
+        (plan, peak) = plan_of(mapped, narrow)?;
     }
     if let Some(limit) = options.max_memory
         && peak > limit
@@ -973,6 +994,7 @@ fn solve_groups(
             states: plan.states,
             finished_bytes: plan.finished,
             finished_mapped: mapped,
+            narrow_brackets: narrow,
             bytes: peak,
             limit,
             core_last: plan.group.is_core() && run.part == Part::All,
@@ -1041,112 +1063,33 @@ fn solve_groups(
             release_unread(&layout, &order[number + 1..], &mut finished, keep_values);
             continue;
         }
-        let share = Share::new(
-            geometry.a.len(),
-            2 * geometry.b.len(),
-            cluster.size(),
-            cluster.rank(),
-        );
-        let mut current = Current {
-            geometry,
-            bits: crate::exact::shared::huge::huge_vec(share.own().len(), |_| AtomicU8::new(0)),
-            own: share.own(),
-            share,
-            values: None,
-            ghosts: Vec::new(),
-            ghost_values: Store::new(0, [-1.0, 1.0]),
-            ghost_bits: Vec::new(),
-            ghost_rows: Vec::new(),
-        };
-        let serve = if cluster.size() > 1 {
-            let (ghosts, serve) = plan_ghosts(&space, &layout, &finished, &current, cluster)?;
-            current.ghost_values = Store::new(ghosts.len(), [-1.0, 1.0]);
-            current.ghost_bits = (0..ghosts.len()).map(|_| AtomicU8::new(0)).collect();
-            let row_states = 2 * geometry.b.len();
-            current.ghost_rows = (0..=geometry.a.len())
-                .map(|i| ghosts.partition_point(|&g| g < i * row_states))
-                .map(|k| {
-                    u32::try_from(k).map_err(|_| {
-                        ExactError::TooLarge(format!(
-                            "{k} ghost states on one rank: run on more ranks"
-                        ))
-                    })
-                })
-                .collect::<Result<_, _>>()?;
-            current.ghosts = ghosts;
-            serve
-        } else {
-            Vec::new()
-        };
-        let end_component_states =
-            classify_group(&space, &layout, &finished, &current, (cluster, &serve))?;
-        current.values = Some(initial_bracket(&current));
-        if cluster.size() > 1 {
-            refresh_ghosts(&current, &serve, cluster)?;
-        }
-        let exits_wide = reports.iter().any(|r: &GroupReport| {
-            let (a, b) = (r.goal_a, r.goal_b);
-            r.width > 0.5 * options.tolerance
-                && (group.can_reach(Group { a, b })
-                    || (layout.symmetric && group.can_reach(Group { a: b, b: a })))
-        });
         // The last group, read by no other: where its values are neither kept nor
         // written, only the openings' brackets need reach the tolerance (as in the global
         // solver).
-        let last = number + 1 == order.len();
-        let watch = (last
-            && !keep_values
-            && run.values_out.is_none()
-            && watched.iter().all(|&(g, _)| g == group))
-        .then(|| watched.map(|(_, local)| local));
-        let reader = Reader {
+        let job = GroupJob {
             space: &space,
             layout: &layout,
             finished: &finished,
-            current: &current,
-        };
-        let sweeping = Instant::now();
-        let (sweeps, width, stalled) = iterate_group(
-            &reader,
             options,
-            watch,
-            end_component_states > 0 || exits_wide,
-            (cluster, &serve),
-            &|sweep, width| observer(LayerProgress::Sweep { sweep, width }),
-        )?;
-        let sweep_seconds = sweeping.elapsed().as_secs_f64();
-        for (side, &(g, local)) in watched.iter().enumerate() {
-            if g == group {
-                let bits = shared_bits(&current, local, cluster)?;
-                let v = match held_value(bits) {
-                    Some(v) => [v, v],
-                    None => shared_bracket(&current, local, cluster)?,
-                };
-                opening_values[side] = Some((v, bits));
+            cluster,
+            reports: &reports,
+            watched,
+            watch_openings: number + 1 == order.len() && !keep_values && run.values_out.is_none(),
+            compact: kept || run.values_out.is_some(),
+            storage,
+            observer,
+        };
+        let (report, done, watched_values) = if narrow {
+            solve_group::<Fixed32Brackets>(&job, group, began)?
+        } else {
+            solve_group::<Store<2>>(&job, group, began)?
+        };
+        for (side, v) in watched_values.into_iter().enumerate() {
+            if v.is_some() {
+                opening_values[side] = v;
             }
         }
-        let values = current.values.take().expect("iterated above");
-        let report = GroupReport {
-            goal_a: group.a,
-            goal_b: group.b,
-            states: geometry.len() as u64,
-            end_component_states,
-            sweeps,
-            width,
-            stalled,
-            seconds: began.elapsed().as_secs_f64(),
-            sweep_seconds,
-            resumed: false,
-            ranks: shared_report(current.ghosts.len(), cluster)?,
-        };
-        if kept || run.values_out.is_some() {
-            let done = if cluster.size() > 1 {
-                Finished::from_shared(&current.bits, &values, storage, geometry.len(), cluster)?
-            } else {
-                Finished::from_solved(&current.bits, &values, storage)
-            };
-            drop(values);
-            drop(current);
+        if let Some(done) = done {
             // One rank writes the file the ranks share.
             if let Some(dir) = run.values_out
                 && cluster.rank() == 0
@@ -1189,6 +1132,8 @@ fn solve_groups(
             storage,
             certified,
             peak_bytes: peak,
+            finished_mapped: mapped,
+            narrow_brackets: narrow,
             seconds: started.elapsed().as_secs_f64(),
         },
         build_seconds,
@@ -1197,6 +1142,156 @@ fn solve_groups(
         layout,
         finished,
     })
+}
+
+/// What [`solve_group`] reads of the solve around it.
+struct GroupJob<'a> {
+    space: &'a GameSpace,
+    layout: &'a Layout,
+    finished: &'a [Option<Finished>],
+    options: &'a SolveOptions,
+    cluster: &'a dyn Cluster,
+    /// The groups solved so far (whether an exit of this group is wider than the target).
+    reports: &'a [GroupReport],
+    /// The openings' groups and local indices.
+    watched: [(Group, usize); 2],
+    /// Only the openings' brackets need reach the tolerance in this group (the last, its
+    /// values neither kept nor written), where it holds them.
+    watch_openings: bool,
+    /// Compact the group's values (they are kept or written).
+    compact: bool,
+    storage: Storage,
+    observer: &'a (dyn Fn(LayerProgress<'_>) + Sync),
+}
+
+/// The openings' brackets and flags found in a group, by side.
+type Openings = [Option<([f64; 2], u8)>; 2];
+
+/// Classifies and value-iterates `group` (solved `number`-th, begun at `began`) with working
+/// brackets of kind `S`: its report, its values compacted (if the job says so) and the
+/// openings' brackets where it holds them.
+fn solve_group<S: Brackets>(
+    job: &GroupJob<'_>,
+    group: Group,
+    began: Instant,
+) -> Result<(GroupReport, Option<Finished>, Openings), ExactError> {
+    let GroupJob {
+        space,
+        layout,
+        finished,
+        options,
+        cluster,
+        reports,
+        watched,
+        storage,
+        observer,
+        ..
+    } = *job;
+    let geometry = layout.geometry(group);
+    let share = Share::new(
+        geometry.a.len(),
+        2 * geometry.b.len(),
+        cluster.size(),
+        cluster.rank(),
+    );
+    let mut current = Current {
+        geometry,
+        bits: crate::exact::shared::huge::huge_vec(share.own().len(), |_| AtomicU8::new(0)),
+        own: share.own(),
+        share,
+        values: None,
+        ghosts: Vec::new(),
+        ghost_values: S::filled(0, [-1.0, 1.0]),
+        ghost_bits: Vec::new(),
+        ghost_rows: Vec::new(),
+    };
+    let serve = if cluster.size() > 1 {
+        let (ghosts, serve) = plan_ghosts(space, layout, finished, &current, cluster)?;
+        current.ghost_values = S::filled(ghosts.len(), [-1.0, 1.0]);
+        current.ghost_bits = (0..ghosts.len()).map(|_| AtomicU8::new(0)).collect();
+        let row_states = 2 * geometry.b.len();
+        current.ghost_rows = (0..=geometry.a.len())
+            .map(|i| ghosts.partition_point(|&g| g < i * row_states))
+            .map(|k| {
+                u32::try_from(k).map_err(|_| {
+                    ExactError::TooLarge(format!("{k} ghost states on one rank: run on more ranks"))
+                })
+            })
+            .collect::<Result<_, _>>()?;
+        current.ghosts = ghosts;
+        serve
+    } else {
+        Vec::new()
+    };
+    let end_component_states =
+        classify_group(space, layout, finished, &current, (cluster, &serve))?;
+    current.values = Some(initial_bracket(&current));
+    if cluster.size() > 1 {
+        refresh_ghosts(&current, &serve, cluster)?;
+    }
+    let exits_wide = reports.iter().any(|r: &GroupReport| {
+        let (a, b) = (r.goal_a, r.goal_b);
+        r.width > 0.5 * options.tolerance
+            && (group.can_reach(Group { a, b })
+                || (layout.symmetric && group.can_reach(Group { a: b, b: a })))
+    });
+    let watch = (job.watch_openings && watched.iter().all(|&(g, _)| g == group))
+        .then(|| watched.map(|(_, local)| local));
+    let reader = Reader {
+        space,
+        layout,
+        finished,
+        current: &current,
+    };
+    let sweeping = Instant::now();
+    let (sweeps, width, stalled) = iterate_group(
+        &reader,
+        options,
+        watch,
+        end_component_states > 0 || exits_wide,
+        (cluster, &serve),
+        &|sweep, width| observer(LayerProgress::Sweep { sweep, width }),
+    )?;
+    let sweep_seconds = sweeping.elapsed().as_secs_f64();
+    let mut openings: Openings = [None, None];
+    for (side, &(g, local)) in watched.iter().enumerate() {
+        if g == group {
+            let bits = shared_bits(&current, local, cluster)?;
+            let v = match held_value(bits) {
+                Some(v) => [v, v],
+                None => shared_bracket(&current, local, cluster)?,
+            };
+            openings[side] = Some((v, bits));
+        }
+    }
+    let values = current.values.take().expect("iterated above");
+    let report = GroupReport {
+        goal_a: group.a,
+        goal_b: group.b,
+        states: geometry.len() as u64,
+        end_component_states,
+        sweeps,
+        width,
+        stalled,
+        seconds: began.elapsed().as_secs_f64(),
+        sweep_seconds,
+        resumed: false,
+        ranks: shared_report(current.ghosts.len(), cluster)?,
+    };
+    let done = if !job.compact {
+        None
+    } else if cluster.size() > 1 {
+        Some(Finished::from_shared(
+            &current.bits,
+            &values,
+            storage,
+            geometry.len(),
+            cluster,
+        )?)
+    } else {
+        Some(Finished::from_solved(&current.bits, &values, storage))
+    };
+    Ok((report, done, openings))
 }
 
 /// Gives back the finished groups that none of the groups still to solve (`rest`) reads,
@@ -1225,11 +1320,11 @@ fn release_unread(
 /// states. Over several processes (`ranks`: the cluster and what this one serves to each)
 /// each classifies its own states, the ghosts' flags refreshed after every pass, and a
 /// fixed point is reached when no process changed a flag in a pass.
-fn classify_group(
+fn classify_group<S: Brackets>(
     space: &GameSpace,
     layout: &Layout,
     finished: &[Option<Finished>],
-    current: &Current<'_>,
+    current: &Current<'_, S>,
     ranks: (&dyn Cluster, &[Vec<usize>]),
 ) -> Result<u64, ExactError> {
     let (cluster, serve) = ranks;
@@ -1351,8 +1446,8 @@ fn classify_group(
 
 /// The bracket to start the current group from: `[-1, +1]`, and the exact value where the
 /// flags fix it.
-fn initial_bracket(current: &Current<'_>) -> Store<2> {
-    let store = Store::new(current.bits.len(), [-1.0, 1.0]);
+fn initial_bracket<S: Brackets>(current: &Current<'_, S>) -> S {
+    let store = S::filled(current.bits.len(), [-1.0, 1.0]);
     for (k, b) in current.bits.iter().enumerate() {
         if let Some(v) = held_value(b.load(Relaxed)) {
             store.store(k, [v, v]);
@@ -1364,11 +1459,11 @@ fn initial_bracket(current: &Current<'_>) -> Store<2> {
 /// The ghosts of this process (the states of other processes that its own states' moves
 /// lead to, ascending) and, per process, the states of this one that process reads, after
 /// telling every process which of its states are read here.
-fn plan_ghosts(
+fn plan_ghosts<S: Brackets>(
     space: &GameSpace,
     layout: &Layout,
     finished: &[Option<Finished>],
-    current: &Current<'_>,
+    current: &Current<'_, S>,
     cluster: &dyn Cluster,
 ) -> Result<(Vec<usize>, Vec<Vec<usize>>), ExactError> {
     let reader = Reader {
@@ -1440,8 +1535,8 @@ fn plan_ghosts(
 
 /// Sends every process the brackets of its ghosts held here (`serve`) and stores those of
 /// this process's ghosts.
-fn refresh_ghosts(
-    current: &Current<'_>,
+fn refresh_ghosts<S: Brackets>(
+    current: &Current<'_, S>,
     serve: &[Vec<usize>],
     cluster: &dyn Cluster,
 ) -> Result<(), ExactError> {
@@ -1490,8 +1585,8 @@ fn shared_report(
 }
 
 /// The flags of `local` as its owner holds them, told to every process.
-fn shared_bits(
-    current: &Current<'_>,
+fn shared_bits<S: Brackets>(
+    current: &Current<'_, S>,
     local: usize,
     cluster: &dyn Cluster,
 ) -> Result<u8, ExactError> {
@@ -1505,8 +1600,8 @@ fn shared_bits(
 
 /// Sends every process the flags of its ghosts held here (`serve`) and stores those of
 /// this process's ghosts.
-fn refresh_ghost_bits(
-    current: &Current<'_>,
+fn refresh_ghost_bits<S: Brackets>(
+    current: &Current<'_, S>,
     serve: &[Vec<usize>],
     cluster: &dyn Cluster,
 ) -> Result<(), ExactError> {
@@ -1537,8 +1632,8 @@ fn refresh_ghost_bits(
 }
 
 /// The bracket of `local` as its owner holds it, told to every process.
-fn shared_bracket(
-    current: &Current<'_>,
+fn shared_bracket<S: Brackets>(
+    current: &Current<'_, S>,
     local: usize,
     cluster: &dyn Cluster,
 ) -> Result<[f64; 2], ExactError> {
@@ -1559,8 +1654,8 @@ fn shared_bracket(
 /// the others' states from its ghosts, refreshed after every sweep; the widths, the
 /// changes and a cancellation are decided together, so every process stops at the same
 /// sweep.
-fn iterate_group(
-    reader: &Reader<'_>,
+fn iterate_group<S: Brackets>(
+    reader: &Reader<'_, S>,
     options: &SolveOptions,
     watch: Option<[usize; 2]>,
     held_open: bool,
@@ -1747,6 +1842,8 @@ mod tests {
                 }
             };
             let (solved, written) = solve(Some(least)).unwrap();
+            // At 1e-6 the group solved keeps its brackets in 32 bits too; not below.
+            assert_eq!(solved.narrow_brackets, tolerance >= 1e-6, "{tolerance:e}");
             let (read_back, reread) = solve(Some(least)).unwrap();
             assert!(solved.groups.iter().all(|g| !g.resumed));
             assert!(read_back.groups.iter().all(|g| g.resumed));
@@ -1796,6 +1893,78 @@ mod tests {
             }
             assert!(compared > 100_000, "{compared} states");
             std::fs::remove_dir_all(&dir).unwrap();
+        }
+    }
+
+    /// Where the brackets in `f64` do not fit the memory allowed and the tolerance is at
+    /// least 1e-6, the groups are solved with brackets in 32-bit fixed point: every group
+    /// certified, every state's bracket within the tolerance and overlapping the `f64`
+    /// solve's, the value at the openings too. Below 1e-6 the limit is refused.
+    #[test]
+    fn brackets_in_32_bits_certify_the_values_of_brackets_in_f64() {
+        let rules = Rules::new("16/8/3/3".parse().unwrap(), "choice".parse().unwrap());
+        let dice: [Die; 2] = ["1..6".parse().unwrap(), "2..7".parse().unwrap()];
+        let dice = [&dice[0], &dice[1]];
+        let solve = |tolerance: f64, max_memory: Option<u64>| {
+            let options = SolveOptions {
+                tolerance,
+                max_memory,
+                ..SolveOptions::default()
+            };
+            solve_layered_keeping_values(&rules, dice, &options, &|_| {})
+        };
+        let (wide, wide_values) = solve(1e-6, None).unwrap();
+        assert!(!wide.narrow_brackets);
+        // The least memory: refused below it, each refusal naming what it counted.
+        let mut limit = 1;
+        let least = loop {
+            match solve(1e-6, Some(limit)) {
+                Err(ExactError::Memory { bytes, .. }) if bytes > limit => limit = bytes,
+                Err(ExactError::GroupMemory {
+                    bytes,
+                    narrow_brackets: true,
+                    finished_mapped: false,
+                    ..
+                }) => break bytes,
+                other => panic!("{:?}", other.map(|_| ())),
+            }
+        };
+        assert!(least < wide.peak_bytes);
+        let (narrow, narrow_values) = solve(1e-6, Some(least)).unwrap();
+        assert!(narrow.narrow_brackets);
+        assert!(narrow.value_certified);
+        for group in &narrow.groups {
+            assert!(group.width <= 0.5e-6 && !group.stalled, "{group:?}");
+        }
+        for (n, w) in [
+            (narrow.value_if_a_starts, wide.value_if_a_starts),
+            (narrow.value_if_b_starts, wide.value_if_b_starts),
+        ] {
+            assert!(n.lo <= w.hi && w.lo <= n.hi, "{n:?} against {w:?}");
+        }
+        let space = &wide_values.space;
+        let mut compared = 0;
+        for i in 0..space.len() {
+            let position = space.position(i);
+            let Some(expected) = wide_values.bracket(&position).unwrap() else {
+                continue;
+            };
+            let got = narrow_values.bracket(&position).unwrap().unwrap();
+            assert!(
+                got.lo <= expected.hi && expected.lo <= got.hi,
+                "{position:?}: {got:?} against {expected:?}"
+            );
+            assert!(got.width() <= 1e-6, "{position:?}: {got:?}");
+            compared += 1;
+        }
+        assert!(compared > 100_000, "{compared} states");
+        // Below 1e-6 the grid is too coarse: the same limit is refused.
+        match solve(1e-7, Some(least)) {
+            Err(ExactError::GroupMemory {
+                narrow_brackets: false,
+                ..
+            }) => {}
+            other => panic!("{:?}", other.map(|_| ())),
         }
     }
 
