@@ -5,8 +5,8 @@
 //! Why fixed point and not `f32`: a Gauss-Seidel sweep reads states it has just written,
 //! so the outward roundings add up along the sweep. With `f32` (24-bit mantissa, steps of
 //! 6e-8 near 1) the groups of 16/8/3/3 stalled at widths of 1.7e-6 to 2e-6, short of 1e-6;
-//! steps of 2^-30 (9.3e-10) everywhere in [-1, 1] certify 1e-6 in the sweeps an `f64`
-//! solve takes. Each sweep compiles for one kind (the solver is generic over [`Brackets`]),
+//! steps of 2^-31 (4.7e-10) everywhere in [-1, 1] certify 1e-6 in about one sweep more
+//! than an `f64` solve takes. Each sweep compiles for one kind (the solver is generic over [`Brackets`]),
 //! so the common `f64` case pays nothing for the other.
 
 use crate::exact::game::sweep::{Store, Values};
@@ -34,30 +34,37 @@ impl Brackets for Store<2> {
 /// brackets then need at least a thousand of the grid's steps.
 pub(crate) const NARROW_FROM: f64 = 1e-6;
 
-/// Steps of the grid per unit: 2^30, so that [-1, 1] (and the rounding beyond it) fits
-/// an `i32`.
-const SCALE: f64 = 1_073_741_824.0;
+/// Steps of the grid per unit: 2^31, the finest that [-1, 1) fits in an `i32`.
+const SCALE: f64 = 2_147_483_648.0;
 
-/// Brackets in 32-bit fixed point: `lo` rounded down and `hi` rounded up to multiples of
-/// 2^-30, both in one 64-bit word (one load and one store a state).
+/// Brackets in 32-bit fixed point on a grid of 2^-31 (4.7e-10): `lo` rounded down and `-hi`
+/// rounded down (so `hi` up), both in one 64-bit word (one load and one store a state).
+/// Storing `-hi` lets both ends reach the side of [-1, 1] they need exactly (`lo = -1`,
+/// `hi = 1`); the other side, `lo = 1` or `hi = -1`, is kept one step inside, which
+/// widens the bracket outward as well.
 pub(super) struct Fixed32Brackets {
     slots: Vec<AtomicU64>,
 }
 
 impl Fixed32Brackets {
+    /// `x` rounded down to the grid, as a count of steps (saturated at `i32::MAX`, which
+    /// rounds down further).
+    #[inline(always)]
+    fn down(x: f64) -> u32 {
+        // Multiplying by a power of two is exact, so the floor rounds down; `as` saturates.
+        (x * SCALE).floor() as i32 as u32
+    }
+
     #[inline(always)]
     fn pack([lo, hi]: [f64; 2]) -> u64 {
-        // Multiplying by a power of two is exact, so floor and ceil round outward.
-        let lo = (lo * SCALE).floor() as i32;
-        let hi = (hi * SCALE).ceil() as i32;
-        u64::from(lo as u32) | (u64::from(hi as u32) << 32)
+        u64::from(Self::down(lo)) | (u64::from(Self::down(-hi)) << 32)
     }
 
     #[inline(always)]
     fn unpack(word: u64) -> [f64; 2] {
         [
             f64::from(word as u32 as i32) / SCALE,
-            f64::from((word >> 32) as u32 as i32) / SCALE,
+            -f64::from((word >> 32) as u32 as i32) / SCALE,
         ]
     }
 }
@@ -98,19 +105,21 @@ mod tests {
     fn narrow_brackets_round_outward_and_keep_the_grid_exactly() {
         let brackets = Fixed32Brackets::filled(3, [-1.0, 1.0]);
         assert_eq!(brackets.load(0), [-1.0, 1.0]);
-        // Values on the grid (and -1, 0, 1) are kept exactly; a change is measured on what
-        // is kept.
+        // Values on the grid are kept exactly; a change is measured on what is kept.
         let change = brackets.store(1, [0.0, 0.25]);
         assert_eq!(brackets.load(1), [0.0, 0.25]);
         assert_eq!(change, 1.0);
-        // Between grid points, lo goes down and hi up, by less than a step.
+        // Between grid points, lo goes down and hi up, by less than a step; at the far
+        // ends one step inside, outward too.
         let step = 1.0 / SCALE;
-        for &x in &[1.0 / 3.0, -0.7, 1e-12, -1e-12, 0.999_999_999_9] {
+        for &x in &[1.0 / 3.0, -0.7, 1e-12, -1e-12, 0.999_999_999_9, 1.0, -1.0] {
             brackets.store(2, [x, x]);
             let [lo, hi] = brackets.load(2);
             assert!(lo <= x && x <= hi, "{x}: [{lo}, {hi}]");
-            assert!(x - lo < step && hi - x < step, "{x}: [{lo}, {hi}]");
+            assert!(x - lo <= step && hi - x <= step, "{x}: [{lo}, {hi}]");
         }
+        brackets.store(2, [1.0, -1.0]);
+        assert_eq!(brackets.load(2), [1.0 - step, -1.0 + step]);
         assert_eq!(Fixed32Brackets::BYTES_PER_STATE, 8);
     }
 }
