@@ -145,8 +145,61 @@ fn compare_folders(one: &Path, other: &Path, tolerance: f64) -> usize {
     compared
 }
 
+/// The policy the values of two folders give (the move of `exact:DIR`): at every decision
+/// where the first folder holds every move's value, the second folder's move is optimal by
+/// the first's values within the two brackets' widths (so wherever the first's best move
+/// beats every other by more than that, the second plays it). Returns the decisions
+/// compared and how many of them had a move best beyond doubt.
+fn compare_policies(one: &Path, other: &Path, tolerance: f64) -> (usize, usize) {
+    use wuerfelglueck::exact::game::exact_strategy::ExactStrategy;
+    use wuerfelglueck::exact::game::space::Target;
+    let one = ExactStrategy::load(one, None).unwrap();
+    let other = ExactStrategy::load(other, None).unwrap();
+    let space = one.values().space();
+    let (mut decisions, mut clear) = (0, 0);
+    for index in 0..space.len() {
+        if !one.values().covers(index) {
+            continue;
+        }
+        let position = space.position(index);
+        let sign = if position.mover() == 0 { 1.0 } else { -1.0 };
+        for (k, &(face, _)) in space.faces(index).iter().enumerate() {
+            let mut values = Vec::new();
+            space.options(index, k, |_, t| {
+                values.push(match t {
+                    Target::Win(0) => Some(1.0),
+                    Target::Win(_) => Some(-1.0),
+                    Target::Next(j) => one.values().bracket_at(j).unwrap().map(|b| sign * b.mid()),
+                })
+            });
+            let Some(values) = values.into_iter().collect::<Option<Vec<f64>>>() else {
+                continue;
+            };
+            if values.len() < 2 {
+                continue;
+            }
+            let chosen = other
+                .best_move(&position, face)
+                .unwrap_or_else(|| panic!("state {index}, face {face}: no move"));
+            let best = values.iter().copied().fold(f64::NEG_INFINITY, f64::max);
+            assert!(
+                values[chosen] >= best - 2.0 * tolerance,
+                "state {index}, face {face}: move {chosen} of {values:?}"
+            );
+            // A move best beyond doubt: the bound above then admits it alone.
+            let beaten = values
+                .iter()
+                .filter(|&&v| v < best - 2.0 * tolerance)
+                .count();
+            clear += usize::from(beaten == values.len() - 1);
+            decisions += 1;
+        }
+    }
+    (decisions, clear)
+}
+
 /// The groups outside the core written by two ranks hold the single process's values at
-/// every state; a run stopped short (its last groups' files gone) resumes and writes the
+/// every state and give its policy; a run stopped short (its last groups' files gone) resumes and writes the
 /// same files again; a damaged file is refused by every rank, with its path.
 #[test]
 fn the_ranks_write_resume_and_check_the_value_files() {
@@ -191,6 +244,12 @@ fn the_ranks_write_resume_and_check_the_value_files() {
     assert_eq!(first["certified"], true);
     let compared = compare_folders(&single_dir, &ranks_dir, 1e-6);
     assert!(compared > 10_000, "{compared} states compared");
+    // The same policy: the ranks' values choose the single process's moves.
+    let (decisions, clear) = compare_policies(&single_dir, &ranks_dir, 1e-6);
+    assert!(
+        decisions > 10_000 && clear > decisions / 2,
+        "{decisions} decisions, {clear} clear"
+    );
 
     // Stopped short: the files of the last two groups solved are gone.
     let groups = first["groups"].as_array().unwrap();

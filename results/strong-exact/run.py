@@ -21,10 +21,10 @@ not repeated. `table.py` assembles the figures from these lines. `--out-dir` wri
 `16/8/2/2 safe --seat a --opponent best-response` there.
 
 `strong` and `strong-search` are played from the board's player file in players/ (as
-`strong:FILE`, so the figure is that file's even if the binary was built with another), and
-their records name the file's checksum (`player`) and how it was trained (`trained`: `exact
-values` or `self-play`): a player trained again is measured again, and the records of the one
-before stay for comparison.
+`strong:FILE`, so the figure is that file's even if the binary was built with another), or
+from `--player FILE`, and their records name the file's checksum (`player`) and how it was
+trained (`trained`: `exact values`, `exact values outside the core` or `self-play`): a player
+trained again is measured again, and the records of the one before stay for comparison.
 """
 import argparse
 import json
@@ -47,6 +47,8 @@ def main():
                     default="both")
     ap.add_argument("--binary", default=str(ROOT / "target/release/wuerfelglueck"))
     ap.add_argument("--out-dir", default=None)
+    ap.add_argument("--player", default=None,
+                    help="the player file of strong and strong-search (default: players/)")
     args = ap.parse_args()
     track, offset, pieces, goals = args.board.split("/")
     name = args.board.replace("/", "-")
@@ -54,15 +56,15 @@ def main():
     out_dir.mkdir(parents=True, exist_ok=True)
     out = out_dir / f"{name}-solves.jsonl"
     policy = (out_dir if args.out_dir else ROOT / "target") / f"optimal-{name}.policy"
-    player_file = ROOT / "players" / f"strong-{name}-choice.json"
+    player_file = (pathlib.Path(args.player).resolve() if args.player
+                   else ROOT / "players" / f"strong-{name}-choice.json")
 
     def player_of(strategy):
         """(what the solver plays, the player's checksum, how it was trained) of a strategy."""
         if strategy != "strong" and not strategy.startswith("strong-search"):
             return strategy, None, None
         player = json.loads(player_file.read_text())
-        trained = ("exact values" if "exact values" in player["training"]["method"]
-                   else "self-play")
+        trained = trained_by(player["training"]["method"])
         return f"{strategy}:{player_file}", player["checksum"], trained
 
     done = set()
@@ -126,6 +128,13 @@ def main():
                 what = "gap" if opponent == "optimal-policy" else "exploitability"
                 print(f"{args.board} {strategy} seat {seat}: {what} "
                       f"{100 * (value[key] - result[key]):.3f} points", flush=True)
+
+
+def trained_by(method):
+    """How a player file's training record says it was trained."""
+    if "where a layered solve holds them" in method:
+        return "exact values outside the core"
+    return "exact values" if "exact values" in method else "self-play"
 
 
 if __name__ == "__main__":

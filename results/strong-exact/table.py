@@ -7,12 +7,16 @@ BOARD-solves.jsonl (one line per certified solve, written by run.py as each fini
 figure not yet solved is shown as "not measured", except a gap whose exploitability is
 measured: it is at most that (a best response holds the player to no more than the optimal
 policy does, where every game ends), shown as "at most". The learned players' rows say how the player
-was trained (`exact values` or `self-play`); of a kind, only the records of the player file
+was trained (`exact values`, `exact values outside the core` or `self-play`); of a kind, only the records of the player file
 shipped now count (an older file of the same kind was trained again and replaced). Reads
 this folder, or $RESULTS_DIR."""
 import json
 import os
 import pathlib
+import sys
+
+sys.path.insert(0, str(pathlib.Path(__file__).resolve().parent))
+from run import trained_by  # noqa: E402  (the one definition of a player's kind)
 
 ROOT = pathlib.Path(__file__).resolve().parents[2]
 HERE = pathlib.Path(os.environ.get("RESULTS_DIR") or pathlib.Path(__file__).resolve().parent)
@@ -47,8 +51,7 @@ def figures(board):
     name = board.replace("/", "-")
     player = json.loads((ROOT / "players" / f"strong-{name}-choice.json").read_text())
     shipped = {"checksum": player["checksum"],
-               "trained": "exact values" if "exact values" in player["training"]["method"]
-               else "self-play"}
+               "trained": trained_by(player["training"]["method"])}
     found = {}
     rows = HERE / f"{name}.jsonl"
     if rows.exists():
