@@ -357,9 +357,14 @@ impl SolveReport {
         };
         let method = format!(
             "game with choices, layered: {} groups by goal configuration solved from the last \
-             back, value iteration from both ends in each; every play ends in a win, so \
+             back, value iteration from both ends in each{}; every play ends in a win, so \
              P(A wins) = (1 + value) / 2 under optimal play",
-            l.groups.len()
+            l.groups.len(),
+            if l.narrow_brackets {
+                " (brackets in 32-bit fixed point, rounded outward, to fit the memory allowed)"
+            } else {
+                ""
+            }
         );
         let mut report = SolveReport::new(
             dice,
