@@ -402,6 +402,41 @@ fn the_neon_instruction_count_runs_where_qemu_is() {
     );
 }
 
+/// The player trained with exact values outside the core, on 16/8/2/2 with few games, into
+/// a folder: the solve, the player and its two exploitability records; and the comparison of
+/// lambdas, one line per player and strategy.
+#[test]
+fn the_strong_outside_core_scripts_run_on_16_8_2_2() {
+    let dir = temp_dir("results_scripts", "strong-outside-core");
+    run(bash("results/strong-outside-core/run.sh")
+        .args(["16/8/2/2", binary()])
+        .env("GAMES", "2000")
+        .env("OUT", &dir));
+    let player = std::fs::read_to_string(dir.join("strong-16-8-2-2-choice.json")).unwrap();
+    assert!(player.contains("where a layered solve holds them"));
+    let solves = std::fs::read_to_string(dir.join("16-8-2-2-solves.jsonl")).unwrap();
+    assert_eq!(solves.lines().count(), 2, "{solves}");
+    assert!(
+        solves
+            .lines()
+            .all(|l| l.contains("\"trained\": \"exact values outside the core\"")),
+        "{solves}"
+    );
+    let out = run(bash("results/strong-outside-core/lambda-40-20-2-4.sh")
+        .arg(binary())
+        .env("BOARD", "16/8/2/2")
+        .env("GAMES", "2000")
+        .env("WORK", dir.join("lambda")));
+    let lines: Vec<&str> = out.lines().collect();
+    assert_eq!(lines.len(), 6, "{out}");
+    assert!(
+        lines
+            .iter()
+            .all(|l| l.starts_with("lambda ") && l.contains(" exploitability "))
+    );
+    std::fs::remove_dir_all(&dir).unwrap();
+}
+
 /// Records, not logs: `results/` has no progress log (`.log`, `.err`), no file name with a
 /// comma, and no script this file does not run; each folder with a script has a README
 /// naming it.

@@ -14,21 +14,30 @@
 # 3. its exploitability in seat A, without and with two rolls of look-ahead, by
 #    results/strong-exact/run.py --player (records in results/strong-exact/BOARD-solves.jsonl,
 #    marked `exact values outside the core`; table.py shows them beside the shipped players).
+#
+# GAMES sets the training games; OUT a folder for everything (values, player, reports and
+# the exploitability records) instead of the places above.
 set -euo pipefail
 cd "$(dirname "$0")/../.."
 BOARD=${1:?BOARD, e.g. 40/20/3/4}
 BIN=${2:-target/release/wuerfelglueck}
+GAMES=${GAMES:-4000000}
 IFS=/ read -r TRACK OFFSET PIECES GOALS <<<"$BOARD"
 NAME="$TRACK-$OFFSET-$PIECES-$GOALS"
 GAME=(--track "$TRACK" --offset "$OFFSET" --pieces "$PIECES" --goal-fields "$GOALS" --profile choice)
-VALUES="target/outside-core-$NAME"
-PLAYER="results/strong-outside-core/strong-$NAME-choice.json"
+if [ -n "${OUT:-}" ]; then
+    mkdir -p "$OUT"
+    HERE=$OUT VALUES="$OUT/outside-core-$NAME" RECORDS=(--out-dir "$OUT")
+else
+    HERE=results/strong-outside-core VALUES="target/outside-core-$NAME" RECORDS=()
+fi
+PLAYER="$HERE/strong-$NAME-choice.json"
 "$BIN" solve --a 1..6 --b 1..6 "${GAME[@]}" --layered --part outside-core --tolerance 1e-6 \
-    --values-out "$VALUES" --format json >"results/strong-outside-core/solve-$NAME.json"
+    --values-out "$VALUES" --format json >"$HERE/solve-$NAME.json"
 if [ ! -e "$PLAYER" ]; then
-    "$BIN" train "${GAME[@]}" --seed 1 --games 4000000 --hidden 256 --rate 0.1,0.001 \
+    "$BIN" train "${GAME[@]}" --seed 1 --games "$GAMES" --hidden 256 --rate 0.1,0.001 \
         --targets exact --values "$VALUES" --positions every-roll --out "$PLAYER" \
-        --format json >"results/strong-outside-core/train-$NAME.json"
+        --format json >"$HERE/train-$NAME.json"
 fi
 python3 results/strong-exact/run.py "$BOARD" strong strong-search-2 --seat a \
-    --opponent best-response --player "$PLAYER" --binary "$BIN"
+    --opponent best-response --player "$PLAYER" --binary "$BIN" "${RECORDS[@]}"
