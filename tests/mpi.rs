@@ -311,6 +311,93 @@ fn the_ranks_write_resume_and_check_the_value_files() {
     let _ = std::fs::remove_dir_all(&ranks_dir);
 }
 
+/// Ranks whose finished groups do not fit the memory allowed write each group's file in
+/// parts (each rank its share, straight from its brackets), joined by rank 0, and read
+/// the finished groups back from the files, mapped: the files are those of ranks that hold
+/// every finished group in memory, byte for byte, and no part file is left.
+#[test]
+fn ranks_that_map_their_finished_groups_write_the_same_files() {
+    if !mpirun_present() {
+        return;
+    }
+    let args = |dir: &Path, limit: Option<u64>| -> Vec<String> {
+        let mut args: Vec<String> = [
+            "solve",
+            "--a",
+            "1..6",
+            "--b",
+            "2..7",
+            "--profile",
+            "choice",
+            "--layered",
+            "--part",
+            "outside-core",
+            "--track",
+            "16",
+            "--pieces",
+            "3",
+            "--goal-fields",
+            "3",
+            // Below 1e-6, so that the brackets stay in `f64` and only the mapping differs.
+            "--tolerance",
+            "1e-7",
+            "--format",
+            "json",
+            "--values-out",
+        ]
+        .iter()
+        .map(|s| s.to_string())
+        .collect();
+        args.push(dir.display().to_string());
+        if let Some(limit) = limit {
+            args.extend(["--max-memory".to_string(), limit.to_string()]);
+        }
+        args
+    };
+    let held_dir = temp_dir("mpi", "held");
+    let held = json_on_ranks(2, &strs(&args(&held_dir, None)));
+    assert_eq!(held["finished_mapped"], false);
+    let peak = held["peak_bytes"].as_u64().unwrap();
+    let mapped_dir = temp_dir("mpi", "mapped");
+    let mapped = json_on_ranks(2, &strs(&args(&mapped_dir, Some(peak - 1))));
+    assert_eq!(mapped["finished_mapped"], true);
+    assert_eq!(mapped["narrow_brackets"], false);
+    assert_eq!(mapped["certified"], true);
+    assert!(mapped["peak_bytes"].as_u64().unwrap() < peak);
+    let files = |dir: &Path| -> Vec<(String, Vec<u8>)> {
+        let mut files: Vec<(String, Vec<u8>)> = std::fs::read_dir(dir)
+            .unwrap()
+            .map(|e| e.unwrap().path())
+            .map(|p| {
+                let body = std::fs::read(&p).unwrap();
+                let header = body.iter().position(|&b| b == b'\n').unwrap_or(0);
+                (
+                    p.file_name().unwrap().to_string_lossy().into_owned(),
+                    body[header..].to_vec(),
+                )
+            })
+            .collect();
+        files.sort();
+        files
+    };
+    let (held_files, mapped_files) = (files(&held_dir), files(&mapped_dir));
+    let names = |files: &[(String, Vec<u8>)]| -> Vec<String> {
+        files.iter().map(|(n, _)| n.clone()).collect()
+    };
+    assert_eq!(names(&held_files), names(&mapped_files));
+    assert_eq!(
+        held_files.len(),
+        held["groups"].as_array().unwrap().len(),
+        "one file a group, no part left: {:?}",
+        names(&mapped_files)
+    );
+    for ((name, held), (_, mapped)) in held_files.iter().zip(&mapped_files) {
+        assert!(held == mapped, "{name}: other values when mapped");
+    }
+    let _ = std::fs::remove_dir_all(&held_dir);
+    let _ = std::fs::remove_dir_all(&mapped_dir);
+}
+
 /// On several ranks only the layered game solver runs: anything else (each rank would
 /// solve it all and print it) is refused with a sentence, by a non-zero exit.
 #[test]

@@ -87,7 +87,12 @@ impl Share {
 
     /// The local indices this process owns.
     pub fn own(&self) -> std::ops::Range<usize> {
-        self.bounds[self.rank]..self.bounds[self.rank + 1]
+        self.owned_by(self.rank)
+    }
+
+    /// The local indices process `rank` owns.
+    pub fn owned_by(&self, rank: usize) -> std::ops::Range<usize> {
+        self.bounds[rank]..self.bounds[rank + 1]
     }
 
     /// Whether this process owns `local`.

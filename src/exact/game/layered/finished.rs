@@ -194,27 +194,28 @@ pub(super) enum Mids {
 /// The scale of [`Storage::Fixed32`]: `q = (m + 1) * 2^31`.
 const FIXED_SCALE: f64 = 2_147_483_648.0;
 
+/// `m` on the grid of [`Storage::Fixed32`], as stored.
+fn fixed32_of(m: f64) -> u32 {
+    ((m + 1.0) * FIXED_SCALE)
+        .round()
+        .clamp(0.0, f64::from(u32::MAX)) as u32
+}
+
+/// The midpoint a stored [`Storage::Fixed32`] `q` stands for; exact: `q < 2^32` and the
+/// scale is a power of two.
+#[inline(always)]
+fn fixed32_value(q: u32) -> f64 {
+    f64::from(q) / FIXED_SCALE - 1.0
+}
+
 impl Mids {
     #[inline(always)]
     pub(super) fn get(&self, i: usize) -> f64 {
         match self {
             // Exact: q < 2^32 and the scale is a power of two.
-            Mids::Fixed32(q) => f64::from(q[i]) / FIXED_SCALE - 1.0,
+            Mids::Fixed32(q) => fixed32_value(q[i]),
             Mids::F64(m) => m[i],
             Mids::File(storage, bytes) => file_mid(*storage, bytes, i),
-        }
-    }
-
-    /// `m` as stored (rounded to the storage's grid).
-    fn push(&mut self, m: f64) {
-        match self {
-            Mids::Fixed32(q) => q.push(
-                ((m + 1.0) * FIXED_SCALE)
-                    .round()
-                    .clamp(0.0, f64::from(u32::MAX)) as u32,
-            ),
-            Mids::F64(v) => v.push(m),
-            Mids::File(..) => unreachable!("midpoints are pushed while a group is compacted"),
         }
     }
 
@@ -233,10 +234,9 @@ impl Mids {
 #[inline(never)]
 fn file_mid(storage: Storage, bytes: &Bytes, i: usize) -> f64 {
     match storage {
-        Storage::Fixed32 => {
-            let q = u32::from_le_bytes(bytes[4 * i..4 * i + 4].try_into().expect("4 bytes"));
-            f64::from(q) / FIXED_SCALE - 1.0
-        }
+        Storage::Fixed32 => fixed32_value(u32::from_le_bytes(
+            bytes[4 * i..4 * i + 4].try_into().expect("4 bytes"),
+        )),
         Storage::F64 => f64::from_le_bytes(bytes[8 * i..8 * i + 8].try_into().expect("8 bytes")),
     }
 }
@@ -355,21 +355,86 @@ impl Finished {
 /// keeps them, and the largest distance from a stored midpoint to its bracket's ends (of
 /// the states whose flags do not fix their value), rounded to nearest.
 fn midpoints(bits: &[AtomicU8], values: &impl Values<2>, storage: Storage) -> (Mids, f64) {
-    let mut mid = match storage {
-        Storage::Fixed32 => Mids::Fixed32(Vec::with_capacity(bits.len())),
-        Storage::F64 => Mids::F64(Vec::with_capacity(bits.len())),
+    let half;
+    let mid = match storage {
+        Storage::Fixed32 => {
+            let mut q = Vec::with_capacity(bits.len());
+            half = each_midpoint(bits, values, storage, 0..bits.len(), |code| {
+                q.push(code as u32)
+            });
+            Mids::Fixed32(q)
+        }
+        Storage::F64 => {
+            let mut m = Vec::with_capacity(bits.len());
+            half = each_midpoint(bits, values, storage, 0..bits.len(), |code| {
+                m.push(f64::from_bits(code))
+            });
+            Mids::F64(m)
+        }
     };
+    (mid, half)
+}
+
+/// The body of a values file ([`super::values_file`]) for the states `bits` and `values`
+/// hold, fed to `f` piece by piece straight from the working brackets (so no compact copy
+/// of the group is in memory): the flag bytes, then the midpoints as `storage` keeps them,
+/// little-endian. The bytes and the distance returned are those of [`midpoints`].
+pub(super) fn solved_body(
+    bits: &[AtomicU8],
+    values: &impl Values<2>,
+    storage: Storage,
+    f: &mut dyn FnMut(&[u8]),
+) -> f64 {
+    const CHUNK: usize = 1 << 16;
+    let mut buffer: Vec<u8> = Vec::with_capacity(8 * CHUNK);
+    for chunk in bits.chunks(CHUNK) {
+        buffer.clear();
+        buffer.extend(chunk.iter().map(|b| b.load(Relaxed)));
+        f(&buffer);
+    }
     let mut half = 0.0f64;
-    for (k, b) in bits.iter().enumerate() {
+    for start in (0..bits.len()).step_by(CHUNK) {
+        buffer.clear();
+        let end = (start + CHUNK).min(bits.len());
+        let chunk_half = each_midpoint(bits, values, storage, start..end, |code| match storage {
+            Storage::Fixed32 => buffer.extend_from_slice(&(code as u32).to_le_bytes()),
+            Storage::F64 => buffer.extend_from_slice(&code.to_le_bytes()),
+        });
+        half = half.max(chunk_half);
+        f(&buffer);
+    }
+    half
+}
+
+/// Gives `put` the stored midpoint of each state in `states` (the 32-bit fixed point, or an
+/// `f64`'s bits); returns the largest distance from a stored midpoint to its bracket's
+/// ends among those states whose flags do not fix their value, rounded to nearest
+/// (measured from the midpoint as stored, so the grid's rounding is covered).
+#[inline]
+fn each_midpoint(
+    bits: &[AtomicU8],
+    values: &impl Values<2>,
+    storage: Storage,
+    states: std::ops::Range<usize>,
+    mut put: impl FnMut(u64),
+) -> f64 {
+    let mut half = 0.0f64;
+    for k in states {
         let [lo, hi] = values.load(k);
-        mid.push(0.5 * (lo + hi));
-        if held_value(b.load(Relaxed)).is_none() {
-            // Measured from the midpoint as stored, so the grid's rounding is covered.
-            let m = mid.get(k);
+        let m = 0.5 * (lo + hi);
+        let (code, m) = match storage {
+            Storage::Fixed32 => {
+                let q = fixed32_of(m);
+                (u64::from(q), fixed32_value(q))
+            }
+            Storage::F64 => (m.to_bits(), m),
+        };
+        put(code);
+        if held_value(bits[k].load(Relaxed)).is_none() {
             half = half.max(hi - m).max(m - lo);
         }
     }
-    (mid, half)
+    half
 }
 
 /// What one group's solve did.

@@ -49,7 +49,7 @@ use self::finished::{Finished, held_value};
 use self::layers::{GoalGroups, Group};
 use super::solve::{figures_from_value, value_bounds};
 use super::space::{At, CellTarget, GameSpace};
-use super::sweep::{RowUpdate, Store, update_cell};
+use super::sweep::{RowUpdate, Store, Values, update_cell};
 use super::value::MIRROR;
 use crate::dice::Die;
 use crate::exact::shared::bounds::Bounds;
@@ -59,6 +59,7 @@ use crate::exact::shared::{ExactError, ExactResult, ResultBounds, SolveStats};
 use crate::fixpoint::{self, Stall};
 use crate::rules::Rules;
 use std::ops::Range;
+use std::path::{Path, PathBuf};
 use std::sync::atomic::Ordering::Relaxed;
 use std::sync::atomic::{AtomicU8, AtomicU64};
 use web_time::Instant;
@@ -421,7 +422,7 @@ fn peak_bytes(
     keep_values: bool,
     storage: Storage,
     (processes, bracket_bytes): (usize, u64),
-    mapped: bool,
+    (mapped, values_out): (bool, bool),
 ) -> Option<Peak> {
     // The finished groups held, as the solve holds them: each while a group still to
     // solve reads it (or to the end, with `keep_values`).
@@ -436,8 +437,15 @@ fn peak_bytes(
         let rows = geometry.a.len().div_ceil(processes.max(1)) as u64;
         let own = rows.checked_mul(2 * geometry.b.len() as u64)?;
         let working = own.checked_mul(1 + bracket_bytes)?;
+        let compact = len.checked_mul(storage.bytes_per_state())?;
+        let rest = &order[n + 1..];
         let here = if mapped {
+            // Its values go to its file straight from the working brackets.
             working
+        } else if keep_values || values_out || layout.still_read(rest, g) {
+            // At its end the group is compacted (on every process, whole) while its
+            // working brackets still stand.
+            finished.checked_add(working)?.checked_add(compact)?
         } else {
             finished.checked_add(working)?
         };
@@ -449,8 +457,7 @@ fn peak_bytes(
                 finished,
             };
         }
-        held.push((g, len.checked_mul(storage.bytes_per_state())?));
-        let rest = &order[n + 1..];
+        held.push((g, compact));
         held.retain(|&(h, _)| keep_values || layout.still_read(rest, h));
     }
     let finished: u64 = held.iter().map(|&(_, bytes)| bytes).sum();
@@ -963,17 +970,18 @@ fn solve_groups(
             keep_values,
             storage,
             (cluster.size(), bracket_bytes),
-            mapped,
+            (mapped, run.values_out.is_some()),
         )
         .ok_or_else(overflow)?;
         Ok((plan, plan.bytes.checked_add(tables).ok_or_else(overflow)?))
     };
     // Where the solve does not fit in memory as it is fastest, it saves memory in two ways,
-    // each only if still needed: one process with --values-out reads its finished groups
-    // from their files, mapped (the sweeps read them faster from memory of their own); and
+    // each only if still needed: with --values-out, each group is written to its file from
+    // its working brackets and the finished groups are read from their files, mapped (the
+    // sweeps read them faster from memory of their own); and
     // where the tolerance allows, the group being solved keeps its brackets in 32 bits.
     let fits = |peak: u64| options.max_memory.is_none_or(|limit| peak <= limit);
-    let can_map = cfg!(unix) && run.values_out.is_some() && cluster.size() == 1;
+    let can_map = cfg!(unix) && run.values_out.is_some();
     let can_narrow = options.tolerance >= self::brackets::NARROW_FROM;
     let (mut mapped, mut narrow) = (false, false);
     let (mut plan, mut peak) = plan_of(mapped, narrow)?;
@@ -1066,6 +1074,12 @@ fn solve_groups(
         // The last group, read by no other: where its values are neither kept nor
         // written, only the openings' brackets need reach the tolerance (as in the global
         // solver).
+        let compact = match run.values_out {
+            Some(dir) if mapped => Compact::ToFile(dir, &game),
+            Some(_) => Compact::InMemory,
+            None if kept => Compact::InMemory,
+            None => Compact::Nothing,
+        };
         let job = GroupJob {
             space: &space,
             layout: &layout,
@@ -1075,7 +1089,7 @@ fn solve_groups(
             reports: &reports,
             watched,
             watch_openings: number + 1 == order.len() && !keep_values && run.values_out.is_none(),
-            compact: kept || run.values_out.is_some(),
+            compact,
             storage,
             observer,
         };
@@ -1089,32 +1103,36 @@ fn solve_groups(
                 opening_values[side] = v;
             }
         }
-        if let Some(done) = done {
-            // One rank writes the file the ranks share.
-            if let Some(dir) = run.values_out
-                && cluster.rank() == 0
-            {
-                self::values_file::write(dir, &game, &report, &done)?;
+        match done {
+            Done::Nothing => {}
+            Done::InMemory(done) => {
+                // One rank writes the file the ranks share.
+                if let Some(dir) = run.values_out {
+                    let written = if cluster.rank() == 0 {
+                        self::values_file::write(dir, &game, &report, &done)
+                    } else {
+                        Ok(())
+                    };
+                    on_every_rank(cluster, written, "write the group's file")?;
+                }
+                if kept {
+                    finished[layout.slot(group)] = Some(done);
+                }
             }
-            if kept {
-                finished[layout.slot(group)] = Some(match run.values_out {
-                    // Where the groups do not fit in memory, one process reads its group from
-                    // the file it wrote, mapped: the group then costs memory only as the page
-                    // cache keeps it (and the file is checked once more). Ranks keep theirs:
-                    // their files may be elsewhere.
-                    Some(dir) if mapped => {
-                        drop(done);
+            Done::Written(dir) => {
+                // Read back from the file just written, mapped: the group then costs memory
+                // only as the page cache keeps it (and the file is checked once more).
+                if kept {
+                    let (_, done) =
                         self::values_file::read(dir, &game, group, geometry.len(), storage)?
                             .ok_or_else(|| {
                                 ExactError::ValuesFile(format!(
                                     "{}: written a moment ago, and gone",
                                     values_file::path_of(dir, group).display()
                                 ))
-                            })?
-                            .1
-                    }
-                    _ => done,
-                });
+                            })?;
+                    finished[layout.slot(group)] = Some(done);
+                }
             }
         }
         observer(LayerProgress::Done(&report));
@@ -1158,10 +1176,31 @@ struct GroupJob<'a> {
     /// Only the openings' brackets need reach the tolerance in this group (the last, its
     /// values neither kept nor written), where it holds them.
     watch_openings: bool,
-    /// Compact the group's values (they are kept or written).
-    compact: bool,
+    /// What becomes of the group's values.
+    compact: Compact<'a>,
     storage: Storage,
     observer: &'a (dyn Fn(LayerProgress<'_>) + Sync),
+}
+
+/// What becomes of a group's values once it is solved.
+#[derive(Clone, Copy)]
+enum Compact<'a> {
+    /// Nothing: they are neither kept nor written.
+    Nothing,
+    /// Compacted in memory (on every process, whole), to be kept or written from there.
+    InMemory,
+    /// Written to the group's file in the folder straight from the working brackets (each
+    /// process its share's part, joined by the first), where the finished groups are read
+    /// from their files, mapped.
+    ToFile(&'a Path, &'a self::values_file::GameKey),
+}
+
+/// A solved group's values, as [`Compact`] asked.
+enum Done<'a> {
+    Nothing,
+    InMemory(Finished),
+    /// In its file in this folder.
+    Written(&'a Path),
 }
 
 /// The openings' brackets and flags found in a group, by side.
@@ -1170,11 +1209,11 @@ type Openings = [Option<([f64; 2], u8)>; 2];
 /// Classifies and value-iterates `group` (solved `number`-th, begun at `began`) with working
 /// brackets of kind `S`: its report, its values compacted (if the job says so) and the
 /// openings' brackets where it holds them.
-fn solve_group<S: Brackets>(
-    job: &GroupJob<'_>,
+fn solve_group<'a, S: Brackets>(
+    job: &GroupJob<'a>,
     group: Group,
     began: Instant,
-) -> Result<(GroupReport, Option<Finished>, Openings), ExactError> {
+) -> Result<(GroupReport, Done<'a>, Openings), ExactError> {
     let GroupJob {
         space,
         layout,
@@ -1278,20 +1317,94 @@ fn solve_group<S: Brackets>(
         resumed: false,
         ranks: shared_report(current.ghosts.len(), cluster)?,
     };
-    let done = if !job.compact {
-        None
-    } else if cluster.size() > 1 {
-        Some(Finished::from_shared(
+    let done = match job.compact {
+        Compact::Nothing => Done::Nothing,
+        Compact::InMemory if cluster.size() > 1 => Done::InMemory(Finished::from_shared(
             &current.bits,
             &values,
             storage,
             geometry.len(),
             cluster,
-        )?)
-    } else {
-        Some(Finished::from_solved(&current.bits, &values, storage))
+        )?),
+        Compact::InMemory => Done::InMemory(Finished::from_solved(&current.bits, &values, storage)),
+        Compact::ToFile(dir, game) => {
+            let body = values_file::SolvedBody {
+                bits: &current.bits,
+                values: &values,
+                storage,
+            };
+            write_solved(dir, game, &report, &body, &current.share, cluster)?;
+            Done::Written(dir)
+        }
     };
     Ok((report, done, openings))
+}
+
+/// Writes a group just solved (`body`: this process's share of it) to its file in `dir`:
+/// one process directly; ranks each the part of its share, which the first rank then joins
+/// into the file. Every rank returns once the file is in place, or with an error if any
+/// rank failed.
+fn write_solved<V: Values<2>>(
+    dir: &Path,
+    game: &self::values_file::GameKey,
+    report: &GroupReport,
+    body: &values_file::SolvedBody<'_, V>,
+    share: &Share,
+    cluster: &dyn Cluster,
+) -> Result<(), ExactError> {
+    if cluster.size() == 1 {
+        return values_file::write(dir, game, report, body);
+    }
+    let group = Group {
+        a: report.goal_a,
+        b: report.goal_b,
+    };
+    let ranks = cluster.size();
+    let part = values_file::write_part(dir, group, (cluster.rank(), ranks), body);
+    let half = on_every_rank(cluster, part, "write its part of the group's file")?;
+    let half = cluster.max(half)?.next_up();
+    let joined = if cluster.rank() == 0 {
+        let parts: Vec<(PathBuf, usize)> = (0..ranks)
+            .map(|r| {
+                let path = values_file::part_path(dir, group, r, ranks);
+                (path, share.owned_by(r).len())
+            })
+            .collect();
+        let parts = values_file::Parts {
+            parts,
+            storage: body.storage,
+            half,
+        };
+        let joined = values_file::write(dir, game, report, &parts);
+        if joined.is_ok() {
+            for (path, _) in &parts.parts {
+                // A part left behind is replaced by the next run's; the file is complete.
+                let _ = std::fs::remove_file(path);
+            }
+        }
+        joined
+    } else {
+        Ok(())
+    };
+    on_every_rank(cluster, joined, "join the parts into the group's file")
+}
+
+/// `result` on every rank alike: this rank's error, or, where this rank succeeded and
+/// another failed, an error saying what that rank could not do (its own error names why).
+fn on_every_rank<T>(
+    cluster: &dyn Cluster,
+    result: Result<T, ExactError>,
+    what: &str,
+) -> Result<T, ExactError> {
+    if cluster.size() == 1 {
+        return result;
+    }
+    let failed = cluster.max(f64::from(u8::from(result.is_err())))?;
+    let value = result?;
+    if failed > 0.0 {
+        return Err(ExactError::Ranks(format!("another rank could not {what}")));
+    }
+    Ok(value)
 }
 
 /// Gives back the finished groups that none of the groups still to solve (`rest`) reads,

@@ -16,12 +16,14 @@
 //! profile, dice, tolerance), the group and state count, the length and the checksum, each
 //! flag byte and each `f64` midpoint (in [-1, 1]) and the half-width (in [0, 2]).
 
-use super::finished::{Bytes, Finished, GroupReport, Mids, Storage, bit};
+use super::finished::{Bytes, Finished, GroupReport, Mids, Storage, bit, solved_body};
 use super::layers::Group;
+use crate::exact::game::sweep::Values;
 use crate::exact::shared::ExactError;
 use crate::files::{FNV1A_64_START, fnv1a_64, fnv1a_64_continued};
 use serde::{Deserialize, Serialize};
 use std::path::{Path, PathBuf};
+use std::sync::atomic::AtomicU8;
 
 /// The `format` of every values file.
 pub(crate) const FORMAT: &str = "wuerfelglueck group values";
@@ -94,60 +96,201 @@ pub(crate) fn path_of(dir: &Path, group: Group) -> PathBuf {
     dir.join(format!("group-a{}-b{}.values", group.a, group.b))
 }
 
-/// The body's bytes in order, in pieces: the flag bytes, then the midpoints.
-fn body_pieces(finished: &Finished, mut f: impl FnMut(&[u8])) {
-    f(&finished.bits);
-    const CHUNK: usize = 1 << 16;
-    match &finished.mid {
-        Mids::Fixed32(q) => {
-            for chunk in q.chunks(CHUNK) {
-                let bytes: Vec<u8> = chunk.iter().flat_map(|v| v.to_le_bytes()).collect();
-                f(&bytes);
+/// The body of a group file, fed piece by piece in order (the flag bytes of every state,
+/// then every midpoint), the same bytes each time it is asked.
+pub(super) trait Body {
+    /// How the midpoints are stored.
+    fn storage(&self) -> Storage;
+    /// Feeds the body to `f`; returns the certified half-width its header names.
+    fn pieces(&self, f: &mut dyn FnMut(&[u8])) -> Result<f64, ExactError>;
+}
+
+impl Body for Finished {
+    fn storage(&self) -> Storage {
+        self.mid.storage()
+    }
+
+    fn pieces(&self, f: &mut dyn FnMut(&[u8])) -> Result<f64, ExactError> {
+        f(&self.bits);
+        const CHUNK: usize = 1 << 16;
+        match &self.mid {
+            Mids::Fixed32(q) => {
+                for chunk in q.chunks(CHUNK) {
+                    let bytes: Vec<u8> = chunk.iter().flat_map(|v| v.to_le_bytes()).collect();
+                    f(&bytes);
+                }
             }
-        }
-        Mids::F64(m) => {
-            for chunk in m.chunks(CHUNK) {
-                let bytes: Vec<u8> = chunk.iter().flat_map(|v| v.to_le_bytes()).collect();
-                f(&bytes);
+            Mids::F64(m) => {
+                for chunk in m.chunks(CHUNK) {
+                    let bytes: Vec<u8> = chunk.iter().flat_map(|v| v.to_le_bytes()).collect();
+                    f(&bytes);
+                }
             }
+            // Already as the file holds them.
+            Mids::File(_, bytes) => f(bytes),
         }
-        // Already as the file holds them.
-        Mids::File(_, bytes) => f(bytes),
+        Ok(self.half)
     }
 }
 
-/// FNV-1a over the body, fed piece by piece, and the body's length.
-fn body_checksum(finished: &Finished) -> (u64, u64) {
-    let mut hash = FNV1A_64_START;
-    let mut len = 0u64;
-    body_pieces(finished, |bytes| {
-        len += bytes.len() as u64;
-        hash = fnv1a_64_continued(hash, bytes);
-    });
-    (hash, len)
+/// A group just solved by one process, its values still in its working brackets: the body
+/// is computed from them as it is written, with no compact copy of the group in memory.
+pub(super) struct SolvedBody<'a, V> {
+    pub bits: &'a [AtomicU8],
+    pub values: &'a V,
+    pub storage: Storage,
+}
+
+impl<V: Values<2>> Body for SolvedBody<'_, V> {
+    fn storage(&self) -> Storage {
+        self.storage
+    }
+
+    fn pieces(&self, f: &mut dyn FnMut(&[u8])) -> Result<f64, ExactError> {
+        let half = solved_body(self.bits, self.values, self.storage, f);
+        // The distances were rounded to nearest: one step up covers them (as a group
+        // compacted in memory does).
+        Ok(half.next_up())
+    }
+}
+
+/// The file of rank `rank`'s share of `group` in `dir`, among `ranks`: the share's part of
+/// the body (its flag bytes, then its midpoints), until rank 0 has joined the parts.
+pub(super) fn part_path(dir: &Path, group: Group, rank: usize, ranks: usize) -> PathBuf {
+    dir.join(format!(
+        "group-a{}-b{}.rank{rank}-of-{ranks}.part",
+        group.a, group.b
+    ))
+}
+
+/// Writes this rank's share of a group just solved (`body`, its states in order) as its
+/// part file in `dir`, replacing one a stopped run left; returns the share's largest
+/// distance from a midpoint to its bracket, unrounded (the ranks' largest, rounded up,
+/// is the group's half-width).
+pub(super) fn write_part<V: Values<2>>(
+    dir: &Path,
+    group: Group,
+    (rank, ranks): (usize, usize),
+    body: &SolvedBody<'_, V>,
+) -> Result<f64, ExactError> {
+    let path = part_path(dir, group, rank, ranks);
+    let mut half = 0.0;
+    crate::files::write_atomic(&path, true, |out| {
+        let mut result = Ok(());
+        half = solved_body(body.bits, body.values, body.storage, &mut |bytes| {
+            if result.is_ok() {
+                result = out.write_all(bytes);
+            }
+        });
+        result
+    })
+    .map_err(|e| ExactError::Write(format!("--values-out: {e}")))?;
+    Ok(half)
+}
+
+/// A group's body in the part files of the ranks that solved it (each: its states' flag
+/// bytes, then their midpoints), in the order of the ranks' shares.
+pub(super) struct Parts {
+    /// Each part's file and its number of states.
+    pub parts: Vec<(PathBuf, usize)>,
+    pub storage: Storage,
+    /// The group's half-width: the ranks' largest, rounded up.
+    pub half: f64,
+}
+
+impl Parts {
+    /// Feeds `f` the bytes `range` of the file `path`, in pieces.
+    fn copy(
+        path: &Path,
+        range: std::ops::Range<u64>,
+        f: &mut dyn FnMut(&[u8]),
+    ) -> Result<(), ExactError> {
+        use std::io::{Read, Seek};
+        let failed = |e: std::io::Error| ExactError::ValuesFile(format!("{}: {e}", path.display()));
+        let mut file = crate::files::open_regular(path).map_err(failed)?;
+        file.seek(std::io::SeekFrom::Start(range.start))
+            .map_err(failed)?;
+        let mut left = range.end - range.start;
+        let mut buffer = vec![0u8; 1 << 20];
+        while left > 0 {
+            let n = buffer
+                .len()
+                .min(usize::try_from(left).unwrap_or(usize::MAX));
+            file.read_exact(&mut buffer[..n]).map_err(failed)?;
+            f(&buffer[..n]);
+            left -= n as u64;
+        }
+        Ok(())
+    }
+}
+
+impl Body for Parts {
+    fn storage(&self) -> Storage {
+        self.storage
+    }
+
+    fn pieces(&self, f: &mut dyn FnMut(&[u8])) -> Result<f64, ExactError> {
+        let per_mid = self.storage.bytes_per_state() - 1;
+        for (path, states) in &self.parts {
+            let states = *states as u64;
+            let expected = states * (1 + per_mid);
+            let found = std::fs::metadata(path)
+                .map_err(|e| ExactError::ValuesFile(format!("{}: {e}", path.display())))?
+                .len();
+            if found != expected {
+                return Err(ExactError::ValuesFile(format!(
+                    "{}: expected {expected} bytes ({states} states), found {found}",
+                    path.display()
+                )));
+            }
+        }
+        for (path, states) in &self.parts {
+            Self::copy(path, 0..*states as u64, f)?;
+        }
+        for (path, states) in &self.parts {
+            let states = *states as u64;
+            Self::copy(path, states..states * (1 + per_mid), f)?;
+        }
+        Ok(self.half)
+    }
 }
 
 /// Writes the file of a solved group into `dir` (which must exist), atomically; an
-/// existing file of that group is not replaced.
+/// existing file of that group is not replaced. The body is read twice, for its checksum
+/// and to be written, and must give the same bytes both times.
 pub(super) fn write(
     dir: &Path,
     game: &GameKey,
     report: &GroupReport,
-    finished: &Finished,
+    body: &dyn Body,
 ) -> Result<(), ExactError> {
     let group = Group {
         a: report.goal_a,
         b: report.goal_b,
     };
     let path = path_of(dir, group);
-    let (hash, body_bytes) = body_checksum(finished);
+    let storage = body.storage();
+    let (mut hash, mut body_bytes) = (FNV1A_64_START, 0u64);
+    let half_width = body.pieces(&mut |bytes| {
+        body_bytes += bytes.len() as u64;
+        hash = fnv1a_64_continued(hash, bytes);
+    })?;
+    let expected = report.states.checked_mul(storage.bytes_per_state());
+    if expected != Some(body_bytes) {
+        return Err(ExactError::Write(format!(
+            "--values-out: {}: a body of {body_bytes} bytes for {} states of {} bytes",
+            path.display(),
+            report.states,
+            storage.bytes_per_state()
+        )));
+    }
     let header = GroupFileHeader {
         format: FORMAT.into(),
         version: VERSION,
         game: game.clone(),
         group: report.clone(),
-        storage: finished.mid.storage(),
-        half_width: finished.half,
+        storage,
+        half_width,
         body_bytes,
         fnv1a64: format!("{hash:016x}"),
     };
@@ -155,12 +298,21 @@ pub(super) fn write(
         serde_json::to_writer(&mut *out, &header).map_err(std::io::Error::other)?;
         out.write_all(b"\n")?;
         let mut result = Ok(());
-        body_pieces(finished, |bytes| {
+        let mut again = FNV1A_64_START;
+        body.pieces(&mut |bytes| {
+            again = fnv1a_64_continued(again, bytes);
             if result.is_ok() {
                 result = out.write_all(bytes);
             }
-        });
-        result
+        })
+        .map_err(std::io::Error::other)?;
+        result?;
+        if again != hash {
+            return Err(std::io::Error::other(
+                "the group's values changed while they were written",
+            ));
+        }
+        Ok(())
     })
     .map_err(|e| ExactError::Write(format!("--values-out: {e}")))
 }
@@ -382,4 +534,136 @@ pub(super) fn read(
             half: header.half_width,
         },
     )))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::exact::game::sweep::Store;
+    use rand::{RngExt, SeedableRng};
+
+    /// Brackets of `states` states as a solve leaves them (some exact, some flagged as
+    /// fixed, most narrow around a value), and their flags.
+    fn solved(states: usize, seed: u64) -> (Vec<AtomicU8>, Store<2>) {
+        let mut rng = rand::rngs::StdRng::seed_from_u64(seed);
+        let bits = (0..states)
+            .map(|k| AtomicU8::new(if k % 7 == 0 { bit::WIN_A } else { 0 }))
+            .collect();
+        let values = Store::new(states, [-1.0, 1.0]);
+        for k in 0..states {
+            let v: f64 = rng.random_range(-1.0..=1.0);
+            let w: f64 = rng.random_range(0.0..1e-6);
+            values.store(k, [(v - w).max(-1.0), (v + w).min(1.0)]);
+        }
+        (bits, values)
+    }
+
+    fn report(states: usize) -> GroupReport {
+        GroupReport {
+            goal_a: 1,
+            goal_b: 2,
+            states: states as u64,
+            end_component_states: 0,
+            sweeps: 3,
+            width: 1e-6,
+            stalled: false,
+            seconds: 0.5,
+            sweep_seconds: 0.25,
+            resumed: false,
+            ranks: None,
+        }
+    }
+
+    fn game() -> GameKey {
+        GameKey {
+            board: "16/8/3/3".into(),
+            profile: "choice".into(),
+            dice: ["1..6".into(), "2..7".into()],
+            tolerance: 1e-6,
+        }
+    }
+
+    /// A group written straight from its working brackets, or joined from the parts of its
+    /// shares, is the file of the same group compacted in memory, byte for byte, in both
+    /// storages; and reads back as it.
+    #[test]
+    fn a_group_written_from_its_brackets_or_from_parts_is_the_file_compacted_in_memory() {
+        let states = 200_003;
+        let (bits, values) = solved(states, 7);
+        let root = std::env::temp_dir().join(format!("wuerfelglueck-body-{}", std::process::id()));
+        let group = Group { a: 1, b: 2 };
+        for storage in [Storage::Fixed32, Storage::F64] {
+            let file = |name: &str, body: &dyn Body| -> Vec<u8> {
+                let dir = root.join(format!("{name}-{storage:?}"));
+                std::fs::create_dir_all(&dir).unwrap();
+                write(&dir, &game(), &report(states), body).unwrap();
+                std::fs::read(path_of(&dir, group)).unwrap()
+            };
+            let compacted = Finished::from_solved(&bits, &values, storage);
+            let in_memory = file("in-memory", &compacted);
+            let body = SolvedBody {
+                bits: &bits,
+                values: &values,
+                storage,
+            };
+            assert!(file("streamed", &body) == in_memory, "{storage:?}");
+
+            // Three shares, written as parts and joined.
+            let dir = root.join(format!("parts-{storage:?}"));
+            std::fs::create_dir_all(&dir).unwrap();
+            let bounds = [0, 70_001, 70_001 + 99_999, states];
+            let mut parts = Vec::new();
+            let mut half = 0.0f64;
+            for r in 0..3 {
+                let own = bounds[r]..bounds[r + 1];
+                let share_values = Store::new(own.len(), [-1.0, 1.0]);
+                for (k, i) in own.clone().enumerate() {
+                    share_values.store(k, values.load(i));
+                }
+                let share = SolvedBody {
+                    bits: &bits[own.clone()],
+                    values: &share_values,
+                    storage,
+                };
+                half = half.max(write_part(&dir, group, (r, 3), &share).unwrap());
+                parts.push((part_path(&dir, group, r, 3), own.len()));
+            }
+            assert_eq!(half.next_up(), compacted.half);
+            let joined = Parts {
+                parts,
+                storage,
+                half: half.next_up(),
+            };
+            write(&dir, &game(), &report(states), &joined).unwrap();
+            assert!(
+                std::fs::read(path_of(&dir, group)).unwrap() == in_memory,
+                "{storage:?}"
+            );
+            let (_, back) = read(&dir, &game(), group, states, storage)
+                .unwrap()
+                .unwrap();
+            for i in (0..states).step_by(101) {
+                assert_eq!(
+                    back.bracket(i),
+                    compacted.bracket(i),
+                    "{storage:?}, state {i}"
+                );
+            }
+
+            // A part cut short is refused, naming it; no group file is written.
+            let dir = root.join(format!("short-{storage:?}"));
+            std::fs::create_dir_all(&dir).unwrap();
+            let short = part_path(&dir, group, 0, 1);
+            std::fs::write(&short, vec![0u8; 10]).unwrap();
+            let cut = Parts {
+                parts: vec![(short.clone(), states)],
+                storage,
+                half: half.next_up(),
+            };
+            let refused = write(&dir, &game(), &report(states), &cut).unwrap_err();
+            assert!(refused.to_string().contains("rank0-of-1.part"), "{refused}");
+            assert!(!path_of(&dir, group).exists());
+        }
+        std::fs::remove_dir_all(&root).unwrap();
+    }
 }
