@@ -42,12 +42,18 @@ pub(crate) const COST_MEASURED_ON: &str = "AMD EPYC with AVX-512, 2 cores, 2026-
 /// The sweeps the largest solved groups took to 1e-6, for the estimate of the core.
 pub(crate) const REFERENCE_SWEEPS: u32 = 19;
 
-/// Bytes a rank of a solve over MPI holds per state of its share of a group: the flags and
-/// the bracket (17) and, for its ghosts, their flags, brackets and indices and the lists
-/// the other ranks keep to serve them (33 bytes a ghost), at 0.56 ghosts a state of its
-/// share, measured on 24/12/3/4 with 4 ranks (1..6 against 1..6: 6.1 million ghosts for
-/// 10.8 million states).
-pub(crate) const RANK_BYTES_PER_OWN_STATE: f64 = 17.0 + 0.56 * 33.0;
+/// Ghosts a rank holds per state of its share of a group: measured on 24/12/3/4 with 4
+/// ranks (1..6 against 1..6: 6.1 million ghosts for 10.8 million states).
+pub(crate) const RANK_GHOSTS_PER_OWN_STATE: f64 = 0.56;
+
+/// Bytes a rank of a solve over MPI holds per state of its share of a group, with brackets
+/// of `bracket_bytes` a state (16 in `f64`, 8 in 32 bits): the flags and the bracket and,
+/// for its ghosts, their flags, brackets and indices and the lists the other ranks keep to
+/// serve them (16 bytes a ghost beside its flags and bracket).
+pub(crate) fn rank_bytes_per_own_state(bracket_bytes: u64) -> f64 {
+    let state = 1.0 + bracket_bytes as f64;
+    state + RANK_GHOSTS_PER_OWN_STATE * (state + 16.0)
+}
 
 /// A rank's time per state of its share and sweep against one thread's per state in a
 /// single process: 24/12/3/4, 1..6 against 2..7, its core (9,523,200 states) on 2 ranks of
@@ -60,15 +66,19 @@ pub(crate) const RANK_COST_FACTOR: f64 = (21.9 / 15.0 / 4_761_600.0) / (23.5 / 1
 pub(crate) const RANK_SWEEP_FACTOR: f64 = 15.0 / 12.0;
 
 /// A plan for solving one group of `states` states over MPI ranks of `rank_bytes` memory
-/// each, beside `finished_bytes` of finished groups it reads: the ranks needed, the bytes
-/// of each, and core-hours at the measured cost, or `None` where no number of ranks
-/// suffices (each rank holds the finished groups whole).
-pub(crate) fn rank_plan(states: u64, finished_bytes: u64, rank_bytes: u64) -> Option<RankPlan> {
-    let fixed = finished_bytes;
-    let room = rank_bytes.checked_sub(fixed).filter(|&r| r > 0)? as f64;
-    let share = states as f64 * RANK_BYTES_PER_OWN_STATE;
+/// each, with brackets of `bracket_bytes` a state, each rank holding `fixed_bytes` beside
+/// its share (the finished groups it reads, where it holds them whole; 0 where it reads
+/// them from their files, mapped): the ranks needed, the bytes of each, and core-hours at
+/// the measured cost, or `None` where no number of ranks suffices.
+pub(crate) fn rank_plan(
+    states: u64,
+    (bracket_bytes, fixed_bytes): (u64, u64),
+    rank_bytes: u64,
+) -> Option<RankPlan> {
+    let room = rank_bytes.checked_sub(fixed_bytes).filter(|&r| r > 0)? as f64;
+    let share = states as f64 * rank_bytes_per_own_state(bracket_bytes);
     let ranks = (share / room).ceil().max(1.0) as u64;
-    let per_rank = fixed as f64 + share / ranks as f64;
+    let per_rank = fixed_bytes as f64 + share / ranks as f64;
     let sweeps = (REFERENCE_SWEEPS as f64 * RANK_SWEEP_FACTOR).ceil();
     let core_hours = states as f64 * SECONDS_PER_STATE_SWEEP * RANK_COST_FACTOR * sweeps / 3600.0;
     Some(RankPlan {
@@ -96,21 +106,36 @@ pub(crate) struct RankPlan {
 mod tests {
     use super::*;
 
-    /// A plan over ranks gives each rank the flags and finished groups whole and a share of
-    /// the rest that fits its memory, with no rank more than needed; ranks smaller than
-    /// what each holds whole get no plan.
+    /// A plan over ranks gives each rank what it holds whole and a share of the rest that
+    /// fits its memory, with no rank more than needed; ranks smaller than what each holds
+    /// whole get no plan. Brackets in 32 bits and finished groups read from their files
+    /// need fewer ranks.
     #[test]
     fn a_plan_over_ranks_fits_each_rank_and_uses_no_more_than_needed() {
         let (states, finished) = (20_845_144_562u64, 78_700_000_000u64);
-        for rank_bytes in [128u64 << 30, 256 << 30, 1 << 40] {
-            let plan = rank_plan(states, finished, rank_bytes).unwrap();
-            assert!(plan.bytes_per_rank <= rank_bytes);
-            let share = states as f64 * RANK_BYTES_PER_OWN_STATE;
-            let room = (rank_bytes - finished) as f64;
-            assert!(share / plan.ranks as f64 <= room);
-            assert!(plan.ranks == 1 || share / (plan.ranks - 1) as f64 > room);
+        for bracket_bytes in [16, 8] {
+            for fixed in [finished, 0] {
+                for rank_bytes in [32u64 << 30, 128 << 30, 256 << 30, 1 << 40] {
+                    let Some(plan) = rank_plan(states, (bracket_bytes, fixed), rank_bytes) else {
+                        assert!(fixed >= rank_bytes, "{rank_bytes}");
+                        continue;
+                    };
+                    assert!(plan.bytes_per_rank <= rank_bytes);
+                    let share = states as f64 * rank_bytes_per_own_state(bracket_bytes);
+                    let room = (rank_bytes - fixed) as f64;
+                    assert!(share / plan.ranks as f64 <= room);
+                    assert!(plan.ranks == 1 || share / (plan.ranks - 1) as f64 > room);
+                }
+            }
         }
-        assert_eq!(rank_plan(states, finished, finished), None);
-        assert_eq!(rank_plan(states, finished, 16 << 30), None);
+        assert_eq!(rank_plan(states, (16, finished), finished), None);
+        assert_eq!(rank_plan(states, (16, finished), 16 << 30), None);
+        let ranks = |bracket_bytes, fixed| {
+            rank_plan(states, (bracket_bytes, fixed), 128 << 30)
+                .unwrap()
+                .ranks
+        };
+        assert!(ranks(8, 0) < ranks(16, 0) && ranks(16, 0) < ranks(16, finished));
+        assert_eq!(rank_bytes_per_own_state(16), 17.0 + 0.56 * 33.0);
     }
 }

@@ -141,6 +141,7 @@ impl fmt::Display for ExactError {
                         *finished_bytes,
                         (*ranks == 1).then_some(*bytes),
                         *limit,
+                        *narrow_brackets,
                     )
                 } else {
                     "; raise --max-memory, run on more MPI ranks, or use a smaller board"
@@ -178,45 +179,58 @@ impl ExactError {
 impl std::error::Error for ExactError {}
 
 /// What solving the core (the group where neither side has a piece home) takes: one
-/// machine, or MPI ranks of the limit's memory or, where no number of those suffices, of
-/// 128 and 256 GiB; time at the measured costs.
-fn core_plan(states: u64, finished_bytes: u64, one_machine: Option<u64>, limit: u64) -> String {
+/// machine, or MPI ranks, each holding its share alone (the finished groups read from
+/// their files, mapped) or beside the finished groups whole, of the limit's memory or,
+/// where no number of those suffices, of larger sizes; time at the measured costs.
+fn core_plan(
+    states: u64,
+    finished_bytes: u64,
+    one_machine: Option<u64>,
+    limit: u64,
+    narrow_brackets: bool,
+) -> String {
     use costs::{COST_MEASURED_ON, REFERENCE_SWEEPS, SECONDS_PER_STATE_SWEEP, rank_plan};
     let single_hours = states as f64 * SECONDS_PER_STATE_SWEEP * REFERENCE_SWEEPS as f64 / 3600.0;
-    let plans: Vec<_> = [limit, 128 << 30, 256 << 30]
-        .into_iter()
-        .filter_map(|rank_bytes| Some((rank_bytes, rank_plan(states, finished_bytes, rank_bytes)?)))
-        .collect();
-    let of_limit = plans.first().is_some_and(|(b, _)| *b == limit);
-    let shown: Vec<_> = if of_limit { plans[..1].to_vec() } else { plans };
-    let listed = shown
-        .iter()
-        .map(|(b, p)| {
+    let bracket_bytes = if narrow_brackets { 8 } else { 16 };
+    // Ranks of the limit's memory if they suffice, else of the larger sizes.
+    let listed = |fixed: u64, larger: [u64; 2]| -> (String, Option<costs::RankPlan>) {
+        let plan = |rank_bytes| rank_plan(states, (bracket_bytes, fixed), rank_bytes);
+        let name = |rank_bytes, p: costs::RankPlan| {
             format!(
                 "{} ranks of {} (about {} each)",
                 p.ranks,
-                format_bytes(*b),
+                format_bytes(rank_bytes),
                 format_bytes(p.bytes_per_rank)
             )
-        })
-        .collect::<Vec<_>>()
-        .join(" or ");
-    let hours = shown.first().map_or(String::new(), |(_, p)| {
+        };
+        if let Some(p) = plan(limit) {
+            return (name(limit, p), Some(p));
+        }
+        let plans: Vec<_> = larger
+            .into_iter()
+            .filter_map(|b| Some((b, plan(b)?)))
+            .collect();
+        let text = plans
+            .iter()
+            .map(|&(b, p)| name(b, p))
+            .collect::<Vec<_>>()
+            .join(" or ");
+        (
+            format!(
+                "no number of ranks of {} suffices; {text}",
+                format_bytes(limit)
+            ),
+            plans.first().map(|&(_, p)| p),
+        )
+    };
+    let (mapped, plan) = listed(0, [32 << 30, 64 << 30]);
+    let (whole, _) = listed(finished_bytes, [128 << 30, 256 << 30]);
+    let hours = plan.map_or(String::new(), |p| {
         format!(
-            ", some {:.1} core-hours for {} sweeps",
+            " some {:.1} core-hours for {} sweeps;",
             p.core_hours, p.sweeps
         )
     });
-    let over_ranks = if of_limit {
-        format!("{listed}{hours}")
-    } else {
-        format!(
-            "no number of ranks of {} suffices, since each rank holds the finished groups it \
-             reads whole ({}); {listed}{hours}",
-            format_bytes(limit),
-            format_bytes(finished_bytes),
-        )
-    };
     let machine = one_machine.map_or(String::new(), |b| {
         format!("one machine with about {} of memory, ", format_bytes(b))
     });
@@ -225,8 +239,11 @@ fn core_plan(states: u64, finished_bytes: u64, one_machine: Option<u64>, limit: 
          {single_hours:.1} core-hours for {REFERENCE_SWEEPS} sweeps (as many as the largest \
          groups solved took to 1e-6) at the measured {:.2} microseconds of one core per state \
          and sweep ({COST_MEASURED_ON}); over MPI ranks (`mpirun -np N wuerfelglueck solve \
-         ... --layered`, built with --features mpi): {over_ranks}. --part outside-core solves \
-         every other group",
+         ... --layered`, built with --features mpi),{hours} with --values-out in a folder every \
+         rank sees, each rank holds its share alone and reads the finished groups ({}) from \
+         their files, mapped: {mapped}; holding the finished groups whole: {whole}. \
+         --part outside-core solves every other group",
         SECONDS_PER_STATE_SWEEP * 1e6,
+        format_bytes(finished_bytes),
     )
 }
