@@ -62,8 +62,11 @@ pub(crate) fn rank_bytes_per_own_state(bracket_bytes: u64) -> f64 {
 pub(crate) const RANK_COST_FACTOR: f64 = (21.9 / 15.0 / 4_761_600.0) / (23.5 / 12.0 / 9_523_200.0);
 
 /// The sweeps a group takes over ranks against one process (their states read from each
-/// other once a sweep, not in place): 15 against 12, as above.
-pub(crate) const RANK_SWEEP_FACTOR: f64 = 15.0 / 12.0;
+/// other once a sweep, not in place): the core of 40/20/3/4, 1..6 against 2..7, took 25
+/// sweeps on 4 ranks against 16 in one process (18 on 2 ranks; 24/12/3/4's core: 15 on 2
+/// ranks against 12), to 1e-9 on [`COST_MEASURED_ON`]'s machine, 2026-11-29. More ranks
+/// were not measured; their sweeps may be more.
+pub(crate) const RANK_SWEEP_FACTOR: f64 = 25.0 / 16.0;
 
 /// A plan for solving one group of `states` states over MPI ranks of `rank_bytes` memory
 /// each, with brackets of `bracket_bytes` a state, each rank holding `fixed_bytes` beside
