@@ -314,7 +314,8 @@ fn the_ranks_write_resume_and_check_the_value_files() {
 /// Ranks whose finished groups do not fit the memory allowed write each group's file in
 /// parts (each rank its share, straight from its brackets), joined by rank 0, and read
 /// the finished groups back from the files, mapped: the files are those of ranks that hold
-/// every finished group in memory, byte for byte, and no part file is left.
+/// every finished group in memory, byte for byte, and no part file is left. A rank that
+/// cannot write its part stops every rank.
 #[test]
 fn ranks_that_map_their_finished_groups_write_the_same_files() {
     if !mpirun_present() {
@@ -394,8 +395,32 @@ fn ranks_that_map_their_finished_groups_write_the_same_files() {
     for ((name, held), (_, mapped)) in held_files.iter().zip(&mapped_files) {
         assert!(held == mapped, "{name}: other values when mapped");
     }
+
+    // Rank 1 cannot write its part of the first group (a folder stands under the part's
+    // name): every rank stops with an error, the part named, and no group file is written.
+    let blocked_dir = temp_dir("mpi", "blocked");
+    let first = &held["groups"][0];
+    let part = format!(
+        "group-a{}-b{}.rank1-of-2.part",
+        first["goal_a"].as_u64().unwrap(),
+        first["goal_b"].as_u64().unwrap()
+    );
+    std::fs::create_dir_all(blocked_dir.join(&part)).unwrap();
+    let out = on_ranks(2, &strs(&args(&blocked_dir, Some(peak - 1))));
+    assert!(!out.status.success());
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert!(stderr.contains(&part), "{stderr}");
+    let written = std::fs::read_dir(&blocked_dir)
+        .unwrap()
+        .filter(|e| {
+            let name = e.as_ref().unwrap().file_name();
+            name.to_string_lossy().ends_with(".values")
+        })
+        .count();
+    assert_eq!(written, 0);
     let _ = std::fs::remove_dir_all(&held_dir);
     let _ = std::fs::remove_dir_all(&mapped_dir);
+    let _ = std::fs::remove_dir_all(&blocked_dir);
 }
 
 /// On several ranks only the layered game solver runs: anything else (each rank would
