@@ -6,13 +6,15 @@
 # report,ranks,wall_seconds,peak_kib). The logs (each group's line, stderr) stay in OUT_DIR;
 # results/mpi/ keeps the reports and runs.csv.
 # Usage: results/mpi/scaling.sh BINARY OUT_DIR A B BOARD_OPTIONS...
-#   e.g. results/mpi/scaling.sh target/release/wuerfelglueck /tmp/scaling 1..6 2..7 --track 24 --pieces 3
+#   e.g. results/mpi/scaling.sh target/release/wuerfelglueck /tmp/24-12-3-4 1..6 2..7 --track 24 --pieces 3
+# (reports OUT_DIR/A-vs-B-ranksN.json, e.g. 1..6-vs-2..7-ranks2.json)
 # The binary must be built with `--features mpi`.
 set -euo pipefail
 bin=$1 out=$2 a=$3 b=$4
 shift 4
 mkdir -p "$out"
-name=$(echo "$a-$b$*" | tr -d ' -' )
+# Named by the dice alone (as the folders here keep them): one OUT_DIR per board.
+name="$a-vs-$b"
 for ranks in ${RANKS:-1 2 4}; do
   report="$out/$name-ranks$ranks.json"
   launcher=()
