@@ -117,6 +117,39 @@ fn strs(v: &[String]) -> Vec<&str> {
     v.iter().map(String::as_str).collect()
 }
 
+/// `solve --part outside-core` of 1..6 against 2..7 on 16/8/3/3 to `tolerance`, its JSON
+/// report on stdout, its values into `dir`; then `extra`.
+fn outside_core_args(dir: &Path, tolerance: &str, extra: &[String]) -> Vec<String> {
+    [
+        "solve",
+        "--a",
+        "1..6",
+        "--b",
+        "2..7",
+        "--profile",
+        "choice",
+        "--layered",
+        "--part",
+        "outside-core",
+        "--track",
+        "16",
+        "--pieces",
+        "3",
+        "--goal-fields",
+        "3",
+        "--tolerance",
+        tolerance,
+        "--format",
+        "json",
+        "--values-out",
+    ]
+    .iter()
+    .map(|s| s.to_string())
+    .chain([dir.display().to_string()])
+    .chain(extra.iter().cloned())
+    .collect()
+}
+
 /// Every state's bracket in two value folders: each at most `2 * half-width` apart from
 /// the other and overlapping it; returns how many states were compared.
 fn compare_folders(one: &Path, other: &Path, tolerance: f64) -> usize {
@@ -208,35 +241,7 @@ fn the_ranks_write_resume_and_check_the_value_files() {
     }
     let single_dir = temp_dir("mpi", "single");
     let ranks_dir = temp_dir("mpi", "ranks");
-    let args = |dir: &Path| -> Vec<String> {
-        [
-            "solve",
-            "--a",
-            "1..6",
-            "--b",
-            "2..7",
-            "--profile",
-            "choice",
-            "--layered",
-            "--part",
-            "outside-core",
-            "--track",
-            "16",
-            "--pieces",
-            "3",
-            "--goal-fields",
-            "3",
-            "--tolerance",
-            "1e-6",
-            "--format",
-            "json",
-            "--values-out",
-        ]
-        .iter()
-        .map(|s| s.to_string())
-        .chain([dir.display().to_string()])
-        .collect()
-    };
+    let args = |dir: &Path| outside_core_args(dir, "1e-6", &[]);
     let single = args(&single_dir);
     stdout_of(&strs(&single));
     let shared = args(&ranks_dir);
@@ -321,39 +326,12 @@ fn ranks_that_map_their_finished_groups_write_the_same_files() {
     if !mpirun_present() {
         return;
     }
-    let args = |dir: &Path, limit: Option<u64>| -> Vec<String> {
-        let mut args: Vec<String> = [
-            "solve",
-            "--a",
-            "1..6",
-            "--b",
-            "2..7",
-            "--profile",
-            "choice",
-            "--layered",
-            "--part",
-            "outside-core",
-            "--track",
-            "16",
-            "--pieces",
-            "3",
-            "--goal-fields",
-            "3",
-            // Below 1e-6, so that the brackets stay in `f64` and only the mapping differs.
-            "--tolerance",
-            "1e-7",
-            "--format",
-            "json",
-            "--values-out",
-        ]
-        .iter()
-        .map(|s| s.to_string())
-        .collect();
-        args.push(dir.display().to_string());
-        if let Some(limit) = limit {
-            args.extend(["--max-memory".to_string(), limit.to_string()]);
-        }
-        args
+    // Below 1e-6, so that the brackets stay in `f64` and only the mapping differs.
+    let args = |dir: &Path, limit: Option<u64>| {
+        let limit: Vec<String> = limit
+            .map(|l| vec!["--max-memory".to_string(), l.to_string()])
+            .unwrap_or_default();
+        outside_core_args(dir, "1e-7", &limit)
     };
     let held_dir = temp_dir("mpi", "held");
     let held = json_on_ranks(2, &strs(&args(&held_dir, None)));
