@@ -230,26 +230,28 @@ impl Body for Parts {
     }
 
     fn pieces(&self, f: &mut dyn FnMut(&[u8])) -> Result<f64, ExactError> {
-        let per_mid = self.storage.bytes_per_state() - 1;
+        // Every part's length checked before a byte is fed: (path, states, bytes).
+        let mut parts = Vec::with_capacity(self.parts.len());
         for (path, states) in &self.parts {
             let states = *states as u64;
-            let expected = states * (1 + per_mid);
+            let expected = states.checked_mul(self.storage.bytes_per_state());
             let found = std::fs::metadata(path)
                 .map_err(|e| ExactError::ValuesFile(format!("{}: {e}", path.display())))?
                 .len();
-            if found != expected {
+            if expected != Some(found) {
                 return Err(ExactError::ValuesFile(format!(
-                    "{}: expected {expected} bytes ({states} states), found {found}",
-                    path.display()
+                    "{}: expected {} bytes ({states} states), found {found}",
+                    path.display(),
+                    expected.map_or("too many".into(), |e| e.to_string()),
                 )));
             }
+            parts.push((path, states, found));
         }
-        for (path, states) in &self.parts {
-            Self::copy(path, 0..*states as u64, f)?;
+        for &(path, states, _) in &parts {
+            Self::copy(path, 0..states, f)?;
         }
-        for (path, states) in &self.parts {
-            let states = *states as u64;
-            Self::copy(path, states..states * (1 + per_mid), f)?;
+        for &(path, states, bytes) in &parts {
+            Self::copy(path, states..bytes, f)?;
         }
         Ok(self.half)
     }
