@@ -361,7 +361,8 @@ impl SolveReport {
              P(A wins) = (1 + value) / 2 under optimal play",
             l.groups.len(),
             if l.narrow_brackets {
-                " (brackets in 32-bit fixed point, rounded outward, to fit the memory allowed)"
+                " (in the groups that do not fit the memory allowed otherwise, brackets in \
+                 32-bit fixed point, rounded outward)"
             } else {
                 ""
             }
@@ -783,13 +784,18 @@ impl super::Report for LayersReport {
         for g in &o.groups {
             writeln!(
                 out,
-                "{:>7b} {:>7b} {:>14} {:>7} {:>11.3e} {:>10.1}{}{}",
+                "{:>7b} {:>7b} {:>14} {:>7} {:>11.3e} {:>10.1}{}{}{}",
                 g.goal_a,
                 g.goal_b,
                 g.states,
                 g.sweeps,
                 g.width,
                 g.seconds,
+                if g.narrow_brackets == Some(true) {
+                    " 32-bit"
+                } else {
+                    ""
+                },
                 if g.stalled { " stalled" } else { "" },
                 if g.resumed { " (read back)" } else { "" }
             )?;
@@ -810,9 +816,16 @@ impl super::Report for LayersReport {
         if let Some(dir) = &self.values_out {
             writeln!(out, "values in {dir} ({:?} midpoints)", o.storage)?;
         }
+        let narrow = format!(
+            "brackets in 32 bits in {} of the groups solved",
+            o.groups
+                .iter()
+                .filter(|g| !g.resumed && g.narrow_brackets == Some(true))
+                .count()
+        );
         let saved: Vec<&str> = [
             (o.finished_mapped, "finished groups mapped from their files"),
-            (o.narrow_brackets, "brackets in 32 bits"),
+            (o.narrow_brackets, narrow.as_str()),
         ]
         .into_iter()
         .filter_map(|(used, what)| used.then_some(what))

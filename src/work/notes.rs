@@ -44,10 +44,15 @@ impl<'a> GroupNotes<'a> {
                 .progress
                 .note(&format!("{}: read back from --values-out", current())),
             LayerProgress::Done(r) if r.seconds >= 1.0 => self.progress.note(&format!(
-                "{}: {} states, {} sweeps, widest bracket {:.3e}{}, {:.1} s{}",
+                "{}: {} states, {} sweeps{}, widest bracket {:.3e}{}, {:.1} s{}",
                 current(),
                 r.states,
                 r.sweeps,
+                if r.narrow_brackets == Some(true) {
+                    " in 32 bits"
+                } else {
+                    ""
+                },
                 r.width,
                 if r.stalled { " (stalled)" } else { "" },
                 r.seconds,

@@ -18,12 +18,15 @@ use std::sync::atomic::Ordering::Relaxed;
 pub(super) trait Brackets: Values<2> + Sized {
     /// Bytes a state.
     const BYTES_PER_STATE: u64;
+    /// Whether these are the 32-bit brackets (a group's report says which it used).
+    const NARROW: bool;
     /// `len` states, each starting at `init`.
     fn filled(len: usize, init: [f64; 2]) -> Self;
 }
 
 impl Brackets for Store<2> {
     const BYTES_PER_STATE: u64 = Store::<2>::BYTES_PER_INDEX;
+    const NARROW: bool = false;
 
     fn filled(len: usize, init: [f64; 2]) -> Self {
         Store::new(len, init)
@@ -88,6 +91,7 @@ impl Values<2> for Fixed32Brackets {
 
 impl Brackets for Fixed32Brackets {
     const BYTES_PER_STATE: u64 = 8;
+    const NARROW: bool = true;
 
     fn filled(len: usize, init: [f64; 2]) -> Self {
         let word = Self::pack(init);

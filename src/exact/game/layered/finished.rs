@@ -470,6 +470,10 @@ pub struct GroupReport {
     /// sent from one to another (every process's ghosts together, 16 bytes each).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub ranks: Option<RanksReport>,
+    /// Whether its working brackets were kept in 32-bit fixed point (to fit the memory
+    /// allowed) rather than `f64`; `None` in files written before it was recorded.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub narrow_brackets: Option<bool>,
 }
 
 /// How a group's solve was shared among processes.

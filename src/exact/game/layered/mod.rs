@@ -406,30 +406,38 @@ pub struct LayeredSolution {
     pub groups: Vec<GroupReport>,
     /// The estimated peak bytes the memory check used.
     pub peak_bytes: u64,
-    /// Whether the groups kept their brackets in 32 bits to fit the memory allowed.
+    /// Whether some group solved (not read back) kept its brackets in 32 bits to fit the
+    /// memory allowed; each group's report says whether it did.
     pub narrow_brackets: bool,
     /// Seconds of the whole solve.
     pub seconds: f64,
 }
 
-/// Peak bytes of a layered solve (tables aside): at each group in order, the finished
-/// groups' compact values still read (unless `mapped`: then they are read from their files
-/// through the page cache and count only in [`Peak::finished`]) and the group's own flags
-/// and brackets (`bracket_bytes` a state, the group shared among `processes`).
+/// Peak bytes of a layered solve (tables aside), and each group's bytes in `order`: at
+/// each group, the finished groups' compact values still read (unless `mapped`: then they
+/// are read from their files through the page cache and count only in [`Peak::finished`])
+/// and the group's own flags and brackets (in 32 bits where `narrow` says so for the
+/// group at that place in `order`, else `f64`; the group shared among `processes`).
 fn peak_bytes(
     layout: &Layout,
     order: &[Group],
     keep_values: bool,
     storage: Storage,
-    (processes, bracket_bytes): (usize, u64),
+    (processes, narrow): (usize, &[bool]),
     (mapped, values_out): (bool, bool),
-) -> Option<Peak> {
+) -> Option<(Peak, Vec<u64>)> {
     // The finished groups held, as the solve holds them: each while a group still to
     // solve reads it (or to the end, with `keep_values`).
     let mut held: Vec<(Group, u64)> = Vec::new();
     let mut peak = Peak::default();
+    let mut each = Vec::with_capacity(order.len());
     for (n, &g) in order.iter().enumerate() {
         let geometry = layout.geometry(g);
+        let bracket_bytes = if narrow[n] {
+            Fixed32Brackets::BYTES_PER_STATE
+        } else {
+            Store::<2>::BYTES_PER_STATE
+        };
         let len = geometry.len() as u64;
         let finished: u64 = held.iter().map(|&(_, bytes)| bytes).sum();
         // Every process holds the flags and brackets of its share of the rows (its ghosts,
@@ -449,12 +457,14 @@ fn peak_bytes(
         } else {
             finished.checked_add(working)?
         };
+        each.push(here);
         if here > peak.bytes {
             peak = Peak {
                 bytes: here,
                 group: g,
                 states: len,
                 finished,
+                narrow: narrow[n],
             };
         }
         held.push((g, compact));
@@ -464,7 +474,7 @@ fn peak_bytes(
     if !mapped && finished > peak.bytes {
         peak.bytes = finished;
     }
-    Some(peak)
+    Some((peak, each))
 }
 
 /// Where a layered solve needs the most memory.
@@ -477,6 +487,8 @@ struct Peak {
     group: Group,
     states: u64,
     finished: u64,
+    /// Whether that group's brackets are counted in 32 bits.
+    narrow: bool,
 }
 
 /// Every state's certified value bracket after a layered solve, each group compacted:
@@ -909,7 +921,8 @@ pub struct LayersOutcome {
     /// Whether the finished groups were read from their files, mapped, to fit the memory
     /// allowed.
     pub finished_mapped: bool,
-    /// Whether the groups solved kept their brackets in 32 bits to fit the memory allowed.
+    /// Whether some group solved (not read back) kept its brackets in 32 bits to fit the
+    /// memory allowed; each group's report says whether it did.
     pub narrow_brackets: bool,
     /// Seconds of the whole run.
     pub seconds: f64,
@@ -957,42 +970,50 @@ fn solve_groups(
     order.retain(|&g| run.part.holds(g));
     let storage = Storage::for_tolerance(options.tolerance);
     let tables = space.players[0].heap_bytes() + space.players[1].heap_bytes();
-    let plan_of = |mapped: bool, narrow: bool| -> Result<(Peak, u64), ExactError> {
+    let plan_of = |mapped: bool, narrow: &[bool]| -> Result<(Peak, Vec<u64>), ExactError> {
         let overflow = || ExactError::TooLarge("the memory estimate overflows".into());
-        let bracket_bytes = if narrow {
-            Fixed32Brackets::BYTES_PER_STATE
-        } else {
-            Store::<2>::BYTES_PER_STATE
-        };
-        let plan = peak_bytes(
+        let (plan, each) = peak_bytes(
             &layout,
             &order,
             keep_values,
             storage,
-            (cluster.size(), bracket_bytes),
+            (cluster.size(), narrow),
             (mapped, run.values_out.is_some()),
         )
         .ok_or_else(overflow)?;
-        Ok((plan, plan.bytes.checked_add(tables).ok_or_else(overflow)?))
+        let with_tables = |bytes: u64| bytes.checked_add(tables).ok_or_else(overflow);
+        let plan = Peak {
+            bytes: with_tables(plan.bytes)?,
+            ..plan
+        };
+        let each = each
+            .into_iter()
+            .map(with_tables)
+            .collect::<Result<_, _>>()?;
+        Ok((plan, each))
     };
     // Where the solve does not fit in memory as it is fastest, it saves memory in two ways,
     // each only if still needed: with --values-out, each group is written to its file from
     // its working brackets and the finished groups are read from their files, mapped (the
-    // sweeps read them faster from memory of their own); and
-    // where the tolerance allows, the group being solved keeps its brackets in 32 bits.
-    let fits = |peak: u64| options.max_memory.is_none_or(|limit| peak <= limit);
+    // sweeps read them faster from memory of their own); and where the tolerance allows,
+    // each group that does not fit otherwise keeps its brackets in 32 bits (they cost the
+    // group sweeps, and its last width, so the groups that fit in `f64` keep those).
+    let fits = |bytes: u64| options.max_memory.is_none_or(|limit| bytes <= limit);
     let can_map = cfg!(unix) && run.values_out.is_some();
     let can_narrow = options.tolerance >= self::brackets::NARROW_FROM;
-    let (mut mapped, mut narrow) = (false, false);
-    let (mut plan, mut peak) = plan_of(mapped, narrow)?;
-    if !fits(peak) && can_map {
+    let mut mapped = false;
+    let mut narrow = vec![false; order.len()];
+    let (mut plan, mut each) = plan_of(mapped, &narrow)?;
+    if !fits(plan.bytes) && can_map {
         mapped = true;
-        (plan, peak) = plan_of(mapped, narrow)?;
+        (plan, each) = plan_of(mapped, &narrow)?;
     }
-    if !fits(peak) && can_narrow {
-        narrow = true;
-        (plan, peak) = plan_of(mapped, narrow)?;
+    if !fits(plan.bytes) && can_narrow {
+        // Narrowing a group changes its own bytes only, so one pass decides every group.
+        narrow = each.iter().map(|&bytes| !fits(bytes)).collect();
+        (plan, _) = plan_of(mapped, &narrow)?;
     }
+    let peak = plan.bytes;
     if let Some(limit) = options.max_memory
         && peak > limit
     {
@@ -1002,7 +1023,7 @@ fn solve_groups(
             states: plan.states,
             finished_bytes: plan.finished,
             finished_mapped: mapped,
-            narrow_brackets: narrow,
+            narrow_brackets: plan.narrow,
             bytes: peak,
             limit,
             core_last: plan.group.is_core() && run.part == Part::All,
@@ -1093,7 +1114,7 @@ fn solve_groups(
             storage,
             observer,
         };
-        let (report, done, watched_values) = if narrow {
+        let (report, done, watched_values) = if narrow[number] {
             solve_group::<Fixed32Brackets>(&job, group, began)?
         } else {
             solve_group::<Store<2>>(&job, group, began)?
@@ -1144,6 +1165,9 @@ fn solve_groups(
         _ => None,
     };
     let certified = reports.iter().all(|r| r.width <= options.tolerance);
+    let narrow_brackets = reports
+        .iter()
+        .any(|r| !r.resumed && r.narrow_brackets == Some(true));
     Ok(Solved {
         outcome: LayersOutcome {
             groups: reports,
@@ -1151,7 +1175,7 @@ fn solve_groups(
             certified,
             peak_bytes: peak,
             finished_mapped: mapped,
-            narrow_brackets: narrow,
+            narrow_brackets,
             seconds: started.elapsed().as_secs_f64(),
         },
         build_seconds,
@@ -1316,6 +1340,7 @@ fn solve_group<'a, S: Brackets>(
         sweep_seconds,
         resumed: false,
         ranks: shared_report(current.ghosts.len(), cluster)?,
+        narrow_brackets: Some(S::NARROW),
     };
     let done = match job.compact {
         Compact::Nothing => Done::Nothing,
@@ -2046,6 +2071,30 @@ mod tests {
         let (narrow, narrow_values) = solve(1e-6, Some(least)).unwrap();
         assert!(narrow.narrow_brackets);
         assert!(narrow.value_certified);
+        // Only the groups that do not fit the limit in `f64` are solved in 32 bits: as
+        // the plan counts each group, tables included.
+        let space = GameSpace::tables_only(&rules, dice).unwrap();
+        let layout = Layout::new(&rules, &space);
+        let order = layout.order();
+        let tables = space.players[0].heap_bytes() + space.players[1].heap_bytes();
+        let (_, in_f64) = peak_bytes(
+            &layout,
+            &order,
+            true,
+            Storage::for_tolerance(1e-6),
+            (1, &vec![false; order.len()]),
+            (false, false),
+        )
+        .unwrap();
+        let kinds: Vec<Option<bool>> = narrow.groups.iter().map(|g| g.narrow_brackets).collect();
+        let expected: Vec<Option<bool>> =
+            in_f64.iter().map(|&b| Some(b + tables > least)).collect();
+        assert_eq!(kinds, expected);
+        assert!(
+            kinds.contains(&Some(true)) && kinds.contains(&Some(false)),
+            "{kinds:?}"
+        );
+        assert!(wide.groups.iter().all(|g| g.narrow_brackets == Some(false)));
         for group in &narrow.groups {
             assert!(group.width <= 0.5e-6 && !group.stalled, "{group:?}");
         }

@@ -573,6 +573,7 @@ mod tests {
             sweep_seconds: 0.25,
             resumed: false,
             ranks: None,
+            narrow_brackets: Some(false),
         }
     }
 
