@@ -1,6 +1,8 @@
 //! The store of solved pairs (`rank --exact --store DIR`): records are checked on load,
 //! reused only when their bounds are narrow enough, moved aside when bad, written
 //! atomically under bounded names; a failing pair names itself and keeps what was solved.
+//! And the whole games solved before (`rank --exact --values DIR...`), read at their
+//! openings.
 
 use approx::assert_relative_eq;
 use std::path::Path;
@@ -10,13 +12,15 @@ use wuerfelglueck::exact::{Bounds, SolveOptions};
 use wuerfelglueck::rank::store::{
     BadRecord, Lookup, MAX_NAME_BYTES, PairStore, StoredPair, certified_width, fnv1a_64,
 };
-use wuerfelglueck::rank::{ExactListeners, PairFailure, SimulationPlan, solve_tournament};
+use wuerfelglueck::rank::{
+    ExactListeners, PairFailure, SimulationPlan, SolvedGames, solve_tournament,
+};
 use wuerfelglueck::rules::Rules;
 use wuerfelglueck::sim::Stopping;
 
 mod common;
 
-use common::{die, options, rules, temp_dir};
+use common::{die, options, rules, run_captured, stdout_of, temp_dir};
 
 fn small() -> Rules {
     rules("12/6/2/2", "bwinf")
@@ -631,7 +635,7 @@ fn a_failing_pair_is_named_and_the_pairs_before_it_are_kept() {
         &dice,
         &limited,
         &plan(),
-        Some(&store),
+        (Some(&store), &SolvedGames::default()),
         &|_| {},
         ExactListeners::none(),
     )
@@ -658,7 +662,7 @@ fn a_failing_pair_is_named_and_the_pairs_before_it_are_kept() {
         &dice,
         &limited,
         &plan(),
-        None,
+        (None, &SolvedGames::default()),
         &|_| {},
         ExactListeners::none(),
     )
@@ -689,7 +693,7 @@ fn a_ranking_warns_of_a_bad_record_and_solves_the_pair_again() {
         &dice,
         &options(1e-9),
         &plan(),
-        Some(&store),
+        (Some(&store), &SolvedGames::default()),
         &|_| {},
         ExactListeners::none(),
     )
@@ -756,7 +760,7 @@ fn a_record_without_a_checksum_is_verified_by_a_new_solve_before_it_is_used() {
                 &dice,
                 &options(1e-9),
                 &plan(),
-                Some(&store),
+                (Some(&store), &SolvedGames::default()),
                 &|_| {},
                 ExactListeners::none(),
             )
@@ -829,7 +833,7 @@ fn a_record_under_its_name_with_commas_is_found_and_used() {
         &dice,
         &options(1e-9),
         &plan(),
-        Some(&store),
+        (Some(&store), &SolvedGames::default()),
         &|_| {},
         ExactListeners::none(),
     )
@@ -898,7 +902,7 @@ fn a_record_too_wide_is_solved_again_or_used_when_a_solve_does_not_fit() {
             &dice,
             options,
             &plan(),
-            Some(&store),
+            (Some(&store), &SolvedGames::default()),
             &|_| {},
             ExactListeners::none(),
         )
@@ -999,5 +1003,160 @@ fn a_record_is_replaced_whole_never_written_into() {
     reader.read_to_string(&mut before).unwrap();
     assert_eq!(before, old);
     assert_eq!(names(&dir), vec!["bwinf_12-6-2-2_1..6_vs_2..7.json"]);
+    std::fs::remove_dir_all(&dir).unwrap();
+}
+
+/// `rank --exact --values`: a pair whose whole game a values folder holds (`solve --layered
+/// --values-out`) is read at its openings, the dice either way round, with the figures of
+/// the ranking that solves every pair; a folder of other rules, of a die not ranked, a
+/// second folder of one pair, and a folder of a part only are refused, each named.
+#[test]
+fn a_ranking_reads_the_pairs_of_whole_games_solved_before() {
+    let dir = temp_dir("store", "solved-games");
+    let game = [
+        "--track",
+        "16",
+        "--offset",
+        "8",
+        "--pieces",
+        "2",
+        "--goal-fields",
+        "2",
+        "--profile",
+        "choice",
+    ];
+    let folder = |name: &str| dir.join(name).to_str().unwrap().to_string();
+    let solve = |a: &str, b: &str, name: &str, extra: &[&str]| {
+        let out = folder(name);
+        let args = [
+            &[
+                "solve",
+                "--a",
+                a,
+                "--b",
+                b,
+                "--layered",
+                "--tolerance",
+                "1e-9",
+            ][..],
+            &["--values-out", &out][..],
+            &game[..],
+            extra,
+        ]
+        .concat();
+        stdout_of(&args);
+        out
+    };
+    // The pairs of the ranking below, 1,1,2,6,6,6 against 1..6 the other way round.
+    let ab = solve("1..6", "2..7", "ab", &[]);
+    let ca = solve("1,1,2,6,6,6", "1..6", "ca", &[]);
+    let bc = solve("2..7", "1,1,2,6,6,6", "bc", &[]);
+    let dice = ["--die", "1..6", "--die", "2..7", "--die", "1,1,2,6,6,6"];
+    let rank = |values: &[&str]| {
+        let head = ["rank", "--exact", "--format", "json"];
+        let args = if values.is_empty() {
+            [&head[..], &dice[..], &game[..]].concat()
+        } else {
+            [&head[..], &dice[..], &game[..], &["--values"][..], values].concat()
+        };
+        run_captured(&args)
+    };
+    let parse = |(code, out, err): (i32, String, String)| {
+        assert_eq!(code, 0, "{err}");
+        serde_json::from_str::<serde_json::Value>(&out).unwrap()
+    };
+    let read = parse(rank(&[&ab, &ca, &bc]));
+    let solved = parse(rank(&[]));
+    let notes: Vec<&str> = read["notes"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|n| n.as_str().unwrap())
+        .collect();
+    assert_eq!(notes.len(), 3, "{notes:?}");
+    for (note, folder) in notes.iter().zip([&ab, &ca, &bc]) {
+        assert!(
+            note.contains(&format!("read from the layered values in {folder}")),
+            "{note}"
+        );
+    }
+    let mut compared = 0;
+    for i in 0..3 {
+        for j in 0..3 {
+            let (got, want) = (&read["matrix"][i][j], &solved["matrix"][i][j]);
+            if i == j {
+                assert!(got.is_null() && want.is_null());
+                continue;
+            }
+            // Both certified to 1e-9 around the same value; the intervals overlap.
+            let (got, want) = (got.as_f64().unwrap(), want.as_f64().unwrap());
+            assert!((got - want).abs() <= 1e-9, "{i} {j}: {got} against {want}");
+            let [g, w] = [&read, &solved].map(|r| &r["ci95"][i][j]);
+            let bound = |v: &serde_json::Value, k: usize| v[k].as_f64().unwrap();
+            assert!(
+                bound(g, 0) <= bound(w, 1) && bound(w, 0) <= bound(g, 1),
+                "{g} {w}"
+            );
+            compared += 1;
+        }
+    }
+    assert_eq!(compared, 6);
+    // Refused before any work, the folder named.
+    let other_board = folder("other-board");
+    let args = [
+        &[
+            "solve",
+            "--a",
+            "1..6",
+            "--b",
+            "2..7",
+            "--layered",
+            "--tolerance",
+            "1e-9",
+        ][..],
+        &[
+            "--values-out",
+            &other_board,
+            "--track",
+            "12",
+            "--offset",
+            "6",
+        ][..],
+        &["--pieces", "2", "--goal-fields", "2", "--profile", "choice"][..],
+    ]
+    .concat();
+    stdout_of(&args);
+    let unranked = solve("1..6", "1..4", "unranked", &[]);
+    let twice = solve("2..7", "1..6", "twice", &[]);
+    for (values, expected) in [
+        (
+            vec![&ab, &other_board],
+            format!("{other_board}: a game on board 12/6/2/2"),
+        ),
+        (
+            vec![&unranked],
+            format!("{unranked}: the game of 1..6 against 1..4, and 1..4 is not one of the dice"),
+        ),
+        (
+            vec![&ab, &twice],
+            format!("{ab} and {twice} both hold the game"),
+        ),
+    ] {
+        let values: Vec<&str> = values.iter().map(|v| v.as_str()).collect();
+        let (code, out, err) = rank(&values);
+        assert_eq!(code, 2, "{values:?}: {out}");
+        assert!(
+            err.contains("--values") && err.contains(&expected),
+            "{expected}: {err}"
+        );
+    }
+    // Values of a part only: refused too, the folder named with what it lacks.
+    let part = solve("1..6", "2..7", "part", &["--part", "outside-core"]);
+    let (code, out, err) = rank(&[&part]);
+    assert_eq!(code, 2, "{out}");
+    assert!(
+        err.contains(&format!("{part}: no values of the openings' group")),
+        "{err}"
+    );
     std::fs::remove_dir_all(&dir).unwrap();
 }

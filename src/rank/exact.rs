@@ -5,6 +5,7 @@ use super::{SimulationPlan, Tournament, simulate_pair};
 use crate::dice::Die;
 use crate::exact::progress::Observer;
 use crate::exact::{ExactError, SolveOptions};
+use crate::rank::solved_games::SolvedGames;
 use crate::rank::store::{Lookup, PairStore, StoreError, StoredPair};
 use crate::rules::Rules;
 use crate::sim::{DuelCounts, SimError};
@@ -102,7 +103,8 @@ impl ExactListeners<'_> {
 
 /// Solves every pair of `dice` exactly (sparse-matrix solver, or the matrix-free one when
 /// the matrix does not fit); a pair that fits neither is simulated instead (its figures are
-/// marked [`Method::Simulated`](super::Method::Simulated)) and named in the returned notes. With a `store`, a pair
+/// marked [`Method::Simulated`](super::Method::Simulated)) and named in the returned notes.
+/// A pair whose whole game `solved` holds is read at its openings there. With a `store`, a pair
 /// whose record there is valid and at most `options.tolerance` wide is read from it
 /// instead of solved again, and each newly solved pair is written to it at once, so an
 /// interrupted ranking resumes where it stopped; the notes name the pairs read, and the bad
@@ -116,7 +118,7 @@ pub fn solve_tournament(
     dice: &[Die],
     options: &SolveOptions,
     fallback: &SimulationPlan,
-    store: Option<&PairStore>,
+    (store, solved_games): (Option<&PairStore>, &SolvedGames),
     pair_started: &dyn Fn(&str),
     listeners: ExactListeners<'_>,
 ) -> Result<(Tournament, Vec<String>), Box<RankError>> {
@@ -132,7 +134,7 @@ pub fn solve_tournament(
             dice,
             options,
             fallback,
-            store,
+            (store, solved_games),
             stream,
             (i, j),
             listeners,
@@ -168,6 +170,7 @@ pub enum ExactPairOutcome {
 
 /// One pair of an exact ranking, as [`solve_tournament`] does it: dice `i` (as A) and `j`
 /// (as B) of `dice`, pair number `stream` in [`Tournament::pairs`] order. The record from
+/// `solved` where it holds the pair's whole game, else from
 /// `store` if it is valid and narrow enough, else a new solve (written to `store` at once),
 /// else, if the pair does not fit, a simulation with `fallback` on the pair's own streams
 /// (not under `choice`, where the solve is of optimal play, which no simulation plays: there a
@@ -182,12 +185,26 @@ pub fn exact_ranking_pair(
     dice: &[Die],
     options: &SolveOptions,
     fallback: &SimulationPlan,
-    store: Option<&PairStore>,
+    (store, solved): (Option<&PairStore>, &SolvedGames),
     stream: usize,
     (i, j): (usize, usize),
     listeners: ExactListeners<'_>,
     notes: &mut Vec<String>,
 ) -> Result<ExactPairOutcome, PairFailure> {
+    // A whole game solved before is read at its openings.
+    if let Some(record) = solved
+        .record(rules, &dice[i], &dice[j])
+        .map_err(PairFailure::Exact)?
+    {
+        notes.push(format!(
+            "{} vs {}: read from the {} (certified width {:.1e})",
+            dice[i],
+            dice[j],
+            record.solver,
+            record.certified_width()
+        ));
+        return Ok(ExactPairOutcome::Solved(Box::new(record)));
+    }
     // A pair that fits neither solver is simulated and marked; its failure is the pair's.
     match exact_pair(
         rules,

@@ -7,6 +7,7 @@
 
 pub mod exact;
 pub mod simulated;
+pub mod solved_games;
 pub mod store;
 pub mod table;
 pub mod tournament;
@@ -18,6 +19,7 @@ pub use exact::{
 pub use simulated::{
     SimulationPlan, simulate_pair, simulate_tournament, simulate_tournament_playing,
 };
+pub use solved_games::SolvedGames;
 pub use tournament::{Method, PairFigure, RankEntry, Tournament, share_bounds, share_of};
 
 #[cfg(test)]
@@ -157,7 +159,7 @@ mod tests {
             &dice,
             &options,
             &plan,
-            None,
+            (None, &SolvedGames::default()),
             &|_| {},
             ExactListeners::none(),
         )
@@ -170,7 +172,7 @@ mod tests {
                 &dice,
                 &options,
                 &plan,
-                None,
+                (None, &SolvedGames::default()),
                 stream,
                 (i, j),
                 ExactListeners::none(),

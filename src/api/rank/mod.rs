@@ -15,8 +15,8 @@ use super::{Error, PendingPlot, Plotted, Progress, check_plot, run_in_pool};
 use crate::dice::Die;
 use crate::rank::store::PairStore;
 use crate::rank::{
-    ExactListeners, SimulationPlan, Tournament, exact_strategy_name, simulate_tournament_playing,
-    solve_tournament,
+    ExactListeners, SimulationPlan, SolvedGames, Tournament, exact_strategy_name,
+    simulate_tournament_playing, solve_tournament,
 };
 use crate::report::plot::heatmap_svg;
 use crate::report::{OutputFile, RankReport, TableRankReport};
@@ -76,6 +76,17 @@ pub struct RankOptions {
     /// its pair solved again.
     #[cfg_attr(feature = "clap", arg(long, value_name = "DIR", requires = "exact"))]
     pub store: Option<PathBuf>,
+    /// With --exact: the values folders of whole games solved before (`solve --layered
+    /// --values-out DIR`, without --part), one or more: a pair whose game one of them holds
+    /// (its dice either way round) is read at its openings there instead of solved, so
+    /// pairs whose core was solved elsewhere (e.g. on MPI ranks) are ranked exactly. Each
+    /// folder's files are checked; a folder of other rules, of a die not ranked, or a
+    /// second folder for one pair is refused before any work.
+    #[cfg_attr(
+        feature = "clap",
+        arg(long, value_name = "DIR", num_args = 1.., requires = "exact")
+    )]
+    pub values: Vec<PathBuf>,
     /// Also play every N-subset of the dice at a table of N = 3 or 4 players and rank the
     /// dice by their mean P(win) there, beside the pairwise ranking.
     #[cfg_attr(feature = "clap", arg(long, value_name = "N", conflicts_with_all = ["exact", "plot"]))]
@@ -100,6 +111,7 @@ enum Mode {
     Exact {
         solve: crate::exact::SolveOptions,
         store: Option<PairStore>,
+        solved: SolvedGames,
     },
     /// Every table of `players` dice simulated, beside the simulated pairs.
     Tables {
@@ -226,7 +238,13 @@ impl RankSettings {
                 .as_deref()
                 .map(|dir| PairStore::open(dir).map_err(|e| Error::input(format!("--store {e}"))))
                 .transpose()?;
-            Mode::Exact { solve, store }
+            let solved = SolvedGames::open(&o.values, &rules, &dice)
+                .map_err(|e| Error::input(format!("--values {e}")))?;
+            Mode::Exact {
+                solve,
+                store,
+                solved,
+            }
         } else {
             mode
         };
@@ -290,7 +308,11 @@ pub fn rank(settings: &RankSettings, progress: &dyn Progress) -> Result<Ranked, 
             games,
             precision,
         } => return rank_at_tables(s, seats, *games, *precision, progress),
-        Mode::Exact { solve, store } => run_in_pool(s.threads, progress, |watch| {
+        Mode::Exact {
+            solve,
+            store,
+            solved,
+        } => run_in_pool(s.threads, progress, |watch| {
             // One exact solve can take minutes: say which pair is being solved, and what a
             // large solve does, as `solve` does.
             watch.status("exact");
@@ -300,7 +322,7 @@ pub fn rank(settings: &RankSettings, progress: &dyn Progress) -> Result<Ranked, 
                 &s.dice,
                 solve,
                 &s.plan,
-                store.as_ref(),
+                (store.as_ref(), solved),
                 &|pair: &str| {
                     let subject = format!("exact {pair}");
                     solve_notes.name_next(&subject);

@@ -86,7 +86,11 @@ pub fn rank_pair(
     run_in_pool(s.threads, progress, |watch| {
         let games = |g| watch.games(g);
         Ok(match &s.mode {
-            Mode::Exact { solve, store } => {
+            Mode::Exact {
+                solve,
+                store,
+                solved,
+            } => {
                 let mut notes = Vec::new();
                 let solve_notes = SolveNotes::new(solve.tolerance, progress);
                 solve_notes.name_next(&format!("exact {} vs {}", s.dice[a], s.dice[b]));
@@ -95,7 +99,7 @@ pub fn rank_pair(
                     &s.dice,
                     solve,
                     &s.plan,
-                    store.as_ref(),
+                    (store.as_ref(), solved),
                     stream,
                     (a, b),
                     ExactListeners {

@@ -497,6 +497,8 @@ struct Peak {
 /// group's file read and checked the first time one of its states is looked up.
 pub struct LayeredValues {
     game: self::values_file::GameKey,
+    /// The reports of the groups held (from their files' headers where read from files).
+    reports: Vec<GroupReport>,
     rules: Rules,
     dice: [Die; 2],
     space: GameSpace,
@@ -560,21 +562,21 @@ impl LayeredValues {
         let mut groups: Vec<GroupValues> = (0..layout.goals * layout.goals)
             .map(|_| GroupValues::Absent)
             .collect();
-        let mut any = false;
+        let mut reports = Vec::new();
         for group in layout.order() {
             let states = layout.geometry(group).len();
             if let Some(header) =
                 self::values_file::read_header(dir, &game, group, states, storage)?
             {
+                reports.push(header.group);
                 groups[layout.slot(group)] = GroupValues::OnDisk {
                     dir: dir.to_path_buf(),
                     body_bytes: header.body_bytes,
                     loaded: std::sync::OnceLock::new(),
                 };
-                any = true;
             }
         }
-        if !any {
+        if reports.is_empty() {
             return Err(ExactError::ValuesFile(format!(
                 "{}: expected group files (group-a*-b*.values) of {}, found none",
                 dir.display(),
@@ -583,6 +585,7 @@ impl LayeredValues {
         }
         Ok(LayeredValues {
             game,
+            reports,
             rules: *rules,
             dice: [dice[0].clone(), dice[1].clone()],
             space,
@@ -594,6 +597,19 @@ impl LayeredValues {
     /// [`LayeredValues::open`] for the game the files of `dir` name (board, profile, dice
     /// and tolerance, the same in every file).
     pub fn open_dir(dir: &std::path::Path) -> Result<LayeredValues, ExactError> {
+        let (rules, dice, tolerance) = LayeredValues::game_of(dir)?;
+        LayeredValues::open(dir, &rules, [&dice[0], &dice[1]], tolerance)
+    }
+
+    /// The file of the openings' group (the core, where neither side has a piece home) in
+    /// the values folder `dir`: there only where the whole game was solved.
+    pub fn openings_file(dir: &std::path::Path) -> std::path::PathBuf {
+        self::values_file::path_of(dir, Group { a: 0, b: 0 })
+    }
+
+    /// The game the files of `dir` name: its rules, dice and tolerance (read from the first
+    /// file's header; [`LayeredValues::open`] checks every file against it).
+    pub fn game_of(dir: &std::path::Path) -> Result<(Rules, [Die; 2], f64), ExactError> {
         let game = self::values_file::game_in(dir)?;
         let invalid = |what: String| {
             ExactError::ValuesFile(format!(
@@ -613,8 +629,48 @@ impl LayeredValues {
             text.parse().map_err(|e| invalid(format!("die: {e}")))
         };
         let dice = [die(&game.dice[0])?, die(&game.dice[1])?];
-        let rules = Rules::new(board, profile);
-        LayeredValues::open(dir, &rules, [&dice[0], &dice[1]], game.tolerance)
+        Ok((Rules::new(board, profile), dice, game.tolerance))
+    }
+
+    /// The reports of the groups held, as their solve made them.
+    pub fn reports(&self) -> &[GroupReport] {
+        &self.reports
+    }
+
+    /// What the whole solve that made the values gives at the openings; `None` where they
+    /// do not hold the openings' group (the values of a `--part`). With `swapped`, for the
+    /// game with the dice the other way round (B's die as A): each opening is then the
+    /// other's, its value negated.
+    pub fn at_openings(&self, swapped: bool) -> Result<Option<OpeningValues>, ExactError> {
+        let mut openings = [([0.0; 2], 0u8); 2];
+        for (side, index) in self.space.openings().into_iter().enumerate() {
+            let (a, b, mover) = self.space.decode(index);
+            let (group, local, mirrored) = self.layout.stored_cell(a, b, mover);
+            let Some(finished) = self.finished(group)? else {
+                return Ok(None);
+            };
+            let v = finished.bracket(local);
+            let v = if mirrored { (MIRROR.map)(v) } else { v };
+            openings[side] = (v, finished.bits[local]);
+        }
+        let dice = [&self.dice[0], &self.dice[1]];
+        let (dice, openings) = if swapped {
+            let [(a, fa), (b, fb)] = openings;
+            let negated = |[lo, hi]: [f64; 2]| [-hi, -lo];
+            ([dice[1], dice[0]], [(negated(b), fb), (negated(a), fa)])
+        } else {
+            (dice, openings)
+        };
+        let seconds: f64 = self.reports.iter().map(|r| r.seconds).sum();
+        at_openings(
+            &self.rules,
+            dice,
+            openings,
+            &self.space,
+            &self.reports,
+            (0, 0.0, seconds),
+        )
+        .map(Some)
     }
 
     /// The rules of the game the values belong to.
@@ -852,48 +908,39 @@ pub fn solve_layered_with(
             "the openings' group was not solved: only a whole solve gives the value".into(),
         ));
     };
-    let w = crate::exact::shared::p_a_starts(rules, dice[0], dice[1])?;
-    let [va, vb] = openings.map(|(v, _)| value_bounds(v));
-    let [sa, sb] = [&va, &vb].map(figures_from_value);
     let reports = &solved.outcome.groups;
-    let every_play_wins = openings.iter().all(|(_, b)| b & bit::ENDLESS == 0);
     let seconds = solved.outcome.seconds;
-    let figures = every_play_wins.then(|| {
-        ExactResult::from_bounds(
-            w,
-            ResultBounds::from_openings(w, sa.to_array(), sb.to_array()),
-            SolveStats {
-                configs: solved
-                    .space
-                    .players
-                    .each_ref()
-                    .map(|p| p.configs.len() as u64),
-                product: solved.space.len() as u64,
-                states: reports.iter().map(|r| r.states).sum(),
-                never_states: 0,
-                transitions: 0,
-                self_loops: 0,
-                iterations: reports.iter().map(|r| r.sweeps).sum(),
-                memory_bytes: solved.outcome.peak_bytes,
-                build_seconds: solved.build_seconds,
-                solve_seconds: seconds - solved.build_seconds,
-            },
-        )
-    });
+    let at = at_openings(
+        rules,
+        dice,
+        openings,
+        &solved.space,
+        reports,
+        (
+            solved.outcome.peak_bytes,
+            solved.build_seconds,
+            seconds - solved.build_seconds,
+        ),
+    )?;
     let solution = LayeredSolution {
-        value: va.mix(w, &vb),
-        figures,
-        value_certified: va.width().max(vb.width()) <= options.tolerance,
-        value_if_a_starts: va,
-        value_if_b_starts: vb,
+        value: at.value,
+        figures: at.figures,
+        value_certified: at
+            .value_if_a_starts
+            .width()
+            .max(at.value_if_b_starts.width())
+            <= options.tolerance,
+        value_if_a_starts: at.value_if_a_starts,
+        value_if_b_starts: at.value_if_b_starts,
         end_component_states: reports.iter().map(|r| r.end_component_states).sum(),
-        groups: solved.outcome.groups,
+        groups: solved.outcome.groups.clone(),
         peak_bytes: solved.outcome.peak_bytes,
         narrow_brackets: solved.outcome.narrow_brackets,
         seconds,
     };
     let values = run.keep_values.then(|| LayeredValues {
         game: self::values_file::GameKey::new(rules, dice, options.tolerance),
+        reports: solved.outcome.groups,
         rules: *rules,
         dice: [dice[0].clone(), dice[1].clone()],
         space: solved.space,
@@ -926,6 +973,61 @@ pub struct LayersOutcome {
     pub narrow_brackets: bool,
     /// Seconds of the whole run.
     pub seconds: f64,
+}
+
+/// What a whole solve gives at the openings.
+#[derive(Clone, Debug)]
+pub struct OpeningValues {
+    /// The value `P(A wins) - P(B wins)` under optimal play when A starts.
+    pub value_if_a_starts: Bounds,
+    /// The same when B starts.
+    pub value_if_b_starts: Bounds,
+    /// The value with the starting player by the profile.
+    pub value: Bounds,
+    /// The figures where every play from the openings ends with a win (see
+    /// [`LayeredSolution::figures`]).
+    pub figures: Option<ExactResult>,
+}
+
+/// The openings' brackets and flags (A starts, B starts) as a whole solve's answer: the
+/// figures certified to half the value's width where no play from them goes on forever.
+/// `reports` are the solve's groups; `(peak_bytes, build_seconds, solve_seconds)` its costs.
+fn at_openings(
+    rules: &Rules,
+    dice: [&Die; 2],
+    openings: [([f64; 2], u8); 2],
+    space: &GameSpace,
+    reports: &[GroupReport],
+    (peak_bytes, build_seconds, solve_seconds): (u64, f64, f64),
+) -> Result<OpeningValues, ExactError> {
+    let w = crate::exact::shared::p_a_starts(rules, dice[0], dice[1])?;
+    let [va, vb] = openings.map(|(v, _)| value_bounds(v));
+    let [sa, sb] = [&va, &vb].map(figures_from_value);
+    let every_play_wins = openings.iter().all(|(_, b)| b & bit::ENDLESS == 0);
+    let figures = every_play_wins.then(|| {
+        ExactResult::from_bounds(
+            w,
+            ResultBounds::from_openings(w, sa.to_array(), sb.to_array()),
+            SolveStats {
+                configs: space.players.each_ref().map(|p| p.configs.len() as u64),
+                product: space.len() as u64,
+                states: reports.iter().map(|r| r.states).sum(),
+                never_states: 0,
+                transitions: 0,
+                self_loops: 0,
+                iterations: reports.iter().map(|r| r.sweeps).sum(),
+                memory_bytes: peak_bytes,
+                build_seconds,
+                solve_seconds,
+            },
+        )
+    });
+    Ok(OpeningValues {
+        value: va.mix(w, &vb),
+        figures,
+        value_if_a_starts: va,
+        value_if_b_starts: vb,
+    })
 }
 
 /// Solves the groups of `run.part` (every group's bracket certified at every state),
