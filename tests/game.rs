@@ -1285,6 +1285,15 @@ mod layered_files {
         let dir = Scratch::new("use");
         solve_into(dir.path(), Part::OutsideCore, tolerance).unwrap();
         let exact = ExactStrategy::load(dir.path(), None).unwrap();
+        // Mapped (on unix), the files keep nothing in this process's memory, so no limit
+        // refuses them; read into memory, a limit below their size does.
+        let one_byte = ExactStrategy::load(dir.path(), Some(1));
+        if cfg!(unix) {
+            assert_eq!(exact.values().bytes_held_when_loaded(), 0);
+            assert!(one_byte.is_ok());
+        } else {
+            assert!(one_byte.unwrap_err().contains("read into memory"));
+        }
         let (rules, dice) = game();
         let global = solve_game_keeping_values(
             &rules,

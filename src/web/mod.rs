@@ -135,17 +135,18 @@ pub fn serve(
 }
 
 /// The values of `serve --values DIR`, every group file read and checked now (so that no
-/// game or advice meets an unreadable file later), if they fit in 80 % of the memory.
+/// game or advice meets an unreadable file later), if what they keep in memory fits in
+/// 80 % of it (mapped files keep none).
 fn open_values(
     dir: &std::path::Path,
 ) -> Result<crate::exact::game::layered::LayeredValues, crate::api::Error> {
     use crate::api::Error;
     let values = crate::exact::game::layered::LayeredValues::open_dir(dir)
         .map_err(|e| Error::input(format!("--values: {e}")))?;
-    let bytes = values.bytes_on_disk();
+    let bytes = values.bytes_held_when_loaded();
     if let Some(limit) = crate::exact::memory::default_limit().filter(|&l| bytes > l) {
         return Err(Error::input(format!(
-            "--values {}: its group files hold {} of values, more than the {} allowed (80 % of \
+            "--values {}: its group files hold {} of values, read into memory, more than the {} allowed (80 % of \
              this machine's memory)",
             dir.display(),
             crate::exact::memory::format_bytes(bytes),

@@ -29,13 +29,14 @@ impl std::fmt::Debug for ExactStrategy {
 
 impl ExactStrategy {
     /// Opens the values folder `dir` and reads every group file in it, checked; refused
-    /// when they would need more than `max_memory` bytes (`None`: no limit).
+    /// when they would keep more than `max_memory` bytes in memory (`None`: no limit;
+    /// mapped files keep none: [`LayeredValues::bytes_held_when_loaded`]).
     pub fn load(dir: &Path, max_memory: Option<u64>) -> Result<ExactStrategy, String> {
         let values = LayeredValues::open_dir(dir).map_err(|e| e.to_string())?;
-        let bytes = values.bytes_on_disk();
+        let bytes = values.bytes_held_when_loaded();
         if let Some(limit) = max_memory.filter(|&limit| bytes > limit) {
             return Err(format!(
-                "{}: its group files hold {} of values, more than the {} allowed (80 % of this \
+                "{}: its group files hold {} of values, read into memory, more than the {} allowed (80 % of this \
                  machine's memory)",
                 dir.display(),
                 crate::exact::shared::memory::format_bytes(bytes),

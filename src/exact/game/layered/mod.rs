@@ -710,7 +710,15 @@ impl LayeredValues {
         &self.game
     }
 
-    /// Bytes of the groups still on disk, as [`LayeredValues::load_all`] would hold them.
+    /// The bytes [`LayeredValues::load_all`] would keep in this process's own memory: none
+    /// where the files are mapped (on unix: the system's page cache holds their pages and
+    /// gives them back when memory is short, so a folder larger than the memory is read as
+    /// it is used), else [`LayeredValues::bytes_on_disk`], read whole.
+    pub fn bytes_held_when_loaded(&self) -> u64 {
+        if cfg!(unix) { 0 } else { self.bytes_on_disk() }
+    }
+
+    /// Bytes of the groups still on disk, not yet read.
     pub fn bytes_on_disk(&self) -> u64 {
         self.groups
             .iter()
