@@ -926,25 +926,14 @@ fn a_game_only_one_side_can_win_is_certified_as_exactly_lost() {
 #[test]
 fn the_layered_solve_on_the_command_line_agrees_with_the_global_one() {
     let board = [
-        "--track",
-        "16",
-        "--offset",
-        "8",
-        "--pieces",
-        "2",
-        "--goal-fields",
-        "2",
-        "--profile",
-        "choice",
-        "--tolerance",
-        "1e-10",
-        "--format",
-        "json",
-    ];
+        &common::CHOICE_16_8_2_2[..],
+        &["--tolerance", "1e-10", "--format", "json"][..],
+    ]
+    .concat();
     for (a, b) in [("1..6", "1..6"), ("1..6", "1,2,2,4,5,6")] {
         let solve = |extra: &[&str]| {
             let mut args = vec!["solve", "--a", a, "--b", b];
-            args.extend(board);
+            args.extend(&board);
             args.extend(extra);
             let (code, out) = cli(&args);
             assert_eq!(code, 0, "{out}");
@@ -974,7 +963,7 @@ fn the_layered_solve_on_the_command_line_agrees_with_the_global_one() {
         (&["--no-mirror"][..], "--no-mirror"),
     ] {
         let mut args = vec!["solve", "--a", "1..6", "--b", "1..6", "--layered"];
-        args.extend(board);
+        args.extend(&board);
         args.extend(extra);
         let (code, out) = cli(&args);
         assert_eq!(code, 2, "{out}");
@@ -987,7 +976,7 @@ fn the_layered_solve_on_the_command_line_agrees_with_the_global_one() {
     // largest (the core: 137 configurations a side without a piece home, 137^2 cells of
     // two sides) and the part that leaves it out.
     let mut args = vec!["solve", "--a", "1..6", "--b", "1..6", "--layered"];
-    args.extend(board);
+    args.extend(&board);
     args.extend(["--max-memory", "200KiB"]);
     let (code, out) = cli(&args);
     assert_eq!(code, 2, "{out}");
@@ -1699,33 +1688,16 @@ mod layered_files {
         let exact = format!("exact:{}", dir.path().display());
         let (rules, dice) = game();
         let p_a = |a: &str, b: &str| -> f64 {
-            let (board, profile) = (rules.board().to_string(), rules.profile().to_string());
-            let [track, offset, pieces, goal]: [&str; 4] =
-                board.split('/').collect::<Vec<_>>().try_into().unwrap();
+            // The game of `game()`.
+            assert_eq!(rules.board().to_string(), "16/8/2/2");
             let (die_a, die_b) = (dice[0].to_string(), dice[1].to_string());
-            let (code, out) = super::cli(&[
-                "solve",
-                "--a",
-                &die_a,
-                "--b",
-                &die_b,
-                "--track",
-                track,
-                "--offset",
-                offset,
-                "--pieces",
-                pieces,
-                "--goal-fields",
-                goal,
-                "--profile",
-                &profile,
-                "--strategy-a",
-                a,
-                "--strategy-b",
-                b,
-                "--format",
-                "json",
-            ]);
+            let args = [
+                &["solve", "--a", &die_a, "--b", &die_b][..],
+                &crate::common::CHOICE_16_8_2_2[..],
+                &["--strategy-a", a, "--strategy-b", b, "--format", "json"][..],
+            ]
+            .concat();
+            let (code, out) = super::cli(&args);
             assert_eq!(code, 0, "{out}");
             let solved: serde_json::Value = serde_json::from_str(&out).unwrap();
             solved["p_a"].as_f64().unwrap()

@@ -1013,18 +1013,7 @@ fn a_record_is_replaced_whole_never_written_into() {
 #[test]
 fn a_ranking_reads_the_pairs_of_whole_games_solved_before() {
     let dir = temp_dir("store", "solved-games");
-    let game = [
-        "--track",
-        "16",
-        "--offset",
-        "8",
-        "--pieces",
-        "2",
-        "--goal-fields",
-        "2",
-        "--profile",
-        "choice",
-    ];
+    let game = common::CHOICE_16_8_2_2;
     let folder = |name: &str| dir.join(name).to_str().unwrap().to_string();
     let solve = |a: &str, b: &str, name: &str, extra: &[&str]| {
         let out = folder(name);

@@ -48,6 +48,22 @@ pub fn options(tolerance: f64) -> SolveOptions {
     }
 }
 
+/// The arguments of the small board under `choice` that the layered solver's tests play:
+/// 16 track fields, player 2 starting at 8, two pieces and two goal fields each.
+#[allow(dead_code)]
+pub const CHOICE_16_8_2_2: [&str; 10] = [
+    "--track",
+    "16",
+    "--offset",
+    "8",
+    "--pieces",
+    "2",
+    "--goal-fields",
+    "2",
+    "--profile",
+    "choice",
+];
+
 /// The binary, to be given arguments.
 pub fn binary() -> Command {
     Command::new(env!("CARGO_BIN_EXE_wuerfelglueck"))
