@@ -50,6 +50,24 @@ def test_exact_rank_with_a_store_equals_cli(cli, tmp_path):
     assert len(py) == 3
 
 
+def test_exact_rank_from_values_folders_equals_cli(cli, tmp_path):
+    game = ["--track", 16, "--offset", 8, "--pieces", 2, "--goal-fields", 2,
+            "--profile", "choice"]
+    folders = []
+    for a, b in [("1..6", "2..7"), ("2..7", "1,1,2,6,6,6"), ("1,1,2,6,6,6", "1..6")]:
+        folder = tmp_path / f"{len(folders)}"
+        cli("solve", "--a", a, "--b", b, *game, "--layered", "--tolerance", 1e-9,
+            "--values-out", folder, "--format", "json")
+        folders.append(folder)
+    dice = ["1..6", "2..7", "1,1,2,6,6,6"]
+    got = wg.rank(dice, exact=True, values=folders, track=16, offset=8, pieces=2,
+                  goal_fields=2, profile="choice")
+    want = cli("rank", *[x for d in dice for x in ("--die", d)], *game, "--exact",
+               "--values", *folders, "--format", "json")
+    assert without_timing(got.to_dict()) == without_timing(want)
+    assert len(want["notes"]) == 3 and all("layered values" in n for n in want["notes"])
+
+
 def test_solve_equals_cli(cli):
     got = wg.solve("1..6", "2..7", pieces=2, tolerance=1e-10)
     want = cli("solve", "--a", "1..6", "--b", "2..7", "--pieces", 2, "--tolerance", 1e-10,

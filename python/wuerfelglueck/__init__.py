@@ -652,7 +652,9 @@ def rank(dice: Union[str, os.PathLike, Sequence[DieLike]], *, exact: bool = Fals
          goal_fields: Optional[int] = None, profile: Optional[str] = None,
          rules: Optional[Rules] = None,
          tolerance: float = 1e-9, max_memory: Union[int, str, None] = None,
-         store: Union[str, os.PathLike, None] = None, plot: Union[str, os.PathLike, None] = None,
+         store: Union[str, os.PathLike, None] = None,
+         values: Optional[Sequence[Union[str, os.PathLike]]] = None,
+         plot: Union[str, os.PathLike, None] = None,
          overwrite: bool = False, strategy: Optional[str] = None,
          players: Optional[int] = None, progress: Progress = None) -> RankResult:
     """Every pair of ``dice`` (a BwInf dice file, or a list of dice): the matrix, the
@@ -660,7 +662,9 @@ def rank(dice: Union[str, os.PathLike, Sequence[DieLike]], *, exact: bool = Fals
 
     ``exact=True`` solves the pairs exactly where they fit in ``max_memory`` (bytes, or e.g.
     ``"16GiB"``; default 80 % of the RAM) to ``tolerance``; ``store`` keeps each solved pair
-    in a directory, so an interrupted ranking resumes. ``plot`` draws the matrix as an SVG
+    in a directory, so an interrupted ranking resumes; ``values``, with ``exact=True``, lists
+    folders of whole games solved before (``wuerfelglueck solve --layered --values-out DIR``),
+    whose pairs are read at their openings instead of solved. ``plot`` draws the matrix as an SVG
     heat map (an existing file is replaced only with ``overwrite=True``). ``strategy``: the
     strategy every die plays in a simulated ranking under a ``choice`` profile (refused with
     ``exact=True``, which solves optimal play). ``players=3`` or ``4``: every table of that
@@ -671,6 +675,7 @@ def rank(dice: Union[str, os.PathLike, Sequence[DieLike]], *, exact: bool = Fals
                 precision=precision, seed=seed, max_rolls=max_rolls, threads=threads,
                 track=track, offset=offset, pieces=pieces, goal_fields=goal_fields,
                 profile=profile, tolerance=tolerance, max_memory=max_memory, store=store,
+                values=None if values is None else [os.fspath(v) for v in values],
                 plot=plot, overwrite=overwrite, strategy=strategy, players=players)
 
 

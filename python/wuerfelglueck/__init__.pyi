@@ -184,6 +184,7 @@ def rank(dice: Union[PathLike, Sequence[DieLike]], *, exact: bool = False,
          profile: Optional[str] = None, rules: Optional[Rules] = None,
          tolerance: float = 1e-9,
          max_memory: Union[int, str, None] = None, store: Optional[PathLike] = None,
+         values: Optional[Sequence[PathLike]] = None,
          plot: Optional[PathLike] = None, overwrite: bool = False,
          strategy: Optional[str] = None, players: Optional[int] = None,
          progress: Progress = None) -> RankResult: ...
