@@ -75,6 +75,29 @@ def test_exact_ranking_equals_local_and_resumes_from_the_store(client, tmp_path)
     assert sum("read from" in n for n in local.notes) == 6
 
 
+def test_an_exact_ranking_reads_whole_games_solved_before_as_the_local_one(client, cli,
+                                                                             tmp_path):
+    game = dict(track=16, offset=8, pieces=2, goal_fields=2, profile="choice")
+    args = ["--track", 16, "--offset", 8, "--pieces", 2, "--goal-fields", 2,
+            "--profile", "choice"]
+    dice = ["1..6", "2..7", "1,1,2,6,6,6"]
+    folders = []
+    for k, (a, b) in enumerate([("1..6", "2..7"), ("1,1,2,6,6,6", "1..6")]):
+        folders.append(tmp_path / f"values-{k}")
+        cli("solve", "--a", a, "--b", b, *args, "--layered", "--tolerance", 1e-9,
+            "--values-out", folders[-1], "--format", "json")
+    # Pairs read from a folder need no MEMORY; the third pair is solved on a worker.
+    options = wg._options("rank", dict(die=dice, exact=True, values=[str(f) for f in folders],
+                                       **game))
+    _, pairs = wg._native.rank_plan(json.dumps(options))
+    assert [need == 0 for _, _, need in pairs] == [True, True, False]
+    # One thread each: the solve of the third pair then gives the same bits on both sides.
+    near = wg.rank(dice, exact=True, values=folders, threads=1, **game)
+    far = wgd.rank(dice, client, exact=True, values=folders, threads=1, **game)
+    assert without_timing(far.to_dict()) == without_timing(near.to_dict())
+    assert sum("layered values" in n for n in far.notes) == 2
+
+
 def test_a_pair_that_fits_no_worker_is_simulated_and_marked(client):
     # A max_memory below every pair's need: the local ranking simulates every pair.
     near = wg.rank(DICE[:3], exact=True, max_memory=1000, games=2048, **SMALL)

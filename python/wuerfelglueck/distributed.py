@@ -110,6 +110,7 @@ def rank(dice: Union[str, os.PathLike, Sequence[DieLike]], client: Any, *, exact
          pieces: Optional[int] = None, goal_fields: Optional[int] = None,
          profile: Optional[str] = None, rules: Optional[Rules] = None, tolerance: float = 1e-9,
          max_memory: Union[int, str, None] = None, memory_constrained: bool = True,
+         values: Optional[Sequence[Union[str, os.PathLike]]] = None,
          progress: Optional[Callable[[int, str], Any]] = None) -> RankResult:
     """:func:`wuerfelglueck.rank` with every pair as a task on the workers of ``client``.
 
@@ -120,6 +121,8 @@ def rank(dice: Union[str, os.PathLike, Sequence[DieLike]], client: Any, *, exact
     ``MEMORY`` resource its solve needs (see the module's documentation); a cluster whose
     workers declare no ``MEMORY`` raises ``ValueError`` unless ``memory_constrained=False``.
     The first failing pair (in pair order) raises the local ranking's ``RuntimeError``; with ``store`` the pairs solved so far are kept.
+    ``values``: folders of whole games solved before, as for the local ``rank`` (on a file
+    system the workers see); their pairs are read there and need no ``MEMORY``.
     Ctrl-C cancels the tasks not yet finished.
     """
     from distributed import as_completed
@@ -127,11 +130,14 @@ def rank(dice: Union[str, os.PathLike, Sequence[DieLike]], client: Any, *, exact
     if store is not None:
         # Workers may run in other directories: give them the full path.
         store = os.path.abspath(store)
+    if values is not None:
+        values = [os.path.abspath(v) for v in values]
     options = _options("rank", dict(**_dice(dice), exact=exact, games=games,
                                     precision=precision, seed=seed, max_rolls=max_rolls,
                                     threads=threads, track=track, offset=offset,
                                     pieces=pieces, goal_fields=goal_fields, profile=profile,
-                                    tolerance=tolerance, max_memory=max_memory, store=store),
+                                    tolerance=tolerance, max_memory=max_memory, store=store,
+                                    values=values),
                        rules)
     if not isinstance(memory_constrained, bool):
         raise TypeError(f"memory_constrained must be True or False, not {memory_constrained!r}")

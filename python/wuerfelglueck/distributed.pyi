@@ -15,4 +15,5 @@ def rank(dice: Union[str, os.PathLike, Sequence[DieLike]], client: Any, *, exact
          goal_fields: Optional[int] = None, profile: Optional[str] = None,
          rules: Optional[Rules] = None, tolerance: float = 1e-9,
          max_memory: Union[int, str, None] = None, memory_constrained: bool = True,
+         values: Optional[Sequence[Union[str, os.PathLike]]] = None,
          progress: Optional[Callable[[int, str], Any]] = None) -> RankResult: ...

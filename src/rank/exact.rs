@@ -192,15 +192,15 @@ pub fn exact_ranking_pair(
     notes: &mut Vec<String>,
 ) -> Result<ExactPairOutcome, PairFailure> {
     // A whole game solved before is read at its openings.
-    if let Some(record) = solved
+    if let Some((record, folder)) = solved
         .record(rules, &dice[i], &dice[j])
         .map_err(PairFailure::Exact)?
     {
         notes.push(format!(
-            "{} vs {}: read from the {} (certified width {:.1e})",
+            "{} vs {}: read from the layered values in {} (certified width {:.1e})",
             dice[i],
             dice[j],
-            record.solver,
+            folder.display(),
             record.certified_width()
         ));
         return Ok(ExactPairOutcome::Solved(Box::new(record)));

@@ -4,8 +4,8 @@
 //! `choice`), from values made elsewhere, on MPI ranks.
 
 use crate::dice::Die;
-use crate::exact::ExactError;
 use crate::exact::game::layered::LayeredValues;
+use crate::exact::{ExactError, SolverUsed};
 use crate::rank::store::StoredPair;
 use crate::rules::Rules;
 use std::path::{Path, PathBuf};
@@ -87,6 +87,11 @@ impl SolvedGames {
         self.folders.is_empty()
     }
 
+    /// Whether a folder holds the game of `a` against `b` (either way round).
+    pub fn holds(&self, a: &Die, b: &Die) -> bool {
+        self.find(a, b).is_some()
+    }
+
     /// The folder of `a` against `b`, and whether it holds the game the other way round.
     fn find(&self, a: &Die, b: &Die) -> Option<(&Path, bool)> {
         self.folders.iter().find_map(|g| {
@@ -100,8 +105,8 @@ impl SolvedGames {
         })
     }
 
-    /// The record of `a` (as A) against `b` from its folder: `None` where no folder holds
-    /// the pair. An error where the folder's files fail their checks, do not hold the
+    /// The record of `a` (as A) against `b` from its folder, and the folder: `None` where no
+    /// folder holds the pair. An error where the folder's files fail their checks, do not hold the
     /// openings' group (the values of a `--part` only), or where some play from the
     /// openings can go on forever (the value alone does not give the figures then).
     pub fn record(
@@ -109,7 +114,7 @@ impl SolvedGames {
         rules: &Rules,
         a: &Die,
         b: &Die,
-    ) -> Result<Option<StoredPair>, ExactError> {
+    ) -> Result<Option<(StoredPair, &Path)>, ExactError> {
         let Some((dir, swapped)) = self.find(a, b) else {
             return Ok(None);
         };
@@ -130,14 +135,17 @@ impl SolvedGames {
                 at.value.hi
             ))
         })?;
-        Ok(Some(StoredPair::new(
+        let record = StoredPair::new(
             rules,
             a,
             b,
             values.tolerance(),
-            format!("layered values in {}", dir.display()),
+            // The figures of optimal play, as a ranking's records under `choice` must be
+            // (the note on the pair names the folder).
+            SolverUsed::GameOptimal.to_string(),
             values.reports().iter().any(|r| r.stalled),
             figures,
-        )))
+        );
+        Ok(Some((record, dir)))
     }
 }

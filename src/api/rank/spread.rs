@@ -20,7 +20,8 @@ pub struct PlannedPair {
     /// Die B's index.
     pub b: usize,
     /// The least memory an exact solve of the pair needs, in bytes (0 in a simulated
-    /// ranking): a scheduler places the pair on a worker that has it.
+    /// ranking, and where the pair is read from a values folder of `--values`): a
+    /// scheduler places the pair on a worker that has it.
     pub least_memory: u64,
 }
 
@@ -31,17 +32,22 @@ pub fn plan(settings: &RankSettings) -> Result<Vec<PlannedPair>, Error> {
             "--players: the tables of a ranking are not spread pair by pair",
         ));
     }
-    let exact = matches!(settings.mode, Mode::Exact { .. });
-    Ok(Tournament::new(settings.dice.clone())
+    let solved = match &settings.mode {
+        Mode::Exact { solved, .. } => Some(solved),
+        _ => None,
+    };
+    let dice = &settings.dice;
+    Ok(Tournament::new(dice.clone())
         .pairs()
         .into_iter()
         .map(|(a, b)| PlannedPair {
             a,
             b,
-            least_memory: if exact {
-                crate::exact::least_memory(&settings.rules, &settings.dice[a], &settings.dice[b])
-            } else {
-                0
+            least_memory: match solved {
+                Some(solved) if !solved.holds(&dice[a], &dice[b]) => {
+                    crate::exact::least_memory(&settings.rules, &dice[a], &dice[b])
+                }
+                _ => 0,
             },
         })
         .collect())
