@@ -1369,21 +1369,10 @@ mod layered_files {
         solve_into(dir.path(), Part::OutsideCore, tolerance).unwrap();
         let folder = dir.path().to_str().unwrap();
         let game = [
-            "--a",
-            "1..6",
-            "--b",
-            "1,2,2,4,5,6",
-            "--track",
-            "16",
-            "--offset",
-            "8",
-            "--pieces",
-            "2",
-            "--goal-fields",
-            "2",
-            "--profile",
-            "choice",
-        ];
+            &["--a", "1..6", "--b", "1,2,2,4,5,6"][..],
+            &crate::common::CHOICE_16_8_2_2[..],
+        ]
+        .concat();
         let run = |args: &[&str]| super::cli(&[args, &game[..]].concat());
         let json = |out: &str| -> serde_json::Value { serde_json::from_str(out).unwrap() };
         let intervals = |report: &serde_json::Value| -> Vec<[f64; 2]> {
@@ -1496,27 +1485,14 @@ mod layered_files {
         ]);
         assert_eq!(code, 0, "{out}");
         assert!(out.contains(&exact), "{out}");
-        let (code, out) = super::cli(&[
-            "duel",
-            "--a",
-            "1..6",
-            "--b",
-            "1..6",
-            "--track",
-            "16",
-            "--offset",
-            "8",
-            "--pieces",
-            "2",
-            "--goal-fields",
-            "2",
-            "--profile",
-            "choice",
-            "--games",
-            "20",
-            "--strategy-a",
-            &exact,
-        ]);
+        let (code, out) = super::cli(
+            &[
+                &["duel", "--a", "1..6", "--b", "1..6"][..],
+                &crate::common::CHOICE_16_8_2_2[..],
+                &["--games", "20", "--strategy-a", &exact][..],
+            ]
+            .concat(),
+        );
         assert_eq!(code, 2, "{out}");
         assert!(out.contains("the files hold the game"), "{out}");
         // A fallback that draws, a nested one, and a folder without values are refused.
@@ -1533,27 +1509,14 @@ mod layered_files {
             assert!(out.contains(why), "{strategy}: {out}");
         }
         // Another game's folder for advice and values.
-        let (code, out) = super::cli(&[
-            "solve",
-            "--a",
-            "1..6",
-            "--b",
-            "1..6",
-            "--track",
-            "16",
-            "--offset",
-            "8",
-            "--pieces",
-            "2",
-            "--goal-fields",
-            "2",
-            "--profile",
-            "choice",
-            "--position",
-            outside,
-            "--values",
-            folder,
-        ]);
+        let (code, out) = super::cli(
+            &[
+                &["solve", "--a", "1..6", "--b", "1..6"][..],
+                &crate::common::CHOICE_16_8_2_2[..],
+                &["--position", outside, "--values", folder][..],
+            ]
+            .concat(),
+        );
         assert_eq!(code, 2, "{out}");
         assert!(out.contains("the files hold the game"), "{out}");
     }
