@@ -24,6 +24,20 @@ struct SolvedGame {
     dice: [Die; 2],
 }
 
+impl SolvedGame {
+    /// Whether this is the game of `a` against `b`: `Some(false)` with `a` as A,
+    /// `Some(true)` the other way round, `None` if it is another pair's.
+    fn order_of(&self, a: &Die, b: &Die) -> Option<bool> {
+        if self.dice[0] == *a && self.dice[1] == *b {
+            Some(false)
+        } else if self.dice[0] == *b && self.dice[1] == *a {
+            Some(true)
+        } else {
+            None
+        }
+    }
+}
+
 impl SolvedGames {
     /// Reads the game each of `dirs` names. Refused, naming the folder: a folder without
     /// group files (or with files that name different games), a game of other rules than
@@ -61,11 +75,10 @@ impl SolvedGames {
                     LayeredValues::openings_file(dir).display()
                 ));
             }
-            let same_pair = |other: &SolvedGame| {
-                other.dice == game_dice
-                    || other.dice == [game_dice[1].clone(), game_dice[0].clone()]
-            };
-            if let Some(other) = folders.iter().find(|other| same_pair(other)) {
+            if let Some(other) = folders
+                .iter()
+                .find(|other| other.order_of(&game_dice[0], &game_dice[1]).is_some())
+            {
                 return Err(format!(
                     "{} and {} both hold the game of {} against {}: give one",
                     other.dir.display(),
@@ -94,15 +107,9 @@ impl SolvedGames {
 
     /// The folder of `a` against `b`, and whether it holds the game the other way round.
     fn find(&self, a: &Die, b: &Die) -> Option<(&Path, bool)> {
-        self.folders.iter().find_map(|g| {
-            if g.dice[0] == *a && g.dice[1] == *b {
-                Some((g.dir.as_path(), false))
-            } else if g.dice[0] == *b && g.dice[1] == *a {
-                Some((g.dir.as_path(), true))
-            } else {
-                None
-            }
-        })
+        self.folders
+            .iter()
+            .find_map(|g| g.order_of(a, b).map(|swapped| (g.dir.as_path(), swapped)))
     }
 
     /// The record of `a` (as A) against `b` from its folder, and the folder: `None` where no
