@@ -137,8 +137,12 @@ impl GoalGroups {
     }
 
     /// Every group with states, in an order to solve them: each after every group it can
-    /// reach (by the sum of both goal configurations, largest first, which a move never
-    /// lowers; groups of the same sum cannot reach one another). The core comes last.
+    /// reach. The groups where both sides have a piece home come first: they reach only
+    /// one another, so a long solve outside the core finishes that part (the one a
+    /// whole-remaining-game evaluation needs) before the far larger groups where only one
+    /// side has. Within each part by the sum of both goal configurations, largest first,
+    /// which a move never lowers (groups of the same sum cannot reach one another). The
+    /// core comes last.
     pub(crate) fn solve_order(&self) -> Vec<Group> {
         let present = |side: usize| {
             (0..self.counts[side].len() as GoalConfig)
@@ -149,7 +153,8 @@ impl GoalGroups {
             .into_iter()
             .flat_map(|a| present(1).into_iter().map(move |b| Group { a, b }))
             .collect();
-        groups.sort_by_key(|g| (std::cmp::Reverse(g.a + g.b), g.a, g.b));
+        let both_home = |g: &Group| g.a > 0 && g.b > 0;
+        groups.sort_by_key(|g| (!both_home(g), std::cmp::Reverse(g.a + g.b), g.a, g.b));
         groups
     }
 }
@@ -225,6 +230,13 @@ mod tests {
             assert!(exact < coarse, "{board}: {exact} of {coarse}");
             let order = groups.solve_order();
             assert_eq!(order.last(), Some(&Group::CORE), "{board}");
+            // Where both sides have a piece home comes first, all of it.
+            let both_home = order.iter().filter(|g| g.a > 0 && g.b > 0).count();
+            assert!(both_home > 0, "{board}");
+            assert!(
+                order[..both_home].iter().all(|g| g.a > 0 && g.b > 0),
+                "{board}: {order:?}"
+            );
             for (n, g) in order.iter().enumerate() {
                 for later in &order[n + 1..] {
                     assert!(!g.can_reach(*later), "{board}: {g:?} before {later:?}");
