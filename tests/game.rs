@@ -958,7 +958,6 @@ fn the_layered_solve_on_the_command_line_agrees_with_the_global_one() {
         assert_eq!(groups.len(), if a == b { 10 } else { 16 });
     }
     for (extra, named) in [
-        (&["--strategy-a", "safe"][..], "--strategy-a"),
         (&["--evaluate-pair"][..], "--evaluate-pair"),
         (&["--no-mirror"][..], "--no-mirror"),
     ] {
@@ -987,6 +986,77 @@ fn the_layered_solve_on_the_command_line_agrees_with_the_global_one() {
     ] {
         assert!(out.contains(part), "{out}");
     }
+}
+
+/// `solve --layered` with fixed strategies gives the figures of the solver without it:
+/// one side fixed (its best response on the other) and both fixed, a heuristic, the
+/// uniform mix of `random` and the learned player, on the same and on different dice
+/// (where the mirror does not apply to the pair). The values folder of such a solve
+/// records the pair: an optimal solve does not read it back, nor does `advise`.
+#[test]
+fn the_layered_solve_plays_fixed_strategies_as_the_global_one_does() {
+    let board = [
+        &common::CHOICE_16_8_2_2[..],
+        &["--tolerance", "1e-10", "--format", "json"][..],
+    ]
+    .concat();
+    let solve = |a: &str, b: &str, extra: &[&str]| {
+        let mut args = vec!["solve", "--a", a, "--b", b];
+        args.extend(&board);
+        args.extend(extra);
+        let (code, out) = cli(&args);
+        assert_eq!(code, 0, "{args:?}: {out}");
+        serde_json::from_str::<serde_json::Value>(&out).unwrap()
+    };
+    for (a, b) in [("1..6", "1..6"), ("1..6", "1,2,2,4,5,6")] {
+        for strategies in [
+            &["--strategy-a", "safe"][..],
+            &["--strategy-b", "random"][..],
+            &["--strategy-a", "strong", "--strategy-b", "capture"][..],
+        ] {
+            let global = solve(a, b, strategies);
+            let layered = solve(a, b, &[strategies, &["--layered"][..]].concat());
+            assert_eq!(layered["value_certified"], true, "{a} {b} {strategies:?}");
+            for figure in ["p_a", "p_a_if_a_starts", "p_a_if_b_starts", "value"] {
+                let [g, l] = [&global, &layered].map(|j| j[figure].as_f64().unwrap());
+                assert!(
+                    (g - l).abs() <= 1e-10,
+                    "{a} against {b}, {strategies:?}: {figure} {g} {l}"
+                );
+            }
+            // The pair's figures are not the optimal ones.
+            let optimal = solve(a, b, &[]);
+            let gap = (optimal["p_a"].as_f64().unwrap() - layered["p_a"].as_f64().unwrap()).abs();
+            assert!(gap > 1e-4, "{a} {b} {strategies:?}: {gap}");
+            assert_eq!(layered["game"]["strategy_a"], global["game"]["strategy_a"]);
+        }
+    }
+    let dir = common::temp_dir("game", "layered-fixed");
+    let folder = dir.join("safe");
+    let folder = folder.to_str().unwrap();
+    let part = ["--layered", "--part", "both-home", "--values-out", folder];
+    let fixed = solve(
+        "1..6",
+        "2..7",
+        &[&["--strategy-a", "safe"][..], &part].concat(),
+    );
+    assert_eq!(fixed["strategy_a"], "safe");
+    assert_eq!(fixed["certified"], true);
+    // The optimal solve refuses the folder of the pair, naming it.
+    let mut args = vec!["solve", "--a", "1..6", "--b", "2..7"];
+    args.extend(&board);
+    args.extend(part);
+    let (code, out) = cli(&args);
+    assert_ne!(code, 0, "{out}");
+    assert!(out.contains("A playing safe, B playing optimal"), "{out}");
+    // So does every reader of optimal values.
+    let mut args = vec!["advise", "--a", "1..6", "--b", "2..7", "--values", folder];
+    args.extend(common::CHOICE_16_8_2_2);
+    args.extend(["--position", "A:a,5 B:b,9 turn:A", "--face", "3"]);
+    let (code, out) = cli(&args);
+    assert_eq!(code, 2, "{out}");
+    assert!(out.contains("not optimal play's"), "{out}");
+    std::fs::remove_dir_all(dir).unwrap();
 }
 
 /// Rollouts play game `g` after every move on the same dice, so a move's gap to the leader
@@ -1101,6 +1171,7 @@ mod layered_files {
             values_out: Some(dir),
             observer: &|_| {},
             cluster: &wuerfelglueck::exact::game::cluster::OneProcess,
+            fixed: [None, None],
         };
         let one = rayon::ThreadPoolBuilder::new()
             .num_threads(1)
@@ -1241,6 +1312,7 @@ mod layered_files {
                 values_out: Some(dir.path()),
                 observer: &|_| {},
                 cluster: &wuerfelglueck::exact::game::cluster::OneProcess,
+                fixed: [None, None],
             };
             solve_layered_with(&rules, [&dice[0], &dice[1]], &options(1e-9), &run)
                 .unwrap()

@@ -939,6 +939,7 @@ fn the_servers_values_answer_the_advice_and_play_the_opponent_on_their_game() {
         values_out: Some(&dir),
         observer: &|_| {},
         cluster: &wuerfelglueck::exact::game::cluster::OneProcess,
+        fixed: [None, None],
     };
     let options = SolveOptions {
         tolerance: 1e-9,

@@ -198,6 +198,33 @@ struct GameSettings {
     values: Option<PathBuf>,
 }
 
+impl GameSettings {
+    /// Each fixed strategy seated with both dice (`None`: the side optimises).
+    fn seated_policies(&self, dice: [&Die; 2]) -> [Option<Box<dyn MovePolicy>>; 2] {
+        [0, 1].map(|p| {
+            self.fixed[p]
+                .as_ref()
+                .map(|st| Box::new(st.seated(dice, p)) as Box<dyn MovePolicy>)
+        })
+    }
+
+    /// The fixed sides of a layered solve: `policies` (from [`GameSettings::seated_policies`])
+    /// with their names.
+    fn fixed_sides<'a>(
+        &'a self,
+        policies: &'a [Option<Box<dyn MovePolicy>>; 2],
+    ) -> [Option<crate::exact::game::layered::FixedSide<'a>>; 2] {
+        [0, 1].map(|p| {
+            policies[p]
+                .as_ref()
+                .map(|policy| crate::exact::game::layered::FixedSide {
+                    policy: policy.as_ref(),
+                    name: &self.strategies[p],
+                })
+        })
+    }
+}
+
 /// A solve's options, checked.
 #[derive(Debug, Clone)]
 pub struct SolveSettings {
@@ -388,10 +415,6 @@ impl SolveSettings {
             if o.layered {
                 refuse_first(
                     &[
-                        (
-                            strategies.iter().any(|s| s != "optimal"),
-                            "--strategy-a and --strategy-b",
-                        ),
                         (o.policy_out.is_some(), "--policy-out"),
                         (o.evaluate_pair, "--evaluate-pair"),
                         (o.style, "--style"),
@@ -399,8 +422,9 @@ impl SolveSettings {
                     ],
                     |option| {
                         format!(
-                            "--layered solves the value with both sides optimal, without the \
-                             mirror; {option}: only without --layered"
+                            "--layered solves the value (of both sides optimal, or of the \
+                             strategies given), the mirror where it applies; {option}: only \
+                             without --layered"
                         )
                     },
                 )?;
@@ -573,12 +597,14 @@ fn solve_layered_game(
     let dice = [&s.dice[0], &s.dice[1]];
     let notes = GroupNotes::new(progress);
     let observer = |p: crate::exact::game::layered::LayerProgress<'_>| notes.report(p);
+    let policies = game.seated_policies(dice);
     let run = LayeredRun {
         part: Part::All,
         keep_values: false,
         values_out: game.values_out.as_deref(),
         observer: &observer,
         cluster,
+        fixed: game.fixed_sides(&policies),
     };
     let (solution, _) = run_in_pool(s.threads, progress, |_| {
         solve_layered_with(&s.rules, dice, &s.solve, &run).map_err(exact_error)
@@ -591,6 +617,7 @@ fn solve_layered_game(
     })?;
     let report = SolveReport::of_layered(
         [dice[0].to_string(), dice[1].to_string()],
+        game.strategies.clone(),
         &s.rules,
         s.tolerance,
         &solution,
@@ -743,12 +770,14 @@ pub fn solve_layers_on(
     let dice = [&s.dice[0], &s.dice[1]];
     let notes = GroupNotes::new(progress);
     let observer = |p: crate::exact::game::layered::LayerProgress<'_>| notes.report(p);
+    let policies = game.seated_policies(dice);
     let run = crate::exact::game::layered::LayeredRun {
         part: game.part,
         keep_values: false,
         values_out: game.values_out.as_deref(),
         observer: &observer,
         cluster,
+        fixed: game.fixed_sides(&policies),
     };
     let outcome = run_in_pool(s.threads, progress, |_| {
         crate::exact::game::layered::solve_layers(&s.rules, dice, &s.solve, &run)
@@ -767,6 +796,8 @@ pub fn solve_layers_on(
         board: s.rules.board().to_string(),
         profile: s.rules.profile().to_string(),
         tolerance: s.tolerance,
+        strategy_a: game.strategies[0].clone(),
+        strategy_b: game.strategies[1].clone(),
         part: match game.part {
             Part::All => "all",
             Part::OutsideCore => "outside-core",
@@ -787,12 +818,7 @@ fn solve_game(
 ) -> Result<SolveReport, Error> {
     let rules = &s.rules;
     let dice = [&s.dice[0], &s.dice[1]];
-    // Each fixed strategy seated with both dice.
-    let policies: [Option<Box<dyn MovePolicy>>; 2] = [0, 1].map(|p| {
-        game.fixed[p]
-            .as_ref()
-            .map(|st| Box::new(st.seated(dice, p)) as Box<dyn MovePolicy>)
-    });
+    let policies = game.seated_policies(dice);
     let sides: [Side<'_>; 2] = [0, 1].map(|p| match &policies[p] {
         None => Side::Optimal,
         Some(policy) => Side::Fixed(policy.as_ref()),

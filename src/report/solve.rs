@@ -339,6 +339,7 @@ impl SolveReport {
     /// both sides optimal, where every play from the openings ends with a win (`figures`).
     pub fn of_layered(
         dice: [String; 2],
+        strategies: [String; 2],
         rules: &crate::rules::Rules,
         tolerance: f64,
         l: &crate::exact::game::layered::LayeredSolution,
@@ -350,7 +351,7 @@ impl SolveReport {
             end_component_states: l.end_component_states,
             ..ChoiceReport::of_values(
                 [&l.value_if_a_starts, &l.value_if_b_starts, &l.value],
-                ["optimal".into(), "optimal".into()],
+                strategies.clone(),
                 l.value_certified,
                 l.groups.iter().map(|g| g.sweeps).sum(),
             )
@@ -358,13 +359,21 @@ impl SolveReport {
         let method = format!(
             "game with choices, layered: {} groups by goal configuration solved from the last \
              back, value iteration from both ends in each{}; every play ends in a win, so \
-             P(A wins) = (1 + value) / 2 under optimal play",
+             P(A wins) = (1 + value) / 2 {}",
             l.groups.len(),
             if l.narrow_brackets {
                 " (in the groups that do not fit the memory allowed otherwise, brackets in \
                  32-bit fixed point, rounded outward)"
             } else {
                 ""
+            },
+            if strategies.iter().all(|s| s == "optimal") {
+                "under optimal play".to_string()
+            } else {
+                format!(
+                    "with A playing {}, B playing {}",
+                    strategies[0], strategies[1]
+                )
             }
         );
         let mut report = SolveReport::new(
@@ -711,6 +720,10 @@ pub struct LayersReport {
     pub profile: String,
     /// The requested width of every group's brackets.
     pub tolerance: f64,
+    /// How A plays: `optimal` or a fixed strategy's name.
+    pub strategy_a: String,
+    /// How B plays (as `strategy_a`).
+    pub strategy_b: String,
     /// `outside-core` or `both-home`.
     pub part: String,
     /// The folder the values were written to, if any.
@@ -728,6 +741,8 @@ impl super::Report for LayersReport {
             "board",
             "profile",
             "tolerance",
+            "strategy_a",
+            "strategy_b",
             "part",
             "goal_a",
             "goal_b",
@@ -750,6 +765,8 @@ impl super::Report for LayersReport {
                     self.board.clone(),
                     self.profile.clone(),
                     csv_number(self.tolerance),
+                    self.strategy_a.clone(),
+                    self.strategy_b.clone(),
                     self.part.clone(),
                     g.goal_a.to_string(),
                     g.goal_b.to_string(),
@@ -773,8 +790,20 @@ impl super::Report for LayersReport {
         let o = &self.outcome;
         writeln!(
             out,
-            "Layered solve ({}): A = {} against B = {}, board {}, profile {}, both optimal",
-            self.part, self.a, self.b, self.board, self.profile
+            "Layered solve ({}): A = {} against B = {}, board {}, profile {}, {}",
+            self.part,
+            self.a,
+            self.b,
+            self.board,
+            self.profile,
+            if self.strategy_a == "optimal" && self.strategy_b == "optimal" {
+                "both optimal".to_string()
+            } else {
+                format!(
+                    "A playing {}, B playing {}",
+                    self.strategy_a, self.strategy_b
+                )
+            }
         )?;
         writeln!(
             out,

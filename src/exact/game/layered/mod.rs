@@ -40,6 +40,7 @@ pub(crate) mod brackets;
 pub mod cluster;
 pub(crate) mod finished;
 pub(crate) mod layers;
+mod picks;
 pub(crate) mod values_file;
 
 use self::brackets::{Brackets, Fixed32Brackets};
@@ -47,6 +48,8 @@ use self::cluster::{Cluster, OneProcess, Share};
 pub use self::finished::{FIXED32_FROM, GroupReport, Storage, bit};
 use self::finished::{Finished, held_value};
 use self::layers::{GoalGroups, Group};
+use self::picks::Picks;
+use super::policy::MovePolicy;
 use super::solve::{figures_from_value, value_bounds};
 use super::space::{At, CellTarget, GameSpace};
 use super::sweep::{RowUpdate, Store, Values, update_cell};
@@ -92,7 +95,9 @@ struct Layout {
 }
 
 impl Layout {
-    fn new(rules: &Rules, space: &GameSpace) -> Layout {
+    /// The layout of `space`'s groups; with `mirror`, only one of each mirrored pair where
+    /// the game is its own mirror image.
+    fn new(rules: &Rules, space: &GameSpace, mirror: bool) -> Layout {
         let groups = GoalGroups::new(rules, &space.players);
         let goals = 1usize << rules.board().goal_len();
         let per_side = |side: usize| {
@@ -114,7 +119,7 @@ impl Layout {
             members: [members_a, members_b],
             place: [place_a, place_b],
             goals,
-            symmetric: space.symmetric(),
+            symmetric: mirror && space.symmetric(),
         }
     }
 
@@ -417,13 +422,14 @@ pub struct LayeredSolution {
 /// each group, the finished groups' compact values still read (unless `mapped`: then they
 /// are read from their files through the page cache and count only in [`Peak::finished`])
 /// and the group's own flags and brackets (in 32 bits where `narrow` says so for the
-/// group at that place in `order`, else `f64`; the group shared among `processes`).
+/// group at that place in `order`, else `f64`; the group shared among `processes`), with
+/// `picks` bytes a state for a fixed strategy's moves.
 fn peak_bytes(
     layout: &Layout,
     order: &[Group],
     keep_values: bool,
     storage: Storage,
-    (processes, narrow): (usize, &[bool]),
+    (processes, narrow, picks): (usize, &[bool], u64),
     (mapped, values_out): (bool, bool),
 ) -> Option<(Peak, Vec<u64>)> {
     // The finished groups held, as the solve holds them: each while a group still to
@@ -444,7 +450,7 @@ fn peak_bytes(
         // known only once planned, are not counted here).
         let rows = geometry.a.len().div_ceil(processes.max(1)) as u64;
         let own = rows.checked_mul(2 * geometry.b.len() as u64)?;
-        let working = own.checked_mul(1 + bracket_bytes)?;
+        let working = own.checked_mul(1 + bracket_bytes + picks)?;
         let compact = len.checked_mul(storage.bytes_per_state())?;
         let rest = &order[n + 1..];
         let here = if mapped {
@@ -556,7 +562,7 @@ impl LayeredValues {
         super::solve::check_profile(rules)?;
         let space = GameSpace::tables_only(rules, dice)
             .ok_or_else(|| ExactError::TooLarge("the joint index overflows".into()))?;
-        let layout = Layout::new(rules, &space);
+        let layout = Layout::new(rules, &space, true);
         let game = self::values_file::GameKey::new(rules, dice, tolerance);
         let storage = Storage::for_tolerance(tolerance);
         let mut groups: Vec<GroupValues> = (0..layout.goals * layout.goals)
@@ -628,6 +634,11 @@ impl LayeredValues {
         let die = |text: &str| -> Result<Die, ExactError> {
             text.parse().map_err(|e| invalid(format!("die: {e}")))
         };
+        if let Some([a, b]) = &game.strategies {
+            return Err(invalid(format!(
+                "A playing {a}, B playing {b}: its values are that pair's, not optimal play's"
+            )));
+        }
         let dice = [die(&game.dice[0])?, die(&game.dice[1])?];
         Ok((Rules::new(board, profile), dice, game.tolerance))
     }
@@ -864,6 +875,28 @@ pub struct LayeredRun<'a> {
     /// The processes the solve runs on ([`OneProcess`], or MPI's ranks): each group's
     /// states are split among them.
     pub cluster: &'a dyn Cluster,
+    /// A's and B's fixed strategies (`None`: the side optimises). With a fixed side the
+    /// values are those of the pair played (a fixed side against an optimal one: its best
+    /// response), solved without the mirror and on one process.
+    pub fixed: [Option<FixedSide<'a>>; 2],
+}
+
+/// A side that plays a fixed strategy in a layered solve.
+#[derive(Clone, Copy)]
+pub struct FixedSide<'a> {
+    /// Its moves.
+    pub policy: &'a dyn MovePolicy,
+    /// Its name, which the values files record.
+    pub name: &'a str,
+}
+
+impl LayeredRun<'_> {
+    /// The key of the values of this run's game: `dice` under `rules` to `tolerance`,
+    /// played as the run's sides play.
+    fn game_key(&self, rules: &Rules, dice: [&Die; 2], tolerance: f64) -> values_file::GameKey {
+        let names = self.fixed.map(|f| f.map_or("optimal", |f| f.name));
+        values_file::GameKey::new(rules, dice, tolerance).with_strategies(names)
+    }
 }
 
 /// Solves the value of the game with both sides optimal, group by group. `observer` hears
@@ -880,6 +913,7 @@ pub fn solve_layered(
         values_out: None,
         observer,
         cluster: &OneProcess,
+        fixed: [None, None],
     };
     solve_layered_with(rules, dice, options, &run).map(|(solution, _)| solution)
 }
@@ -898,6 +932,7 @@ pub fn solve_layered_keeping_values(
         values_out: None,
         observer,
         cluster: &OneProcess,
+        fixed: [None, None],
     };
     let (solution, values) = solve_layered_with(rules, dice, options, &run)?;
     Ok((solution, values.expect("kept when asked")))
@@ -947,7 +982,7 @@ pub fn solve_layered_with(
         seconds,
     };
     let values = run.keep_values.then(|| LayeredValues {
-        game: self::values_file::GameKey::new(rules, dice, options.tolerance),
+        game: run.game_key(rules, dice, options.tolerance),
         reports: solved.outcome.groups,
         rules: *rules,
         dice: [dice[0].clone(), dice[1].clone()],
@@ -1075,7 +1110,14 @@ fn solve_groups(
     crate::exact::shared::memory::check_enumeration(rules, &dice, options.max_memory)?;
     let space = GameSpace::tables_only(rules, dice)
         .ok_or_else(|| ExactError::TooLarge("the joint index overflows".into()))?;
-    let layout = Layout::new(rules, &space);
+    let fixed = run.fixed.map(|f| f.map(|f| f.policy));
+    if cluster.size() > 1 && fixed.iter().any(Option::is_some) {
+        return Err(ExactError::Ranks(
+            "a fixed strategy is solved on one process: run it without mpirun".into(),
+        ));
+    }
+    // A fixed strategy is not its own mirror image's: the mirror only with both optimal.
+    let layout = Layout::new(rules, &space, fixed.iter().all(Option::is_none));
     let mut order = layout.order();
     order.retain(|&g| run.part.holds(g));
     let storage = Storage::for_tolerance(options.tolerance);
@@ -1087,7 +1129,11 @@ fn solve_groups(
             &order,
             keep_values,
             storage,
-            (cluster.size(), narrow),
+            (
+                cluster.size(),
+                narrow,
+                Picks::bytes_per_state(&space, fixed),
+            ),
             (mapped, run.values_out.is_some()),
         )
         .ok_or_else(overflow)?;
@@ -1140,7 +1186,7 @@ fn solve_groups(
             ranks: cluster.size(),
         });
     }
-    let game = self::values_file::GameKey::new(rules, dice, options.tolerance);
+    let game = run.game_key(rules, dice, options.tolerance);
     if let Some(dir) = run.values_out {
         std::fs::create_dir_all(dir)
             .map_err(|e| ExactError::Write(format!("--values-out: {}: {e}", dir.display())))?;
@@ -1220,6 +1266,7 @@ fn solve_groups(
             reports: &reports,
             watched,
             watch_openings: number + 1 == order.len() && !keep_values && run.values_out.is_none(),
+            fixed,
             compact,
             storage,
             observer,
@@ -1310,6 +1357,8 @@ struct GroupJob<'a> {
     /// Only the openings' brackets need reach the tolerance in this group (the last, its
     /// values neither kept nor written), where it holds them.
     watch_openings: bool,
+    /// A's and B's fixed strategies (`None`: optimal).
+    fixed: [Option<&'a dyn MovePolicy>; 2],
     /// What becomes of the group's values.
     compact: Compact<'a>,
     storage: Storage,
@@ -1398,6 +1447,15 @@ fn solve_group<'a, S: Brackets>(
     };
     let end_component_states =
         classify_group(space, layout, finished, &current, (cluster, &serve))?;
+    let picks = Picks::tabulate(
+        space,
+        &geometry,
+        (
+            current.own.clone(),
+            current.own.start / 2..current.own.end / 2,
+        ),
+        job.fixed,
+    )?;
     current.values = Some(initial_bracket(&current));
     if cluster.size() > 1 {
         refresh_ghosts(&current, &serve, cluster)?;
@@ -1418,7 +1476,7 @@ fn solve_group<'a, S: Brackets>(
     };
     let sweeping = Instant::now();
     let (sweeps, width, stalled) = iterate_group(
-        &reader,
+        (&reader, &picks),
         options,
         watch,
         end_component_states > 0 || exits_wide,
@@ -1903,7 +1961,7 @@ fn shared_bracket<S: Brackets>(
 /// changes and a cancellation are decided together, so every process stops at the same
 /// sweep.
 fn iterate_group<S: Brackets>(
-    reader: &Reader<'_, S>,
+    (reader, picks): (&Reader<'_, S>, &Picks),
     options: &SolveOptions,
     watch: Option<[usize; 2]>,
     held_open: bool,
@@ -1947,10 +2005,9 @@ fn iterate_group<S: Brackets>(
                 let at = geometry.at(space, local);
                 let mut outside = [0.0; 2];
                 let mut stay = [0.0; 2];
-                for (k, &(face, p)) in space.faces(at.index).iter().enumerate() {
-                    let mut best: Option<[f64; 2]> = None;
-                    space.cell_options_at(&at, k, |_, t| {
-                        best = Some(super::value::fold_best(at.side, best, reader.value(t)));
+                for (slot, &(face, p)) in space.faces(at.index).iter().enumerate() {
+                    let best = Picks::value_of(picks.at(k, slot), at.side, |f| {
+                        space.cell_options_at(&at, slot, |m, t| f(m, reader.value(t)));
                     });
                     match best {
                         Some(v) => {
@@ -2184,7 +2241,7 @@ mod tests {
         // Only the groups that do not fit the limit in `f64` are solved in 32 bits: as
         // the plan counts each group, tables included.
         let space = GameSpace::tables_only(&rules, dice).unwrap();
-        let layout = Layout::new(&rules, &space);
+        let layout = Layout::new(&rules, &space, true);
         let order = layout.order();
         let tables = space.players[0].heap_bytes() + space.players[1].heap_bytes();
         let (_, in_f64) = peak_bytes(
@@ -2192,7 +2249,7 @@ mod tests {
             &order,
             true,
             Storage::for_tolerance(1e-6),
-            (1, &vec![false; order.len()]),
+            (1, &vec![false; order.len()], 0),
             (false, false),
         )
         .unwrap();

@@ -42,6 +42,11 @@ pub struct GameKey {
     pub dice: [String; 2],
     /// The tolerance the groups were solved to.
     pub tolerance: f64,
+    /// How A and B play where a side plays a fixed strategy (`optimal` for a side that
+    /// does not), by name; absent where both sides are optimal. The values of a fixed
+    /// strategy are those of its pair, never read as optimal play's.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub strategies: Option<[String; 2]>,
 }
 
 impl GameKey {
@@ -56,6 +61,19 @@ impl GameKey {
             profile: rules.profile().to_string(),
             dice: [dice[0].to_string(), dice[1].to_string()],
             tolerance,
+            strategies: None,
+        }
+    }
+
+    /// The same game with A and B playing `strategies` (their names, `optimal` for a side
+    /// that is); both optimal is the key of [`GameKey::new`].
+    pub fn with_strategies(self, strategies: [&str; 2]) -> GameKey {
+        GameKey {
+            strategies: strategies
+                .iter()
+                .any(|s| *s != "optimal")
+                .then(|| strategies.map(str::to_string)),
+            ..self
         }
     }
 }
@@ -66,7 +84,11 @@ impl std::fmt::Display for GameKey {
             f,
             "{} against {} on {} under {}, tolerance {:e}",
             self.dice[0], self.dice[1], self.board, self.profile, self.tolerance
-        )
+        )?;
+        match &self.strategies {
+            Some([a, b]) => write!(f, ", A playing {a}, B playing {b}"),
+            None => Ok(()),
+        }
     }
 }
 
@@ -583,6 +605,7 @@ mod tests {
             profile: "choice".into(),
             dice: ["1..6".into(), "2..7".into()],
             tolerance: 1e-6,
+            strategies: None,
         }
     }
 
