@@ -1593,6 +1593,100 @@ mod layered_files {
         assert!(out.contains("the files hold the game"), "{out}");
     }
 
+    /// Grading against best responses: from each entry into the part where both sides have
+    /// a piece home, what `frontmost` gives away to an opponent who knows its every move
+    /// (read from the values of its pair with the best response, solved with it fixed) is
+    /// positive beyond doubt on both sides, and at least what it gives away to the optimal
+    /// pair's policy (sampled); the games and their per-decision figures are those of a
+    /// grading without it. Folders of optimal play, of a strategy not graded or of another
+    /// game are refused, naming the folder.
+    #[test]
+    fn grading_against_best_responses_reads_the_pairs_values_at_each_entry() {
+        let dir = Scratch::new("best-response");
+        let folder = |name: &str| dir.path().join(name).to_str().unwrap().to_string();
+        let solve = |dice: [&str; 2], extra: &[&str], name: &str| {
+            let out_dir = folder(name);
+            let mut args = vec!["solve", "--a", dice[0], "--b", dice[1]];
+            args.extend(super::common::CHOICE_16_8_2_2);
+            args.extend(["--layered", "--part", "both-home", "--tolerance", "1e-9"]);
+            args.extend(extra);
+            args.extend(["--values-out", &out_dir]);
+            let (code, out) = super::cli(&args);
+            assert_eq!(code, 0, "{out}");
+        };
+        let dice = ["1..6", "2..7"];
+        solve(dice, &[], "optimal");
+        solve(dice, &["--strategy-a", "frontmost"], "a-frontmost");
+        solve(dice, &["--strategy-b", "frontmost"], "b-frontmost");
+        solve(
+            ["1..6", "1..6"],
+            &["--strategy-a", "frontmost"],
+            "other-game",
+        );
+        let grade = |extra: &[&str]| {
+            let optimal = folder("optimal");
+            let mut args = vec!["grade", "--values", &optimal, "--games", "2000"];
+            args.extend(["--graded", "frontmost,safe", "--format", "json"]);
+            args.extend(extra);
+            super::cli(&args)
+        };
+        let [a, b] = ["a-frontmost", "b-frontmost"].map(folder);
+        let (code, out) = grade(&[
+            "--against-optimal",
+            "--best-response",
+            &a,
+            "--best-response",
+            &b,
+        ]);
+        assert_eq!(code, 0, "{out}");
+        let report: serde_json::Value = serde_json::from_str(&out).unwrap();
+        let entries = report["best_response_entries"].as_u64().unwrap();
+        assert_eq!(Some(entries), report["entries"].as_u64());
+        assert!(entries > 100, "{entries}");
+        let frontmost = &report["players"][0];
+        let br = &frontmost["against_best_response"];
+        for seat in ["as_a", "as_b"] {
+            let low = br[seat]["interval"][0].as_f64().unwrap();
+            assert!(low > 0.0, "{seat}: {br}");
+        }
+        let mean = br["per_entry"]["mean"].as_f64().unwrap();
+        let sampled = &frontmost["against_optimal"]["per_entry"];
+        assert!(
+            mean >= sampled["interval"][0].as_f64().unwrap(),
+            "{mean} {sampled}"
+        );
+        assert!(report["players"][1]["against_best_response"].is_null());
+        // The same games as without the best responses.
+        let (_, plain) = grade(&[]);
+        let plain: serde_json::Value = serde_json::from_str(&plain).unwrap();
+        for p in 0..2 {
+            assert_eq!(
+                plain["players"][p]["per_decision"],
+                report["players"][p]["per_decision"]
+            );
+        }
+        for (given, expected) in [
+            (folder("optimal"), "not of a fixed strategy's pair"),
+            (folder("other-game"), "not the game of --values"),
+        ] {
+            let (code, out) = grade(&["--best-response", &given]);
+            assert_eq!(code, 2, "{out}");
+            assert!(out.contains(&given) && out.contains(expected), "{out}");
+        }
+        let optimal = folder("optimal");
+        let (code, out) = super::cli(&[
+            "grade",
+            "--values",
+            &optimal,
+            "--graded",
+            "safe",
+            "--best-response",
+            &a,
+        ]);
+        assert_eq!(code, 2, "{out}");
+        assert!(out.contains("frontmost is not among --graded"), "{out}");
+    }
+
     /// Grading: the exact player loses nothing at any graded decision, `frontmost` loses
     /// beyond doubt; the figures are the same on one thread and on two. Played on against
     /// the optimal opponent, the exact player gives nothing away and `frontmost` more than
@@ -1616,6 +1710,7 @@ mod layered_files {
             key: StreamKey::new(7),
             max_rolls: 100_000,
             against_optimal: true,
+            best_responses: Vec::new(),
         };
         let on = |threads: usize| {
             rayon::ThreadPoolBuilder::new()
@@ -1710,6 +1805,7 @@ mod layered_files {
                 key: StreamKey::new(11),
                 max_rolls: 100_000,
                 against_optimal: true,
+                best_responses: Vec::new(),
             },
             &|_| {},
         )

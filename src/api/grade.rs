@@ -3,7 +3,9 @@
 
 use super::{Error, Progress, run_in_pool};
 use crate::exact::game::layered::LayeredValues;
-use crate::experiments::grading::{Grading, GradingError, grade as grade_games};
+use crate::experiments::grading::{
+    BestResponseValues, Grading, GradingError, grade as grade_games,
+};
 use crate::report::GradeReport;
 use crate::sim::StreamKey;
 use crate::strategy::Strategy;
@@ -47,6 +49,13 @@ pub struct GradeOptions {
     /// the entries' (e.g. all of --part both-home).
     #[cfg_attr(feature = "clap", arg(long = "against-optimal"))]
     pub against_optimal: bool,
+    /// The values of a graded strategy against its best response, read at each game's
+    /// first graded decision: a layered solve of the same game and part with that strategy
+    /// on one side and the other optimal (`solve --layered --part both-home --strategy-a
+    /// NAME --values-out DIR`, or `--strategy-b`). What it gives away over the rest of the
+    /// game to an opponent who knows its every move, exactly per entry. Repeat for more.
+    #[cfg_attr(feature = "clap", arg(long = "best-response", value_name = "DIR"))]
+    pub best_response: Vec<PathBuf>,
 }
 
 /// Runs `grade`: opens the values (each group file read when first needed), plays the
@@ -67,6 +76,44 @@ pub fn grade(options: &GradeOptions, progress: &dyn Progress) -> Result<GradeRep
         .collect::<Result<Vec<_>, _>>()?;
     let values =
         LayeredValues::open_dir(&o.values).map_err(|e| Error::input(format!("--values: {e}")))?;
+    let pairs = o
+        .best_response
+        .iter()
+        .map(|dir| {
+            let refuse =
+                |e: String| Error::input(format!("--best-response {}: {e}", dir.display()));
+            let (pair, names) = LayeredValues::open_pair(dir).map_err(|e| refuse(e.to_string()))?;
+            pair.check_game(values.rules(), values.dice())
+                .map_err(|e| refuse(format!("not the game of --values: {e}")))?;
+            let seat = match [names[0].as_str(), names[1].as_str()] {
+                [_, "optimal"] => 0,
+                ["optimal", _] => 1,
+                [a, b] => {
+                    return Err(refuse(format!(
+                        "A playing {a}, B playing {b}: expected one side optimal, the best \
+                         response to the other"
+                    )));
+                }
+            };
+            let name = &names[seat];
+            let player = graded
+                .iter()
+                .position(|s| s.name() == *name)
+                .ok_or_else(|| {
+                    refuse(format!(
+                        "its strategy {name} is not among --graded ({})",
+                        o.graded
+                    ))
+                })?;
+            if crate::strategy::names_a_file(name) {
+                return Err(refuse(format!(
+                    "its strategy {name} is read from a file, which may have changed since the \
+                     solve: grade it against a strategy without a file"
+                )));
+            }
+            Ok((pair, player, seat))
+        })
+        .collect::<Result<Vec<_>, Error>>()?;
     let grading = Grading {
         values: &values,
         played: [played.clone(), played],
@@ -75,6 +122,14 @@ pub fn grade(options: &GradeOptions, progress: &dyn Progress) -> Result<GradeRep
         key: StreamKey::new(o.seed),
         max_rolls: o.max_rolls,
         against_optimal: o.against_optimal,
+        best_responses: pairs
+            .iter()
+            .map(|(values, player, seat)| BestResponseValues {
+                values,
+                player: *player,
+                seat: *seat,
+            })
+            .collect(),
     };
     let [a, b] = values.dice();
     progress.begin(&format!("grading {a} vs {b}"), Some(o.games));

@@ -27,6 +27,16 @@
 //! Every error in it is exact (to the values' certified brackets); only the games are
 //! sampled, so the figure carries a 95 % interval over entries. A strategy's continuations
 //! as A (and as B) share their rolls with every other strategy's until their moves differ.
+//!
+//! # The rest of the game against a best response
+//!
+//! With [`Grading::best_responses`], the values of a graded strategy playing one side
+//! against its best response (`solve --layered --strategy-a NAME --values-out DIR`, the
+//! other side optimal against it) are read at each entry: the value of the entry when that
+//! pair plays on, against its value under optimal play, seen from the strategy's side, is
+//! exactly what the strategy gives away to an opponent who knows its every move. Both
+//! values are exact (to their certified brackets); only the entries are sampled, so the
+//! figure carries a 95 % interval over entries.
 
 use crate::dice::Die;
 use crate::exact::ExactError;
@@ -62,6 +72,21 @@ pub struct Grading<'a> {
     /// Also play every graded strategy from each game's first graded decision to the end
     /// against the optimal opponent (see the module's documentation).
     pub against_optimal: bool,
+    /// The values of graded strategies against their best responses, read at each entry
+    /// (see the module's documentation).
+    pub best_responses: Vec<BestResponseValues<'a>>,
+}
+
+/// The values of a graded strategy playing one side, the other side its best response:
+/// a layered solve with that strategy fixed on `seat` (the same game and part as
+/// [`Grading::values`]).
+pub struct BestResponseValues<'a> {
+    /// The pair's values.
+    pub values: &'a LayeredValues,
+    /// The graded strategy's place in [`Grading::graded`].
+    pub player: usize,
+    /// The side it plays.
+    pub seat: Player,
 }
 
 /// Why a grading could not run.
@@ -109,6 +134,23 @@ pub struct PlayerGrade {
     /// With [`Grading::against_optimal`]: the rest of the game against the optimal opponent.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub against_optimal: Option<AgainstOptimal>,
+    /// With [`Grading::best_responses`] for this strategy: the rest of the game against its
+    /// best response.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub against_best_response: Option<AgainstBestResponse>,
+}
+
+/// What a strategy gives away from an entry to the game's end against its best response
+/// ([`Grading::best_responses`]): the value `P(A wins) - P(B wins)` seen from its side,
+/// 95 % intervals over entries.
+#[derive(Clone, Debug, Serialize)]
+pub struct AgainstBestResponse {
+    /// Playing A (where its values as A were given).
+    pub as_a: Option<Estimate>,
+    /// Playing B.
+    pub as_b: Option<Estimate>,
+    /// The mean of as A and as B per entry, where both were given.
+    pub per_entry: Option<Estimate>,
 }
 
 /// What a strategy gives away over the rest of the game from an entry, playing one side
@@ -136,6 +178,10 @@ pub struct GradingOutcome {
     /// With [`Grading::against_optimal`]: the games with a graded decision, each an entry.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub entries: Option<u64>,
+    /// With [`Grading::best_responses`]: the entries read (the games with a graded
+    /// decision).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub best_response_entries: Option<u64>,
     /// With [`Grading::against_optimal`]: the games played on from entries that reached the
     /// roll cap (their errors up to it count).
     #[serde(skip_serializing_if = "Option::is_none")]
@@ -264,6 +310,48 @@ struct ChunkSums {
     against_optimal: Vec<Sums>,
     continued_decisions: Vec<u64>,
     continued_unfinished: u64,
+    /// Entries read against best responses, and per graded strategy the sums over them
+    /// of what it gives away as A, as B and (where both are read) their mean.
+    best_response_entries: u64,
+    best_response: Vec<[Sums; 3]>,
+}
+
+/// The value of the entry decision `d` (the position and roll) when the pair of
+/// `br` plays on: the graded strategy (`strategy`, seated for `br.seat`) on its side, the
+/// other side the best move by the pair's values.
+fn value_against_best_response(
+    br: &BestResponseValues<'_>,
+    strategy: &Strategy,
+    d: &Decision,
+    rng: &mut crate::sim::GameRng,
+) -> Result<f64, GradingError> {
+    let (moves, best) = valued_moves(br.values, &d.state, d.face)?.ok_or_else(|| {
+        GradingError::Input(
+            "a best response's values do not hold every move of an entry: they must be of the \
+             same part of the game as --values"
+                .into(),
+        )
+    })?;
+    let mover = d.state.mover();
+    if mover != br.seat {
+        return Ok(moves[best].value.mid());
+    }
+    if matches!(strategy, Strategy::Random) {
+        // The uniform mix the solve evaluated.
+        return Ok(moves.iter().map(|m| m.value.mid()).sum::<f64>() / moves.len() as f64);
+    }
+    let rules = br.values.rules();
+    let (own, other) = (d.state.pieces[mover], d.state.pieces[1 - mover]);
+    let legal = rules.legal_moves(own, other, mover, d.face);
+    let chosen = strategy
+        .choose(rules, own, other, mover, &legal, rng)
+        .expect("a decision has moves");
+    Ok(moves
+        .iter()
+        .find(|m| m.movement == chosen)
+        .expect("a strategy plays a legal move")
+        .value
+        .mid())
 }
 
 /// The legal moves of `face` in `state` valued by `values`, and the index of the best one
@@ -369,6 +457,17 @@ pub fn grade(
     for s in g.played.iter().chain(&g.graded) {
         s.check_game(rules, dice).map_err(refuse)?;
     }
+    for br in &g.best_responses {
+        br.values.check_game(rules, dice).map_err(refuse)?;
+        if br.player >= g.graded.len() || br.seat > 1 {
+            return Err(refuse(format!(
+                "a best response's strategy {} on side {}: expected one of the {} graded",
+                br.player,
+                br.seat,
+                g.graded.len()
+            )));
+        }
+    }
     if g.games == 0 || !g.games.is_multiple_of(2) {
         return Err(refuse(format!(
             "{} games: expected an even number, at least 2 (each side starts half)",
@@ -392,6 +491,7 @@ pub fn grade(
                 players: vec![Sums::default(); seated.len()],
                 against_optimal: vec![Sums::default(); seated.len()],
                 continued_decisions: vec![0; seated.len()],
+                best_response: vec![[Sums::default(); 3]; seated.len()],
                 ..ChunkSums::default()
             };
             let first_game = chunk * CHUNK;
@@ -457,6 +557,36 @@ pub fn grade(
                 for (sums, &(e, d)) in out.players.iter_mut().zip(&game_sums) {
                     sums.add_game(e, d);
                 }
+                if let (false, Some(entry)) = (g.best_responses.is_empty(), entry) {
+                    out.best_response_entries += 1;
+                    // The entry's value under optimal play: its best move's.
+                    let (moves, best) = valued_moves(values, &entry.state, entry.face)?
+                        .expect("an entry's moves are valued");
+                    let optimal = moves[best].value.mid();
+                    let mut given_away = vec![[None; 2]; seated.len()];
+                    for br in &g.best_responses {
+                        // Apart from the games' stream, which must not depend on this.
+                        let mut rng = g.key.with_stream(3).rng(game);
+                        let v = value_against_best_response(
+                            br,
+                            &seated[br.player][br.seat],
+                            &entry,
+                            &mut rng,
+                        )?;
+                        let sign = if br.seat == 0 { 1.0 } else { -1.0 };
+                        given_away[br.player][br.seat] = Some(sign * (optimal - v));
+                    }
+                    for (sums, seats) in out.best_response.iter_mut().zip(&given_away) {
+                        for (side, e) in seats.iter().enumerate() {
+                            if let Some(e) = e {
+                                sums[side].add_game(*e, 1.0);
+                            }
+                        }
+                        if let [Some(a), Some(b)] = seats {
+                            sums[2].add_game(0.5 * (a + b), 1.0);
+                        }
+                    }
+                }
                 if let (true, Some(entry)) = (g.against_optimal, entry) {
                     out.entries += 1;
                     for (p, strategy) in seated.iter().enumerate() {
@@ -491,9 +621,16 @@ pub fn grade(
         players: vec![Sums::default(); seated.len()],
         against_optimal: vec![Sums::default(); seated.len()],
         continued_decisions: vec![0; seated.len()],
+        best_response: vec![[Sums::default(); 3]; seated.len()],
         ..ChunkSums::default()
     };
     for c in &sums {
+        total.best_response_entries += c.best_response_entries;
+        for (t, s) in total.best_response.iter_mut().zip(&c.best_response) {
+            for (t, s) in t.iter_mut().zip(s) {
+                t.merge(s);
+            }
+        }
         total.unfinished += c.unfinished;
         total.decisions += c.decisions;
         total.graded += c.graded;
@@ -524,6 +661,18 @@ pub fn grade(
                 decisions: total.continued_decisions[p],
                 per_entry: total.against_optimal[p].estimates(total.entries).1,
             });
+            let read = |side: usize| {
+                g.best_responses
+                    .iter()
+                    .any(|br| br.player == p && br.seat == side)
+            };
+            let entries = total.best_response_entries;
+            let over_entries = |k: usize| total.best_response[p][k].estimates(entries).1;
+            let against_best_response = (read(0) || read(1)).then(|| AgainstBestResponse {
+                as_a: read(0).then(|| over_entries(0)),
+                as_b: read(1).then(|| over_entries(1)),
+                per_entry: (read(0) && read(1)).then(|| over_entries(2)),
+            });
             PlayerGrade {
                 player: s.name(),
                 other_than_best: sums.other_than_best,
@@ -531,6 +680,7 @@ pub fn grade(
                 per_decision,
                 per_game,
                 against_optimal,
+                against_best_response,
             }
         })
         .collect();
@@ -540,6 +690,8 @@ pub fn grade(
         decisions: total.decisions,
         graded_decisions: total.graded,
         entries: g.against_optimal.then_some(total.entries),
+        best_response_entries: (!g.best_responses.is_empty())
+            .then_some(total.best_response_entries),
         against_optimal_unfinished: g.against_optimal.then_some(total.continued_unfinished),
         players,
     })

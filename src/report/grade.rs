@@ -34,6 +34,7 @@ pub struct GradeReport {
 impl super::Report for GradeReport {
     fn csv(&self) -> Option<CsvTable> {
         let against = self.outcome.entries.is_some();
+        let best_response = self.outcome.best_response_entries.is_some();
         let mut columns = vec![
             "player",
             "games",
@@ -54,6 +55,17 @@ impl super::Report for GradeReport {
                 "against_optimal",
                 "against_optimal_lo",
                 "against_optimal_hi",
+            ]);
+        }
+        if best_response {
+            columns.extend([
+                "best_response_entries",
+                "against_best_response_as_a",
+                "against_best_response_as_a_lo",
+                "against_best_response_as_a_hi",
+                "against_best_response_as_b",
+                "against_best_response_as_b_lo",
+                "against_best_response_as_b_hi",
             ]);
         }
         Some(CsvTable {
@@ -84,6 +96,17 @@ impl super::Report for GradeReport {
                             csv_number(a.per_entry.interval[0]),
                             csv_number(a.per_entry.interval[1]),
                         ]);
+                    }
+                    if let Some(entries) = self.outcome.best_response_entries {
+                        row.push(entries.to_string());
+                        let r = p.against_best_response.as_ref();
+                        for seat in [r.and_then(|r| r.as_a), r.and_then(|r| r.as_b)] {
+                            // Empty where that seat's values were not given.
+                            row.extend(match seat {
+                                Some(x) => [x.mean, x.interval[0], x.interval[1]].map(csv_number),
+                                None => [String::new(), String::new(), String::new()],
+                            });
+                        }
                     }
                     row
                 })
@@ -159,6 +182,36 @@ impl super::Report for GradeReport {
                         a.decisions,
                         format!("{:.6} [{:.6}, {:.6}]", x.mean, x.interval[0], x.interval[1]),
                         format!("{:.3}", 50.0 * x.mean)
+                    )?;
+                }
+            }
+        }
+        if let Some(entries) = o.best_response_entries {
+            writeln!(
+                out,
+                "the rest of the game against a best response, from each game's first graded \
+                 decision ({entries} entries): value given away per entry, exact per entry; 95 % \
+                 intervals over entries"
+            )?;
+            writeln!(
+                out,
+                "{:<18} {:>32}   {:>32}   {:>14}",
+                "player", "as A", "as B", "points of P(win)"
+            )?;
+            let e = |x: &Option<crate::experiments::grading::Estimate>| match x {
+                Some(x) => format!("{:.6} [{:.6}, {:.6}]", x.mean, x.interval[0], x.interval[1]),
+                None => "-".into(),
+            };
+            for p in &o.players {
+                if let Some(r) = &p.against_best_response {
+                    writeln!(
+                        out,
+                        "{:<18} {:>32}   {:>32}   {:>14}",
+                        p.player,
+                        e(&r.as_a),
+                        e(&r.as_b),
+                        r.per_entry
+                            .map_or("-".into(), |x| format!("{:.3}", 50.0 * x.mean))
                     )?;
                 }
             }

@@ -559,11 +559,40 @@ impl LayeredValues {
         dice: [&Die; 2],
         tolerance: f64,
     ) -> Result<LayeredValues, ExactError> {
+        let game = self::values_file::GameKey::new(rules, dice, tolerance);
+        LayeredValues::open_keyed(dir, rules, dice, game)
+    }
+
+    /// The values in the files of `dir` made by a layered solve with a fixed strategy
+    /// (`solve --layered --strategy-a NAME --values-out DIR`): the values of the pair
+    /// played, and the names of A's and B's strategies (`optimal` for a side that is).
+    /// Folders of optimal play are refused here (they open with [`LayeredValues::open`]).
+    pub fn open_pair(dir: &std::path::Path) -> Result<(LayeredValues, [String; 2]), ExactError> {
+        let game = self::values_file::game_in(dir)?;
+        let Some(strategies) = game.strategies.clone() else {
+            return Err(ExactError::ValuesFile(format!(
+                "{}: the values of optimal play, not of a fixed strategy's pair",
+                dir.display()
+            )));
+        };
+        let (rules, dice) = LayeredValues::rules_of(dir, &game)?;
+        let values = LayeredValues::open_keyed(dir, &rules, [&dice[0], &dice[1]], game)?;
+        Ok((values, strategies))
+    }
+
+    /// [`LayeredValues::open`] for the game `game` names.
+    fn open_keyed(
+        dir: &std::path::Path,
+        rules: &Rules,
+        dice: [&Die; 2],
+        game: self::values_file::GameKey,
+    ) -> Result<LayeredValues, ExactError> {
         super::solve::check_profile(rules)?;
         let space = GameSpace::tables_only(rules, dice)
             .ok_or_else(|| ExactError::TooLarge("the joint index overflows".into()))?;
-        let layout = Layout::new(rules, &space, true);
-        let game = self::values_file::GameKey::new(rules, dice, tolerance);
+        // A fixed strategy's values are solved without the mirror.
+        let layout = Layout::new(rules, &space, game.strategies.is_none());
+        let tolerance = game.tolerance;
         let storage = Storage::for_tolerance(tolerance);
         let mut groups: Vec<GroupValues> = (0..layout.goals * layout.goals)
             .map(|_| GroupValues::Absent)
@@ -617,6 +646,22 @@ impl LayeredValues {
     /// file's header; [`LayeredValues::open`] checks every file against it).
     pub fn game_of(dir: &std::path::Path) -> Result<(Rules, [Die; 2], f64), ExactError> {
         let game = self::values_file::game_in(dir)?;
+        if let Some([a, b]) = &game.strategies {
+            return Err(ExactError::ValuesFile(format!(
+                "{}: the game its files name: A playing {a}, B playing {b}: its values are that \
+                 pair's, not optimal play's",
+                dir.display()
+            )));
+        }
+        let (rules, dice) = LayeredValues::rules_of(dir, &game)?;
+        Ok((rules, dice, game.tolerance))
+    }
+
+    /// The rules and dice `game` (read from the files of `dir`) names.
+    fn rules_of(
+        dir: &std::path::Path,
+        game: &self::values_file::GameKey,
+    ) -> Result<(Rules, [Die; 2]), ExactError> {
         let invalid = |what: String| {
             ExactError::ValuesFile(format!(
                 "{}: the game its files name: {what}",
@@ -634,13 +679,8 @@ impl LayeredValues {
         let die = |text: &str| -> Result<Die, ExactError> {
             text.parse().map_err(|e| invalid(format!("die: {e}")))
         };
-        if let Some([a, b]) = &game.strategies {
-            return Err(invalid(format!(
-                "A playing {a}, B playing {b}: its values are that pair's, not optimal play's"
-            )));
-        }
         let dice = [die(&game.dice[0])?, die(&game.dice[1])?];
-        Ok((Rules::new(board, profile), dice, game.tolerance))
+        Ok((Rules::new(board, profile), dice))
     }
 
     /// The reports of the groups held, as their solve made them.
@@ -2128,6 +2168,7 @@ mod tests {
                     values_out: Some(&dir),
                     observer: &|_| {},
                     cluster: &OneProcess,
+                    fixed: [None, None],
                 };
                 solve_layered_with(&rules, dice, &options, &run)
                     .map(|(solution, values)| (solution, values.unwrap()))
