@@ -437,6 +437,53 @@ fn the_strong_outside_core_scripts_run_on_16_8_2_2() {
     std::fs::remove_dir_all(&dir).unwrap();
 }
 
+/// `best-response/run.sh` solves the part where both sides have a piece home, each
+/// strategy's pairs with its best response, and grades against them; run again, it reads
+/// every group back.
+#[test]
+fn the_best_response_script_runs_on_a_small_board() {
+    let dir = temp_dir("results_scripts", "best-response");
+    let script = || {
+        run(bash("results/best-response/run.sh")
+            .args(["16/8/2/2", binary()])
+            .env("GAMES", "200")
+            .env("STRATEGIES", "frontmost,strong")
+            .env("OUT", &dir));
+    };
+    script();
+    let grade = |name: &str| -> serde_json::Value {
+        serde_json::from_str(&std::fs::read_to_string(dir.join(name)).unwrap()).unwrap()
+    };
+    let report = grade("grade-16-8-2-2-200.json");
+    let players = report["players"].as_array().unwrap();
+    let names: Vec<&str> = players
+        .iter()
+        .map(|p| p["player"].as_str().unwrap())
+        .collect();
+    assert_eq!(
+        names,
+        ["strong", "strong-search", "strong-search-2", "frontmost"]
+    );
+    for p in [&players[0], &players[3]] {
+        assert!(
+            p["against_best_response"]["per_entry"]["mean"]
+                .as_f64()
+                .unwrap()
+                > 0.0
+        );
+    }
+    script();
+    let again: serde_json::Value =
+        serde_json::from_str(&std::fs::read_to_string(dir.join("a-strong.json")).unwrap()).unwrap();
+    let groups = again["groups"].as_array().unwrap();
+    assert!(groups.iter().all(|g| g["resumed"] == true), "{again}");
+    assert_eq!(
+        grade("grade-16-8-2-2-200.json")["players"],
+        report["players"]
+    );
+    std::fs::remove_dir_all(&dir).unwrap();
+}
+
 /// Records, not logs: `results/` has no progress log (`.log`, `.err`), no file name with a
 /// comma, and no script this file does not run; each folder with a script has a README
 /// naming it.
