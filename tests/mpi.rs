@@ -430,6 +430,14 @@ fn what_does_not_share_its_work_is_refused_on_ranks() {
         stderr.contains("only `solve --profile choice --layered`"),
         "{stderr}"
     );
+    // A fixed strategy's layered solve runs on one process.
+    let mut args = vec!["solve", "--a", "1..6", "--b", "1..6"];
+    args.extend(common::CHOICE_16_8_2_2);
+    args.extend(["--layered", "--strategy-a", "safe"]);
+    let out = on_ranks(2, &args);
+    assert_eq!(out.status.code(), Some(2));
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert!(stderr.contains("with both sides optimal"), "{stderr}");
 }
 
 /// `results/mpi/scaling.sh` and `summarize.py`, which made the book's scaling figures, still

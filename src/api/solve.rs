@@ -659,10 +659,12 @@ pub fn launched_cluster() -> Result<Box<dyn Cluster>, Error> {
 /// solver (each process would solve it all and print it again).
 fn refuse_unshared(settings: &SolveSettings, cluster: &dyn Cluster) -> Result<(), Error> {
     let layered = matches!(&settings.solver, Solver::Game(g) if g.layered);
-    if cluster.size() > 1 && (!layered || solves_position(settings)) {
+    let fixed = matches!(&settings.solver, Solver::Game(g) if g.fixed.iter().any(Option::is_some));
+    if cluster.size() > 1 && (!layered || fixed || solves_position(settings)) {
         return Err(Error::input(format!(
             "started on {} MPI ranks: only `solve --profile choice --layered` (with or without \
-             --part) runs across ranks; run this one as a single process",
+             --part) with both sides optimal runs across ranks; run this one as a single \
+             process",
             cluster.size()
         )));
     }
