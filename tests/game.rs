@@ -1685,6 +1685,15 @@ mod layered_files {
         ]);
         assert_eq!(code, 2, "{out}");
         assert!(out.contains("frontmost is not among --graded"), "{out}");
+        let (code, out) = super::cli(&[
+            "grade",
+            "--values",
+            &optimal,
+            "--graded",
+            "safe,frontmost,safe",
+        ]);
+        assert_eq!(code, 2, "{out}");
+        assert!(out.contains("safe named twice"), "{out}");
     }
 
     /// Grading: the exact player loses nothing at any graded decision, `frontmost` loses

@@ -74,6 +74,16 @@ pub fn grade(options: &GradeOptions, progress: &dyn Progress) -> Result<GradeRep
         .split(',')
         .map(|name| parse("--graded", name))
         .collect::<Result<Vec<_>, _>>()?;
+    // Each strategy once: its rows, and the best responses found by its name, are one.
+    for (k, s) in graded.iter().enumerate() {
+        if graded[..k].iter().any(|t| t.name() == s.name()) {
+            return Err(Error::input(format!(
+                "--graded {}: {} named twice",
+                o.graded,
+                s.name()
+            )));
+        }
+    }
     let values =
         LayeredValues::open_dir(&o.values).map_err(|e| Error::input(format!("--values: {e}")))?;
     let pairs = o
