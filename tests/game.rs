@@ -1623,13 +1623,15 @@ mod layered_files {
             &["--strategy-a", "frontmost"],
             "other-game",
         );
-        let grade = |extra: &[&str]| {
+        // In `format`, with `extra`.
+        let grade_as = |format: &str, extra: &[&str]| {
             let optimal = folder("optimal");
             let mut args = vec!["grade", "--values", &optimal, "--games", "2000"];
-            args.extend(["--graded", "frontmost,safe", "--format", "json"]);
+            args.extend(["--graded", "frontmost,safe", "--format", format]);
             args.extend(extra);
             super::cli(&args)
         };
+        let grade = |extra: &[&str]| grade_as("json", extra);
         let [a, b] = ["a-frontmost", "b-frontmost"].map(folder);
         let (code, out) = grade(&[
             "--against-optimal",
@@ -1656,6 +1658,30 @@ mod layered_files {
             "{mean} {sampled}"
         );
         assert!(report["players"][1]["against_best_response"].is_null());
+        // The table and the CSV carry the same figures.
+        let responses = ["--best-response", a.as_str(), "--best-response", b.as_str()];
+        let (code, csv) = grade_as("csv", &responses);
+        assert_eq!(code, 0, "{csv}");
+        let lines: Vec<&str> = csv.lines().collect();
+        let columns: Vec<&str> = lines[0].split(',').collect();
+        let at = |name: &str| columns.iter().position(|c| *c == name).unwrap();
+        let frontmost_row: Vec<&str> = lines[1].split(',').collect();
+        let as_a: f64 = frontmost_row[at("against_best_response_as_a")]
+            .parse()
+            .unwrap();
+        assert_eq!(as_a, br["as_a"]["mean"].as_f64().unwrap());
+        assert_eq!(
+            frontmost_row[at("best_response_entries")],
+            entries.to_string()
+        );
+        let safe_row: Vec<&str> = lines[2].split(',').collect();
+        assert_eq!(safe_row[at("against_best_response_as_b")], "");
+        let (code, table) = grade_as("table", &responses);
+        assert_eq!(code, 0, "{table}");
+        assert!(
+            table.contains(&format!("against a best response, from each game's first graded decision ({entries} entries)")),
+            "{table}"
+        );
         // The same games as without the best responses.
         let (_, plain) = grade(&[]);
         let plain: serde_json::Value = serde_json::from_str(&plain).unwrap();
