@@ -48,7 +48,7 @@ use self::cluster::{Cluster, OneProcess, Share};
 pub use self::finished::{FIXED32_FROM, GroupReport, Storage, bit};
 use self::finished::{Finished, held_value};
 use self::layers::{GoalGroups, Group};
-use self::picks::Picks;
+use self::picks::{OptionFold, Picks};
 use super::policy::MovePolicy;
 use super::solve::{figures_from_value, value_bounds};
 use super::space::{At, CellTarget, GameSpace};
@@ -1490,10 +1490,7 @@ fn solve_group<'a, S: Brackets>(
     let picks = Picks::tabulate(
         space,
         &geometry,
-        (
-            current.own.clone(),
-            current.own.start / 2..current.own.end / 2,
-        ),
+        (current.own.clone(), &current.bits),
         job.fixed,
     )?;
     current.values = Some(initial_bracket(&current));
@@ -2046,9 +2043,19 @@ fn iterate_group<S: Brackets>(
                 let mut outside = [0.0; 2];
                 let mut stay = [0.0; 2];
                 for (slot, &(face, p)) in space.faces(at.index).iter().enumerate() {
-                    let best = Picks::value_of(picks.at(k, slot), at.side, |f| {
-                        space.cell_options_at(&at, slot, |m, t| f(m, reader.value(t)));
-                    });
+                    let entry = picks.at(k, slot);
+                    let best = if entry == picks::OPTIMAL {
+                        // The optimising mover's roll, most of the work: its own loop.
+                        let mut best: Option<[f64; 2]> = None;
+                        space.cell_options_at(&at, slot, |_, t| {
+                            best = Some(super::value::fold_best(at.side, best, reader.value(t)));
+                        });
+                        best
+                    } else {
+                        let mut fold = OptionFold::new(entry);
+                        space.cell_options_at(&at, slot, |m, t| fold.add(m, reader.value(t)));
+                        fold.value()
+                    };
                     match best {
                         Some(v) => {
                             outside[0] += p * v[0];

@@ -8,6 +8,7 @@
 use std::sync::atomic::{AtomicBool, AtomicU8, Ordering::Relaxed};
 
 use super::Geometry;
+use super::finished::held_value;
 use crate::exact::game::policy::{MovePolicy, Pick, decide};
 use crate::exact::game::space::GameSpace;
 use crate::exact::shared::ExactError;
@@ -49,12 +50,13 @@ impl Picks {
     }
 
     /// Asks the fixed sides of `fixed` their move in every decision of the states `own` of
-    /// `geometry` (their cells `cells`). Refused where a strategy picks a move that is not
-    /// legal.
+    /// `geometry` (whole cells) that the sweeps iterate: not those whose classification
+    /// flags (`bits`, from `own.start`) hold their value. Refused where a strategy picks a
+    /// move that is not legal.
     pub(super) fn tabulate(
         space: &GameSpace,
         geometry: &Geometry<'_>,
-        (own, cells): (std::ops::Range<usize>, std::ops::Range<usize>),
+        (own, bits): (std::ops::Range<usize>, &[AtomicU8]),
         fixed: [Option<&dyn MovePolicy>; 2],
     ) -> Result<Picks, ExactError> {
         let slots = Picks::bytes_per_state(space, fixed) as usize;
@@ -66,8 +68,11 @@ impl Picks {
         })?;
         let table = crate::exact::shared::huge::huge_vec(len, |_| AtomicU8::new(OPTIMAL));
         let illegal = AtomicBool::new(false);
-        geometry.for_cells_in(cells, |c| {
+        geometry.for_cells_in(own.start / 2..own.end / 2, |c| {
             for local in [2 * c, 2 * c + 1] {
+                if held_value(bits[local - own.start].load(Relaxed)).is_some() {
+                    continue;
+                }
                 let at = geometry.at(space, local);
                 let Some(policy) = fixed[at.side] else {
                     continue;
@@ -110,36 +115,54 @@ impl Picks {
             None => OPTIMAL,
         }
     }
+}
 
-    /// The value of a roll's options as the mover plays them by `entry`: the best for the
-    /// mover ([`OPTIMAL`]), their mean ([`UNIFORM`]) or the one picked; `None` without
-    /// options. `options(f)` calls `f(place, value)` for each option.
+/// The value of a roll's options where its mover plays a fixed strategy, by its [`Picks`]
+/// entry (not [`OPTIMAL`]: the sweeps fold the optimising mover's rolls in a loop of their
+/// own): their mean ([`UNIFORM`]) or the one picked; each option is [`OptionFold::add`]ed
+/// in its place.
+pub(super) struct OptionFold {
+    entry: u8,
+    picked: Option<[f64; 2]>,
+    sum: [f64; 2],
+    n: usize,
+}
+
+impl OptionFold {
+    /// A fold for the roll whose entry is `entry`.
     #[inline(always)]
-    pub(super) fn value_of(
-        entry: u8,
-        side: usize,
-        options: impl FnOnce(&mut dyn FnMut(usize, [f64; 2])),
-    ) -> Option<[f64; 2]> {
-        let mut best: Option<[f64; 2]> = None;
-        let mut sum = [0.0f64; 2];
-        let mut n = 0usize;
-        options(&mut |m, v| match entry {
-            OPTIMAL => best = Some(crate::exact::game::value::fold_best(side, best, v)),
-            UNIFORM => {
-                sum[0] += v[0];
-                sum[1] += v[1];
-                n += 1;
-            }
-            picked if usize::from(picked) == m => best = Some(v),
-            _ => {}
-        });
-        if entry == UNIFORM && n > 0 {
+    pub(super) fn new(entry: u8) -> OptionFold {
+        debug_assert_ne!(entry, OPTIMAL);
+        OptionFold {
+            entry,
+            picked: None,
+            sum: [0.0; 2],
+            n: 0,
+        }
+    }
+
+    /// The option in place `m`, of value bracket `v`.
+    #[inline(always)]
+    pub(super) fn add(&mut self, m: usize, v: [f64; 2]) {
+        if self.entry == UNIFORM {
+            self.sum[0] += v[0];
+            self.sum[1] += v[1];
+            self.n += 1;
+        } else if usize::from(self.entry) == m {
+            self.picked = Some(v);
+        }
+    }
+
+    /// The roll's value; `None` without options.
+    #[inline(always)]
+    pub(super) fn value(self) -> Option<[f64; 2]> {
+        if self.entry == UNIFORM && self.n > 0 {
             // The sum of `n` values in [-1, 1] and its division round by less than
             // `n` epsilons: the mean of the lower ends is lowered and of the upper ends
             // raised by that much, so that the bracket still holds the mixed value.
-            let (count, slack) = (n as f64, n as f64 * f64::EPSILON);
-            return Some([sum[0] / count - slack, sum[1] / count + slack]);
+            let (count, slack) = (self.n as f64, self.n as f64 * f64::EPSILON);
+            return Some([self.sum[0] / count - slack, self.sum[1] / count + slack]);
         }
-        best
+        self.picked
     }
 }
