@@ -1059,6 +1059,52 @@ fn the_layered_solve_plays_fixed_strategies_as_the_global_one_does() {
     std::fs::remove_dir_all(dir).unwrap();
 }
 
+/// `--checkpoint-minutes` is refused without the folder its checkpoints go into and for a
+/// number that is not a duration; with the folder, a solve writing a checkpoint after every
+/// sweep leaves none behind once its groups' files are written.
+#[test]
+fn checkpoints_need_their_folder_and_a_duration() {
+    let dir = common::temp_dir("game", "checkpoint-cli");
+    let folder = dir.join("values");
+    let folder = folder.to_str().unwrap();
+    let mut base = vec!["solve", "--a", "1..6", "--b", "2..7", "--format", "json"];
+    base.extend(common::CHOICE_16_8_2_2);
+    let with = |extra: &[&str]| cli(&[&base[..], extra].concat());
+    let (code, out) = with(&["--layered", "--checkpoint-minutes", "5"]);
+    assert_eq!(code, 2, "{out}");
+    assert!(
+        out.contains("--checkpoint-minutes") && out.contains("--values-out"),
+        "{out}"
+    );
+    let part = ["--layered", "--part", "both-home", "--values-out", folder];
+    for minutes in [
+        "--checkpoint-minutes=-1",
+        "--checkpoint-minutes=NaN",
+        "--checkpoint-minutes=inf",
+    ] {
+        let (code, out) = with(&[&part[..], &[minutes]].concat());
+        assert_eq!(code, 2, "{minutes}: {out}");
+        assert!(
+            out.contains("expected a number of minutes, 0 or more"),
+            "{out}"
+        );
+    }
+    let (code, out) = with(&[&part[..], &["--checkpoint-minutes", "0"]].concat());
+    assert_eq!(code, 0, "{out}");
+    let report: serde_json::Value = serde_json::from_str(&out).unwrap();
+    assert_eq!(report["certified"], true);
+    let names: Vec<String> = std::fs::read_dir(folder)
+        .unwrap()
+        .map(|e| e.unwrap().file_name().to_string_lossy().into_owned())
+        .collect();
+    assert!(names.iter().any(|n| n.ends_with(".values")), "{names:?}");
+    assert!(
+        !names.iter().any(|n| n.ends_with(".checkpoint")),
+        "{names:?}"
+    );
+    std::fs::remove_dir_all(dir).unwrap();
+}
+
 /// Rollouts play game `g` after every move on the same dice, so a move's gap to the leader
 /// is measured on paired games: its mean agrees with the gap of a run fifty times as long
 /// (within four standard errors of both), and its standard error is well below what two
@@ -1113,7 +1159,7 @@ fn rollouts_measure_each_moves_gap_to_the_leader_on_the_same_dice() {
 mod layered_files {
     use wuerfelglueck::dice::Die;
     use wuerfelglueck::exact::game::layered::{
-        LayeredRun, LayeredValues, Part, Storage, solve_layers,
+        LayerProgress, LayeredRun, LayeredValues, LayersOutcome, Part, Storage, solve_layers,
     };
     use wuerfelglueck::exact::game::space::flag;
     use wuerfelglueck::exact::game::{Side, solve_game_keeping_values};
@@ -1164,24 +1210,156 @@ mod layered_files {
         part: Part,
         tolerance: f64,
     ) -> Result<Vec<bool>, ExactError> {
+        solve_with_checkpoints(dir, part, &options(tolerance), None, &|_| {}).map(|o| {
+            assert!(o.certified, "every group within the tolerance");
+            o.groups.iter().map(|g| g.resumed).collect()
+        })
+    }
+
+    /// [`solve_into`] with `options`, a checkpoint of the group being solved written every
+    /// `checkpoint_every`, each step told to `observer`.
+    fn solve_with_checkpoints(
+        dir: &std::path::Path,
+        part: Part,
+        options: &SolveOptions,
+        checkpoint_every: Option<std::time::Duration>,
+        observer: &(dyn Fn(LayerProgress<'_>) + Sync),
+    ) -> Result<LayersOutcome, ExactError> {
         let (rules, dice) = game();
         let run = LayeredRun {
             part,
             keep_values: false,
             values_out: Some(dir),
-            observer: &|_| {},
+            observer,
             cluster: &wuerfelglueck::exact::game::cluster::OneProcess,
             fixed: [None, None],
+            checkpoint_every,
         };
         let one = rayon::ThreadPoolBuilder::new()
             .num_threads(1)
             .build()
             .unwrap();
-        one.install(|| solve_layers(&rules, [&dice[0], &dice[1]], &options(tolerance), &run))
-            .map(|o| {
-                assert!(o.certified, "every group within the tolerance");
-                o.groups.iter().map(|g| g.resumed).collect()
-            })
+        one.install(|| solve_layers(&rules, [&dice[0], &dice[1]], options, &run))
+    }
+
+    /// The files in `dir` whose names end with `suffix`, sorted.
+    fn files_ending(dir: &std::path::Path, suffix: &str) -> Vec<std::path::PathBuf> {
+        let mut files: Vec<_> = std::fs::read_dir(dir)
+            .unwrap()
+            .map(|e| e.unwrap().path())
+            .filter(|p| p.to_string_lossy().ends_with(suffix))
+            .collect();
+        files.sort();
+        files
+    }
+
+    /// A run stopped inside a group (here by its sweep limit) leaves a checkpoint of the
+    /// group's brackets; the next run goes on from it, at the sweep it holds, and its values
+    /// hold those of an uninterrupted run, certified to the tolerance; the checkpoint is
+    /// removed once the group's file is written. A damaged or truncated checkpoint is
+    /// refused, naming the file and how to start the group over.
+    #[test]
+    fn a_run_stopped_inside_a_group_goes_on_from_its_checkpoint() {
+        let tolerance = 1e-7;
+        let whole = Scratch::new("checkpoint-whole");
+        let stopped = Scratch::new("checkpoint-stopped");
+        solve_into(whole.path(), Part::BothHome, tolerance).unwrap();
+        let every_sweep = Some(std::time::Duration::ZERO);
+        let few_sweeps = SolveOptions {
+            max_sweeps: 3,
+            ..options(tolerance)
+        };
+        let e = solve_with_checkpoints(
+            stopped.path(),
+            Part::BothHome,
+            &few_sweeps,
+            every_sweep,
+            &|_| {},
+        )
+        .unwrap_err();
+        assert!(matches!(e, ExactError::NotConverged(_)), "{e:?}");
+        let checkpoints = files_ending(stopped.path(), ".checkpoint");
+        assert_eq!(checkpoints.len(), 1, "{checkpoints:?}");
+        let checkpoint = checkpoints[0].clone();
+        let stopped_group = checkpoint
+            .file_name()
+            .unwrap()
+            .to_string_lossy()
+            .replace(".checkpoint", ".values");
+        assert!(!stopped.path().join(&stopped_group).exists());
+        let original = std::fs::read(&checkpoint).unwrap();
+
+        // Damaged or truncated: refused, and left as it is.
+        let refused = |what: &str| {
+            let e = solve_with_checkpoints(
+                stopped.path(),
+                Part::BothHome,
+                &options(tolerance),
+                every_sweep,
+                &|_| {},
+            )
+            .unwrap_err();
+            let text = e.to_string();
+            assert!(matches!(e, ExactError::ValuesFile(_)), "{e:?}");
+            assert!(text.contains(&checkpoint.display().to_string()), "{text}");
+            assert!(text.contains(what) && text.contains("remove it"), "{text}");
+        };
+        let mut damaged = original.clone();
+        let last = damaged.len() - 1;
+        damaged[last] ^= 1;
+        std::fs::write(&checkpoint, &damaged).unwrap();
+        refused("checksum");
+        assert_eq!(std::fs::read(&checkpoint).unwrap(), damaged);
+        std::fs::write(&checkpoint, &original[..original.len() - 5]).unwrap();
+        refused("truncated");
+        std::fs::write(&checkpoint, &original).unwrap();
+
+        // Going on: the stopped group from its checkpoint's sweep 3.
+        let went_on = std::sync::Mutex::new(Vec::new());
+        let outcome = solve_with_checkpoints(
+            stopped.path(),
+            Part::BothHome,
+            &options(tolerance),
+            every_sweep,
+            &|p| {
+                if let LayerProgress::FromCheckpoint { sweep, .. } = p {
+                    went_on.lock().unwrap().push(sweep);
+                }
+            },
+        )
+        .unwrap();
+        assert!(outcome.certified);
+        assert_eq!(*went_on.lock().unwrap(), [3]);
+        let from_checkpoint: Vec<_> = outcome
+            .groups
+            .iter()
+            .filter(|g| g.from_checkpoint_at_sweep.is_some())
+            .collect();
+        assert_eq!(from_checkpoint.len(), 1);
+        assert_eq!(from_checkpoint[0].from_checkpoint_at_sweep, Some(3));
+        assert!(from_checkpoint[0].sweeps > 3);
+        assert!(files_ending(stopped.path(), ".checkpoint").is_empty());
+        assert_eq!(
+            files_ending(stopped.path(), ".values").len(),
+            files_ending(whole.path(), ".values").len()
+        );
+
+        // Every state's bracket overlaps the uninterrupted run's, each at most the tolerance
+        // wide: the same values.
+        let (rules, dice) = game();
+        let dice = [&dice[0], &dice[1]];
+        let open = |dir| LayeredValues::open(dir, &rules, dice, tolerance).unwrap();
+        let (a, b) = (open(whole.path()), open(stopped.path()));
+        let space = a.space();
+        let mut compared = 0;
+        for i in 0..space.len() {
+            if let (Some(x), Some(y)) = (a.bracket_at(i).unwrap(), b.bracket_at(i).unwrap()) {
+                assert!(x.width() <= tolerance && y.width() <= tolerance);
+                assert!(x.lo <= y.hi && y.lo <= x.hi, "{x:?} against {y:?} at {i}");
+                compared += 1;
+            }
+        }
+        assert!(compared > 1000, "{compared}");
     }
 
     /// The files' bodies and headers without the seconds (the group's and its sweeps'),
@@ -1313,6 +1491,7 @@ mod layered_files {
                 observer: &|_| {},
                 cluster: &wuerfelglueck::exact::game::cluster::OneProcess,
                 fixed: [None, None],
+                checkpoint_every: None,
             };
             solve_layered_with(&rules, [&dice[0], &dice[1]], &options(1e-9), &run)
                 .unwrap()

@@ -940,6 +940,7 @@ fn the_servers_values_answer_the_advice_and_play_the_opponent_on_their_game() {
         observer: &|_| {},
         cluster: &wuerfelglueck::exact::game::cluster::OneProcess,
         fixed: [None, None],
+        checkpoint_every: None,
     };
     let options = SolveOptions {
         tolerance: 1e-9,

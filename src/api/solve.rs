@@ -117,6 +117,16 @@ pub struct SolveOptions {
     /// for another game are refused, never replaced.
     #[cfg_attr(feature = "clap", arg(long = "values-out", value_name = "DIR"))]
     pub values_out: Option<PathBuf>,
+    /// With `--values-out`: while a group is solved, write its brackets to a checkpoint in
+    /// the folder (`group-a*-b*.checkpoint`, as large as the group's file) once this many
+    /// minutes have passed since the group began or since its last checkpoint, so that a
+    /// stopped run goes on from there instead of starting the group over; removed once
+    /// the group's file is written. 0: after every sweep. Default 30. Not over MPI ranks.
+    #[cfg_attr(
+        feature = "clap",
+        arg(long = "checkpoint-minutes", value_name = "MINUTES")
+    )]
+    pub checkpoint_minutes: Option<f64>,
     /// Under `--profile choice`: the value of this position under optimal play instead of
     /// the openings' figures, e.g. `A:0,17,c B:A,5 turn:A` (as `advise --position`): read
     /// from `--values DIR` if given, else solved (the whole game, both sides optimal).
@@ -134,6 +144,9 @@ impl SolveOptions {
     pub const DEFAULT_TOLERANCE: f64 = 1e-12;
     /// `--max-sweeps` when not given.
     pub const DEFAULT_MAX_SWEEPS: usize = 100_000;
+    /// `--checkpoint-minutes` when not given: a checkpoint of the largest groups of the
+    /// real board costs about a minute to write.
+    pub const DEFAULT_CHECKPOINT_MINUTES: f64 = 30.0;
 
     /// The options of a solve of die `a` against die `b` under `rules`, every other option
     /// at the command line's default.
@@ -160,10 +173,20 @@ impl SolveOptions {
             layered: false,
             part: Part::All.name().to_string(),
             values_out: None,
+            checkpoint_minutes: None,
             position: None,
             values: None,
         }
     }
+}
+
+/// `--checkpoint-minutes` as a duration: a finite number of minutes, 0 or more.
+fn checkpoint_every(minutes: f64) -> Result<std::time::Duration, Error> {
+    std::time::Duration::try_from_secs_f64(minutes * 60.0).map_err(|_| {
+        Error::input(format!(
+            "--checkpoint-minutes {minutes}: expected a number of minutes, 0 or more"
+        ))
+    })
 }
 
 /// Which solver a `solve` runs.
@@ -192,6 +215,8 @@ struct GameSettings {
     layered: bool,
     part: crate::exact::game::layered::Part,
     values_out: Option<PathBuf>,
+    /// `--checkpoint-minutes`.
+    checkpoint_every: std::time::Duration,
     /// `--position`: as given, and parsed.
     position: Option<(String, crate::rules::GameState)>,
     /// `--values`.
@@ -412,6 +437,12 @@ impl SolveSettings {
                     "--part and --values-out are options of --layered",
                 ));
             }
+            if o.checkpoint_minutes.is_some() && o.values_out.is_none() {
+                return Err(Error::input(
+                    "--checkpoint-minutes: checkpoints are written into --values-out, which \
+                     is not given",
+                ));
+            }
             if o.layered {
                 refuse_first(
                     &[
@@ -449,6 +480,10 @@ impl SolveSettings {
                     ))
                 })?,
                 values_out: o.values_out.clone(),
+                checkpoint_every: checkpoint_every(
+                    o.checkpoint_minutes
+                        .unwrap_or(SolveOptions::DEFAULT_CHECKPOINT_MINUTES),
+                )?,
                 position,
                 values: o.values.clone(),
             }))
@@ -464,6 +499,7 @@ impl SolveSettings {
                     (o.layered, "--layered"),
                     (o.part != "all", "--part"),
                     (o.values_out.is_some(), "--values-out"),
+                    (o.checkpoint_minutes.is_some(), "--checkpoint-minutes"),
                     (o.position.is_some(), "--position"),
                     (o.values.is_some(), "--values"),
                 ],
@@ -605,6 +641,7 @@ fn solve_layered_game(
         observer: &observer,
         cluster,
         fixed: game.fixed_sides(&policies),
+        checkpoint_every: Some(game.checkpoint_every),
     };
     let (solution, _) = run_in_pool(s.threads, progress, |_| {
         solve_layered_with(&s.rules, dice, &s.solve, &run).map_err(exact_error)
@@ -780,6 +817,7 @@ pub fn solve_layers_on(
         observer: &observer,
         cluster,
         fixed: game.fixed_sides(&policies),
+        checkpoint_every: Some(game.checkpoint_every),
     };
     let outcome = run_in_pool(s.threads, progress, |_| {
         crate::exact::game::layered::solve_layers(&s.rules, dice, &s.solve, &run)

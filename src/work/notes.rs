@@ -10,17 +10,23 @@ use crate::exact::progress::{
 };
 
 /// The progress of a layered solve: a status line per group, a note per group that took a
-/// second or more, or was read back from `--values-out`.
+/// second or more, or was read back from `--values-out`, and within a long group a note per
+/// sweep and checkpoint.
 pub(crate) struct GroupNotes<'a> {
     progress: &'a dyn Progress,
-    current: std::sync::Mutex<String>,
+    /// The current group's name, and when it began.
+    current: std::sync::Mutex<(String, web_time::Instant)>,
 }
+
+/// Seconds a group runs before its sweeps get a note each (the log of a long solve shows
+/// how a group of hours goes; short groups keep a line each).
+const SWEEP_NOTES_AFTER: f64 = 60.0;
 
 impl<'a> GroupNotes<'a> {
     pub(crate) fn new(progress: &'a dyn Progress) -> GroupNotes<'a> {
         GroupNotes {
             progress,
-            current: std::sync::Mutex::new(String::new()),
+            current: std::sync::Mutex::new((String::new(), web_time::Instant::now())),
         }
     }
 
@@ -37,15 +43,45 @@ impl<'a> GroupNotes<'a> {
             } => {
                 let name = format!("group {number}/{of} (goal fields A {goal_a:b}, B {goal_b:b})");
                 self.progress.status(&format!("{name}: {states} states"));
-                *current() = name;
+                *current() = (name, web_time::Instant::now());
             }
-            LayerProgress::Sweep { .. } => {}
+            LayerProgress::Sweep { sweep, width } => {
+                let (name, began) = &*current();
+                let seconds = began.elapsed().as_secs_f64();
+                if seconds >= SWEEP_NOTES_AFTER {
+                    self.progress.note(&format!(
+                        "{name}: sweep {sweep}, widest bracket {width:.3e}, {seconds:.0} s"
+                    ));
+                }
+            }
+            LayerProgress::FromCheckpoint { sweep, width } => self.progress.note(&format!(
+                "{}: going on from its checkpoint after sweep {sweep} (widest bracket \
+                 {width:.3e})",
+                current().0
+            )),
+            LayerProgress::Checkpoint {
+                sweep,
+                written: Ok(bytes),
+                seconds,
+            } => self.progress.note(&format!(
+                "{}: checkpoint after sweep {sweep} written ({bytes} bytes, {seconds:.1} s)",
+                current().0
+            )),
+            LayerProgress::Checkpoint {
+                sweep,
+                written: Err(why),
+                ..
+            } => self.progress.note(&format!(
+                "{}: warning: the checkpoint after sweep {sweep} was not written ({why}); the \
+                 group goes on without it",
+                current().0
+            )),
             LayerProgress::Done(r) if r.resumed => self
                 .progress
-                .note(&format!("{}: read back from --values-out", current())),
+                .note(&format!("{}: read back from --values-out", current().0)),
             LayerProgress::Done(r) if r.seconds >= 1.0 => self.progress.note(&format!(
                 "{}: {} states, {} sweeps{}, widest bracket {:.3e}{}, {:.1} s{}",
-                current(),
+                current().0,
                 r.states,
                 r.sweeps,
                 if r.narrow_brackets == Some(true) {
@@ -59,7 +95,11 @@ impl<'a> GroupNotes<'a> {
                 r.ranks.map_or(String::new(), |k| format!(
                     " on {} ranks, {} states sent between them a sweep",
                     k.ranks, k.ghost_states
-                ))
+                )) + &r
+                    .from_checkpoint_at_sweep
+                    .map_or(String::new(), |k| format!(
+                        " (with the run that wrote its checkpoint after sweep {k})"
+                    ))
             )),
             LayerProgress::Done(_) => {}
         }

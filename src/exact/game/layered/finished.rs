@@ -449,7 +449,7 @@ pub struct GroupReport {
     pub states: u64,
     /// States in end components.
     pub end_component_states: u64,
-    /// Sweeps of its value iteration.
+    /// Sweeps of its value iteration (those before a checkpoint it went on from included).
     pub sweeps: usize,
     /// The widest value bracket of its states at the end (of the two openings in the last
     /// group where its values are not kept: no other group reads it).
@@ -474,6 +474,10 @@ pub struct GroupReport {
     /// allowed) rather than `f64`; `None` in files written before it was recorded.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub narrow_brackets: Option<bool>,
+    /// Where its solve went on from a checkpoint an earlier run wrote: the sweeps done
+    /// before it (counted in `sweeps`, their seconds in `seconds` and `sweep_seconds`).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub from_checkpoint_at_sweep: Option<usize>,
 }
 
 /// How a group's solve was shared among processes.

@@ -386,6 +386,23 @@ pub enum LayerProgress<'a> {
         /// The widest bracket of the group's states.
         width: f64,
     },
+    /// The current group goes on from the checkpoint an earlier run wrote.
+    FromCheckpoint {
+        /// The sweeps done before it.
+        sweep: usize,
+        /// Its widest bracket.
+        width: f64,
+    },
+    /// A checkpoint of the current group was written (`Ok`: its bytes), or could not be
+    /// (`Err`: why; the group goes on, its checkpoint the one before, if any).
+    Checkpoint {
+        /// The sweeps it holds.
+        sweep: usize,
+        /// Its bytes, or why it was not written.
+        written: Result<u64, &'a str>,
+        /// Seconds it took.
+        seconds: f64,
+    },
     /// A group is done.
     Done(&'a GroupReport),
 }
@@ -919,6 +936,10 @@ pub struct LayeredRun<'a> {
     /// values are those of the pair played (a fixed side against an optimal one: its best
     /// response), solved without the mirror and on one process.
     pub fixed: [Option<FixedSide<'a>>; 2],
+    /// With `values_out`, on one process: write a checkpoint of the group being solved
+    /// whenever this long has passed since its start or its last checkpoint (checked after
+    /// each sweep), and go on from a checkpoint found there. `None`: never.
+    pub checkpoint_every: Option<std::time::Duration>,
 }
 
 /// A side that plays a fixed strategy in a layered solve.
@@ -954,6 +975,7 @@ pub fn solve_layered(
         observer,
         cluster: &OneProcess,
         fixed: [None, None],
+        checkpoint_every: None,
     };
     solve_layered_with(rules, dice, options, &run).map(|(solution, _)| solution)
 }
@@ -973,6 +995,7 @@ pub fn solve_layered_keeping_values(
         observer,
         cluster: &OneProcess,
         fixed: [None, None],
+        checkpoint_every: None,
     };
     let (solution, values) = solve_layered_with(rules, dice, options, &run)?;
     Ok((solution, values.expect("kept when asked")))
@@ -1274,6 +1297,12 @@ fn solve_groups(
             }
         }
         if let Some((report, done)) = stored {
+            // A checkpoint left beside a finished group (a run stopped between the two).
+            if let Some(dir) = run.values_out
+                && cluster.rank() == 0
+            {
+                self::values_file::remove_checkpoint(dir, group)?;
+            }
             let done = if mapped { done } else { done.in_memory() };
             for (side, &(g, local)) in watched.iter().enumerate() {
                 if g == group {
@@ -1297,7 +1326,16 @@ fn solve_groups(
             None if kept => Compact::InMemory,
             None => Compact::Nothing,
         };
+        let checkpoint = match (run.values_out, run.checkpoint_every) {
+            (Some(dir), Some(every)) if cluster.size() == 1 => Some(Checkpointing {
+                dir,
+                game: &game,
+                every,
+            }),
+            _ => None,
+        };
         let job = GroupJob {
+            checkpoint,
             space: &space,
             layout: &layout,
             finished: &finished,
@@ -1353,6 +1391,11 @@ fn solve_groups(
                 }
             }
         }
+        if let Some(dir) = run.values_out
+            && cluster.rank() == 0
+        {
+            self::values_file::remove_checkpoint(dir, group)?;
+        }
         observer(LayerProgress::Done(&report));
         reports.push(report);
         release_unread(&layout, &order[number + 1..], &mut finished, keep_values);
@@ -1383,8 +1426,18 @@ fn solve_groups(
     })
 }
 
+/// Where and how often a group's checkpoints are written.
+#[derive(Clone, Copy)]
+struct Checkpointing<'a> {
+    dir: &'a Path,
+    game: &'a self::values_file::GameKey,
+    every: std::time::Duration,
+}
+
 /// What [`solve_group`] reads of the solve around it.
 struct GroupJob<'a> {
+    /// With `--values-out` on one process: the group's checkpoints.
+    checkpoint: Option<Checkpointing<'a>>,
     space: &'a GameSpace,
     layout: &'a Layout,
     finished: &'a [Option<Finished>],
@@ -1485,15 +1538,39 @@ fn solve_group<'a, S: Brackets>(
     } else {
         Vec::new()
     };
-    let end_component_states =
-        classify_group(space, layout, finished, &current, (cluster, &serve))?;
+    let checkpoint = match job.checkpoint {
+        Some(c) => values_file::read_checkpoint(c.dir, c.game, group, geometry.len(), storage)?,
+        None => None,
+    };
+    let end_component_states = match &checkpoint {
+        // One process: its share is the whole group, as in the checkpoint.
+        Some((report, saved)) => {
+            for (bits, &saved) in current.bits.iter().zip(saved.bits.iter()) {
+                bits.store(saved, Relaxed);
+            }
+            report.end_component_states
+        }
+        None => classify_group(space, layout, finished, &current, (cluster, &serve))?,
+    };
     let picks = Picks::tabulate(
         space,
         &geometry,
         (current.own.clone(), &current.bits),
         job.fixed,
     )?;
-    current.values = Some(initial_bracket(&current));
+    let earlier = checkpoint.as_ref().map(|(report, saved)| {
+        observer(LayerProgress::FromCheckpoint {
+            sweep: report.sweeps,
+            width: report.width,
+        });
+        current.values = Some(saved_bracket(saved));
+        (report.sweeps, report.seconds, report.sweep_seconds)
+    });
+    drop(checkpoint);
+    let (sweeps_before, seconds_before, sweep_seconds_before) = earlier.unwrap_or_default();
+    if current.values.is_none() {
+        current.values = Some(initial_bracket(&current));
+    }
     if cluster.size() > 1 {
         refresh_ghosts(&current, &serve, cluster)?;
     }
@@ -1512,15 +1589,60 @@ fn solve_group<'a, S: Brackets>(
         current: &current,
     };
     let sweeping = Instant::now();
+    let mut last_checkpoint = Instant::now();
+    let mut write_checkpoint = |sweep: usize, width: f64| {
+        let Some(c) = job.checkpoint else { return };
+        if last_checkpoint.elapsed() < c.every {
+            return;
+        }
+        let writing = Instant::now();
+        let report = GroupReport {
+            goal_a: group.a,
+            goal_b: group.b,
+            states: geometry.len() as u64,
+            end_component_states,
+            sweeps: sweeps_before + sweep,
+            width,
+            stalled: false,
+            seconds: seconds_before + began.elapsed().as_secs_f64(),
+            sweep_seconds: sweep_seconds_before + sweeping.elapsed().as_secs_f64(),
+            resumed: false,
+            ranks: None,
+            narrow_brackets: Some(S::NARROW),
+            from_checkpoint_at_sweep: None,
+        };
+        let body = values_file::SolvedBody {
+            bits: &current.bits,
+            values: current.values.as_ref().expect("the group's brackets"),
+            storage,
+        };
+        let written =
+            values_file::write_checkpoint(c.dir, c.game, &report, &body).map_err(|e| e.to_string());
+        observer(LayerProgress::Checkpoint {
+            sweep: sweeps_before + sweep,
+            written: written.as_ref().map(|&b| b).map_err(String::as_str),
+            seconds: writing.elapsed().as_secs_f64(),
+        });
+        last_checkpoint = Instant::now();
+    };
     let (sweeps, width, stalled) = iterate_group(
         (&reader, &picks),
         options,
         watch,
         end_component_states > 0 || exits_wide,
         (cluster, &serve),
-        &|sweep, width| observer(LayerProgress::Sweep { sweep, width }),
+        AfterSweep {
+            tell: &|sweep, width| {
+                observer(LayerProgress::Sweep {
+                    sweep: sweeps_before + sweep,
+                    width,
+                })
+            },
+            checkpoint: &mut write_checkpoint,
+        },
     )?;
-    let sweep_seconds = sweeping.elapsed().as_secs_f64();
+    let sweeps = sweeps_before + sweeps;
+    let sweep_seconds = sweep_seconds_before + sweeping.elapsed().as_secs_f64();
     let mut openings: Openings = [None, None];
     for (side, &(g, local)) in watched.iter().enumerate() {
         if g == group {
@@ -1541,11 +1663,12 @@ fn solve_group<'a, S: Brackets>(
         sweeps,
         width,
         stalled,
-        seconds: began.elapsed().as_secs_f64(),
+        seconds: seconds_before + began.elapsed().as_secs_f64(),
         sweep_seconds,
         resumed: false,
         ranks: shared_report(current.ghosts.len(), cluster)?,
         narrow_brackets: Some(S::NARROW),
+        from_checkpoint_at_sweep: earlier.map(|(sweeps, _, _)| sweeps),
     };
     let done = match job.compact {
         Compact::Nothing => Done::Nothing,
@@ -1799,6 +1922,16 @@ fn initial_bracket<S: Brackets>(current: &Current<'_, S>) -> S {
     store
 }
 
+/// The brackets a checkpoint holds, to go on from: each state's midpoint plus and minus the
+/// half-width, rounded outward (as a finished group's), exact where the flags fix it.
+fn saved_bracket<S: Brackets>(saved: &Finished) -> S {
+    let store = S::filled(saved.bits.len(), [-1.0, 1.0]);
+    for k in 0..saved.bits.len() {
+        store.store(k, saved.bracket(k));
+    }
+    store
+}
+
 /// The ghosts of this process (the states of other processes that its own states' moves
 /// lead to, ascending) and, per process, the states of this one that process reads, after
 /// telling every process which of its states are read here.
@@ -1988,6 +2121,15 @@ fn shared_bracket<S: Brackets>(
     Ok([cluster.max(lo)?, -cluster.max(-hi)?])
 }
 
+/// What [`iterate_group`] calls after a sweep, with the sweep's number in this run (from 1)
+/// and the widest bracket.
+struct AfterSweep<'h> {
+    /// After every sweep.
+    tell: &'h dyn Fn(usize, f64),
+    /// After every sweep the group goes on from: writes a checkpoint if one is due.
+    checkpoint: &'h mut dyn FnMut(usize, f64),
+}
+
 /// Value-iterates the current group until its widest bracket is at most half the
 /// tolerance (with `watch`, until the brackets of those local indices are at most the
 /// tolerance wide) or it stops narrowing (where `held_open`: it has end components, or
@@ -2003,8 +2145,9 @@ fn iterate_group<S: Brackets>(
     watch: Option<[usize; 2]>,
     held_open: bool,
     ranks: (&dyn Cluster, &[Vec<usize>]),
-    tell: &dyn Fn(usize, f64),
+    after: AfterSweep<'_>,
 ) -> Result<(usize, f64, bool), ExactError> {
+    let AfterSweep { tell, checkpoint } = after;
     let (cluster, serve) = ranks;
     let (space, layout, current) = (reader.space, reader.layout, reader.current);
     let geometry = current.geometry;
@@ -2124,6 +2267,8 @@ fn iterate_group<S: Brackets>(
         if may_stall && Stall::DEFAULT.stopped(&widths, change) {
             return Ok((sweep + 1, width, true));
         }
+        // Going on: a checkpoint if one is due.
+        checkpoint(sweep + 1, width);
     }
     Err(not_converged(options.max_sweeps, &widths))
 }
@@ -2176,6 +2321,7 @@ mod tests {
                     observer: &|_| {},
                     cluster: &OneProcess,
                     fixed: [None, None],
+                    checkpoint_every: None,
                 };
                 solve_layered_with(&rules, dice, &options, &run)
                     .map(|(solution, values)| (solution, values.unwrap()))

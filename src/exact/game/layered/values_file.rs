@@ -12,6 +12,17 @@
 //! midpoint plus and minus the half-width, rounded outward, except where its flags fix its
 //! value exactly.
 //!
+//! # Checkpoints
+//! While a long group is solved with `--values-out`, its working brackets are written now
+//! and then to `group-a{A}-b{B}.checkpoint` in the same format under the `format`
+//! [`CHECKPOINT_FORMAT`]: the flags, and each state's bracket as its midpoint and the
+//! group's widest half-width (every state's bracket lies within it), the header's report
+//! holding the sweeps and seconds so far. A run that finds it goes on from those brackets
+//! instead of `[-1, +1]`: they hold the group's values, so the certificate is unchanged,
+//! and a group of hours loses at most the sweeps since the last checkpoint (and the
+//! narrower brackets of some states, which the first sweeps after it regain). The
+//! checkpoint is removed once the group's file is written.
+//!
 //! Everything is checked before a value is used: the format, the version, the game (board,
 //! profile, dice, tolerance), the group and state count, the length and the checksum, each
 //! flag byte and each `f64` midpoint (in [-1, 1]) and the half-width (in [0, 2]).
@@ -27,6 +38,9 @@ use std::sync::atomic::AtomicU8;
 
 /// The `format` of every values file.
 pub(crate) const FORMAT: &str = "wuerfelglueck group values";
+
+/// The `format` of a checkpoint: a group's brackets while it is solved.
+pub(crate) const CHECKPOINT_FORMAT: &str = "wuerfelglueck group checkpoint";
 
 /// The version this program writes and reads.
 pub(crate) const VERSION: u32 = 1;
@@ -116,6 +130,11 @@ pub(crate) struct GroupFileHeader {
 /// The file of `group` in `dir`.
 pub(crate) fn path_of(dir: &Path, group: Group) -> PathBuf {
     dir.join(format!("group-a{}-b{}.values", group.a, group.b))
+}
+
+/// The checkpoint of `group` in `dir`: its brackets while it is solved.
+pub(crate) fn checkpoint_path(dir: &Path, group: Group) -> PathBuf {
+    dir.join(format!("group-a{}-b{}.checkpoint", group.a, group.b))
 }
 
 /// The body of a group file, fed piece by piece in order (the flag bytes of every state,
@@ -292,7 +311,58 @@ pub(super) fn write(
         a: report.goal_a,
         b: report.goal_b,
     };
-    let path = path_of(dir, group);
+    write_file(&path_of(dir, group), FORMAT, false, game, report, body)
+}
+
+/// Writes the checkpoint of a group being solved (`report`: its sweeps and seconds so far)
+/// into `dir`, replacing the one before; returns its bytes. The one before is removed first,
+/// so that the folder never holds two (those of the largest groups are gigabytes): a run
+/// stopped while it writes finds none and starts the group over.
+pub(super) fn write_checkpoint(
+    dir: &Path,
+    game: &GameKey,
+    report: &GroupReport,
+    body: &dyn Body,
+) -> Result<u64, ExactError> {
+    let path = checkpoint_path(
+        dir,
+        Group {
+            a: report.goal_a,
+            b: report.goal_b,
+        },
+    );
+    remove_checkpoint_file(&path)?;
+    write_file(&path, CHECKPOINT_FORMAT, true, game, report, body)?;
+    std::fs::metadata(&path)
+        .map(|m| m.len())
+        .map_err(|e| ExactError::Write(format!("--values-out: {}: {e}", path.display())))
+}
+
+/// Removes the checkpoint of `group` in `dir` if there is one (its group's file is written).
+pub(super) fn remove_checkpoint(dir: &Path, group: Group) -> Result<(), ExactError> {
+    remove_checkpoint_file(&checkpoint_path(dir, group))
+}
+
+fn remove_checkpoint_file(path: &Path) -> Result<(), ExactError> {
+    match std::fs::remove_file(path) {
+        Err(e) if e.kind() != std::io::ErrorKind::NotFound => Err(ExactError::Write(format!(
+            "--values-out: removing {}: {e}",
+            path.display()
+        ))),
+        _ => Ok(()),
+    }
+}
+
+/// Writes a group's header (of `format`) and body to `path`, atomically, replacing a file
+/// there only if `overwrite`.
+fn write_file(
+    path: &Path,
+    format: &str,
+    overwrite: bool,
+    game: &GameKey,
+    report: &GroupReport,
+    body: &dyn Body,
+) -> Result<(), ExactError> {
     let storage = body.storage();
     let (mut hash, mut body_bytes) = (FNV1A_64_START, 0u64);
     let half_width = body.pieces(&mut |bytes| {
@@ -309,7 +379,7 @@ pub(super) fn write(
         )));
     }
     let header = GroupFileHeader {
-        format: FORMAT.into(),
+        format: format.into(),
         version: VERSION,
         game: game.clone(),
         group: report.clone(),
@@ -318,7 +388,7 @@ pub(super) fn write(
         body_bytes,
         fnv1a64: format!("{hash:016x}"),
     };
-    crate::files::write_atomic(&path, false, |out| {
+    crate::files::write_atomic(path, overwrite, |out| {
         serde_json::to_writer(&mut *out, &header).map_err(std::io::Error::other)?;
         out.write_all(b"\n")?;
         let mut result = Ok(());
@@ -342,13 +412,13 @@ pub(super) fn write(
 }
 
 /// The header line of a values file, parsed and checked for format and version.
-fn parse_header(path: &Path, line: &[u8]) -> Result<GroupFileHeader, ExactError> {
+fn parse_header(path: &Path, line: &[u8], format: &str) -> Result<GroupFileHeader, ExactError> {
     let invalid = |what: String| ExactError::ValuesFile(format!("{}: {what}", path.display()));
     let header: GroupFileHeader = serde_json::from_slice(line)
         .map_err(|e| invalid(format!("line 1: expected the header of a values file: {e}")))?;
-    if header.format != FORMAT || header.version != VERSION {
+    if header.format != format || header.version != VERSION {
         return Err(invalid(format!(
-            "line 1: expected format {FORMAT:?} version {VERSION}, found {:?} version {}",
+            "line 1: expected format {format:?} version {VERSION}, found {:?} version {}",
             header.format, header.version
         )));
     }
@@ -383,6 +453,8 @@ fn first_line(path: &Path) -> Result<Vec<u8>, ExactError> {
 
 /// What a group file must be: of this game and group, of this many states, in this storage.
 struct Expected<'g> {
+    /// [`FORMAT`] or [`CHECKPOINT_FORMAT`].
+    format: &'static str,
     game: &'g GameKey,
     group: Group,
     states: usize,
@@ -393,13 +465,14 @@ impl Expected<'_> {
     /// The header `line` of the file at `path`, parsed and checked against what is
     /// expected.
     fn header(&self, path: &Path, line: &[u8]) -> Result<GroupFileHeader, ExactError> {
-        let header = parse_header(path, line)?;
+        let header = parse_header(path, line, self.format)?;
         self.check(path, &header)?;
         Ok(header)
     }
 
     fn check(&self, path: &Path, header: &GroupFileHeader) -> Result<(), ExactError> {
         let Expected {
+            format: _,
             game,
             group,
             states,
@@ -453,6 +526,7 @@ pub(super) fn read_header(
         return Ok(None);
     }
     let expected = Expected {
+        format: FORMAT,
         game,
         group,
         states,
@@ -482,7 +556,7 @@ pub(crate) fn game_in(dir: &Path) -> Result<GameKey, ExactError> {
                 .into(),
         ));
     };
-    Ok(parse_header(first, &first_line(first)?)?.game)
+    Ok(parse_header(first, &first_line(first)?, FORMAT)?.game)
 }
 
 /// Reads the file of `group` from `dir` if there is one, checked against `game`, the
@@ -494,24 +568,64 @@ pub(super) fn read(
     states: usize,
     storage: Storage,
 ) -> Result<Option<(GroupReport, Finished)>, ExactError> {
-    let path = path_of(dir, group);
-    if !path.exists() {
-        return Ok(None);
-    }
-    let invalid = |what: String| ExactError::ValuesFile(format!("{}: {what}", path.display()));
-    let file = Bytes::of_file(&path).map_err(|e| invalid(e.to_string()))?;
-    let bytes: &[u8] = &file;
-    let line_end = bytes
-        .iter()
-        .position(|&b| b == b'\n')
-        .ok_or_else(|| invalid("expected a header line, found none (truncated?)".into()))?;
     let expected = Expected {
+        format: FORMAT,
         game,
         group,
         states,
         storage,
     };
-    let header = expected.header(&path, &bytes[..line_end])?;
+    let found = read_file(&path_of(dir, group), &expected)?;
+    Ok(found.map(|(mut report, values)| {
+        report.resumed = true;
+        (report, values)
+    }))
+}
+
+/// Reads the checkpoint of `group` from `dir` if there is one, checked as [`read`] checks a
+/// group's file: its report (sweeps and seconds so far) and brackets.
+pub(super) fn read_checkpoint(
+    dir: &Path,
+    game: &GameKey,
+    group: Group,
+    states: usize,
+    storage: Storage,
+) -> Result<Option<(GroupReport, Finished)>, ExactError> {
+    let expected = Expected {
+        format: CHECKPOINT_FORMAT,
+        game,
+        group,
+        states,
+        storage,
+    };
+    read_file(&checkpoint_path(dir, group), &expected).map_err(|e| match e {
+        ExactError::ValuesFile(what) => ExactError::ValuesFile(format!(
+            "{what} (a checkpoint, written while the group was solved: remove it to solve \
+             the group from the start)"
+        )),
+        e => e,
+    })
+}
+
+/// The group file at `path` if there is one, checked against `expected`.
+fn read_file(
+    path: &Path,
+    expected: &Expected<'_>,
+) -> Result<Option<(GroupReport, Finished)>, ExactError> {
+    let &Expected {
+        states, storage, ..
+    } = expected;
+    if !path.exists() {
+        return Ok(None);
+    }
+    let invalid = |what: String| ExactError::ValuesFile(format!("{}: {what}", path.display()));
+    let file = Bytes::of_file(path).map_err(|e| invalid(e.to_string()))?;
+    let bytes: &[u8] = &file;
+    let line_end = bytes
+        .iter()
+        .position(|&b| b == b'\n')
+        .ok_or_else(|| invalid("expected a header line, found none (truncated?)".into()))?;
+    let header = expected.header(path, &bytes[..line_end])?;
     let per_state = storage.bytes_per_state() as usize;
     let body = &bytes[line_end + 1..];
     let expected = states.checked_mul(per_state);
@@ -548,10 +662,8 @@ pub(super) fn read(
     // The flags and midpoints stay where they are (in the mapped file, checked above).
     let body_at = line_end + 1;
     let mid = Mids::File(storage, file.slice(body_at + states, body.len() - states));
-    let mut report = header.group;
-    report.resumed = true;
     Ok(Some((
-        report,
+        header.group,
         Finished {
             bits: file.slice(body_at, states),
             mid,
@@ -596,6 +708,7 @@ mod tests {
             resumed: false,
             ranks: None,
             narrow_brackets: Some(false),
+            from_checkpoint_at_sweep: None,
         }
     }
 
