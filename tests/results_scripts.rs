@@ -176,8 +176,47 @@ fn the_mpi_scripts_run_on_one_rank() {
     assert_eq!(lines[1].split(',').nth(1), Some("1"), "{csv}");
     let table = run(python("results/mpi/summarize.py").args(&reports));
     assert_eq!(rows(&table).len(), 1, "{table}");
+    // From the groups outside the core, solved before: the run solves the core alone.
+    let outside = dir.join("outside");
+    run(std::process::Command::new(binary())
+        .args(["solve", "--a", "1..6", "--b", "2..7", "--profile", "choice"])
+        .args(SMALL_BOARD.split(' '))
+        .args(["--layered", "--part", "outside-core", "--tolerance", "1e-6"])
+        .arg("--values-out")
+        .arg(&outside)
+        .args(["--format", "json"]));
+    let from = dir.join("from-outside");
+    run(bash("results/mpi/scaling.sh")
+        .arg(binary())
+        .arg(&from)
+        .args(["1..6", "2..7"])
+        .args(SMALL_BOARD.split(' '))
+        .env("RANKS", "1")
+        .env("TOLERANCE", "1e-6")
+        .env("VALUES_FROM", &outside));
+    let report: serde_json::Value = serde_json::from_str(
+        &std::fs::read_to_string(from.join("1..6-vs-2..7-ranks1.json")).unwrap(),
+    )
+    .unwrap();
+    let groups = report["groups"].as_array().unwrap();
+    let solved: Vec<_> = groups.iter().filter(|g| g["resumed"] != true).collect();
+    assert_eq!(solved.len(), 1, "{report}");
+    assert_eq!(
+        (&solved[0]["goal_a"], &solved[0]["goal_b"]),
+        (&0.into(), &0.into())
+    );
+    assert!(groups.len() > 10, "{report}");
+    assert!(!from.join("values-ranks1").exists(), "the copy is removed");
+    // The table counts the group the run solved, not those read back.
+    let table = run(python("results/mpi/summarize.py").arg(from.join("1..6-vs-2..7-ranks1.json")));
+    let cells: Vec<String> = rows(&table)[0].split(" | ").map(str::to_string).collect();
+    assert_eq!(cells[5], solved[0]["sweeps"].to_string(), "{table}");
+    assert!(
+        std::fs::read_dir(&outside).unwrap().count() == groups.len() - 1,
+        "the folder copied from is left as it was"
+    );
     let readme = std::fs::read_to_string(root().join("results/mpi/README.md")).unwrap();
-    for folder in ["24-12-3-4", "40-20-3-4"] {
+    for folder in ["24-12-3-4", "40-20-3-4", "22-11-4-4"] {
         let mut kept: Vec<PathBuf> = std::fs::read_dir(root().join("results/mpi").join(folder))
             .unwrap()
             .map(|e| e.unwrap().path())

@@ -9,6 +9,11 @@
 #   e.g. results/mpi/scaling.sh target/release/wuerfelglueck /tmp/24-12-3-4 1..6 2..7 --track 24 --pieces 3
 # (reports OUT_DIR/A-vs-B-ranksN.json, e.g. 1..6-vs-2..7-ranks2.json)
 # The binary must be built with `--features mpi`.
+# Environment: RANKS (default "1 2 4"); TOLERANCE (default 1e-9); VALUES_FROM=DIR, a folder
+# of the groups outside the core (`solve --layered --part outside-core --values-out DIR` of
+# these dice, board and tolerance): each run then starts from a copy of it in
+# OUT_DIR/values-ranksN (given as --values-out, removed after the run), reads those groups
+# back and solves the core alone.
 set -euo pipefail
 bin=$1 out=$2 a=$3 b=$4
 shift 4
@@ -25,8 +30,18 @@ for ranks in ${RANKS:-1 2 4}; do
   if [ -x /usr/bin/time ]; then
     timer=(/usr/bin/time -f "ranks $ranks: %e s wall, %M KiB peak of the largest rank")
   fi
+  values=()
+  if [ -n "${VALUES_FROM:-}" ]; then
+    rm -rf "$out/values-ranks$ranks"
+    cp -r "$VALUES_FROM" "$out/values-ranks$ranks"
+    values=(--values-out "$out/values-ranks$ranks")
+  fi
   "${timer[@]}" "${launcher[@]}" "$bin" solve --a "$a" --b "$b" --profile choice --layered "$@" \
-    --tolerance 1e-9 --threads 1 --format json > "$report" 2> "$out/$name-ranks$ranks.log"
+    "${values[@]}" --tolerance "${TOLERANCE:-1e-9}" --threads 1 --format json \
+    > "$report" 2> "$out/$name-ranks$ranks.log"
+  if [ -n "${VALUES_FROM:-}" ]; then
+    rm -rf "$out/values-ranks$ranks"
+  fi
   tail -n 1 "$out/$name-ranks$ranks.log"
   if [ ${#timer[@]} -gt 0 ]; then
     [ -f "$out/runs.csv" ] || echo "report,ranks,wall_seconds,peak_kib" > "$out/runs.csv"

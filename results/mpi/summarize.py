@@ -3,14 +3,15 @@
 per run, the seconds of all groups, of their sweeps and of the rest (classification,
 ghost planning, gathering), the sweeps, the core's sweeps and seconds per sweep, the time per
 state and sweep of the whole group count, and the states sent between ranks per state and
-sweep. Usage: summarize.py REPORT.json..."""
+sweep; of the groups the run solved (those it read back from --values-out, solved by an
+earlier run, are left out). Usage: summarize.py REPORT.json..."""
 import json
 import sys
 
 
 def row(path):
     report = json.load(open(path))
-    groups = report["groups"]
+    groups = [g for g in report["groups"] if not g.get("resumed")]
     total = sum(g["seconds"] for g in groups)
     sweeping = sum(g["sweep_seconds"] for g in groups)
     state_sweeps = sum(g["states"] * g["sweeps"] for g in groups)

@@ -17,7 +17,7 @@
 //! player would (a test holds it).
 
 use super::policy::{AfterstateValue, PolicyTable};
-use super::space::{GameSpace, Target, flag};
+use super::space::{At, CellTarget, GameSpace, Target, flag};
 use crate::dice::Die;
 use crate::exact::shared::ExactError;
 use crate::rules::Player;
@@ -124,7 +124,28 @@ fn one_roll_ahead(
     dice: [&Die; 2],
     done: &(dyn Fn(f64) + Sync),
 ) -> Result<Vec<f32>, ExactError> {
-    // The face slot of each face of each player's die, in the die's order.
+    let order = faces_in_die_order(space, dice)?;
+    Ok(fill(space.len(), done, |i| {
+        if space.flag(i) & flag::REACHED == 0 {
+            return 0.0;
+        }
+        mean_of_best_moves(space, &space.at(i), &order[i & 1], |t| {
+            let t = match t {
+                CellTarget::Win(p) => Target::Win(p),
+                CellTarget::Next { a, b, side } => Target::Next(space.index(a, b, side)),
+            };
+            value_of(t, i, values)
+        })
+    }))
+}
+
+/// The face slots of each player's die in the die's order (a face as often as the die has
+/// it), as the look-ahead averages them; refused where the dice are not the game's or have
+/// more distinct faces than the look-ahead holds.
+pub(super) fn faces_in_die_order(
+    space: &GameSpace,
+    dice: [&Die; 2],
+) -> Result<[Vec<usize>; 2], ExactError> {
     let slots_in_die_order = |player: usize| -> Result<Vec<usize>, ExactError> {
         // Joint index 0 is player 0's to move, 1 player 1's.
         let slots = space.faces(player);
@@ -147,29 +168,34 @@ fn one_roll_ahead(
             "the look-ahead holds at most {MAX_SLOTS} distinct faces a die"
         )));
     }
-    Ok(fill(space.len(), done, |i| {
-        if space.flag(i) & flag::REACHED == 0 {
-            return 0.0;
+    Ok(order)
+}
+
+/// The one-roll look-ahead's value at `at` for its mover, as the player computes it: the
+/// mean over the faces `order` (face slots in the die's order) of the best move's `value`
+/// (of where it leads, for the mover at `at`), a roll without a move giving the value of
+/// where it leads.
+#[inline]
+pub(super) fn mean_of_best_moves(
+    space: &GameSpace,
+    at: &At,
+    order: &[usize],
+    mut value: impl FnMut(CellTarget) -> f32,
+) -> f32 {
+    let faces = space.faces(at.index);
+    let mut best_by_slot = [f32::NEG_INFINITY; MAX_SLOTS];
+    for (k, best) in best_by_slot.iter_mut().enumerate().take(faces.len()) {
+        let n = space.cell_options_at(at, k, |_, t| *best = best.max(value(t)));
+        if n == 0 {
+            let (a, b, side) = space.decode(space.no_move_target(at.index, faces[k].0));
+            *best = value(CellTarget::Next { a, b, side });
         }
-        let mut best_by_slot = [f32::NEG_INFINITY; MAX_SLOTS];
-        for (k, best) in best_by_slot
-            .iter_mut()
-            .enumerate()
-            .take(space.faces(i).len())
-        {
-            let n = space.options(i, k, |_, t| *best = best.max(value_of(t, i, values)));
-            if n == 0 {
-                let face = space.faces(i)[k].0;
-                *best = value_of(Target::Next(space.no_move_target(i, face)), i, values);
-            }
-        }
-        let faces = &order[i & 1];
-        let mut total = 0.0f32;
-        for &k in faces {
-            total += best_by_slot[k];
-        }
-        total / faces.len() as f32
-    }))
+    }
+    let mut total = 0.0f32;
+    for &k in order {
+        total += best_by_slot[k];
+    }
+    total / order.len() as f32
 }
 
 /// A value for every joint index below `len`, computed in parallel blocks; `done` hears the

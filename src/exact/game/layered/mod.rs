@@ -1554,7 +1554,7 @@ fn solve_group<'a, S: Brackets>(
     };
     let picks = Picks::tabulate(
         space,
-        &geometry,
+        (layout, &geometry),
         (current.own.clone(), &current.bits),
         job.fixed,
     )?;
@@ -2590,5 +2590,84 @@ mod tests {
         }
         assert!(kinds[0] > 0 && kinds[1] > 0, "{kinds:?}");
         assert!(groups > 40, "{groups} groups");
+    }
+
+    /// A learned fixed side's moves from its values of each group's positions
+    /// ([`picks`]) are the moves it picks when asked in every decision: the layered solve
+    /// with either gives the same brackets to the last bit at every state, for `strong`,
+    /// `strong-search` and `strong-search-2` on either side, with different dice (one with a
+    /// repeated face, so the look-ahead's faces and order count).
+    #[test]
+    fn a_learned_side_plays_from_its_values_of_the_groups_positions_as_when_asked() {
+        use crate::exact::game::policy::{Decision, Pick};
+        use crate::strategy::Strategy;
+        /// The player asked in every decision: without its values of positions.
+        struct Asked<'a>(&'a Strategy);
+        impl MovePolicy for Asked<'_> {
+            fn pick(&self, decision: &Decision<'_>) -> Pick {
+                self.0.pick(decision)
+            }
+            fn picks_one(&self) -> bool {
+                true
+            }
+        }
+        let rules = Rules::new("16/8/2/2".parse().unwrap(), "choice".parse().unwrap());
+        let dice: [Die; 2] = ["1..6".parse().unwrap(), "1,2,2,4,5,6".parse().unwrap()];
+        let dice = [&dice[0], &dice[1]];
+        let options = SolveOptions {
+            tolerance: 1e-9,
+            ..SolveOptions::default()
+        };
+        let one = rayon::ThreadPoolBuilder::new()
+            .num_threads(1)
+            .build()
+            .unwrap();
+        let solve = |side: usize, policy: &dyn MovePolicy| {
+            let mut fixed = [None, None];
+            fixed[side] = Some(FixedSide {
+                policy,
+                name: "learned",
+            });
+            let run = LayeredRun {
+                part: Part::All,
+                keep_values: true,
+                values_out: None,
+                observer: &|_| {},
+                cluster: &OneProcess,
+                fixed,
+                checkpoint_every: None,
+            };
+            one.install(|| solve_layered_with(&rules, dice, &options, &run))
+                .unwrap()
+                .1
+                .unwrap()
+        };
+        for name in ["strong", "strong-search", "strong-search-2"] {
+            let strategy: Strategy = name.parse().unwrap();
+            for side in 0..2 {
+                let seated = strategy.seated(dice, side);
+                assert!(seated.afterstate_value(&rules, side).is_some(), "{name}");
+                let from_values = solve(side, &seated);
+                let asked = solve(side, &Asked(&seated));
+                let mut compared = 0;
+                for i in 0..from_values.space().len() {
+                    let (x, y) = (
+                        from_values.bracket_at(i).unwrap(),
+                        asked.bracket_at(i).unwrap(),
+                    );
+                    if let (Some(x), Some(y)) = (x, y) {
+                        assert_eq!(
+                            (x.lo.to_bits(), x.hi.to_bits()),
+                            (y.lo.to_bits(), y.hi.to_bits()),
+                            "{name} as {side}, state {i}"
+                        );
+                        compared += 1;
+                    } else {
+                        assert_eq!(x.is_some(), y.is_some());
+                    }
+                }
+                assert!(compared > 50_000, "{name}: {compared}");
+            }
+        }
     }
 }
