@@ -283,13 +283,21 @@ impl Finished {
     /// The certified bracket of local index `local`.
     #[inline(always)]
     pub(super) fn bracket(&self, local: usize) -> [f64; 2] {
+        self.bracket_within(local, self.half)
+    }
+
+    /// The bracket of local index `local` if its midpoint lies within `half` of its
+    /// value (a checkpoint's state, [`width_scale`]): rounded outward, exact where the flags
+    /// fix the value.
+    #[inline(always)]
+    pub(super) fn bracket_within(&self, local: usize, half: f64) -> [f64; 2] {
         if let Some(v) = held_value(self.bits[local]) {
             return [v, v];
         }
         let m = self.mid.get(local);
         [
-            (m - self.half).next_down().max(-1.0),
-            (m + self.half).next_up().min(1.0),
+            (m - half).next_down().max(-1.0),
+            (m + half).next_up().min(1.0),
         ]
     }
 
@@ -406,6 +414,82 @@ pub(super) fn solved_body(
     half
 }
 
+/// Steps of [`width_scale`] within an octave: `2^(-j/8)` rounded down to three digits (any
+/// values would be sound, as long as they fall; these make each code an eighth of an
+/// octave).
+const EIGHTHS_OF_AN_OCTAVE: [f64; 8] = [1.0, 0.917, 0.840, 0.771, 0.707, 0.648, 0.594, 0.545];
+
+/// The factor of a checkpoint's half-width code `code`: a state of code `k` lies within
+/// `half * width_scale(k)` of its midpoint (`half`: the group's widest), `k / 8` octaves
+/// and `k % 8` eighths below it. Exact: a three-digit step times a power of two, so the
+/// writer and the reader of a checkpoint compute the same `half * width_scale(k)`,
+/// correctly rounded, on every machine.
+#[inline(always)]
+pub(super) fn width_scale(code: u8) -> f64 {
+    let octaves = u64::from(code >> 3);
+    EIGHTHS_OF_AN_OCTAVE[usize::from(code & 7)] * f64::from_bits((1023 - octaves) << 52)
+}
+
+/// The largest code `k` whose `half * width_scale(k)` is at least `distance` (0 if none is:
+/// `half` must cover `distance`).
+fn width_code(half: f64, distance: f64) -> u8 {
+    // The scale falls with the code: the last code that still covers, by bisection.
+    let (mut covers, mut fails) = (0u16, 256u16);
+    while fails - covers > 1 {
+        let k = (covers + fails) / 2;
+        if half * width_scale(k as u8) >= distance {
+            covers = k;
+        } else {
+            fails = k;
+        }
+    }
+    covers as u8
+}
+
+/// The half-width codes of a checkpoint ([`width_scale`]) of the states `bits` and `values`
+/// hold, for midpoints stored as `storage` keeps them and the group's half-width `half`
+/// (at least every state's distance from its stored midpoint to its bracket's ends, rounded
+/// up), fed to `f` in pieces after [`solved_body`]'s: each state's own distance rounded up a
+/// step, so the bracket its code gives holds its working bracket; 0 where the flags fix
+/// the value.
+pub(super) fn solved_width_codes(
+    bits: &[AtomicU8],
+    values: &impl Values<2>,
+    storage: Storage,
+    half: f64,
+    f: &mut dyn FnMut(&[u8]),
+) {
+    const CHUNK: usize = 1 << 16;
+    let mut codes: Vec<u8> = Vec::with_capacity(CHUNK);
+    for (chunk, flags) in bits.chunks(CHUNK).enumerate() {
+        codes.clear();
+        for (k, flags) in (chunk * CHUNK..).zip(flags) {
+            if held_value(flags.load(Relaxed)).is_some() {
+                codes.push(0);
+                continue;
+            }
+            let [lo, hi] = values.load(k);
+            let (_, m) = stored_midpoint(lo, hi, storage);
+            codes.push(width_code(half, (hi - m).max(m - lo).next_up()));
+        }
+        f(&codes);
+    }
+}
+
+/// The midpoint of `[lo, hi]` as `storage` keeps it: its code (the 32-bit fixed point, or
+/// an `f64`'s bits) and the value the code stands for.
+#[inline(always)]
+fn stored_midpoint(lo: f64, hi: f64, storage: Storage) -> (u64, f64) {
+    let m = 0.5 * (lo + hi);
+    match storage {
+        Storage::Fixed32 => {
+            let q = fixed32_of(m);
+            (u64::from(q), fixed32_value(q))
+        }
+        Storage::F64 => (m.to_bits(), m),
+    }
+}
+
 /// Gives `put` the stored midpoint of each state in `states` (the 32-bit fixed point, or an
 /// `f64`'s bits); returns the largest distance from a stored midpoint to its bracket's
 /// ends among those states whose flags do not fix their value, rounded to nearest
@@ -421,14 +505,7 @@ fn each_midpoint(
     let mut half = 0.0f64;
     for k in states {
         let [lo, hi] = values.load(k);
-        let m = 0.5 * (lo + hi);
-        let (code, m) = match storage {
-            Storage::Fixed32 => {
-                let q = fixed32_of(m);
-                (u64::from(q), fixed32_value(q))
-            }
-            Storage::F64 => (m.to_bits(), m),
-        };
+        let (code, m) = stored_midpoint(lo, hi, storage);
         put(code);
         if held_value(bits[k].load(Relaxed)).is_none() {
             half = half.max(hi - m).max(m - lo);

@@ -12,22 +12,25 @@
 //! midpoint plus and minus the half-width, rounded outward, except where its flags fix its
 //! value exactly.
 //!
-//! # Checkpoints
+//! # Checkpoints (version 2)
 //! While a long group is solved with `--values-out`, its working brackets are written now
 //! and then to `group-a{A}-b{B}.checkpoint` in the same format under the `format`
-//! [`CHECKPOINT_FORMAT`]: the flags, and each state's bracket as its midpoint and the
-//! group's widest half-width (every state's bracket lies within it), the header's report
+//! [`CHECKPOINT_FORMAT`] and [`CHECKPOINT_VERSION`]: the flags, each state's midpoint, and
+//! after them one byte per state, its half-width as a code relative to the group's widest
+//! ([`super::finished::width_scale`]: eighths of an octave, rounded up), the header's report
 //! holding the sweeps and seconds so far. A run that finds it goes on from those brackets
 //! instead of `[-1, +1]`: they hold the group's values, so the certificate is unchanged,
-//! and a group of hours loses at most the sweeps since the last checkpoint (and the
-//! narrower brackets of some states, which the first sweeps after it regain). The
-//! checkpoint is removed once the group's file is written.
+//! and a group of hours loses the sweeps since the last checkpoint only. Version 1, without
+//! the codes (every state within the widest half-width), is still read; going on from it
+//! costs a sweep or two more. The checkpoint is removed once the group's file is written.
 //!
 //! Everything is checked before a value is used: the format, the version, the game (board,
 //! profile, dice, tolerance), the group and state count, the length and the checksum, each
 //! flag byte and each `f64` midpoint (in [-1, 1]) and the half-width (in [0, 2]).
 
-use super::finished::{Bytes, Finished, GroupReport, Mids, Storage, bit, solved_body};
+use super::finished::{
+    Bytes, Finished, GroupReport, Mids, Storage, bit, solved_body, solved_width_codes, width_scale,
+};
 use super::layers::Group;
 use crate::exact::game::sweep::Values;
 use crate::exact::shared::ExactError;
@@ -42,8 +45,12 @@ pub(crate) const FORMAT: &str = "wuerfelglueck group values";
 /// The `format` of a checkpoint: a group's brackets while it is solved.
 pub(crate) const CHECKPOINT_FORMAT: &str = "wuerfelglueck group checkpoint";
 
-/// The version this program writes and reads.
+/// The version of the values files this program writes and reads.
 pub(crate) const VERSION: u32 = 1;
+
+/// The version of the checkpoints this program writes: each state's half-width code after
+/// the midpoints. It reads version 1 too (one half-width for every state).
+pub(crate) const CHECKPOINT_VERSION: u32 = 2;
 
 /// The game a values file belongs to: everything its values depend on.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
@@ -142,6 +149,10 @@ pub(crate) fn checkpoint_path(dir: &Path, group: Group) -> PathBuf {
 pub(super) trait Body {
     /// How the midpoints are stored.
     fn storage(&self) -> Storage;
+    /// Bytes a state of the body.
+    fn bytes_per_state(&self) -> u64 {
+        self.storage().bytes_per_state()
+    }
     /// Feeds the body to `f`; returns the certified half-width its header names.
     fn pieces(&self, f: &mut dyn FnMut(&[u8])) -> Result<f64, ExactError>;
 }
@@ -192,6 +203,32 @@ impl<V: Values<2>> Body for SolvedBody<'_, V> {
         // The distances were rounded to nearest: one step up covers them (as a group
         // compacted in memory does).
         Ok(half.next_up())
+    }
+}
+
+/// The body of a checkpoint of a group being solved, from its working brackets: the body
+/// of [`SolvedBody`], then each state's half-width code
+/// ([`super::finished::solved_width_codes`]).
+pub(super) struct CheckpointBody<'a, V>(pub SolvedBody<'a, V>);
+
+impl<V: Values<2>> Body for CheckpointBody<'_, V> {
+    fn storage(&self) -> Storage {
+        self.0.storage
+    }
+
+    fn bytes_per_state(&self) -> u64 {
+        self.0.storage.bytes_per_state() + 1
+    }
+
+    fn pieces(&self, f: &mut dyn FnMut(&[u8])) -> Result<f64, ExactError> {
+        let SolvedBody {
+            bits,
+            values,
+            storage,
+        } = self.0;
+        let half = self.0.pieces(f)?;
+        solved_width_codes(bits, values, storage, half, f);
+        Ok(half)
     }
 }
 
@@ -311,18 +348,25 @@ pub(super) fn write(
         a: report.goal_a,
         b: report.goal_b,
     };
-    write_file(&path_of(dir, group), FORMAT, false, game, report, body)
+    write_file(
+        &path_of(dir, group),
+        (FORMAT, VERSION),
+        false,
+        game,
+        report,
+        body,
+    )
 }
 
 /// Writes the checkpoint of a group being solved (`report`: its sweeps and seconds so far)
 /// into `dir`, replacing the one before; returns its bytes. The one before is removed first,
 /// so that the folder never holds two (those of the largest groups are gigabytes): a run
 /// stopped while it writes finds none and starts the group over.
-pub(super) fn write_checkpoint(
+pub(super) fn write_checkpoint<V: Values<2>>(
     dir: &Path,
     game: &GameKey,
     report: &GroupReport,
-    body: &dyn Body,
+    body: &CheckpointBody<'_, V>,
 ) -> Result<u64, ExactError> {
     let path = checkpoint_path(
         dir,
@@ -332,7 +376,8 @@ pub(super) fn write_checkpoint(
         },
     );
     remove_checkpoint_file(&path)?;
-    write_file(&path, CHECKPOINT_FORMAT, true, game, report, body)?;
+    let format = (CHECKPOINT_FORMAT, CHECKPOINT_VERSION);
+    write_file(&path, format, true, game, report, body)?;
     std::fs::metadata(&path)
         .map(|m| m.len())
         .map_err(|e| ExactError::Write(format!("--values-out: {}: {e}", path.display())))
@@ -353,34 +398,34 @@ fn remove_checkpoint_file(path: &Path) -> Result<(), ExactError> {
     }
 }
 
-/// Writes a group's header (of `format`) and body to `path`, atomically, replacing a file
-/// there only if `overwrite`.
+/// Writes a group's header (of `format` and its version) and body to `path`, atomically,
+/// replacing a file there only if `overwrite`.
 fn write_file(
     path: &Path,
-    format: &str,
+    (format, version): (&str, u32),
     overwrite: bool,
     game: &GameKey,
     report: &GroupReport,
     body: &dyn Body,
 ) -> Result<(), ExactError> {
     let storage = body.storage();
+    let per_state = body.bytes_per_state();
     let (mut hash, mut body_bytes) = (FNV1A_64_START, 0u64);
     let half_width = body.pieces(&mut |bytes| {
         body_bytes += bytes.len() as u64;
         hash = fnv1a_64_continued(hash, bytes);
     })?;
-    let expected = report.states.checked_mul(storage.bytes_per_state());
+    let expected = report.states.checked_mul(per_state);
     if expected != Some(body_bytes) {
         return Err(ExactError::Write(format!(
-            "--values-out: {}: a body of {body_bytes} bytes for {} states of {} bytes",
+            "--values-out: {}: a body of {body_bytes} bytes for {} states of {per_state} bytes",
             path.display(),
             report.states,
-            storage.bytes_per_state()
         )));
     }
     let header = GroupFileHeader {
         format: format.into(),
-        version: VERSION,
+        version,
         game: game.clone(),
         group: report.clone(),
         storage,
@@ -411,15 +456,23 @@ fn write_file(
     .map_err(|e| ExactError::Write(format!("--values-out: {e}")))
 }
 
-/// The header line of a values file, parsed and checked for format and version.
-fn parse_header(path: &Path, line: &[u8], format: &str) -> Result<GroupFileHeader, ExactError> {
+/// The header line of a values file, parsed and checked for format and version (one of
+/// `versions`).
+fn parse_header(
+    path: &Path,
+    line: &[u8],
+    (format, versions): (&str, &[u32]),
+) -> Result<GroupFileHeader, ExactError> {
     let invalid = |what: String| ExactError::ValuesFile(format!("{}: {what}", path.display()));
     let header: GroupFileHeader = serde_json::from_slice(line)
         .map_err(|e| invalid(format!("line 1: expected the header of a values file: {e}")))?;
-    if header.format != format || header.version != VERSION {
+    if header.format != format || !versions.contains(&header.version) {
+        let versions: Vec<String> = versions.iter().map(u32::to_string).collect();
         return Err(invalid(format!(
-            "line 1: expected format {format:?} version {VERSION}, found {:?} version {}",
-            header.format, header.version
+            "line 1: expected format {format:?} version {}, found {:?} version {}",
+            versions.join(" or "),
+            header.format,
+            header.version
         )));
     }
     if !(0.0..=2.0).contains(&header.half_width) {
@@ -455,6 +508,8 @@ fn first_line(path: &Path) -> Result<Vec<u8>, ExactError> {
 struct Expected<'g> {
     /// [`FORMAT`] or [`CHECKPOINT_FORMAT`].
     format: &'static str,
+    /// The versions of that format read.
+    versions: &'static [u32],
     game: &'g GameKey,
     group: Group,
     states: usize,
@@ -465,14 +520,27 @@ impl Expected<'_> {
     /// The header `line` of the file at `path`, parsed and checked against what is
     /// expected.
     fn header(&self, path: &Path, line: &[u8]) -> Result<GroupFileHeader, ExactError> {
-        let header = parse_header(path, line, self.format)?;
+        let header = parse_header(path, line, (self.format, self.versions))?;
         self.check(path, &header)?;
         Ok(header)
     }
 
+    /// Whether the body of a file with `header` ends in a half-width code per state (a
+    /// checkpoint from version 2 on).
+    fn has_width_codes(&self, header: &GroupFileHeader) -> bool {
+        self.format == CHECKPOINT_FORMAT && header.version >= 2
+    }
+
+    /// Bytes a state of the body of a file with `header`.
+    fn bytes_per_state(&self, header: &GroupFileHeader) -> u64 {
+        self.storage.bytes_per_state() + u64::from(self.has_width_codes(header))
+    }
+
     fn check(&self, path: &Path, header: &GroupFileHeader) -> Result<(), ExactError> {
+        let per_state = self.bytes_per_state(header);
         let Expected {
             format: _,
+            versions: _,
             game,
             group,
             states,
@@ -499,12 +567,12 @@ impl Expected<'_> {
                 header.storage
             )));
         }
-        let expected = states.checked_mul(storage.bytes_per_state() as usize);
-        if expected.map(|e| e as u64) != Some(header.body_bytes) {
+        let expected = (states as u64).checked_mul(per_state);
+        if expected != Some(header.body_bytes) {
             return Err(invalid(format!(
-                "line 1: the header gives a body of {} bytes; {states} states of {} bytes take {}",
+                "line 1: the header gives a body of {} bytes; {states} states of {per_state} \
+                 bytes take {}",
                 header.body_bytes,
-                storage.bytes_per_state(),
                 expected.map_or("too many".into(), |e| e.to_string()),
             )));
         }
@@ -527,6 +595,7 @@ pub(super) fn read_header(
     }
     let expected = Expected {
         format: FORMAT,
+        versions: &[VERSION],
         game,
         group,
         states,
@@ -556,7 +625,7 @@ pub(crate) fn game_in(dir: &Path) -> Result<GameKey, ExactError> {
                 .into(),
         ));
     };
-    Ok(parse_header(first, &first_line(first)?, FORMAT)?.game)
+    Ok(parse_header(first, &first_line(first)?, (FORMAT, &[VERSION]))?.game)
 }
 
 /// Reads the file of `group` from `dir` if there is one, checked against `game`, the
@@ -570,48 +639,82 @@ pub(super) fn read(
 ) -> Result<Option<(GroupReport, Finished)>, ExactError> {
     let expected = Expected {
         format: FORMAT,
+        versions: &[VERSION],
         game,
         group,
         states,
         storage,
     };
     let found = read_file(&path_of(dir, group), &expected)?;
-    Ok(found.map(|(mut report, values)| {
+    Ok(found.map(|(mut report, values, _)| {
         report.resumed = true;
         (report, values)
     }))
 }
 
+/// A group's checkpoint, read back: its report (sweeps and seconds so far), flags and
+/// midpoints with the group's widest half-width, and each state's half-width code where
+/// the checkpoint has them (version 2).
+pub(super) struct Checkpoint {
+    pub(super) report: GroupReport,
+    pub(super) saved: Finished,
+    pub(super) width_codes: Option<Bytes>,
+}
+
+impl Checkpoint {
+    /// The bracket of local index `local` to go on from: within its own half-width where
+    /// the checkpoint has it, else within the group's widest.
+    pub(super) fn bracket(&self, local: usize) -> [f64; 2] {
+        match &self.width_codes {
+            Some(codes) => self
+                .saved
+                .bracket_within(local, self.saved.half * width_scale(codes[local])),
+            None => self.saved.bracket(local),
+        }
+    }
+}
+
 /// Reads the checkpoint of `group` from `dir` if there is one, checked as [`read`] checks a
-/// group's file: its report (sweeps and seconds so far) and brackets.
+/// group's file.
 pub(super) fn read_checkpoint(
     dir: &Path,
     game: &GameKey,
     group: Group,
     states: usize,
     storage: Storage,
-) -> Result<Option<(GroupReport, Finished)>, ExactError> {
+) -> Result<Option<Checkpoint>, ExactError> {
     let expected = Expected {
         format: CHECKPOINT_FORMAT,
+        versions: &[1, CHECKPOINT_VERSION],
         game,
         group,
         states,
         storage,
     };
-    read_file(&checkpoint_path(dir, group), &expected).map_err(|e| match e {
-        ExactError::ValuesFile(what) => ExactError::ValuesFile(format!(
-            "{what} (a checkpoint, written while the group was solved: remove it to solve \
+    let found = read_file(&checkpoint_path(dir, group), &expected);
+    found
+        .map(|found| {
+            found.map(|(report, saved, width_codes)| Checkpoint {
+                report,
+                saved,
+                width_codes,
+            })
+        })
+        .map_err(|e| match e {
+            ExactError::ValuesFile(what) => ExactError::ValuesFile(format!(
+                "{what} (a checkpoint, written while the group was solved: remove it to solve \
              the group from the start)"
-        )),
-        e => e,
-    })
+            )),
+            e => e,
+        })
 }
 
-/// The group file at `path` if there is one, checked against `expected`.
+/// The group file at `path` if there is one, checked against `expected`: its report, its
+/// flags and midpoints, and its half-width codes if it has them.
 fn read_file(
     path: &Path,
     expected: &Expected<'_>,
-) -> Result<Option<(GroupReport, Finished)>, ExactError> {
+) -> Result<Option<(GroupReport, Finished, Option<Bytes>)>, ExactError> {
     let &Expected {
         states, storage, ..
     } = expected;
@@ -626,7 +729,8 @@ fn read_file(
         .position(|&b| b == b'\n')
         .ok_or_else(|| invalid("expected a header line, found none (truncated?)".into()))?;
     let header = expected.header(path, &bytes[..line_end])?;
-    let per_state = storage.bytes_per_state() as usize;
+    let codes = expected.has_width_codes(&header);
+    let per_state = expected.bytes_per_state(&header) as usize;
     let body = &bytes[line_end + 1..];
     let expected = states.checked_mul(per_state);
     if expected != Some(body.len()) || header.body_bytes != body.len() as u64 {
@@ -641,7 +745,10 @@ fn read_file(
     if format!("{:016x}", fnv1a_64(body)) != header.fnv1a64 {
         return Err(invalid("checksum mismatch: the body is damaged".into()));
     }
-    let (flags, values) = body.split_at(states);
+    let (flags, rest) = body.split_at(states);
+    // The midpoints, then the codes (any byte is a code).
+    let mids_bytes = states * (storage.bytes_per_state() as usize - 1);
+    let values = &rest[..mids_bytes];
     let known = bit::WIN_A | bit::WIN_B | bit::STAY | bit::ENDLESS | bit::SETTLED | bit::OVER;
     if let Some(i) = flags.iter().position(|&f| f & !known != 0) {
         return Err(invalid(format!(
@@ -661,7 +768,8 @@ fn read_file(
     }
     // The flags and midpoints stay where they are (in the mapped file, checked above).
     let body_at = line_end + 1;
-    let mid = Mids::File(storage, file.slice(body_at + states, body.len() - states));
+    let mid = Mids::File(storage, file.slice(body_at + states, mids_bytes));
+    let width_codes = codes.then(|| file.slice(body_at + states + mids_bytes, states));
     Ok(Some((
         header.group,
         Finished {
@@ -669,6 +777,7 @@ fn read_file(
             mid,
             half: header.half_width,
         },
+        width_codes,
     )))
 }
 
@@ -720,6 +829,113 @@ mod tests {
             tolerance: 1e-6,
             strategies: None,
         }
+    }
+
+    /// A checkpoint keeps each state's own half-width: every bracket read back holds the
+    /// working bracket it was written from and is at most an eighth of an octave wider (and
+    /// the storage's rounding), so a narrow state stays narrow. A checkpoint of version 1
+    /// (the same body without the codes) is still read, every state within the widest
+    /// half-width; one cut short is refused, naming it.
+    #[test]
+    fn a_checkpoint_keeps_each_states_half_width() {
+        let states = 100_003;
+        let (_, values) = solved(states, 11);
+        // Every fifth state's value fixed by its flags (no win reachable: 0), the others
+        // open to both wins.
+        let open = bit::WIN_A | bit::WIN_B;
+        let bits: Vec<AtomicU8> = (0..states)
+            .map(|k| AtomicU8::new(if k % 5 == 0 { 0 } else { open }))
+            .collect();
+        // A third of the states far narrower than the widest.
+        for k in (0..states).step_by(3) {
+            let [lo, hi] = values.load(k);
+            let m = 0.5 * (lo + hi);
+            values.store(k, [m - 1e-12, m + 1e-12]);
+        }
+        let root =
+            std::env::temp_dir().join(format!("wuerfelglueck-checkpoint-{}", std::process::id()));
+        let group = Group { a: 1, b: 2 };
+        for storage in [Storage::Fixed32, Storage::F64] {
+            let dir = root.join(format!("{storage:?}"));
+            std::fs::create_dir_all(&dir).unwrap();
+            let body = CheckpointBody(SolvedBody {
+                bits: &bits,
+                values: &values,
+                storage,
+            });
+            let bytes = write_checkpoint(&dir, &game(), &report(states), &body).unwrap();
+            let path = checkpoint_path(&dir, group);
+            assert_eq!(bytes, std::fs::metadata(&path).unwrap().len());
+            let back = read_checkpoint(&dir, &game(), group, states, storage)
+                .unwrap()
+                .unwrap();
+            assert!(back.width_codes.is_some());
+            // The storage's rounding of a midpoint: half a step of 2^-31, or none.
+            let rounding = match storage {
+                Storage::Fixed32 => 2.4e-10,
+                Storage::F64 => 0.0,
+            };
+            let mut narrow = 0;
+            for k in 0..states {
+                if k % 5 == 0 {
+                    assert_eq!(back.bracket(k), [0.0, 0.0]);
+                    continue;
+                }
+                let [lo, hi] = values.load(k);
+                let [back_lo, back_hi] = back.bracket(k);
+                assert!(back_lo <= lo && hi <= back_hi, "{storage:?}, state {k}");
+                let allowed = 1.1 * (hi - lo + 2.0 * rounding) + 1e-15;
+                assert!(
+                    back_hi - back_lo <= allowed,
+                    "{storage:?}, state {k}: {back_lo}..{back_hi} from {lo}..{hi}"
+                );
+                narrow += usize::from(back_hi - back_lo < 1e-9);
+            }
+            // The narrow third, less the fixed fifth among them.
+            assert!(
+                narrow >= states / 3 - states / 15 - 1,
+                "{storage:?}: {narrow}"
+            );
+
+            // Version 1: a group file's body under the checkpoint's format.
+            let old = root.join(format!("{storage:?}-version-1"));
+            std::fs::create_dir_all(&old).unwrap();
+            write(&old, &game(), &report(states), &body.0).unwrap();
+            let file = std::fs::read(path_of(&old, group)).unwrap();
+            let text = String::from_utf8_lossy(&file[..200]).to_string();
+            let from = format!("\"format\":\"{FORMAT}\"");
+            assert!(text.contains(&from), "{text}");
+            let to = format!("\"format\":\"{CHECKPOINT_FORMAT}\"");
+            let header_end = file.iter().position(|&b| b == b'\n').unwrap();
+            let header = String::from_utf8(file[..header_end].to_vec()).unwrap();
+            let mut version_1 = header.replace(&from, &to).into_bytes();
+            version_1.extend_from_slice(&file[header_end..]);
+            std::fs::remove_file(path_of(&old, group)).unwrap();
+            std::fs::write(checkpoint_path(&old, group), &version_1).unwrap();
+            let back_1 = read_checkpoint(&old, &game(), group, states, storage)
+                .unwrap()
+                .unwrap();
+            assert!(back_1.width_codes.is_none());
+            for k in (1..states).step_by(97).filter(|k| k % 5 != 0) {
+                let [lo, hi] = values.load(k);
+                let [back_lo, back_hi] = back_1.bracket(k);
+                assert!(back_lo <= lo && hi <= back_hi, "{storage:?}, state {k}");
+                assert_eq!(back_1.bracket(k), back_1.saved.bracket(k));
+            }
+
+            // Cut short by its last code: refused, naming the file.
+            let whole = std::fs::read(&path).unwrap();
+            std::fs::write(&path, &whole[..whole.len() - 1]).unwrap();
+            let refused = read_checkpoint(&dir, &game(), group, states, storage)
+                .err()
+                .expect("a truncated checkpoint is refused");
+            let message = refused.to_string();
+            assert!(
+                message.contains("group-a1-b2.checkpoint") && message.contains("truncated"),
+                "{message}"
+            );
+        }
+        std::fs::remove_dir_all(&root).unwrap();
     }
 
     /// A group written straight from its working brackets, or joined from the parts of its
