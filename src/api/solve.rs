@@ -118,10 +118,11 @@ pub struct SolveOptions {
     #[cfg_attr(feature = "clap", arg(long = "values-out", value_name = "DIR"))]
     pub values_out: Option<PathBuf>,
     /// With `--values-out`: while a group is solved, write its brackets to a checkpoint in
-    /// the folder (`group-a*-b*.checkpoint`, as large as the group's file) once this many
-    /// minutes have passed since the group began or since its last checkpoint, so that a
-    /// stopped run goes on from there instead of starting the group over; removed once
-    /// the group's file is written. 0: after every sweep. Default 30. Not over MPI ranks.
+    /// the folder (`group-a*-b*.checkpoint`, a byte a state larger than the group's file)
+    /// once this many minutes have passed since the group began or since its last
+    /// checkpoint, so that a stopped run goes on from there instead of starting the group
+    /// over; removed once the group's file is written. 0: after every sweep. Default 30.
+    /// Not over MPI ranks.
     #[cfg_attr(
         feature = "clap",
         arg(long = "checkpoint-minutes", value_name = "MINUTES")
