@@ -1225,6 +1225,18 @@ mod layered_files {
         checkpoint_every: Option<std::time::Duration>,
         observer: &(dyn Fn(LayerProgress<'_>) + Sync),
     ) -> Result<LayersOutcome, ExactError> {
+        solve_within(dir, part, options, (checkpoint_every, None), observer)
+    }
+
+    /// [`solve_with_checkpoints`], its files allowed `max_disk` bytes (`None`: the free
+    /// space).
+    fn solve_within(
+        dir: &std::path::Path,
+        part: Part,
+        options: &SolveOptions,
+        (checkpoint_every, max_disk): (Option<std::time::Duration>, Option<u64>),
+        observer: &(dyn Fn(LayerProgress<'_>) + Sync),
+    ) -> Result<LayersOutcome, ExactError> {
         let (rules, dice) = game();
         let run = LayeredRun {
             part,
@@ -1234,6 +1246,7 @@ mod layered_files {
             cluster: &wuerfelglueck::exact::game::cluster::OneProcess,
             fixed: [None, None],
             checkpoint_every,
+            max_disk,
         };
         let one = rayon::ThreadPoolBuilder::new()
             .num_threads(1)
@@ -1439,6 +1452,116 @@ mod layered_files {
         assert!(outside > 1000 && core > 1000, "{outside} {core}");
     }
 
+    /// Bytes of the files in `dir` whose names end with `suffix`.
+    fn bytes_ending(dir: &std::path::Path, suffix: &str) -> u64 {
+        files_ending(dir, suffix)
+            .iter()
+            .map(|p| std::fs::metadata(p).unwrap().len())
+            .sum()
+    }
+
+    /// A run whose files need more disk than allowed is refused before it writes anything;
+    /// the need it names is what its files then take (their headers allowed for), with the
+    /// checkpoint of the group being written beside them where checkpoints are on; a
+    /// resumed run counts only the groups it has still to write.
+    #[test]
+    fn a_run_needing_more_disk_than_allowed_is_refused_before_it_writes() {
+        let tolerance = 1e-7;
+        let dir = Scratch::new("disk");
+        let hourly = Some(std::time::Duration::from_secs(3600));
+        let planned = std::sync::Mutex::new(Vec::new());
+        let observer = |p: LayerProgress<'_>| {
+            if let LayerProgress::Disk {
+                groups,
+                files,
+                fullest,
+                limit,
+                measured,
+            } = p
+            {
+                planned
+                    .lock()
+                    .unwrap()
+                    .push((groups, files, fullest, limit, measured));
+            }
+        };
+        let run = |part, every, max_disk| {
+            solve_within(
+                dir.path(),
+                part,
+                &options(tolerance),
+                (every, max_disk),
+                &observer,
+            )
+        };
+        let refused = |part, every| match run(part, every, Some(1)) {
+            Err(ExactError::Disk {
+                groups,
+                files,
+                fullest,
+                limit: 1,
+                measured: false,
+                ..
+            }) => (groups, files, fullest),
+            other => panic!("expected a refusal for want of disk, got {other:?}"),
+        };
+        let (groups, files, fullest) = refused(Part::BothHome, hourly);
+        assert!(files_ending(dir.path(), "").is_empty(), "nothing written");
+        // The largest group's checkpoint: its file's bytes and a byte a state more.
+        assert!(fullest > files && fullest < 3 * files, "{fullest} {files}");
+        // Without checkpoints nothing is kept beside the files.
+        assert_eq!(refused(Part::BothHome, None), (groups, files, files));
+
+        // Allowed exactly its need, the run goes on and its files take what was planned.
+        let outcome = run(Part::BothHome, hourly, Some(fullest)).unwrap();
+        assert_eq!(outcome.groups.len(), groups);
+        let written = bytes_ending(dir.path(), ".values");
+        let headers = 1024 * groups as u64;
+        assert!(
+            written <= files && files - written <= headers,
+            "{written} {files}"
+        );
+        assert!(files_ending(dir.path(), ".checkpoint").is_empty());
+        assert_eq!(
+            planned.lock().unwrap().last().copied(),
+            Some((groups, files, fullest, fullest, false))
+        );
+
+        // Going on outside the core: only the groups without a file count.
+        let (rest, rest_files, _) = refused(Part::OutsideCore, hourly);
+        let outcome = run(Part::OutsideCore, hourly, None).unwrap();
+        assert_eq!(outcome.groups.iter().filter(|g| !g.resumed).count(), rest);
+        let all = bytes_ending(dir.path(), ".values");
+        assert!(all - written <= rest_files && rest_files - (all - written) <= 1024 * rest as u64);
+        // Measured on the disk where the platform tells its free space.
+        let last = planned.lock().unwrap().last().copied().unwrap();
+        assert_eq!(last.4, cfg!(unix), "{last:?}");
+    }
+
+    /// A run refused for want of disk leaves no folder it made.
+    #[test]
+    fn a_refused_run_leaves_no_folder_behind() {
+        let scratch = Scratch::new("disk-made");
+        let dir = scratch.path().join("values");
+        let (rules, dice) = game();
+        let run = LayeredRun {
+            part: Part::OutsideCore,
+            keep_values: false,
+            values_out: Some(&dir),
+            observer: &|_| {},
+            cluster: &wuerfelglueck::exact::game::cluster::OneProcess,
+            fixed: [None, None],
+            checkpoint_every: None,
+            max_disk: Some(0),
+        };
+        let refused = solve_layers(&rules, [&dice[0], &dice[1]], &options(1e-7), &run);
+        assert!(
+            matches!(refused, Err(ExactError::Disk { .. })),
+            "{refused:?}"
+        );
+        assert!(!dir.exists());
+    }
+
     /// A damaged, a truncated and another game's file are refused, naming the file and
     /// what was expected; nothing is overwritten.
     #[test]
@@ -1492,6 +1615,7 @@ mod layered_files {
                 cluster: &wuerfelglueck::exact::game::cluster::OneProcess,
                 fixed: [None, None],
                 checkpoint_every: None,
+                max_disk: None,
             };
             solve_layered_with(&rules, [&dice[0], &dice[1]], &options(1e-9), &run)
                 .unwrap()

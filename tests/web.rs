@@ -941,6 +941,7 @@ fn the_servers_values_answer_the_advice_and_play_the_opponent_on_their_game() {
         cluster: &wuerfelglueck::exact::game::cluster::OneProcess,
         fixed: [None, None],
         checkpoint_every: None,
+        max_disk: None,
     };
     let options = SolveOptions {
         tolerance: 1e-9,

@@ -128,6 +128,13 @@ pub struct SolveOptions {
         arg(long = "checkpoint-minutes", value_name = "MINUTES")
     )]
     pub checkpoint_minutes: Option<f64>,
+    /// With `--values-out`: refuse before any work when the files still to write, with the
+    /// checkpoint (or the MPI ranks' parts) of the group being written beside them, need
+    /// more disk than this: bytes, or e.g. `80GB` (default: the folder's free space, plus
+    /// the run's own checkpoints there). Larger than the free space where space will be
+    /// freed while the run goes on, or where the file system compresses.
+    #[cfg_attr(feature = "clap", arg(long = "max-disk", value_name = "SIZE"))]
+    pub max_disk: Option<String>,
     /// Under `--profile choice`: the value of this position under optimal play instead of
     /// the openings' figures, e.g. `A:0,17,c B:A,5 turn:A` (as `advise --position`): read
     /// from `--values DIR` if given, else solved (the whole game, both sides optimal).
@@ -175,6 +182,7 @@ impl SolveOptions {
             part: Part::All.name().to_string(),
             values_out: None,
             checkpoint_minutes: None,
+            max_disk: None,
             position: None,
             values: None,
         }
@@ -186,6 +194,16 @@ fn checkpoint_every(minutes: f64) -> Result<std::time::Duration, Error> {
     std::time::Duration::try_from_secs_f64(minutes * 60.0).map_err(|_| {
         Error::input(format!(
             "--checkpoint-minutes {minutes}: expected a number of minutes, 0 or more"
+        ))
+    })
+}
+
+/// `--max-disk` in bytes.
+fn disk_limit(text: &str) -> Result<u64, Error> {
+    crate::sizes::parse_bytes(text).map_err(|_| {
+        Error::input(format!(
+            "--max-disk {}: expected a size, e.g. 80GB, 500MiB or a number of bytes",
+            crate::dice::excerpt(text)
         ))
     })
 }
@@ -218,6 +236,8 @@ struct GameSettings {
     values_out: Option<PathBuf>,
     /// `--checkpoint-minutes`.
     checkpoint_every: std::time::Duration,
+    /// `--max-disk`, in bytes.
+    max_disk: Option<u64>,
     /// `--position`: as given, and parsed.
     position: Option<(String, crate::rules::GameState)>,
     /// `--values`.
@@ -314,6 +334,13 @@ impl SolveBuilder {
     /// `--values-out`.
     pub fn values_out(mut self, folder: impl Into<PathBuf>) -> SolveBuilder {
         self.0.values_out = Some(folder.into());
+        self
+    }
+
+    /// With [`SolveBuilder::values_out`]: refuse before any work when the files need more
+    /// disk than this many bytes (default: the folder's free space), as `--max-disk`.
+    pub fn max_disk(mut self, bytes: u64) -> SolveBuilder {
+        self.0.max_disk = Some(bytes.to_string());
         self
     }
 
@@ -444,6 +471,11 @@ impl SolveSettings {
                      is not given",
                 ));
             }
+            if o.max_disk.is_some() && o.values_out.is_none() {
+                return Err(Error::input(
+                    "--max-disk bounds what is written into --values-out, which is not given",
+                ));
+            }
             if o.layered {
                 refuse_first(
                     &[
@@ -485,6 +517,7 @@ impl SolveSettings {
                     o.checkpoint_minutes
                         .unwrap_or(SolveOptions::DEFAULT_CHECKPOINT_MINUTES),
                 )?,
+                max_disk: o.max_disk.as_deref().map(disk_limit).transpose()?,
                 position,
                 values: o.values.clone(),
             }))
@@ -501,6 +534,7 @@ impl SolveSettings {
                     (o.part != "all", "--part"),
                     (o.values_out.is_some(), "--values-out"),
                     (o.checkpoint_minutes.is_some(), "--checkpoint-minutes"),
+                    (o.max_disk.is_some(), "--max-disk"),
                     (o.position.is_some(), "--position"),
                     (o.values.is_some(), "--values"),
                 ],
@@ -643,6 +677,7 @@ fn solve_layered_game(
         cluster,
         fixed: game.fixed_sides(&policies),
         checkpoint_every: Some(game.checkpoint_every),
+        max_disk: game.max_disk,
     };
     let (solution, _) = run_in_pool(s.threads, progress, |_| {
         solve_layered_with(&s.rules, dice, &s.solve, &run).map_err(exact_error)
@@ -819,6 +854,7 @@ pub fn solve_layers_on(
         cluster,
         fixed: game.fixed_sides(&policies),
         checkpoint_every: Some(game.checkpoint_every),
+        max_disk: game.max_disk,
     };
     let outcome = run_in_pool(s.threads, progress, |_| {
         crate::exact::game::layered::solve_layers(&s.rules, dice, &s.solve, &run)

@@ -8,6 +8,7 @@ use crate::exact::progress::{
     Basis, Estimator, GAME_NARROWING_AFTER, Phase, Progress as SolveProgress, usual_game_sweeps,
     usual_sweeps,
 };
+use crate::sizes::format_bytes;
 
 /// The progress of a layered solve: a status line per group, a note per group that took a
 /// second or more, or was read back from `--values-out`, and within a long group a note per
@@ -102,6 +103,24 @@ impl<'a> GroupNotes<'a> {
                     ))
             )),
             LayerProgress::Done(_) => {}
+            LayerProgress::Disk {
+                groups,
+                files,
+                fullest,
+                limit,
+                measured,
+            } => self.progress.note(&format!(
+                "--values-out: {groups} groups to write, {} of files ({} at the fullest, \
+                 with the group being written beside them); {} {}",
+                format_bytes(files),
+                format_bytes(fullest),
+                format_bytes(limit),
+                if measured {
+                    "free there"
+                } else {
+                    "allowed (--max-disk)"
+                }
+            )),
         }
     }
 }

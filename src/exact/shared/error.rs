@@ -66,6 +66,23 @@ pub enum ExactError {
     ValuesFile(String),
     /// Writing solved values failed (e.g. the disk is full): the path and the reason.
     Write(String),
+    /// The files a layered solve would write into its folder need more than the disk
+    /// allows, refused before any work.
+    Disk {
+        /// The folder (`--values-out`).
+        folder: String,
+        /// The groups still to write (without a file there).
+        groups: usize,
+        /// Their files' bytes.
+        files: u64,
+        /// The most the folder will hold at once: the files, and beside the group being
+        /// written its checkpoint or the ranks' parts of its file.
+        fullest: u64,
+        /// What the disk allows, in bytes.
+        limit: u64,
+        /// Whether `limit` is the free space there (else `--max-disk`).
+        measured: bool,
+    },
     /// The processes of a solve over MPI ranks disagree (they see different value files)
     /// or sent what does not fit: what happened.
     Ranks(String),
@@ -150,6 +167,33 @@ impl fmt::Display for ExactError {
             ),
             ExactError::ValuesFile(what) => write!(f, "{what}"),
             ExactError::Write(what) => write!(f, "{what}"),
+            ExactError::Disk {
+                folder,
+                groups,
+                files,
+                fullest,
+                limit,
+                measured,
+            } => write!(
+                f,
+                "--values-out {folder}: the {groups} groups still to solve need about {} of \
+                 disk at the fullest ({} of files, and beside the group being written its \
+                 checkpoint or its ranks' parts), more than {}; {}",
+                format_bytes(*fullest),
+                format_bytes(*files),
+                if *measured {
+                    format!("the {} free there", format_bytes(*limit))
+                } else {
+                    format!("the limit of {} (--max-disk)", format_bytes(*limit))
+                },
+                if *measured {
+                    "free space there, or give --max-disk if it will be freed while the run \
+                     goes on (a run that finds no room for a group's file stops with an \
+                     error, its checkpoint kept)"
+                } else {
+                    "raise --max-disk, or solve a smaller --part"
+                }
+            ),
         }
     }
 }
@@ -167,6 +211,7 @@ impl ExactError {
             | ExactError::Profile(_)
             | ExactError::Memory { .. }
             | ExactError::GroupMemory { .. }
+            | ExactError::Disk { .. }
             | ExactError::ValuesFile(_) => true,
             ExactError::NotConverged(_)
             | ExactError::Uncertified(_)

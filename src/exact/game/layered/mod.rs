@@ -38,6 +38,7 @@
 
 pub(crate) mod brackets;
 pub mod cluster;
+mod disk;
 pub(crate) mod finished;
 pub(crate) mod layers;
 mod picks;
@@ -405,6 +406,23 @@ pub enum LayerProgress<'a> {
     },
     /// A group is done.
     Done(&'a GroupReport),
+    /// Before any group, with `values_out`: what the files still to write take, against
+    /// what the disk allows.
+    Disk {
+        /// The groups without a file in the folder.
+        groups: usize,
+        /// Their files' bytes.
+        files: u64,
+        /// The most the folder will hold of what the run writes: the files written up to a
+        /// group and what that group keeps beside them while it is solved (its checkpoint,
+        /// or the ranks' parts of its file).
+        fullest: u64,
+        /// What the disk allows (`--max-disk`, else the folder's free space plus the run's
+        /// own checkpoints there).
+        limit: u64,
+        /// Whether `limit` is the free space measured (else `--max-disk`).
+        measured: bool,
+    },
 }
 
 /// The layered solve's answer.
@@ -940,6 +958,10 @@ pub struct LayeredRun<'a> {
     /// whenever this long has passed since its start or its last checkpoint (checked after
     /// each sweep), and go on from a checkpoint found there. `None`: never.
     pub checkpoint_every: Option<std::time::Duration>,
+    /// With `values_out`: the bytes its files may take at the fullest (`None`: the folder's
+    /// free space, plus the checkpoints there that the run replaces). A run whose files need
+    /// more is refused before any work ([`ExactError::Disk`]).
+    pub max_disk: Option<u64>,
 }
 
 /// A side that plays a fixed strategy in a layered solve.
@@ -976,6 +998,7 @@ pub fn solve_layered(
         cluster: &OneProcess,
         fixed: [None, None],
         checkpoint_every: None,
+        max_disk: None,
     };
     solve_layered_with(rules, dice, options, &run).map(|(solution, _)| solution)
 }
@@ -996,6 +1019,7 @@ pub fn solve_layered_keeping_values(
         cluster: &OneProcess,
         fixed: [None, None],
         checkpoint_every: None,
+        max_disk: None,
     };
     let (solution, values) = solve_layered_with(rules, dice, options, &run)?;
     Ok((solution, values.expect("kept when asked")))
@@ -1251,8 +1275,16 @@ fn solve_groups(
     }
     let game = run.game_key(rules, dice, options.tolerance);
     if let Some(dir) = run.values_out {
+        let made = !dir.exists();
         std::fs::create_dir_all(dir)
             .map_err(|e| ExactError::Write(format!("--values-out: {}: {e}", dir.display())))?;
+        if let Err(e) = check_disk(dir, &layout, &order, (storage, &game), run) {
+            // A refused run leaves nothing behind, not even an empty folder of its own.
+            if made {
+                let _ = std::fs::remove_dir(dir);
+            }
+            return Err(e);
+        }
     }
     let mut finished: Vec<Option<Finished>> =
         (0..layout.goals * layout.goals).map(|_| None).collect();
@@ -1481,6 +1513,85 @@ enum Done<'a> {
 
 /// The openings' brackets and flags found in a group, by side.
 type Openings = [Option<([f64; 2], u8)>; 2];
+
+/// Refuses a run whose files in `dir` need more than the disk allows (`run.max_disk`, else
+/// the folder's free space): the groups of `order` without a file there, each written at
+/// `storage`'s bytes a state, each beside the checkpoint (or the ranks' parts) it keeps
+/// until its file is written. Tells the observer the plan.
+fn check_disk(
+    dir: &Path,
+    layout: &Layout,
+    order: &[Group],
+    (storage, game): (Storage, &values_file::GameKey),
+    run: &LayeredRun<'_>,
+) -> Result<(), ExactError> {
+    let unreadable = |path: &Path, e: std::io::Error| {
+        ExactError::Write(format!("--values-out: {}: {e}", path.display()))
+    };
+    let mut to_write = Vec::new();
+    let mut checkpoints = 0u64;
+    for &group in order {
+        let file = values_file::path_of(dir, group);
+        if file.try_exists().map_err(|e| unreadable(&file, e))? {
+            continue;
+        }
+        to_write.push(layout.geometry(group).len() as u64);
+        let checkpoint = values_file::checkpoint_path(dir, group);
+        match std::fs::metadata(&checkpoint) {
+            Ok(m) => checkpoints = checkpoints.saturating_add(m.len()),
+            Err(e) if e.kind() == std::io::ErrorKind::NotFound => {}
+            Err(e) => return Err(unreadable(&checkpoint, e)),
+        }
+    }
+    let per_state = storage.bytes_per_state();
+    let transient_per_state = match (run.cluster.size(), run.checkpoint_every) {
+        (1, Some(_)) => per_state + 1,
+        (1, None) => 0,
+        _ => per_state,
+    };
+    let game_json = serde_json::to_vec(game).map_or(0, |json| json.len());
+    let need = disk::need(
+        &to_write,
+        per_state,
+        transient_per_state,
+        disk::header_bytes(game_json),
+    )
+    .ok_or_else(|| ExactError::TooLarge("the disk estimate overflows".into()))?;
+    let limit = match run.max_disk {
+        Some(bytes) => Some((bytes, false)),
+        // What the run's own checkpoints hold is freed as it goes (each removed before the
+        // next is written, and with its group's file).
+        None => disk::free_bytes(dir)
+            .map_err(|e| unreadable(dir, e))?
+            .map(|free| (free.saturating_add(checkpoints), true)),
+    };
+    let Some((limit, measured)) = limit else {
+        return Ok(());
+    };
+    if need.groups == 0 {
+        return Ok(());
+    }
+    (run.observer)(LayerProgress::Disk {
+        groups: need.groups,
+        files: need.files,
+        fullest: need.bytes,
+        limit,
+        measured,
+    });
+    // Every rank refuses alike (the folder is shared, but what each sees is its own).
+    let short = f64::from(u8::from(need.bytes > limit));
+    if run.cluster.max(short)? > 0.0 {
+        return Err(ExactError::Disk {
+            folder: dir.display().to_string(),
+            groups: need.groups,
+            files: need.files,
+            fullest: need.bytes,
+            limit,
+            measured,
+        });
+    }
+    Ok(())
+}
 
 /// Classifies and value-iterates `group` (solved `number`-th, begun at `began`) with working
 /// brackets of kind `S`: its report, its values compacted (if the job says so) and the
@@ -2384,6 +2495,7 @@ mod tests {
                     cluster: &OneProcess,
                     fixed: [None, None],
                     checkpoint_every: None,
+                    max_disk: None,
                 };
                 solve_layered_with(&rules, dice, &options, &run)
                     .map(|(solution, values)| (solution, values.unwrap()))
@@ -2698,6 +2810,7 @@ mod tests {
                 cluster: &OneProcess,
                 fixed,
                 checkpoint_every: None,
+                max_disk: None,
             };
             one.install(|| solve_layered_with(&rules, dice, &options, &run))
                 .unwrap()
