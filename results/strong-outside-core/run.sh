@@ -15,8 +15,9 @@
 #    results/strong-exact/run.py --player (records in results/strong-exact/BOARD-solves.jsonl,
 #    marked `exact values outside the core`; table.py shows them beside the shipped players).
 #
-# GAMES sets the training games; OUT a folder for everything (values, player, reports and
-# the exploitability records) instead of the places above.
+# GAMES sets the training games, LAMBDA the lambda of the returns in the core (default: the
+# train command's); OUT a folder for everything (values, player, reports and the
+# exploitability records) instead of the places above.
 set -euo pipefail
 cd "$(dirname "$0")/../.."
 BOARD=${1:?BOARD, e.g. 40/20/3/4}
@@ -36,7 +37,8 @@ PLAYER="$HERE/strong-$NAME-choice.json"
     --values-out "$VALUES" --format json >"$HERE/solve-$NAME.json"
 if [ ! -e "$PLAYER" ]; then
     "$BIN" train "${GAME[@]}" --seed 1 --games "$GAMES" --hidden 256 --rate 0.1,0.001 \
-        --targets exact --values "$VALUES" --positions every-roll --out "$PLAYER" \
+        --targets exact --values "$VALUES" --positions every-roll ${LAMBDA:+--lambda "$LAMBDA"} \
+        --out "$PLAYER" \
         --format json >"$HERE/train-$NAME.json"
 fi
 python3 results/strong-exact/run.py "$BOARD" strong strong-search-2 --seat a \
