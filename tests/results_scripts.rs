@@ -454,7 +454,10 @@ fn the_strong_outside_core_scripts_run_on_16_8_2_2() {
         .env("OUT", &dir));
     let player = std::fs::read_to_string(dir.join("strong-16-8-2-2-choice.json")).unwrap();
     assert!(player.contains("where a layered solve holds them"));
-    assert!(player.contains("TD(lambda = 0)"), "LAMBDA reaches the training");
+    assert!(
+        player.contains("TD(lambda = 0)"),
+        "LAMBDA reaches the training"
+    );
     let solves = std::fs::read_to_string(dir.join("16-8-2-2-solves.jsonl")).unwrap();
     assert_eq!(solves.lines().count(), 2, "{solves}");
     assert!(
