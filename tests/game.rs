@@ -1452,6 +1452,61 @@ mod layered_files {
         assert!(outside > 1000 && core > 1000, "{outside} {core}");
     }
 
+    /// A group's first checkpoint is timed from the group's start, so the work before its
+    /// sweeps counts: where a fixed side's answers take longer than the interval (here the
+    /// first answer sleeps), a checkpoint follows the group's first sweep.
+    #[test]
+    fn the_work_before_a_groups_sweeps_counts_towards_its_first_checkpoint() {
+        use wuerfelglueck::exact::game::layered::FixedSide;
+        use wuerfelglueck::exact::game::policy::{Decision, MovePolicy, Pick};
+        /// The frontmost move, the first answer after a pause.
+        struct SlowToStart(std::sync::Once);
+        impl MovePolicy for SlowToStart {
+            fn pick(&self, _: &Decision<'_>) -> Pick {
+                self.0
+                    .call_once(|| std::thread::sleep(std::time::Duration::from_millis(400)));
+                Pick::One(0)
+            }
+        }
+        let dir = Scratch::new("checkpoint-timed");
+        let (rules, dice) = game();
+        let slow = SlowToStart(std::sync::Once::new());
+        let first_sweeps = std::sync::Mutex::new(Vec::new());
+        let observer = |p: LayerProgress<'_>| {
+            if let LayerProgress::Checkpoint {
+                sweep: 1, written, ..
+            } = p
+            {
+                first_sweeps.lock().unwrap().push(written.is_ok());
+            }
+        };
+        let run = LayeredRun {
+            part: Part::BothHome,
+            keep_values: false,
+            values_out: Some(dir.path()),
+            observer: &observer,
+            cluster: &wuerfelglueck::exact::game::cluster::OneProcess,
+            fixed: [
+                Some(FixedSide {
+                    policy: &slow,
+                    name: "frontmost",
+                }),
+                None,
+            ],
+            checkpoint_every: Some(std::time::Duration::from_millis(300)),
+            max_disk: None,
+        };
+        solve_layers(&rules, [&dice[0], &dice[1]], &options(1e-7), &run).unwrap();
+        // The group that waited for the first answer wrote one (others may, on a slow
+        // machine), each written.
+        let written = first_sweeps.lock().unwrap();
+        assert!(
+            !written.is_empty() && written.iter().all(|&ok| ok),
+            "{written:?}"
+        );
+        assert!(files_ending(dir.path(), ".checkpoint").is_empty());
+    }
+
     /// Bytes of the files in `dir` whose names end with `suffix`.
     fn bytes_ending(dir: &std::path::Path, suffix: &str) -> u64 {
         files_ending(dir, suffix)

@@ -1711,7 +1711,9 @@ fn solve_group<'a, S: Brackets>(
         current: &current,
     };
     let sweeping = Instant::now();
-    let mut last_checkpoint = Instant::now();
+    // Timed from the group's start: its classification and a fixed side's answers (an hour
+    // for a learned player on a large group) are work a checkpoint saves too.
+    let mut last_checkpoint = began;
     let mut write_checkpoint = |sweep: usize, width: f64| {
         let Some(c) = job.checkpoint else { return };
         if last_checkpoint.elapsed() < c.every {
