@@ -1879,6 +1879,10 @@ fn on_every_rank<T>(
     let failed = cluster.max(f64::from(u8::from(result.is_err())))?;
     let value = result?;
     if failed > 0.0 {
+        // mpirun ends every rank once the first exits with an error: the rank that failed
+        // is given the time to print why before this one's error (which cannot say why) ends
+        // the job.
+        std::thread::sleep(std::time::Duration::from_secs(1));
         return Err(ExactError::Ranks(format!("another rank could not {what}")));
     }
     Ok(value)
