@@ -1617,6 +1617,61 @@ mod layered_files {
         assert!(!dir.exists());
     }
 
+    /// A folder another process writes into (it holds the folder's lock) is refused before
+    /// any work; once free, the run removes the temporary files that a run killed during a
+    /// write left there (and nothing else), says so, and solves.
+    #[cfg(unix)]
+    #[test]
+    fn one_run_writes_into_a_folder_and_clears_what_a_killed_one_left() {
+        use std::os::fd::AsRawFd;
+        let dir = Scratch::new("folder-lock");
+        let other_run = std::fs::File::open(dir.path()).unwrap();
+        // SAFETY: the descriptor is the open folder's.
+        let locked = unsafe { libc::flock(other_run.as_raw_fd(), libc::LOCK_EX | libc::LOCK_NB) };
+        assert_eq!(locked, 0);
+        let refused = solve_into(dir.path(), Part::BothHome, 1e-7);
+        match &refused {
+            Err(e @ ExactError::FolderInUse(folder)) => {
+                assert_eq!(folder, &dir.path().display().to_string());
+                assert!(e.is_input_error());
+                assert!(e.to_string().contains("another run is writing"), "{e}");
+            }
+            other => panic!("expected the folder refused, got {other:?}"),
+        }
+        assert!(files_ending(dir.path(), "").is_empty(), "nothing written");
+        drop(other_run);
+
+        // What a killed run left: a group file's and a checkpoint's temporary files, beside
+        // a temporary file that is not the solver's.
+        let left = [
+            ".group-a1-b1.values.4242-0.tmp",
+            ".group-a1-b1.checkpoint.4242-1.tmp",
+        ];
+        for name in left {
+            std::fs::write(dir.path().join(name), [0u8; 100]).unwrap();
+        }
+        std::fs::write(dir.path().join(".notes.txt.4242-2.tmp"), "mine").unwrap();
+        let removed = std::sync::Mutex::new(Vec::new());
+        let observer = |p: LayerProgress<'_>| {
+            if let LayerProgress::Leftovers { files, bytes } = p {
+                removed.lock().unwrap().push((files, bytes));
+            }
+        };
+        let outcome =
+            solve_with_checkpoints(dir.path(), Part::BothHome, &options(1e-7), None, &observer)
+                .unwrap();
+        assert!(outcome.certified);
+        assert_eq!(*removed.lock().unwrap(), vec![(2, 200)]);
+        for name in left {
+            assert!(!dir.path().join(name).exists(), "{name}");
+        }
+        assert!(dir.path().join(".notes.txt.4242-2.tmp").exists());
+        assert!(!files_ending(dir.path(), ".values").is_empty());
+        // The lock ends with the run: the next one reads every group back.
+        let again = solve_into(dir.path(), Part::BothHome, 1e-7).unwrap();
+        assert!(again.iter().all(|&resumed| resumed));
+    }
+
     /// A damaged, a truncated and another game's file are refused, naming the file and
     /// what was expected; nothing is overwritten.
     #[test]

@@ -103,6 +103,12 @@ impl<'a> GroupNotes<'a> {
                     ))
             )),
             LayerProgress::Done(_) => {}
+            LayerProgress::Leftovers { files, bytes } => self.progress.note(&format!(
+                "--values-out: removed {files} temporary file{} ({}) that a run stopped while \
+                 writing left there",
+                if files == 1 { "" } else { "s" },
+                format_bytes(bytes)
+            )),
             LayerProgress::Disk {
                 groups,
                 files,

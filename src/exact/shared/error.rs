@@ -83,6 +83,9 @@ pub enum ExactError {
         /// Whether `limit` is the free space there (else `--max-disk`).
         measured: bool,
     },
+    /// Another process is writing into the folder given to `--values-out` (it holds the
+    /// folder's lock): the folder.
+    FolderInUse(String),
     /// The processes of a solve over MPI ranks disagree (they see different value files)
     /// or sent what does not fit: what happened.
     Ranks(String),
@@ -167,6 +170,11 @@ impl fmt::Display for ExactError {
             ),
             ExactError::ValuesFile(what) => write!(f, "{what}"),
             ExactError::Write(what) => write!(f, "{what}"),
+            ExactError::FolderInUse(folder) => write!(
+                f,
+                "--values-out {folder}: another run is writing into this folder (it holds the \
+                 folder's lock); wait for it to end, or give another folder"
+            ),
             ExactError::Disk {
                 folder,
                 groups,
@@ -212,6 +220,7 @@ impl ExactError {
             | ExactError::Memory { .. }
             | ExactError::GroupMemory { .. }
             | ExactError::Disk { .. }
+            | ExactError::FolderInUse(_)
             | ExactError::ValuesFile(_) => true,
             ExactError::NotConverged(_)
             | ExactError::Uncertified(_)

@@ -40,6 +40,7 @@ pub(crate) mod brackets;
 pub mod cluster;
 mod disk;
 pub(crate) mod finished;
+mod folder;
 pub(crate) mod layers;
 mod picks;
 pub(crate) mod values_file;
@@ -406,6 +407,14 @@ pub enum LayerProgress<'a> {
     },
     /// A group is done.
     Done(&'a GroupReport),
+    /// Before any group, with `values_out`: the temporary files that runs stopped during a
+    /// write left in the folder, removed.
+    Leftovers {
+        /// How many.
+        files: u64,
+        /// Their bytes.
+        bytes: u64,
+    },
     /// Before any group, with `values_out`: what the files still to write take, against
     /// what the disk allows.
     Disk {
@@ -1274,16 +1283,25 @@ fn solve_groups(
         });
     }
     let game = run.game_key(rules, dice, options.tolerance);
+    // Held until the run returns: no other run writes into the folder meanwhile.
+    let mut _folder_lock = None;
     if let Some(dir) = run.values_out {
         let made = !dir.exists();
         std::fs::create_dir_all(dir)
             .map_err(|e| ExactError::Write(format!("--values-out: {}: {e}", dir.display())))?;
-        if let Err(e) = check_disk(dir, &layout, &order, (storage, &game), run) {
-            // A refused run leaves nothing behind, not even an empty folder of its own.
-            if made {
-                let _ = std::fs::remove_dir(dir);
+        let taken = take_folder(dir, run).and_then(|lock| {
+            check_disk(dir, &layout, &order, (storage, &game), run)?;
+            Ok(lock)
+        });
+        match taken {
+            Ok(lock) => _folder_lock = lock,
+            Err(e) => {
+                // A refused run leaves nothing behind, not even an empty folder of its own.
+                if made {
+                    let _ = std::fs::remove_dir(dir);
+                }
+                return Err(e);
             }
-            return Err(e);
         }
     }
     let mut finished: Vec<Option<Finished>> =
@@ -1518,6 +1536,29 @@ type Openings = [Option<([f64; 2], u8)>; 2];
 /// the folder's free space): the groups of `order` without a file there, each written at
 /// `storage`'s bytes a state, each beside the checkpoint (or the ranks' parts) it keeps
 /// until its file is written. Tells the observer the plan.
+/// Takes the folder `dir` of `--values-out` for the run: the rank 0 locks it and removes
+/// what runs stopped during a write left there, before any rank plans its disk or writes
+/// (every rank waits for that here). The lock, on the rank that holds it.
+fn take_folder(
+    dir: &Path,
+    run: &LayeredRun<'_>,
+) -> Result<Option<self::folder::FolderLock>, ExactError> {
+    let taken = if run.cluster.rank() == 0 {
+        self::folder::take(dir).map(|(lock, leftovers)| {
+            if leftovers.files > 0 {
+                (run.observer)(LayerProgress::Leftovers {
+                    files: leftovers.files,
+                    bytes: leftovers.bytes,
+                });
+            }
+            Some(lock)
+        })
+    } else {
+        Ok(None)
+    };
+    on_every_rank(run.cluster, taken, "take the folder of --values-out")
+}
+
 fn check_disk(
     dir: &Path,
     layout: &Layout,
@@ -1545,7 +1586,7 @@ fn check_disk(
     }
     let per_state = storage.bytes_per_state();
     let transient_per_state = match (run.cluster.size(), run.checkpoint_every) {
-        (1, Some(_)) => per_state + 1,
+        (1, Some(_)) => values_file::checkpoint_bytes_per_state(storage),
         (1, None) => 0,
         _ => per_state,
     };

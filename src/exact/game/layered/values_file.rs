@@ -206,6 +206,12 @@ impl<V: Values<2>> Body for SolvedBody<'_, V> {
     }
 }
 
+/// Bytes a state in a checkpoint of a group whose file stores its midpoints so: those of
+/// the file, and a byte for the state's own half-width code.
+pub(super) fn checkpoint_bytes_per_state(storage: Storage) -> u64 {
+    storage.bytes_per_state() + 1
+}
+
 /// The body of a checkpoint of a group being solved, from its working brackets: the body
 /// of [`SolvedBody`], then each state's half-width code
 /// ([`super::finished::solved_width_codes`]).
@@ -217,7 +223,7 @@ impl<V: Values<2>> Body for CheckpointBody<'_, V> {
     }
 
     fn bytes_per_state(&self) -> u64 {
-        self.0.storage.bytes_per_state() + 1
+        checkpoint_bytes_per_state(self.0.storage)
     }
 
     fn pieces(&self, f: &mut dyn FnMut(&[u8])) -> Result<f64, ExactError> {
