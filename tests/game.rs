@@ -2017,16 +2017,7 @@ mod layered_files {
     fn grading_against_best_responses_reads_the_pairs_values_at_each_entry() {
         let dir = Scratch::new("best-response");
         let folder = |name: &str| dir.path().join(name).to_str().unwrap().to_string();
-        let solve = |dice: [&str; 2], extra: &[&str], name: &str| {
-            let out_dir = folder(name);
-            let mut args = vec!["solve", "--a", dice[0], "--b", dice[1]];
-            args.extend(super::common::CHOICE_16_8_2_2);
-            args.extend(["--layered", "--part", "both-home", "--tolerance", "1e-9"]);
-            args.extend(extra);
-            args.extend(["--values-out", &out_dir]);
-            let (code, out) = super::cli(&args);
-            assert_eq!(code, 0, "{out}");
-        };
+        let solve = |dice, extra: &[&str], name: &str| solve_both_home(dice, extra, &folder(name));
         let dice = ["1..6", "2..7"];
         solve(dice, &[], "optimal");
         solve(dice, &["--strategy-a", "frontmost"], "a-frontmost");
@@ -2133,6 +2124,111 @@ mod layered_files {
         ]);
         assert_eq!(code, 2, "{out}");
         assert!(out.contains("safe named twice"), "{out}");
+    }
+
+    /// Solves the part of 16/8/2/2 where both sides have a piece home, die `dice[0]` against
+    /// `dice[1]`, to 1e-9 with `extra` options, into the folder `out_dir`.
+    fn solve_both_home(dice: [&str; 2], extra: &[&str], out_dir: &str) {
+        let mut args = vec!["solve", "--a", dice[0], "--b", dice[1]];
+        args.extend(super::common::CHOICE_16_8_2_2);
+        args.extend(["--layered", "--part", "both-home", "--tolerance", "1e-9"]);
+        args.extend(extra);
+        args.extend(["--values-out", out_dir]);
+        let (code, out) = super::cli(&args);
+        assert_eq!(code, 0, "{out}");
+    }
+
+    /// With both sides rolling the same die, one seat's best-response pair serves the
+    /// other seat by the mirror: for every strategy that plays both sides alike, what it
+    /// gives away as B read from its pair as A (and the other way round) equals what its
+    /// own pair for that seat says, entry by entry to the solves' tolerance. With different
+    /// dice nothing is mirrored.
+    #[test]
+    fn one_seats_pair_grades_the_other_seat_by_the_mirror_where_the_dice_are_equal() {
+        let dir = Scratch::new("best-response-mirror");
+        let folder = |name: &str| dir.path().join(name).to_str().unwrap().to_string();
+        let solve = |dice, extra: &[&str], name: &str| solve_both_home(dice, extra, &folder(name));
+        let same = ["1..6", "1..6"];
+        let strategies = ["frontmost", "capture", "safe", "strong", "strong-search"];
+        solve(same, &[], "optimal");
+        for s in strategies {
+            solve(same, &["--strategy-a", s], &format!("a-{s}"));
+            solve(same, &["--strategy-b", s], &format!("b-{s}"));
+        }
+        let grade = |values: &str, seats: &[&str]| -> serde_json::Value {
+            let mut args = vec![
+                "grade", "--values", values, "--games", "400", "--format", "json",
+            ];
+            let graded = strategies.join(",");
+            args.extend(["--graded", &graded]);
+            let folders: Vec<String> = strategies
+                .iter()
+                .flat_map(|s| seats.iter().map(move |seat| folder(&format!("{seat}-{s}"))))
+                .collect();
+            for f in &folders {
+                args.extend(["--best-response", f]);
+            }
+            let (code, out) = super::cli(&args);
+            assert_eq!(code, 0, "{out}");
+            serde_json::from_str(&out).unwrap()
+        };
+        let optimal = folder("optimal");
+        let both = grade(&optimal, &["a", "b"]);
+        assert!(
+            both["best_response_entries"].as_u64().unwrap() > 20,
+            "{both}"
+        );
+        for (given, mirrored, seat) in [("a", "as_b", 1), ("b", "as_a", 0)] {
+            let one = grade(&optimal, &[given]);
+            for (p, s) in strategies.iter().enumerate() {
+                let [solved, read] =
+                    [&both, &one].map(|r| &r["players"][p]["against_best_response"]);
+                assert_eq!(read["by_mirror"], seat, "{s}: {read}");
+                assert!(solved["by_mirror"].is_null(), "{s}: {solved}");
+                for field in ["as_a", "as_b", "per_entry"] {
+                    let [x, y] = [solved, read].map(|r| r[field]["mean"].as_f64().unwrap());
+                    // Each entry's value within the two solves' brackets of 1e-9.
+                    assert!((x - y).abs() <= 4e-9, "{s} {field} ({mirrored}): {x} {y}");
+                }
+            }
+        }
+        // One strategy graded with one pair, in `format`.
+        let grade_one = |values: &str, strategy: &str, pair: &str, format: &str| {
+            let (code, out) = super::cli(&[
+                "grade",
+                "--values",
+                values,
+                "--games",
+                "400",
+                "--graded",
+                strategy,
+                "--best-response",
+                pair,
+                "--format",
+                format,
+            ]);
+            assert_eq!(code, 0, "{out}");
+            out
+        };
+        // The table says which side was read by the mirror.
+        let table = grade_one(&optimal, "safe", &folder("a-safe"), "table");
+        assert!(
+            table.contains("safe as B: read from its pair as A by the mirror"),
+            "{table}"
+        );
+        // Different dice: a seat's pair serves only its seat.
+        let dice = ["1..6", "2..7"];
+        solve(dice, &[], "optimal-2..7");
+        solve(dice, &["--strategy-a", "frontmost"], "a-frontmost-2..7");
+        let [optimal, pair] = ["optimal-2..7", "a-frontmost-2..7"].map(folder);
+        let out = grade_one(&optimal, "frontmost", &pair, "json");
+        let report: serde_json::Value = serde_json::from_str(&out).unwrap();
+        let read = &report["players"][0]["against_best_response"];
+        assert!(
+            read["as_a"]["mean"].is_f64() && read["as_b"].is_null(),
+            "{read}"
+        );
+        assert!(read["by_mirror"].is_null(), "{read}");
     }
 
     /// Grading: the exact player loses nothing at any graded decision, `frontmost` loses

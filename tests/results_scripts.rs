@@ -482,8 +482,8 @@ fn the_strong_outside_core_scripts_run_on_16_8_2_2() {
 }
 
 /// `best-response/run.sh` solves the part where both sides have a piece home, each
-/// strategy's pairs with its best response, and grades against them; run again, it reads
-/// every group back.
+/// strategy's pair with its best response (here A's only: B's figures are read from it by
+/// the mirror), and grades against them; run again, it reads every group back.
 #[test]
 fn the_best_response_script_runs_on_a_small_board() {
     let dir = temp_dir("results_scripts", "best-response");
@@ -492,6 +492,7 @@ fn the_best_response_script_runs_on_a_small_board() {
             .args(["16/8/2/2", binary()])
             .env("GAMES", "200")
             .env("STRATEGIES", "frontmost,strong")
+            .env("SEATS", "a")
             .env("OUT", &dir));
     };
     script();
@@ -509,13 +510,11 @@ fn the_best_response_script_runs_on_a_small_board() {
         ["strong", "strong-search", "strong-search-2", "frontmost"]
     );
     for p in [&players[0], &players[3]] {
-        assert!(
-            p["against_best_response"]["per_entry"]["mean"]
-                .as_f64()
-                .unwrap()
-                > 0.0
-        );
+        let read = &p["against_best_response"];
+        assert!(read["per_entry"]["mean"].as_f64().unwrap() > 0.0, "{read}");
+        assert_eq!(read["by_mirror"], 1, "{read}");
     }
+    assert!(!dir.join("b-strong").exists());
     script();
     let again: serde_json::Value =
         serde_json::from_str(&std::fs::read_to_string(dir.join("a-strong.json")).unwrap()).unwrap();

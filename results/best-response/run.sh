@@ -5,9 +5,11 @@
 #   bash results/best-response/run.sh BOARD [BINARY]   (BOARD: e.g. 40/20/3/4 or 40/20/4/4)
 #
 # 1. that part with both sides optimal, to TOLERANCE (default 1e-9), into OUT/optimal;
-# 2. for each strategy of STRATEGIES (default frontmost,capture,safe,strong) on each side,
-#    the part with it fixed there and the other side optimal, into OUT/a-NAME and OUT/b-NAME
-#    (`solve --layered --part both-home --strategy-a NAME`);
+# 2. for each strategy of STRATEGIES (default frontmost,capture,safe,strong) on each side of
+#    SEATS (default "a b"), the part with it fixed there and the other side optimal, into
+#    OUT/a-NAME and OUT/b-NAME (`solve --layered --part both-home --strategy-a NAME`); with
+#    SEATS=a, `grade` reads B's figures from A's pairs by the mirror (both sides roll 1..6),
+#    half the solves;
 # 3. `grade` of GAMES games (default 10,000) of strong against itself with --against-optimal
 #    and every pair as --best-response: OUT/grade-BOARD-GAMES.json.
 #
@@ -23,6 +25,7 @@ GAMES=${GAMES:-10000}
 TOLERANCE=${TOLERANCE:-1e-9}
 THREADS=${THREADS:-1}
 STRATEGIES=${STRATEGIES:-frontmost,capture,safe,strong}
+SEATS=${SEATS:-a b}
 IFS=/ read -r TRACK OFFSET PIECES GOALS <<<"$BOARD"
 NAME="$TRACK-$OFFSET-$PIECES-$GOALS"
 OUT=${OUT:-target/best-response-$NAME}
@@ -44,7 +47,11 @@ for s in "${NAMES[@]}"; do
     if [[ ",$GRADED," != *",$s,"* ]]; then
         GRADED="$GRADED,$s"
     fi
-    for seat in a b; do
+    for seat in $SEATS; do
+        if [[ "$seat" != a && "$seat" != b ]]; then
+            echo "SEATS: expected a, b or both, got $seat" >&2
+            exit 2
+        fi
         solve "$seat-$s" "--strategy-$seat" "$s"
         RESPONSES+=(--best-response "$OUT/$seat-$s")
     done

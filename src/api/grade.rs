@@ -53,7 +53,9 @@ pub struct GradeOptions {
     /// first graded decision: a layered solve of the same game and part with that strategy
     /// on one side and the other optimal (`solve --layered --part both-home --strategy-a
     /// NAME --values-out DIR`, or `--strategy-b`). What it gives away over the rest of the
-    /// game to an opponent who knows its every move, exactly per entry. Repeat for more.
+    /// game to an opponent who knows its every move, exactly per entry. Where both sides
+    /// roll the same die, one side's pair also gives the other side's figures, by the
+    /// mirror (for every strategy but a policy file or exact values). Repeat for more.
     #[cfg_attr(feature = "clap", arg(long = "best-response", value_name = "DIR"))]
     pub best_response: Vec<PathBuf>,
 }

@@ -37,6 +37,15 @@
 //! exactly what the strategy gives away to an opponent who knows its every move. Both
 //! values are exact (to their certified brackets); only the entries are sampled, so the
 //! figure carries a 95 % interval over entries.
+//!
+//! Where both sides roll the same die, one seat's pair serves the other seat too: the game
+//! seen with the sides swapped (each side's pieces in its own numbering, the other side to
+//! move) is the same game, so the value of an entry with the strategy as B is minus the
+//! value of its mirror image with the strategy as A. That holds for a strategy that plays
+//! either side alike ([`Strategy::plays_sides_alike`]: the heuristics and the learned players, whose
+//! choice depends only on the position seen from the mover); a policy file or exact
+//! values may answer the two sides differently and need their own pair. It halves the
+//! solves a grading needs; a pair given for both seats is read for both.
 
 use crate::dice::Die;
 use crate::exact::ExactError;
@@ -87,6 +96,16 @@ pub struct BestResponseValues<'a> {
     pub player: usize,
     /// The side it plays.
     pub seat: Player,
+}
+
+/// `state` with the sides swapped: each side's pieces (in its own numbering) given to the
+/// other, the other side to move.
+fn mirrored(state: &GameState) -> GameState {
+    GameState {
+        pieces: [state.pieces[1], state.pieces[0]],
+        to_move: 1 - state.to_move,
+        tries: state.tries,
+    }
 }
 
 /// Why a grading could not run.
@@ -151,6 +170,10 @@ pub struct AgainstBestResponse {
     pub as_b: Option<Estimate>,
     /// The mean of as A and as B per entry, where both were given.
     pub per_entry: Option<Estimate>,
+    /// The side read from the other side's pair by the mirror (both sides rolling the same
+    /// die; see the module's documentation), if any.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub by_mirror: Option<Player>,
 }
 
 /// What a strategy gives away over the rest of the game from an entry, playing one side
@@ -482,6 +505,30 @@ pub fn grade(
         .iter()
         .map(|s| [s.seated(dice, 0), s.seated(dice, 1)])
         .collect();
+    // Per best response, the other seat it also serves by the mirror, where no pair was
+    // given for that seat.
+    let given = |p: usize, seat: Player| {
+        g.best_responses
+            .iter()
+            .any(|br| br.player == p && br.seat == seat)
+    };
+    let mirror_to: Vec<Option<Player>> = g
+        .best_responses
+        .iter()
+        .map(|br| {
+            let other = 1 - br.seat;
+            (dice[0] == dice[1]
+                && g.graded[br.player].plays_sides_alike()
+                && !given(br.player, other))
+            .then_some(other)
+        })
+        .collect();
+    let mirror_of = |p: usize| {
+        g.best_responses
+            .iter()
+            .zip(&mirror_to)
+            .find_map(|(br, &to)| (br.player == p).then_some(to).flatten())
+    };
     let chunks = g.games.div_ceil(CHUNK);
     let sums = (0..chunks)
         .into_par_iter()
@@ -564,17 +611,22 @@ pub fn grade(
                         .expect("an entry's moves are valued");
                     let optimal = moves[best].value.mid();
                     let mut given_away = vec![[None; 2]; seated.len()];
-                    for br in &g.best_responses {
+                    for (br, &mirror) in g.best_responses.iter().zip(&mirror_to) {
+                        let strategy = &seated[br.player][br.seat];
                         // Apart from the games' stream, which must not depend on this.
                         let mut rng = g.key.with_stream(3).rng(game);
-                        let v = value_against_best_response(
-                            br,
-                            &seated[br.player][br.seat],
-                            &entry,
-                            &mut rng,
-                        )?;
-                        let sign = if br.seat == 0 { 1.0 } else { -1.0 };
-                        given_away[br.player][br.seat] = Some(sign * (optimal - v));
+                        let v = value_against_best_response(br, strategy, &entry, &mut rng)?;
+                        let sign = |seat: Player| if seat == 0 { 1.0 } else { -1.0 };
+                        given_away[br.player][br.seat] = Some(sign(br.seat) * (optimal - v));
+                        if let Some(other) = mirror {
+                            // The strategy in the other seat: the mirror image's value, negated.
+                            let image = Decision {
+                                state: mirrored(&entry.state),
+                                face: entry.face,
+                            };
+                            let v = -value_against_best_response(br, strategy, &image, &mut rng)?;
+                            given_away[br.player][other] = Some(sign(other) * (optimal - v));
+                        }
                     }
                     for (sums, seats) in out.best_response.iter_mut().zip(&given_away) {
                         for (side, e) in seats.iter().enumerate() {
@@ -661,17 +713,15 @@ pub fn grade(
                 decisions: total.continued_decisions[p],
                 per_entry: total.against_optimal[p].estimates(total.entries).1,
             });
-            let read = |side: usize| {
-                g.best_responses
-                    .iter()
-                    .any(|br| br.player == p && br.seat == side)
-            };
+            let by_mirror = mirror_of(p);
+            let read = |side: usize| given(p, side) || by_mirror == Some(side);
             let entries = total.best_response_entries;
             let over_entries = |k: usize| total.best_response[p][k].estimates(entries).1;
             let against_best_response = (read(0) || read(1)).then(|| AgainstBestResponse {
                 as_a: read(0).then(|| over_entries(0)),
                 as_b: read(1).then(|| over_entries(1)),
                 per_entry: (read(0) && read(1)).then(|| over_entries(2)),
+                by_mirror,
             });
             PlayerGrade {
                 player: s.name(),

@@ -215,6 +215,18 @@ impl super::Report for GradeReport {
                     )?;
                 }
             }
+            for p in &o.players {
+                if let Some(side) = p.against_best_response.as_ref().and_then(|r| r.by_mirror) {
+                    writeln!(
+                        out,
+                        "{} as {}: read from its pair as {} by the mirror (both sides roll the \
+                         same die)",
+                        p.player,
+                        ["A", "B"][side],
+                        ["A", "B"][1 - side]
+                    )?;
+                }
+            }
         }
         Ok(())
     }

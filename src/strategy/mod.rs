@@ -487,6 +487,15 @@ impl Strategy {
         }
     }
 
+    /// Whether the strategy plays B's side as the mirror image of A's where both sides roll
+    /// the same die: its choice depends only on the position seen from the mover. Every
+    /// strategy that can sit at a table of several does, and so do the learned players
+    /// with search; a policy file or exact values are tables that may answer the two sides
+    /// differently.
+    pub fn plays_sides_alike(&self) -> bool {
+        self.plays_at_tables() || matches!(self, Strategy::StrongSearch(..))
+    }
+
     /// Whether the strategy can play at a table of three or four: the heuristics can
     /// (`frontmost`, `rearmost`, `capture`, `safe`, `random`), and `strong` where a player
     /// was trained for the table ([`Strong::plays_at`]); a policy file and
