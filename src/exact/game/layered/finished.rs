@@ -393,25 +393,48 @@ pub(super) fn solved_body(
     storage: Storage,
     f: &mut dyn FnMut(&[u8]),
 ) -> f64 {
-    const CHUNK: usize = 1 << 16;
-    let mut buffer: Vec<u8> = Vec::with_capacity(8 * CHUNK);
-    for chunk in bits.chunks(CHUNK) {
-        buffer.clear();
-        buffer.extend(chunk.iter().map(|b| b.load(Relaxed)));
-        f(&buffer);
-    }
-    let mut half = 0.0f64;
-    for start in (0..bits.len()).step_by(CHUNK) {
-        buffer.clear();
-        let end = (start + CHUNK).min(bits.len());
-        let chunk_half = each_midpoint(bits, values, storage, start..end, |code| match storage {
+    in_order_pieces(bits.len(), f, |states, buffer| {
+        buffer.extend(bits[states].iter().map(|b| b.load(Relaxed)));
+        0.0
+    });
+    in_order_pieces(bits.len(), f, |states, buffer| {
+        each_midpoint(bits, values, storage, states, |code| match storage {
             Storage::Fixed32 => buffer.extend_from_slice(&(code as u32).to_le_bytes()),
             Storage::F64 => buffer.extend_from_slice(&code.to_le_bytes()),
-        });
-        half = half.max(chunk_half);
-        f(&buffer);
+        })
+    })
+}
+
+/// Feeds `f`, in order, the bytes `make` puts for consecutive ranges of `0..states`, made on
+/// every thread of the pool a batch of ranges at a time (a group's file or checkpoint is
+/// gigabytes, worked out state by state, while the sweeps wait); returns the largest of
+/// what `make` returned.
+fn in_order_pieces(
+    states: usize,
+    f: &mut dyn FnMut(&[u8]),
+    make: impl Fn(std::ops::Range<usize>, &mut Vec<u8>) -> f64 + Sync,
+) -> f64 {
+    use rayon::prelude::*;
+    const CHUNK: usize = 1 << 16;
+    let batch = 4 * rayon::current_num_threads().max(1);
+    let starts: Vec<usize> = (0..states).step_by(CHUNK).collect();
+    let mut buffers: Vec<Vec<u8>> = vec![Vec::new(); batch.min(starts.len())];
+    let mut largest = 0.0f64;
+    for firsts in starts.chunks(batch) {
+        let made: Vec<f64> = buffers
+            .par_iter_mut()
+            .zip(firsts)
+            .map(|(buffer, &first)| {
+                buffer.clear();
+                make(first..(first + CHUNK).min(states), buffer)
+            })
+            .collect();
+        for (buffer, x) in buffers.iter().zip(made) {
+            largest = largest.max(x);
+            f(buffer);
+        }
     }
-    half
+    largest
 }
 
 /// Steps of [`width_scale`] within an octave: `2^(-j/8)` rounded down to three digits (any
@@ -459,12 +482,9 @@ pub(super) fn solved_width_codes(
     half: f64,
     f: &mut dyn FnMut(&[u8]),
 ) {
-    const CHUNK: usize = 1 << 16;
-    let mut codes: Vec<u8> = Vec::with_capacity(CHUNK);
-    for (chunk, flags) in bits.chunks(CHUNK).enumerate() {
-        codes.clear();
-        for (k, flags) in (chunk * CHUNK..).zip(flags) {
-            if held_value(flags.load(Relaxed)).is_some() {
+    in_order_pieces(bits.len(), f, |states, codes| {
+        for k in states {
+            if held_value(bits[k].load(Relaxed)).is_some() {
                 codes.push(0);
                 continue;
             }
@@ -472,8 +492,8 @@ pub(super) fn solved_width_codes(
             let (_, m) = stored_midpoint(lo, hi, storage);
             codes.push(width_code(half, (hi - m).max(m - lo).next_up()));
         }
-        f(&codes);
-    }
+        0.0
+    });
 }
 
 /// The midpoint of `[lo, hi]` as `storage` keeps it: its code (the 32-bit fixed point, or
@@ -564,4 +584,75 @@ pub struct RanksReport {
     pub ranks: usize,
     /// States sent from one process to another after every sweep, all processes together.
     pub ghost_states: u64,
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::exact::game::sweep::Store;
+    use rand::{RngExt, SeedableRng};
+
+    /// A group's body and checkpoint codes made on several threads are the bytes made state
+    /// by state in order, across chunks and a short last one.
+    #[test]
+    fn a_body_made_on_several_threads_is_the_one_made_state_by_state() {
+        let states = 5 * (1 << 16) + 12_345;
+        let mut rng = rand::rngs::StdRng::seed_from_u64(7);
+        let flags = [
+            0,
+            bit::OVER,
+            bit::WIN_A,
+            bit::WIN_A | bit::WIN_B,
+            bit::WIN_B,
+        ];
+        let bits: Vec<AtomicU8> = (0..states)
+            .map(|_| AtomicU8::new(flags[rng.random_range(0..flags.len())]))
+            .collect();
+        let values = Store::<2>::new(states, [-1.0, 1.0]);
+        for k in 0..states {
+            let m: f64 = rng.random_range(-1.0..1.0);
+            let w: f64 = rng.random_range(0.0..1e-6);
+            values.store(k, [(m - w).max(-1.0), (m + w).min(1.0)]);
+        }
+        for storage in [Storage::Fixed32, Storage::F64] {
+            // State by state: the flags, then each midpoint, then each code.
+            let mut expected: Vec<u8> = bits.iter().map(|b| b.load(Relaxed)).collect();
+            let mut half = 0.0f64;
+            for (k, flags) in bits.iter().enumerate() {
+                let [lo, hi] = values.load(k);
+                let (code, m) = stored_midpoint(lo, hi, storage);
+                match storage {
+                    Storage::Fixed32 => expected.extend_from_slice(&(code as u32).to_le_bytes()),
+                    Storage::F64 => expected.extend_from_slice(&code.to_le_bytes()),
+                }
+                if held_value(flags.load(Relaxed)).is_none() {
+                    half = half.max(hi - m).max(m - lo);
+                }
+            }
+            let group_half = half.next_up();
+            for (k, flags) in bits.iter().enumerate() {
+                let [lo, hi] = values.load(k);
+                let (_, m) = stored_midpoint(lo, hi, storage);
+                expected.push(match held_value(flags.load(Relaxed)) {
+                    Some(_) => 0,
+                    None => width_code(group_half, (hi - m).max(m - lo).next_up()),
+                });
+            }
+            let pool = rayon::ThreadPoolBuilder::new()
+                .num_threads(3)
+                .build()
+                .unwrap();
+            let (made, made_half) = pool.install(|| {
+                let mut made = Vec::new();
+                let made_half =
+                    solved_body(&bits, &values, storage, &mut |b| made.extend_from_slice(b));
+                solved_width_codes(&bits, &values, storage, made_half.next_up(), &mut |b| {
+                    made.extend_from_slice(b)
+                });
+                (made, made_half)
+            });
+            assert_eq!(made_half, half);
+            assert!(made == expected, "{storage:?}: the bytes differ");
+        }
+    }
 }
