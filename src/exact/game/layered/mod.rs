@@ -1284,26 +1284,23 @@ fn solve_groups(
     }
     let game = run.game_key(rules, dice, options.tolerance);
     // Held until the run returns: no other run writes into the folder meanwhile.
-    let mut _folder_lock = None;
-    if let Some(dir) = run.values_out {
-        let made = !dir.exists();
-        std::fs::create_dir_all(dir)
-            .map_err(|e| ExactError::Write(format!("--values-out: {}: {e}", dir.display())))?;
-        let taken = take_folder(dir, run).and_then(|lock| {
-            check_disk(dir, &layout, &order, (storage, &game), run)?;
-            Ok(lock)
-        });
-        match taken {
-            Ok(lock) => _folder_lock = lock,
-            Err(e) => {
-                // A refused run leaves nothing behind, not even an empty folder of its own.
-                if made {
-                    let _ = std::fs::remove_dir(dir);
-                }
-                return Err(e);
+    let _folder_lock = match run.values_out {
+        None => None,
+        Some(dir) => {
+            let made = !dir.exists();
+            std::fs::create_dir_all(dir)
+                .map_err(|e| ExactError::Write(format!("--values-out: {}: {e}", dir.display())))?;
+            let taken = take_folder(dir, run).and_then(|lock| {
+                check_disk(dir, &layout, &order, (storage, &game), run)?;
+                Ok(lock)
+            });
+            // A refused run leaves nothing behind, not even an empty folder of its own.
+            if taken.is_err() && made {
+                let _ = std::fs::remove_dir(dir);
             }
+            taken?
         }
-    }
+    };
     let mut finished: Vec<Option<Finished>> =
         (0..layout.goals * layout.goals).map(|_| None).collect();
     let mut reports: Vec<GroupReport> = Vec::with_capacity(order.len());
@@ -1532,10 +1529,6 @@ enum Done<'a> {
 /// The openings' brackets and flags found in a group, by side.
 type Openings = [Option<([f64; 2], u8)>; 2];
 
-/// Refuses a run whose files in `dir` need more than the disk allows (`run.max_disk`, else
-/// the folder's free space): the groups of `order` without a file there, each written at
-/// `storage`'s bytes a state, each beside the checkpoint (or the ranks' parts) it keeps
-/// until its file is written. Tells the observer the plan.
 /// Takes the folder `dir` of `--values-out` for the run: the rank 0 locks it and removes
 /// what runs stopped during a write left there, before any rank plans its disk or writes
 /// (every rank waits for that here). The lock, on the rank that holds it.
@@ -1559,6 +1552,10 @@ fn take_folder(
     on_every_rank(run.cluster, taken, "take the folder of --values-out")
 }
 
+/// Refuses a run whose files in `dir` need more than the disk allows (`run.max_disk`, else
+/// the folder's free space): the groups of `order` without a file there, each written at
+/// `storage`'s bytes a state, each beside the checkpoint (or the ranks' parts) it keeps
+/// until its file is written. Tells the observer the plan.
 fn check_disk(
     dir: &Path,
     layout: &Layout,
