@@ -23,7 +23,8 @@ use crate::exact::ExactError;
 #[derive(Debug)]
 pub(super) struct FolderLock {
     /// The folder, open for as long as the lock is held: closing it releases the lock.
-    _file: File,
+    /// `None` where the platform cannot lock a folder.
+    _file: Option<File>,
 }
 
 /// What was left in the folder by runs stopped in the middle of a write and removed.
@@ -37,11 +38,14 @@ pub(super) struct Leftovers {
 
 /// Takes `dir` for this process: its lock, then its leftovers removed. Refused
 /// ([`ExactError::FolderInUse`]) if another process holds the lock.
+/// Where the folder cannot be locked, nothing is removed: another run may be writing.
 pub(super) fn take(dir: &Path) -> Result<(FolderLock, Leftovers), ExactError> {
-    let lock = lock(dir)?;
+    let Some(file) = lock(dir)? else {
+        return Ok((FolderLock { _file: None }, Leftovers::default()));
+    };
     let leftovers = remove_leftovers(dir)
         .map_err(|e| ExactError::Write(format!("--values-out: {}: {e}", dir.display())))?;
-    Ok((lock, leftovers))
+    Ok((FolderLock { _file: Some(file) }, leftovers))
 }
 
 /// Whether `name` is a temporary file of a write of this solver's files: a group's file,
@@ -72,30 +76,27 @@ fn remove_leftovers(dir: &Path) -> std::io::Result<Leftovers> {
     Ok(removed)
 }
 
+/// Locks `dir` for this process. `None` where the platform cannot lock a folder itself.
 #[cfg(unix)]
-fn lock(dir: &Path) -> Result<FolderLock, ExactError> {
-    use std::os::fd::AsRawFd;
+fn lock(dir: &Path) -> Result<Option<File>, ExactError> {
     let failed =
         |e: std::io::Error| ExactError::Write(format!("--values-out: {}: {e}", dir.display()));
-    // The folder itself is locked: no file of the lock's own in it.
+    // The folder itself is locked (`flock`): no file of the lock's own in it.
     let file = File::open(dir).map_err(failed)?;
-    // SAFETY: the descriptor is the open folder's, valid for the call.
-    if unsafe { libc::flock(file.as_raw_fd(), libc::LOCK_EX | libc::LOCK_NB) } != 0 {
-        let error = std::io::Error::last_os_error();
-        if error.kind() != std::io::ErrorKind::WouldBlock {
-            return Err(failed(error));
+    match file.try_lock() {
+        Ok(()) => Ok(Some(file)),
+        Err(std::fs::TryLockError::WouldBlock) => {
+            Err(ExactError::FolderInUse(dir.display().to_string()))
         }
-        return Err(ExactError::FolderInUse(dir.display().to_string()));
+        Err(std::fs::TryLockError::Error(e)) => Err(failed(e)),
     }
-    Ok(FolderLock { _file: file })
 }
 
-/// Where there is no `flock`, folders are not locked.
+/// Elsewhere a folder cannot be opened as a file to lock it, and a lock file would sit
+/// among the values: the folder is not locked.
 #[cfg(not(unix))]
-fn lock(dir: &Path) -> Result<FolderLock, ExactError> {
-    let file = File::open(dir)
-        .map_err(|e| ExactError::Write(format!("--values-out: {}: {e}", dir.display())))?;
-    Ok(FolderLock { _file: file })
+fn lock(_dir: &Path) -> Result<Option<File>, ExactError> {
+    Ok(None)
 }
 
 #[cfg(test)]
