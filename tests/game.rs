@@ -2231,6 +2231,106 @@ mod layered_files {
         assert!(read["by_mirror"].is_null(), "{read}");
     }
 
+    /// A folder of the whole part outside the core, graded with `--part both-home`, grades
+    /// exactly the decisions a folder of the part where both sides have a piece home
+    /// grades, with the same figures, so that part's best responses can be read beside it;
+    /// without `--part` the pair is refused (its values miss the earlier entries), and a
+    /// folder holding none of the part is refused.
+    #[test]
+    fn a_folder_of_more_groups_is_graded_as_the_part_asked_for() {
+        let dir = Scratch::new("grade-part");
+        let folder = |name: &str| dir.path().join(name).to_str().unwrap().to_string();
+        let same = ["1..6", "1..6"];
+        solve_both_home(same, &[], &folder("both-home"));
+        solve_both_home(same, &["--strategy-a", "safe"], &folder("a-safe"));
+        let mut args = vec!["solve", "--a", "1..6", "--b", "1..6"];
+        args.extend(super::common::CHOICE_16_8_2_2);
+        let outside = folder("outside-core");
+        args.extend(["--layered", "--part", "outside-core", "--tolerance", "1e-9"]);
+        args.extend(["--values-out", &outside]);
+        let (code, out) = super::cli(&args);
+        assert_eq!(code, 0, "{out}");
+        let pair = folder("a-safe");
+        let grade = |values: &str, part: Option<&str>| {
+            let mut args = vec!["grade", "--values", values, "--games", "400"];
+            args.extend(["--graded", "safe,strong", "--against-optimal"]);
+            args.extend(["--best-response", &pair, "--format", "json"]);
+            if let Some(part) = part {
+                args.extend(["--part", part]);
+            }
+            super::cli(&args)
+        };
+        let (code, out) = grade(&outside, None);
+        assert_eq!(code, 2, "{out}");
+        assert!(out.contains("same part of the game"), "{out}");
+        let [(code_all, all), (code_part, part)] = [
+            grade(&folder("both-home"), None),
+            grade(&outside, Some("both-home")),
+        ];
+        assert_eq!((code_all, code_part), (0, 0), "{all}\n{part}");
+        let [mut all, mut part]: [serde_json::Value; 2] =
+            [all, part].map(|o| serde_json::from_str(&o).unwrap());
+        assert!(all["graded_decisions"].as_u64().unwrap() > 100, "{all}");
+        assert_eq!(part["part"], "both-home");
+        assert!(all["part"].is_null());
+        assert_eq!(all["groups_held"], part["groups_held"]);
+        // Everything else is the same: the counts exactly, the figures within the two
+        // solves' brackets of 1e-9 (the part was solved twice); a move "not the best" by a
+        // margin below that may differ, so those counts are left out.
+        for report in [&mut all, &mut part] {
+            let report = report.as_object_mut().unwrap();
+            report.remove("values");
+            report.remove("part");
+            for player in report["players"].as_array_mut().unwrap() {
+                player.as_object_mut().unwrap().remove("other_than_best");
+            }
+        }
+        fn agree(x: &serde_json::Value, y: &serde_json::Value, at: &str) {
+            use serde_json::Value::{Array, Number, Object};
+            match (x, y) {
+                (Object(x), Object(y)) => {
+                    assert_eq!(
+                        x.keys().collect::<Vec<_>>(),
+                        y.keys().collect::<Vec<_>>(),
+                        "{at}"
+                    );
+                    for (k, v) in x {
+                        agree(v, &y[k], &format!("{at}.{k}"));
+                    }
+                }
+                (Array(x), Array(y)) => {
+                    assert_eq!(x.len(), y.len(), "{at}");
+                    for (i, (v, w)) in x.iter().zip(y).enumerate() {
+                        agree(v, w, &format!("{at}[{i}]"));
+                    }
+                }
+                (Number(v), Number(w)) if v.is_f64() || w.is_f64() => {
+                    let (v, w) = (v.as_f64().unwrap(), w.as_f64().unwrap());
+                    assert!((v - w).abs() <= 4e-9, "{at}: {v} {w}");
+                }
+                _ => assert_eq!(x, y, "{at}"),
+            }
+        }
+        agree(&all, &part, "grade");
+        // A folder holding none of the part: the groups where only one side has a piece home.
+        let one_side = dir.path().join("one-side");
+        std::fs::create_dir(&one_side).unwrap();
+        for entry in std::fs::read_dir(&outside).unwrap() {
+            let name = entry.unwrap().file_name().into_string().unwrap();
+            if name.starts_with("group-a0-") || name.contains("-b0.") {
+                std::fs::copy(
+                    dir.path().join("outside-core").join(&name),
+                    one_side.join(&name),
+                )
+                .unwrap();
+            }
+        }
+        let one_side = one_side.to_str().unwrap();
+        let (code, out) = grade(one_side, Some("both-home"));
+        assert_eq!(code, 2, "{out}");
+        assert!(out.contains("holds no group of --part both-home"), "{out}");
+    }
+
     /// Grading: the exact player loses nothing at any graded decision, `frontmost` loses
     /// beyond doubt; the figures are the same on one thread and on two. Played on against
     /// the optimal opponent, the exact player gives nothing away and `frontmost` more than

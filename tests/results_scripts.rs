@@ -451,9 +451,14 @@ fn the_strong_outside_core_scripts_run_on_16_8_2_2() {
         .args(["16/8/2/2", binary()])
         .env("GAMES", "2000")
         .env("LAMBDA", "0")
+        .env("HIDDEN", "24")
         .env("OUT", &dir));
     let player = std::fs::read_to_string(dir.join("strong-16-8-2-2-choice.json")).unwrap();
     assert!(player.contains("where a layered solve holds them"));
+    assert!(
+        player.contains("\"hidden\":24,"),
+        "HIDDEN reaches the training"
+    );
     assert!(
         player.contains("TD(lambda = 0)"),
         "LAMBDA reaches the training"
@@ -524,6 +529,73 @@ fn the_best_response_script_runs_on_a_small_board() {
         grade("grade-16-8-2-2-200.json")["players"],
         report["players"]
     );
+    std::fs::remove_dir_all(&dir).unwrap();
+}
+
+/// `real-board/run.sh` makes every record of a board's part outside its core from one
+/// values folder (here on 16/8/2/2): the solve, the grading, each best response graded and
+/// its pair's folder removed, the player trained on the values and its duel, the other
+/// dice's part; run again, it solves nothing and writes nothing anew.
+#[test]
+fn the_real_board_script_runs_every_step_on_a_small_board() {
+    let dir = temp_dir("results_scripts", "real-board");
+    let (values, out) = (dir.join("values"), dir.join("out"));
+    let script = || {
+        run(bash("results/real-board/run.sh")
+            .args([values.to_str().unwrap(), binary()])
+            .env("BOARD", "16/8/2/2")
+            .env("GAMES", "200")
+            .env("DUEL", "2000")
+            .env("TRAIN_GAMES", "2000")
+            .env("STRATEGIES", "frontmost,strong")
+            .env("THREADS", "1")
+            .env("OUT", &out));
+    };
+    script();
+    let json = |name: &str| -> serde_json::Value {
+        serde_json::from_str(&std::fs::read_to_string(out.join(name)).unwrap()).unwrap()
+    };
+    assert_eq!(json("outside-core-1..6.json")["certified"], true);
+    assert!(json("grade-strong-200.json")["entries"].as_u64().unwrap() > 0);
+    for s in ["frontmost", "strong"] {
+        let report = json(&format!("best-response/grade-16-8-2-2-200-{s}.json"));
+        assert_eq!(report["part"], "both-home");
+        let read = &report["players"][0]["against_best_response"];
+        assert_eq!(report["players"][0]["player"], s);
+        assert!(read["per_entry"]["mean"].is_f64(), "{read}");
+        assert_eq!(read["by_mirror"], 1, "{read}");
+        assert!(
+            !out.join(format!("best-response/a-{s}")).exists(),
+            "{s}'s pair removed"
+        );
+    }
+    let player =
+        std::fs::read_to_string(out.join("strong-16-8-2-2-choice-outside-core.json")).unwrap();
+    assert!(player.contains("where a layered solve holds them"));
+    assert_eq!(
+        json("duel-outside-core-player-vs-strong-2000.json")["games"],
+        2000
+    );
+    let graded = json("grade-outside-core-player-200.json");
+    assert_eq!(graded["players"].as_array().unwrap().len(), 6);
+    assert_eq!(json("both-home-1..6-vs-2..7.json")["certified"], true);
+    let written = |name: &str| {
+        std::fs::metadata(out.join(name))
+            .unwrap()
+            .modified()
+            .unwrap()
+    };
+    let before = written("best-response/grade-16-8-2-2-200-strong.json");
+    script();
+    for name in ["outside-core-1..6.json", "both-home-1..6-vs-2..7.json"] {
+        let groups = json(name)["groups"].as_array().unwrap().clone();
+        assert!(groups.iter().all(|g| g["resumed"] == true), "{name}");
+    }
+    assert_eq!(
+        written("best-response/grade-16-8-2-2-200-strong.json"),
+        before
+    );
+    assert!(!out.join("best-response/a-strong").exists());
     std::fs::remove_dir_all(&dir).unwrap();
 }
 

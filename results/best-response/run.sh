@@ -17,6 +17,11 @@
 # first unfinished group: run it again with the same OUT. Each solve's report is OUT/*.json,
 # its progress OUT/*.log and its resources OUT/*.time (`/usr/bin/time -v`). OUT defaults to
 # target/best-response-BOARD; THREADS (default 1) are each solve's threads.
+#
+# OPTIMAL=DIR takes the optimal values from DIR, a folder that already holds the part (such as
+# the one of `--part outside-core`, graded with `--part both-home`), instead of solving step 1. EACH=1 grades each strategy as
+# soon as its pairs are solved, into OUT/grade-BOARD-GAMES-NAME.json, then removes the pairs'
+# folders (on 40/20/4/4 a pair takes 21 GiB) and skips the strategy on a later run.
 set -euo pipefail
 cd "$(dirname "$0")/../.."
 BOARD=${1:?BOARD, e.g. 40/20/3/4}
@@ -39,7 +44,28 @@ solve() {
     /usr/bin/time -v -o "$OUT/$name.time" "$BIN" solve "${PART[@]}" "$@" \
         --values-out "$OUT/$name" --format json >"$OUT/$name.json" 2>>"$OUT/$name.log"
 }
-solve optimal
+for seat in $SEATS; do
+    if [[ "$seat" != a && "$seat" != b ]]; then
+        echo "SEATS: expected a, b or both, got $seat" >&2
+        exit 2
+    fi
+done
+if [ -n "${OPTIMAL:-}" ]; then
+    if [ ! -d "$OPTIMAL" ]; then
+        echo "OPTIMAL: $OPTIMAL is not a folder of values" >&2
+        exit 2
+    fi
+else
+    OPTIMAL=$OUT/optimal
+    solve optimal
+fi
+grade() { # output, graded strategies, then the pairs as --best-response options
+    local out=$1 graded=$2
+    shift 2
+    "$BIN" grade --values "$OPTIMAL" --part both-home --games "$GAMES" --against-optimal \
+        --graded "$graded" "$@" --format json >"$out.new"
+    mv "$out.new" "$out"
+}
 RESPONSES=()
 GRADED=strong,strong-search,strong-search-2
 IFS=, read -r -a NAMES <<<"$STRATEGIES"
@@ -47,15 +73,24 @@ for s in "${NAMES[@]}"; do
     if [[ ",$GRADED," != *",$s,"* ]]; then
         GRADED="$GRADED,$s"
     fi
+    ONE=$OUT/grade-$NAME-$GAMES-$s.json
+    if [ "${EACH:-0}" = 1 ] && [ -e "$ONE" ]; then
+        continue
+    fi
+    PAIRS=()
     for seat in $SEATS; do
-        if [[ "$seat" != a && "$seat" != b ]]; then
-            echo "SEATS: expected a, b or both, got $seat" >&2
-            exit 2
-        fi
         solve "$seat-$s" "--strategy-$seat" "$s"
-        RESPONSES+=(--best-response "$OUT/$seat-$s")
+        PAIRS+=(--best-response "$OUT/$seat-$s")
     done
+    if [ "${EACH:-0}" = 1 ]; then
+        grade "$ONE" "$s" "${PAIRS[@]}"
+        for seat in $SEATS; do
+            rm -r "$OUT/$seat-$s"
+        done
+    else
+        RESPONSES+=("${PAIRS[@]}")
+    fi
 done
-"$BIN" grade --values "$OUT/optimal" --games "$GAMES" --against-optimal \
-    --graded "$GRADED" "${RESPONSES[@]}" \
-    --format json >"$OUT/grade-$NAME-$GAMES.json"
+if [ "${EACH:-0}" != 1 ]; then
+    grade "$OUT/grade-$NAME-$GAMES.json" "$GRADED" "${RESPONSES[@]}"
+fi

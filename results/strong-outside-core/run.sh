@@ -15,14 +15,15 @@
 #    results/strong-exact/run.py --player (records in results/strong-exact/BOARD-solves.jsonl,
 #    marked `exact values outside the core`; table.py shows them beside the shipped players).
 #
-# GAMES sets the training games, LAMBDA the lambda of the returns in the core (default: the
-# train command's); OUT a folder for everything (values, player, reports and the
+# GAMES sets the training games, HIDDEN the hidden units (default 256), LAMBDA the lambda of
+# the returns in the core (default: the train command's); OUT a folder for everything (values, player, reports and the
 # exploitability records) instead of the places above.
 set -euo pipefail
 cd "$(dirname "$0")/../.."
 BOARD=${1:?BOARD, e.g. 40/20/3/4}
 BIN=${2:-target/release/wuerfelglueck}
 GAMES=${GAMES:-4000000}
+HIDDEN=${HIDDEN:-256}
 IFS=/ read -r TRACK OFFSET PIECES GOALS <<<"$BOARD"
 NAME="$TRACK-$OFFSET-$PIECES-$GOALS"
 GAME=(--track "$TRACK" --offset "$OFFSET" --pieces "$PIECES" --goal-fields "$GOALS" --profile choice)
@@ -36,7 +37,7 @@ PLAYER="$HERE/strong-$NAME-choice.json"
 "$BIN" solve --a 1..6 --b 1..6 "${GAME[@]}" --layered --part outside-core --tolerance 1e-6 \
     --values-out "$VALUES" --format json >"$HERE/solve-$NAME.json"
 if [ ! -e "$PLAYER" ]; then
-    "$BIN" train "${GAME[@]}" --seed 1 --games "$GAMES" --hidden 256 --rate 0.1,0.001 \
+    "$BIN" train "${GAME[@]}" --seed 1 --games "$GAMES" --hidden "$HIDDEN" --rate 0.1,0.001 \
         --targets exact --values "$VALUES" --positions every-roll ${LAMBDA:+--lambda "$LAMBDA"} \
         --out "$PLAYER" \
         --format json >"$HERE/train-$NAME.json"

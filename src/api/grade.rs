@@ -2,7 +2,7 @@
 //! solve ([`crate::experiments::grading`]).
 
 use super::{Error, Progress, run_in_pool};
-use crate::exact::game::layered::LayeredValues;
+use crate::exact::game::layered::{LayeredValues, Part};
 use crate::experiments::grading::{
     BestResponseValues, Grading, GradingError, grade as grade_games,
 };
@@ -58,6 +58,12 @@ pub struct GradeOptions {
     /// mirror (for every strategy but a policy file or exact values). Repeat for more.
     #[cfg_attr(feature = "clap", arg(long = "best-response", value_name = "DIR"))]
     pub best_response: Vec<PathBuf>,
+    /// Grade only the decisions whose every move lies in this part of the game
+    /// (`outside-core`, `both-home`), the values of other groups in --values set aside: to
+    /// read best responses of the part where both sides have a piece home beside a folder
+    /// that holds more (default: every group --values holds).
+    #[cfg_attr(feature = "clap", arg(long, value_name = "PART", value_parser = ["all", "outside-core", "both-home"]))]
+    pub part: Option<String>,
 }
 
 /// Runs `grade`: opens the values (each group file read when first needed), plays the
@@ -86,8 +92,22 @@ pub fn grade(options: &GradeOptions, progress: &dyn Progress) -> Result<GradeRep
             )));
         }
     }
-    let values =
+    let mut values =
         LayeredValues::open_dir(&o.values).map_err(|e| Error::input(format!("--values: {e}")))?;
+    if let Some(name) = &o.part {
+        let part = Part::named(name).ok_or_else(|| {
+            Error::input(format!(
+                "--part {name}: expected one of all, outside-core, both-home"
+            ))
+        })?;
+        values = values.restricted_to(part);
+        if values.groups_held().0 == 0 {
+            return Err(Error::input(format!(
+                "--values {}: holds no group of --part {name}",
+                o.values.display()
+            )));
+        }
+    }
     let pairs = o
         .best_response
         .iter()
@@ -162,6 +182,7 @@ pub fn grade(options: &GradeOptions, progress: &dyn Progress) -> Result<GradeRep
             let (held, all) = values.groups_held();
             [held, all]
         },
+        part: o.part.clone(),
         played: grading.played[0].name(),
         seed: o.seed,
         outcome,

@@ -20,8 +20,12 @@ pub struct GradeReport {
     pub values: String,
     /// The tolerance its groups were solved to.
     pub tolerance: f64,
-    /// The groups the folder held values for, and the game's groups.
+    /// The groups the folder held values for (of `part` where one was set aside), and the
+    /// game's groups.
     pub groups_held: [usize; 2],
+    /// The part of the game graded (`--part`), where the folder's other groups were set
+    /// aside; `None`: every group it holds.
+    pub part: Option<String>,
     /// The strategy both sides played.
     pub played: String,
     /// The seed.
@@ -123,8 +127,13 @@ impl super::Report for GradeReport {
         )?;
         writeln!(
             out,
-            "values for {} of the game's {} groups",
-            self.groups_held[0], self.groups_held[1]
+            "values for {} of the game's {} groups{}",
+            self.groups_held[0],
+            self.groups_held[1],
+            match &self.part {
+                Some(part) => format!(" (those of the part {part} only)"),
+                None => String::new(),
+            }
         )?;
         writeln!(
             out,

@@ -837,6 +837,24 @@ impl LayeredValues {
         (held, order.len())
     }
 
+    /// These values with every group outside `part` dropped, as if the folder held that
+    /// part alone: a folder of the part outside the core read as the part where both sides
+    /// have a piece home, to be graded with that part's best responses.
+    pub fn restricted_to(mut self, part: Part) -> LayeredValues {
+        for group in self.layout.order() {
+            if !part.holds(group) {
+                self.groups[self.layout.slot(group)] = GroupValues::Absent;
+            }
+        }
+        self.reports.retain(|r| {
+            part.holds(Group {
+                a: r.goal_a,
+                b: r.goal_b,
+            })
+        });
+        self
+    }
+
     /// Reads and checks every group file now, so that no lookup reads one later.
     pub fn load_all(&self) -> Result<(), ExactError> {
         for group in self.layout.order() {
