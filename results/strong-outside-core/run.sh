@@ -15,9 +15,10 @@
 #    results/strong-exact/run.py --player (records in results/strong-exact/BOARD-solves.jsonl,
 #    marked `exact values outside the core`; table.py shows them beside the shipped players).
 #
-# GAMES sets the training games, HIDDEN the hidden units (default 256), LAMBDA the lambda of
-# the returns in the core (default: the train command's); OUT a folder for everything (values, player, reports and the
-# exploitability records) instead of the places above.
+# GAMES sets the training games, HIDDEN the hidden units (1 to 256, the default), LAMBDA the
+# lambda of the returns in the core (default: the train command's); OUT a folder for
+# everything (values, player, reports and the exploitability records) instead of the places
+# above.
 set -euo pipefail
 cd "$(dirname "$0")/../.."
 BOARD=${1:?BOARD, e.g. 40/20/3/4}
